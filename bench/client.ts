@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { userQueryTopics } from '@tessera/contract';
+import mqtt, { type MqttClient } from 'mqtt';
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+type Body = Record<string, unknown>;
+
+/**
+ * A browser's side of the protocol for benchmarks: the same steps as the server's TestClient
+ * (random transactionid, QoS 0 publish, JSON answer matched by transactionid), without keeping
+ * every message, and able to pick its loopback source address (the server allows 30 logins per
+ * address and minute).
+ */
+export class BenchClient {
+  /** Size in bytes of the last answer received, as it travelled. */
+  lastAnswerBytes = 0;
+  private readonly waiters = new Map<string, (body: Body) => void>();
+
+  private constructor(
+    private readonly mqtt: MqttClient,
+    readonly username: string,
+  ) {
+    mqtt.on('message', (_topic, payload) => {
+      let body: Body;
+      try {
+        body = JSON.parse(payload.toString('utf8')) as Body;
+      } catch {
+        return;
+      }
+      this.lastAnswerBytes = payload.length;
+      const id = typeof body.transactionid === 'string' ? body.transactionid : '';
+      const waiter = this.waiters.get(id);
+      this.waiters.delete(id);
+      waiter?.(body);
+    });
+  }
+
+  static async connect(
+    url: string,
+    username: string,
+    password: string,
+    localAddress = '127.0.0.1',
+  ): Promise<BenchClient> {
+    const client = await mqtt.connectAsync(url, {
+      username,
+      password,
+      clean: true,
+      reconnectPeriod: 0,
+      connectTimeout: 4000,
+      wsOptions: { localAddress },
+    });
+    await client.subscribeAsync(userQueryTopics(username), { qos: 0 });
+    return new BenchClient(client, username);
+  }
+
+  /** Publishes `command/<action>/user/<user>` and resolves with the matching answer's body. */
+  async request(action: string, fields: Body = {}): Promise<Body> {
+    const transactionid = randomUUID();
+    const answer = new Promise<Body>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(transactionid);
+        reject(new Error(`no answer to ${action} within ${REQUEST_TIMEOUT_MS} ms`));
+      }, REQUEST_TIMEOUT_MS);
+      this.waiters.set(transactionid, (body) => {
+        clearTimeout(timer);
+        resolve(body);
+      });
+    });
+    const payload = JSON.stringify({ transactionid, user: this.username, ...fields });
+    await this.mqtt.publishAsync(`command/${action}/user/${this.username}`, payload, { qos: 0 });
+    return answer;
+  }
+
+  async close(): Promise<void> {
+    await this.mqtt.endAsync(true);
+  }
+}

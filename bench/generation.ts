@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { OUTPUT_FORMATS } from '@tessera/contract';
+import sharp from 'sharp';
+import { BuiltinEngine } from '../server/src/engines/builtin/builtin-engine.js';
+import type { GenerateParams } from '../server/src/engines/engine.js';
+import { machineLine } from './machine.js';
+import { median, ms, ratio, verdict } from './stats.js';
+
+/**
+ * Preview generation time per output format with the builtin engine, from a 1024x1024 reference,
+ * against the floor of a plain sharp resize + PNG encode to the same size, in the same run; and
+ * the event loop's worst delay while the engine works in its worker thread.
+ */
+const RUNS = 3;
+const GOAL_MS = 3000;
+const LOOP_GOAL_MS = 50;
+
+async function reference(file: string): Promise<void> {
+  // Bricks with mortar and grain: a texture with structure, as an artist would upload.
+  const size = 1024;
+  const data = Buffer.alloc(size * size * 3);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const row = Math.floor(y / 64);
+      const mortar = y % 64 < 6 || (x + (row % 2) * 64) % 128 < 6;
+      const grain = ((x * 7919 + y * 104729) % 31) - 15;
+      const i = (y * size + x) * 3;
+      data[i] = mortar ? 205 : 150 + grain;
+      data[i + 1] = mortar ? 200 : 72 + grain;
+      data[i + 2] = mortar ? 190 : 52 + grain;
+    }
+  }
+  await sharp(data, { raw: { width: size, height: size, channels: 3 } })
+    .png()
+    .toFile(file);
+}
+
+async function main(): Promise<void> {
+  console.log(machineLine());
+  console.log(
+    `preview generation, builtin engine, 1024x1024 reference, median of ${RUNS} runs each`,
+  );
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-gen-'));
+  try {
+    const referencePath = path.join(dir, 'reference.png');
+    await reference(referencePath);
+    const engine = new BuiltinEngine();
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    let worstLoopMs = 0;
+
+    for (const format of OUTPUT_FORMATS) {
+      const floor: number[] = [];
+      const engineTimes: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const floorStart = performance.now();
+        await sharp(referencePath)
+          .resize(format.width, format.height, { fit: 'cover' })
+          .png()
+          .toFile(path.join(dir, 'floor.png'));
+        floor.push(performance.now() - floorStart);
+
+        const params: GenerateParams = {
+          referencePath,
+          outputPath: path.join(dir, `out-${format.name}-${run}.png`),
+          width: format.width,
+          height: format.height,
+          seed: 1000 + run,
+          seamless: true,
+          mask: false,
+          similarity: 1,
+          imaginationWeight: 3.5,
+          promptAdherence: 0.9,
+          style: 0,
+          positivePrompt: 'brick wall',
+          negativePrompt: 'blurry',
+        };
+        loop.reset();
+        loop.enable();
+        const start = performance.now();
+        await engine.generate(params, () => undefined, new AbortController().signal);
+        engineTimes.push(performance.now() - start);
+        loop.disable();
+        worstLoopMs = Math.max(worstLoopMs, loop.max / 1e6);
+      }
+      const generation = median(engineTimes);
+      const base = median(floor);
+      console.log(
+        `${format.name.padEnd(9)} ${`${format.width}x${format.height}`.padEnd(9)}: ${ms(generation).padStart(9)} | ` +
+          `floor (sharp resize + PNG) ${ms(base).padStart(8)} | ratio ${ratio(generation / base)} | ` +
+          `goal < ${GOAL_MS / 1000} s: ${verdict(generation < GOAL_MS)}`,
+      );
+    }
+    console.log(
+      `event loop worst delay while generating: ${ms(worstLoopMs)} | goal < ${LOOP_GOAL_MS} ms: ${verdict(worstLoopMs < LOOP_GOAL_MS)}`,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,14 @@
+// Business constants of SPEC §9 that both the server and the web app apply.
+
+/** Images per page when the gallery lists a user's images. */
+export const IMAGE_PAGE_SIZE = 100;
+/** Tags per page when the tags panel lists a user's tags. */
+export const TAG_PAGE_SIZE = 10;
+/** Largest page a list command may ask for, so a client cannot make the server read everything. */
+export const MAX_PAGE_SIZE = 500;
+/** Interval between status polls during preview generation and HD upscaling. */
+export const POLL_INTERVAL_MS = 3000;
+/** How long a messaging request waits for its response before it is rejected. */
+export const MQTT_RESPONSE_TIMEOUT_MS = 50_000;
+/** Connect timeout of the messaging client. */
+export const MQTT_CONNECT_TIMEOUT_MS = 4000;

@@ -1,0 +1,39 @@
+// Shapes of the HTTP API of SPEC §7, parsed by the server on receipt and by the app on answer.
+import { z } from 'zod';
+import { GENERATION_STATUSES } from './status.js';
+
+/**
+ * Usernames become MQTT topic levels (command/{action}/user/{username}), so they may not hold
+ * '/', '+', '#' or '$', nor anything else a topic or a file path would trip on.
+ */
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export function isValidUsername(name: string): boolean {
+  return USERNAME_PATTERN.test(name);
+}
+
+export const titleResponseSchema = z.object({ title: z.string() });
+export const themeResponseSchema = z.object({ theme: z.string() });
+export const brokerUrlResponseSchema = z.object({ url: z.string() });
+
+// No pattern check on the username: login is not validated on the client (SPEC §5), and a
+// name that is no account simply fails to sign in.
+export const loginRequestSchema = z.object({
+  username: z.string().min(1).max(64),
+  password: z.string().min(1).max(1024),
+});
+
+export const errorResponseSchema = z.object({ error: z.string() });
+
+export const generationStatusResponseSchema = z.object({
+  status: z.enum(GENERATION_STATUSES),
+  percent: z.number().min(0).max(100),
+  output_image: z.string().optional(),
+});
+
+export type TitleResponse = z.infer<typeof titleResponseSchema>;
+export type ThemeResponse = z.infer<typeof themeResponseSchema>;
+export type BrokerUrlResponse = z.infer<typeof brokerUrlResponseSchema>;
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+export type GenerationStatusResponse = z.infer<typeof generationStatusResponseSchema>;

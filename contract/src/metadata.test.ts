@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { hdSeedFromMetadata, readImageMetadata, readSeed } from './metadata.js';
+
+describe('image metadata', () => {
+  it('[Z3] [M1] reads every field of the spec', () => {
+    const view = readImageMetadata({
+      input_image_path: 'input/ref.png',
+      cliptextencode_585: 'mossy stone',
+      cliptextencode_716: 'blurry',
+      ksampler_cfg: 3.5,
+      ksampler_denoise: 0.8,
+      ipadapter_weight: 0.9,
+      style: 0.35,
+      kseed: 1234,
+      latent_width: 1448,
+      latent_height: 724,
+      created_at: '2024-01-02T03:04:05Z',
+      updatedAt: '2024-02-03T04:05:06Z',
+      rescale_factor_cr711: 1.74,
+      scale_by_latent707: 1,
+      rescale_factor_cr701: 1.5,
+      scale_by_image692: 1.9,
+    });
+    expect(view).toEqual({
+      inputImagePath: 'input/ref.png',
+      positivePrompt: 'mossy stone',
+      negativePrompt: 'blurry',
+      imaginationWeight: 3.5,
+      similarity: 0.8,
+      promptAdherence: 0.9,
+      style: 0.35,
+      styleWeight: 35,
+      seed: '1234',
+      latentWidth: 1448,
+      latentHeight: 724,
+      createdAt: new Date('2024-01-02T03:04:05Z'),
+      updatedAt: new Date('2024-02-03T04:05:06Z'),
+      rescaleFactorCr711: 1.74,
+      scaleByLatent707: 1,
+      rescaleFactorCr701: 1.5,
+      scaleByImage692: 1.9,
+      sizeLabel: '30x60',
+    });
+  });
+
+  it('[Z3] tolerates numbers written as strings', () => {
+    const view = readImageMetadata({
+      ksampler_cfg: '7.5',
+      ksampler_denoise: ' 0.6 ',
+      style: '0.07',
+      latent_width: '1024',
+      creation_date: '1700000000',
+    });
+    expect(view.imaginationWeight).toBe(7.5);
+    expect(view.similarity).toBe(0.6);
+    expect(view.styleWeight).toBe(7);
+    expect(view.latentWidth).toBe(1024);
+    expect(view.createdAt?.getTime()).toBe(1_700_000_000_000);
+  });
+
+  it('[Z3] leaves missing or malformed fields undefined', () => {
+    const view = readImageMetadata({ ksampler_cfg: 'lots', cliptextencode_585: 42, style: null });
+    expect(view.imaginationWeight).toBeUndefined();
+    expect(view.positivePrompt).toBeUndefined();
+    expect(view.style).toBeUndefined();
+    expect(view.styleWeight).toBeUndefined();
+    expect(view.sizeLabel).toBeUndefined();
+    expect(view.createdAt).toBeUndefined();
+  });
+
+  it('[M1] reads kseed, else seed', () => {
+    expect(readSeed({ kseed: 5, seed: 6 })).toBe('5');
+    expect(readSeed({ seed: '6' })).toBe('6');
+    expect(readSeed({ kseed: 'abc', seed: 7 })).toBe('7');
+    expect(readSeed({ kseed: '18446744073709551615' })).toBe('18446744073709551615');
+    expect(readSeed({ kseed: -1 })).toBeUndefined();
+    expect(readSeed({ kseed: 1.5 })).toBeUndefined();
+  });
+
+  it("[M7] takes the HD seed from kseed or seed, falling back to '10'", () => {
+    expect(hdSeedFromMetadata({ kseed: 123, seed: 456 })).toBe('123');
+    expect(hdSeedFromMetadata({ seed: 456 })).toBe('456');
+    expect(hdSeedFromMetadata({})).toBe('10');
+    expect(hdSeedFromMetadata({ kseed: 'random' })).toBe('10');
+  });
+});

@@ -1,0 +1,74 @@
+// Every user-facing text of SPEC §2, §5, §8 and §9, written once. Spec texts are verbatim;
+// the few the spec leaves open (tag name required/too long, form field errors) are ours.
+
+/** Formats megapixels the way the upload message shows them: two decimals. */
+function megapixels(width: number, height: number): string {
+  return ((width * height) / 1_000_000).toFixed(2);
+}
+
+export const TEXTS = {
+  // Login (§8)
+  loginFailed: 'Login failed',
+
+  // Galleries (§2, §8)
+  imageListError: 'Error al obtener la lista de imágenes.',
+  noImagesFound: 'No se han encontrado imágenes.',
+  refreshing: 'Refreshing...',
+
+  // Generation (§4, §8)
+  generationError: 'Error en la generación de imágenes.',
+  metadataError: 'Error obtaining metadata.',
+  latestImageError: 'Error fetching the latest image. Please try again.',
+  generateStatusError: 'Error obtaining generate image status.',
+  generatedImageLoadError: 'Error loading the generated image.',
+  generatingButton: (percent: number) => `Generating... (${percent}%)`,
+  positivePromptRequired: 'Positive prompt is required',
+  negativePromptRequired: 'Negative prompt is required',
+  promptTooLong: (max: number) => `Prompt must be at most ${max} characters`,
+  numberOutOfRange: (min: number, max: number) => `Must be a number from ${min} to ${max}`,
+  outputFormatInvalid: 'Choose one of the output formats',
+  batchSizeInvalid: (min: number, max: number) => `Must be a whole number from ${min} to ${max}`,
+
+  // HD (§2, §8, §9)
+  hdSizeRequired: 'Debe seleccionar una opción válida.',
+  generatingHdButton: (percent: number) => `Generating HD... (${percent}%)`,
+  downloadHdImage: 'Download HD Image',
+  hdErrorToast: (image: string) => `Error generating HD image for ${image}. Retrying...`,
+  hdQueuedToast: (image: string) => `HD image generation for ${image} added to queue.`,
+  hdInProgressToast: (percent: number, count: number) =>
+    `Generating HD... (${percent}%) (Queued: ${count})`,
+  hdFinishedToast: (image: string) => `HD image generation for ${image} finished.`,
+  unknownStatus: 'Unknown status message.',
+
+  // Messaging (§8)
+  responseTimedOut: 'Response timed out',
+
+  // Tags (§5)
+  tagNameRequired: 'Tag name is required',
+  tagNameTooLong: (max: number) => `Tag name must be at most ${max} characters`,
+  tagInvalidCharacters: 'Use only standard characters (no emojis or special symbols)',
+  tagDuplicate: (name: string) => `A tag with the name '${name}' already exists`,
+
+  // Upload (§5)
+  uploadFormat: 'Formato no admitido. Usa: png, jpg, jpeg, bmp, gif o webp.',
+  uploadTooLarge: 'El archivo supera el tamaño máximo permitido (25 MB).',
+  uploadPixels: (width: number, height: number) =>
+    `La imagen (${width}x${height}, ${megapixels(width, height)} MP) supera el máximo permitido: 17.00 MP (~4096×4096).`,
+  uploadUnreadable: 'No se han podido leer las dimensiones de la imagen.',
+} as const;
+
+/** How connection problems of the messaging client read (SPEC §8); they are MQTT.js's own texts. */
+export const CONNECTION_ERROR_TEXTS = [
+  'connack timeout',
+  'keepalive timeout',
+  'client disconnecting',
+  'Connection closed',
+  'No connection to broker',
+  'Invalid topic',
+] as const;
+
+export type ConnectionErrorText = (typeof CONNECTION_ERROR_TEXTS)[number];
+
+export function isConnectionErrorText(message: string): message is ConnectionErrorText {
+  return (CONNECTION_ERROR_TEXTS as readonly string[]).includes(message);
+}

@@ -1,0 +1,31 @@
+// Upload limits of SPEC §5, checked by the browser before upload and by the server on receipt.
+import { TEXTS } from './texts.js';
+
+export const UPLOAD_EXTENSIONS = ['png', 'jpg', 'jpeg', 'bmp', 'gif', 'webp'] as const;
+/** 25 MB. */
+export const UPLOAD_MAX_BYTES = 26_214_400;
+/** About 4096 x 4096. */
+export const UPLOAD_MAX_PIXELS = 17_000_000;
+
+/** The file name's extension, lower-case, or '' when it has none. */
+export function fileExtension(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
+}
+
+/** The error text for a file's name and byte size, or undefined when both are acceptable. */
+export function validateUploadFile(file: { name: string; size: number }): string | undefined {
+  if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(fileExtension(file.name))) {
+    return TEXTS.uploadFormat;
+  }
+  // Written as "not within" so that NaN is refused too.
+  if (!(file.size <= UPLOAD_MAX_BYTES)) return TEXTS.uploadTooLarge;
+  return undefined;
+}
+
+/** The error text for an image's dimensions, or undefined when its area is within the limit. */
+export function validateUploadPixels(width: number, height: number): string | undefined {
+  const readable = Number.isFinite(width) && Number.isFinite(height) && width > 0 && height > 0;
+  if (!readable) return TEXTS.uploadUnreadable;
+  return width * height > UPLOAD_MAX_PIXELS ? TEXTS.uploadPixels(width, height) : undefined;
+}

@@ -1,0 +1,240 @@
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { passwordOf } from '../testing/fixtures.js';
+import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from '../testing/mosquitto.js';
+
+/**
+ * deploy/mosquitto's config and ACL on a real Mosquitto: the access rules of access.ts, as
+ * embedded.test.ts checks them on the embedded broker. Mosquitto differs in how it refuses:
+ * a refused subscription is granted (SUBACK 0) and filtered at delivery, and a refused PUBLISH
+ * is dropped while the connection stays. So these tests assert on what is delivered.
+ */
+
+const SERVICE = { username: 'tessera-service', password: 'tessera-service-password' };
+
+let broker: RunningMosquitto;
+const clients: MqttClient[] = [];
+
+function connect(
+  username: string | undefined,
+  password: string | undefined,
+  options: IClientOptions & { url?: string } = {},
+): Promise<MqttClient> {
+  const { url = broker.tcpUrl, ...rest } = options;
+  const client = mqtt.connect(url, {
+    username,
+    password,
+    reconnectPeriod: 0,
+    connectTimeout: 4000,
+    clean: true,
+    ...rest,
+  });
+  clients.push(client);
+  return new Promise((resolve, reject) => {
+    client.once('connect', () => resolve(client));
+    client.once('error', reject);
+  });
+}
+
+const asUser = (name: string, options?: IClientOptions & { url?: string }) =>
+  connect(name, passwordOf(name), options);
+const asService = (options?: IClientOptions) =>
+  connect(SERVICE.username, SERVICE.password, options);
+
+interface Message {
+  topic: string;
+  payload: string;
+}
+
+/** Collects what a client receives; `settle` waits long enough for a stray delivery to show up. */
+function inbox(client: MqttClient) {
+  const received: Message[] = [];
+  client.on('message', (topic, payload) => received.push({ topic, payload: payload.toString() }));
+  return {
+    received,
+    next: () =>
+      new Promise<Message>((resolve) =>
+        client.once('message', (topic, payload) => resolve({ topic, payload: payload.toString() })),
+      ),
+  };
+}
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+/** Whether the broker closes the client's connection within two seconds. */
+const closesSoon = (client: MqttClient) =>
+  new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 2000);
+    client.once('close', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+
+describe.skipIf(!mosquittoAvailable)('Mosquitto with deploy/mosquitto', () => {
+  beforeAll(async () => {
+    broker = await startMosquitto([
+      { username: 'alice', password: passwordOf('alice') },
+      { username: 'bob', password: passwordOf('bob') },
+      SERVICE,
+    ]);
+  }, 30_000);
+
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.endAsync(true)));
+  });
+
+  afterAll(async () => {
+    await broker?.stop();
+  });
+
+  it('accepts a user and the service principal with the right password', async () => {
+    const alice = await asUser('alice');
+    const svc = await asService();
+    expect(alice.connected).toBe(true);
+    expect(svc.connected).toBe(true);
+  });
+
+  it('refuses a wrong password, an unknown user and an anonymous client', async () => {
+    // Mosquitto 2 answers CONNACK 5 (not authorized) where Aedes answers 4 (bad password).
+    await expect(connect('alice', 'wrong')).rejects.toThrow(/Not authorized/);
+    await expect(connect('mallory', 'x')).rejects.toThrow(/Not authorized/);
+    await expect(connect(SERVICE.username, 'guess')).rejects.toThrow(/Not authorized/);
+    await expect(connect(undefined, undefined)).rejects.toThrow(/Not authorized/);
+  });
+
+  it("[A2] delivers a user their own query topics and nobody else's, whatever they subscribe to", async () => {
+    const alice = await asUser('alice');
+    // All granted with SUBACK 0 (Mosquitto 2.0 checks the ACL at delivery, not at SUBSCRIBE).
+    await alice.subscribeAsync(['query/list-tag/user/alice', 'query/list-tag/user/bob', '#']);
+    const aliceSees = inbox(alice);
+    const bob = await asUser('bob');
+    await bob.subscribeAsync('query/list-tag/user/bob');
+    const bobSees = inbox(bob);
+
+    const svc = await asService();
+    await svc.publishAsync('query/list-tag/user/bob', 'for bob');
+    await svc.publishAsync('query/list-tag/user/alice', 'for alice');
+    await bob.publishAsync('command/list-tag/user/bob', 'bob asks');
+    await settle();
+    expect(aliceSees.received).toEqual([
+      { topic: 'query/list-tag/user/alice', payload: 'for alice' },
+    ]);
+    expect(bobSees.received).toEqual([{ topic: 'query/list-tag/user/bob', payload: 'for bob' }]);
+  });
+
+  it("[A2] delivers a user's own commands to the service and never one on another user's topic", async () => {
+    const svc = await asService();
+    await svc.subscribeAsync('command/+/user/+');
+    const seen = inbox(svc);
+
+    const alice = await asUser('alice');
+    const own = seen.next();
+    await alice.publishAsync('command/list-tag/user/alice', '{"ok":1}');
+    expect(await own).toEqual({ topic: 'command/list-tag/user/alice', payload: '{"ok":1}' });
+
+    await alice.publishAsync('command/delete-tag/user/bob', '{"evil":0}');
+    // With QoS 1 Mosquitto even acknowledges the refused message (MQTT 3.1.1 has no refusal).
+    await alice.publishAsync('command/delete-tag/user/bob', '{"evil":1}', { qos: 1 });
+    await alice.publishAsync('command/delete-tag/user/bob/extra', '{"evil":2}');
+    await settle();
+    expect(seen.received.map((m) => m.topic)).toEqual(['command/list-tag/user/alice']);
+    // Unlike the embedded broker, Mosquitto drops a refused PUBLISH and keeps the connection.
+    expect(alice.connected).toBe(true);
+  });
+
+  it('[A2] refuses a user publishing on a query topic, so responses cannot be forged', async () => {
+    const bob = await asUser('bob');
+    await bob.subscribeAsync('query/list-tag/user/bob');
+    const bobSees = inbox(bob);
+    const alice = await asUser('alice');
+    await alice.publishAsync('query/list-tag/user/bob', 'forged');
+    await alice.publishAsync('query/list-tag/user/bob', 'forged again', { qos: 1 });
+    await settle();
+    expect(bobSees.received).toEqual([]);
+
+    // The subscription works: the service's answer arrives.
+    const reply = bobSees.next();
+    const svc = await asService();
+    await svc.publishAsync('query/list-tag/user/bob', 'real');
+    expect(await reply).toEqual({ topic: 'query/list-tag/user/bob', payload: 'real' });
+  });
+
+  it('disconnects a user who publishes a retained message and keeps nothing for later', async () => {
+    // The ACL allows alice to write her own command topic and cannot forbid the retain flag;
+    // `retain_available false` in mosquitto.conf does, for every client.
+    const svc = await asService();
+    await svc.subscribeAsync('command/+/user/+');
+    const seen = inbox(svc);
+    const alice = await asUser('alice');
+    const gone = closesSoon(alice);
+    alice.publish('command/list-tag/user/alice', 'kept?', { retain: true });
+    expect(await gone).toBe(true);
+
+    const later = await asService();
+    await later.subscribeAsync('command/+/user/+');
+    const laterSees = inbox(later);
+    await settle();
+    expect(seen.received).toEqual([]);
+    expect(laterSees.received).toEqual([]);
+    expect(svc.connected).toBe(true);
+  });
+
+  it('refuses retained messages from the service principal too (retain_available false)', async () => {
+    const svc = await asService();
+    const gone = closesSoon(svc);
+    svc.publish('query/list-tag/user/alice', 'kept?', { retain: true });
+    expect(await gone).toBe(true);
+  });
+
+  it('lets the service principal subscribe to every command and answer any user', async () => {
+    const svc = await asService();
+    await svc.subscribeAsync('command/+/user/+');
+    const commands = inbox(svc);
+    const bob = await asUser('bob');
+    await bob.subscribeAsync('query/status-tag/user/bob');
+    const reply = inbox(bob).next();
+    const command = commands.next();
+    await bob.publishAsync('command/create-tag/user/bob', '{"id":"t1"}');
+    expect(await command).toEqual({ topic: 'command/create-tag/user/bob', payload: '{"id":"t1"}' });
+    await svc.publishAsync('query/status-tag/user/bob', '{"success":true}');
+    expect(await reply).toEqual({
+      topic: 'query/status-tag/user/bob',
+      payload: '{"success":true}',
+    });
+  });
+
+  it('[A2] serves browsers on the WebSocket listener with the same rules', async () => {
+    const bob = await asUser('bob', { url: broker.wsUrl });
+    await bob.subscribeAsync(['query/list-tag/user/bob', 'query/list-tag/user/alice']);
+    const bobSees = inbox(bob);
+    const svc = await asService();
+    await svc.subscribeAsync('command/+/user/+');
+    const commands = inbox(svc);
+
+    await svc.publishAsync('query/list-tag/user/alice', 'for alice');
+    await svc.publishAsync('query/list-tag/user/bob', 'for bob');
+    await bob.publishAsync('command/list-tag/user/bob', 'bob asks');
+    await bob.publishAsync('command/list-tag/user/alice', 'bob pretends');
+    await settle();
+    expect(bobSees.received).toEqual([{ topic: 'query/list-tag/user/bob', payload: 'for bob' }]);
+    expect(commands.received).toEqual([
+      { topic: 'command/list-tag/user/bob', payload: 'bob asks' },
+    ]);
+  });
+
+  it('comes back after a restart: clients reconnect, resubscribe and log in again', async () => {
+    const svc = await asService({ reconnectPeriod: 100 });
+    await svc.subscribeAsync('command/+/user/+');
+    const seen = inbox(svc);
+
+    const reconnected = new Promise((resolve) => svc.once('connect', resolve));
+    await broker.restart();
+    await reconnected;
+    // mqtt.js sends its subscriptions again after the CONNACK; let them land.
+    await settle();
+
+    const alice = await asUser('alice');
+    const own = seen.next();
+    await alice.publishAsync('command/list-tag/user/alice', 'after restart');
+    expect(await own).toEqual({ topic: 'command/list-tag/user/alice', payload: 'after restart' });
+  });
+});

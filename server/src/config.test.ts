@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('needs nothing: every variable has a working default', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      title: 'Tessera',
+      theme: 'default',
+      logLevel: 'info',
+    });
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.externalBroker).toBeUndefined();
+  });
+
+  it('reads the variables it is given', () => {
+    const config = loadConfig({
+      PORT: '9090',
+      DATA_DIR: '/tmp/x',
+      TITLE: 'Tiles',
+      THEME: 'terracotta',
+    });
+    expect(config).toMatchObject({
+      port: 9090,
+      dataDir: '/tmp/x',
+      title: 'Tiles',
+      theme: 'terracotta',
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', MQTT_URL: '' }).port).toBe(8080);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '80.5'],
+    ['THEME', '../etc'],
+    ['MQTT_URL', 'http://broker'],
+    ['PUBLIC_MQTT_URL', 'mqtt://broker:1883'],
+    ['LOG_LEVEL', 'loud'],
+    ['ENGINE', 'dalle'],
+    ['JOB_CONCURRENCY', '0'],
+    ['JOB_CONCURRENCY', 'many'],
+  ])('refuses %s=%s with a message naming the variable and the value', (key, value) => {
+    expect(() => loadConfig({ [key]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [key]: value })).toThrow(
+      new RegExp(`${key} .*\\(got '${value.replace('.', '\\.')}'\\)`),
+    );
+  });
+
+  it('requires the service login and a browser address with an external broker', () => {
+    expect(() => loadConfig({ MQTT_URL: 'mqtt://broker:1883' })).toThrow(
+      /MQTT_USERNAME .*required/,
+    );
+    expect(() =>
+      loadConfig({ MQTT_URL: 'mqtt://broker:1883', MQTT_USERNAME: 's', MQTT_PASSWORD: 'p' }),
+    ).toThrow(/PUBLIC_MQTT_URL is required/);
+    const config = loadConfig({
+      MQTT_URL: 'mqtt://broker:1883',
+      MQTT_USERNAME: 's',
+      MQTT_PASSWORD: 'p',
+      PUBLIC_MQTT_URL: 'wss://tiles.example/mqtt',
+    });
+    expect(config.externalBroker).toEqual({
+      url: 'mqtt://broker:1883',
+      username: 's',
+      password: 'p',
+      publicUrl: 'wss://tiles.example/mqtt',
+    });
+  });
+});

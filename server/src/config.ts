@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Thrown when the environment holds a value the server cannot start with. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const mqttUrl = z
+  .url({
+    protocol: /^(mqtts?|wss?)$/,
+    error: 'must be a URL starting with mqtt://, mqtts://, ws:// or wss://',
+  })
+  .optional();
+
+const envSchema = z
+  .object({
+    PORT: z.coerce
+      .number({ error: 'must be a whole number from 0 to 65535' })
+      .int({ error: 'must be a whole number from 0 to 65535' })
+      .min(0, { error: 'must be a whole number from 0 to 65535' })
+      .max(65535, { error: 'must be a whole number from 0 to 65535' })
+      .default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    TITLE: z.string().min(1).max(200).default('Tessera'),
+    THEME: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'must be a theme folder name (a-z, 0-9, -)' })
+      .default('default'),
+    MQTT_URL: mqttUrl,
+    MQTT_USERNAME: z.string().min(1).optional(),
+    MQTT_PASSWORD: z.string().min(1).optional(),
+    PUBLIC_MQTT_URL: z
+      .url({ protocol: /^wss?$/, error: 'must be a URL starting with ws:// or wss://' })
+      .optional(),
+    ENGINE: z.enum(['builtin'], { error: 'must be builtin' }).default('builtin'),
+    JOB_CONCURRENCY: z.coerce
+      .number({ error: 'must be a whole number from 1 to 16' })
+      .int({ error: 'must be a whole number from 1 to 16' })
+      .min(1, { error: 'must be a whole number from 1 to 16' })
+      .max(16, { error: 'must be a whole number from 1 to 16' })
+      .default(1),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.MQTT_URL) return;
+    if (!env.MQTT_USERNAME || !env.MQTT_PASSWORD) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MQTT_USERNAME'],
+        message:
+          'MQTT_USERNAME and MQTT_PASSWORD (the service principal) are required with MQTT_URL',
+      });
+    }
+    if (!env.PUBLIC_MQTT_URL && !/^wss?:/.test(env.MQTT_URL)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_MQTT_URL'],
+        message: 'is required when MQTT_URL is not a ws:// or wss:// address browsers can reach',
+      });
+    }
+  });
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  title: string;
+  theme: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Which engine makes images (DESIGN §5). */
+  engine: 'builtin';
+  /** Engine jobs running at once; one per CPU-heavy engine by default. */
+  jobConcurrency: number;
+  /** Unset: the embedded broker. Set: an external broker and the service principal's login. */
+  externalBroker?: { url: string; username: string; password: string; publicUrl: string };
+}
+
+/** Reads the configuration from environment variables; every variable has a default that works. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means "not set", as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '');
+      const value = key in present ? ` (got '${present[key]}')` : '';
+      return `  ${key} ${issue.message}${value}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    title: e.TITLE,
+    theme: e.THEME,
+    logLevel: e.LOG_LEVEL,
+    engine: e.ENGINE,
+    jobConcurrency: e.JOB_CONCURRENCY,
+    ...(e.MQTT_URL && e.MQTT_USERNAME && e.MQTT_PASSWORD
+      ? {
+          externalBroker: {
+            url: e.MQTT_URL,
+            username: e.MQTT_USERNAME,
+            password: e.MQTT_PASSWORD,
+            publicUrl: e.PUBLIC_MQTT_URL ?? e.MQTT_URL,
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The builtin engine's worker thread: decodes the reference, resizes it to the working size,
+ * synthesizes the texture (quilting.ts) and encodes the PNG, reporting progress on the way. All
+ * the heavy work of a preview happens here, off the server's event loop. Started by
+ * builtin-engine.ts with a {@link WorkerJob} as `workerData`; it may be terminated at any time,
+ * and writes no file (the engine does, so that a terminated worker can leave none behind).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import sharp from 'sharp';
+import { decodeToRaw } from '../../imaging/decode.js';
+import type { RawImage } from '../engine.js';
+import type { WorkerJob, WorkerMessage } from './protocol.js';
+import { synthesize, workingSize } from './quilting.js';
+
+/** Progress milestones, in percent: decoded and resized, synthesized, encoded. */
+const DECODED = 5;
+const SYNTHESIZED = 95;
+const ENCODED = 99;
+
+const port = parentPort;
+if (!port) throw new Error('worker.ts runs as a worker thread');
+const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) =>
+  port.postMessage(message, transfer);
+
+let reported = -1;
+function report(percent: number): void {
+  const p = Math.floor(percent);
+  if (p <= reported) return;
+  reported = p;
+  post({ type: 'progress', percent: p });
+}
+
+async function run(job: WorkerJob): Promise<void> {
+  const { options } = job;
+  report(0);
+  const decoded = await decodeToRaw(job.referencePath);
+  const reference = await toWorkingSize(decoded, options.width, options.height);
+  report(DECODED);
+  const image = synthesize(reference, options, (fraction) =>
+    report(DECODED + (SYNTHESIZED - DECODED) * fraction),
+  );
+  const encoded = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: 4 },
+  })
+    .removeAlpha()
+    .png()
+    .toBuffer();
+  report(ENCODED);
+  // A copy owning its memory, so that it can be transferred rather than cloned.
+  const png = new Uint8Array(encoded);
+  post({ type: 'done', width: image.width, height: image.height, png }, [png.buffer]);
+}
+
+/** The reference resized (Lanczos, alpha-aware) to quilting's working size, if not already. */
+async function toWorkingSize(image: RawImage, outWidth: number, outHeight: number) {
+  const size = workingSize(image.width, image.height, outWidth, outHeight);
+  if (size.width === image.width && size.height === image.height) return image;
+  const { data, info } = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: 4 },
+  })
+    .resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+run(workerData as WorkerJob).catch((error: unknown) => {
+  post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+});

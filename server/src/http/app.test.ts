@@ -1,0 +1,181 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalFileStore } from '../files/local-file-store.js';
+import { THEMES_DIR } from '../paths.js';
+import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
+import { buildHttpApp } from './app.js';
+import { SESSION_COOKIE } from './session.js';
+
+let store: TestStore;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  store = await createTestStore(['alice', 'bob'], {
+    perAddress: { points: 30, seconds: 60 },
+    perUsername: { points: 10, seconds: 900 },
+  });
+  app = await buildHttpApp({
+    logger: silentLogger,
+    auth: store.auth,
+    title: 'Tessera Test',
+    theme: 'default',
+    brokerUrlFor: ({ protocol, host }) => `${protocol === 'https' ? 'wss' : 'ws'}://${host}/mqtt`,
+    healthCheck: () => Promise.resolve(),
+    themesDir: THEMES_DIR,
+    // Generation has its own tests (routes/generation.test.ts); nothing here reaches it.
+    generation: {
+      enqueuePreview: () => Promise.reject(new Error('not used here')),
+      latestStatus: () => Promise.reject(new Error('not used here')),
+    },
+    scratchDir: store.dataDir,
+    files: new LocalFileStore(path.join(store.dataDir, 'files')),
+  });
+});
+
+afterAll(async () => {
+  await app.close();
+  await store.close();
+});
+
+function login(username: string, password: string, remoteAddress = '10.0.0.1') {
+  return app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: { username, password },
+    remoteAddress,
+  });
+}
+
+describe('start-up endpoints', () => {
+  it('[B1] answers the title', async () => {
+    const res = await app.inject('/api/title');
+    expect(res.json()).toEqual({ title: 'Tessera Test' });
+  });
+
+  it('[B2] answers the theme, whose files are served', async () => {
+    expect((await app.inject('/api/theme')).json()).toEqual({ theme: 'default' });
+    const css = await app.inject('/themes/default/style.css');
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toMatch(/text\/css/);
+    const logo = await app.inject('/themes/default/logo.svg');
+    expect(logo.headers['content-type']).toMatch(/image\/svg\+xml/);
+  });
+
+  it('[B3] answers the broker address as the requesting browser reaches it', async () => {
+    const res = await app.inject({
+      url: '/api/mosquitto/url',
+      headers: { host: 'tiles.local:8080' },
+    });
+    expect(res.json()).toEqual({ url: 'ws://tiles.local:8080/mqtt' });
+  });
+
+  it('answers the health check', async () => {
+    expect((await app.inject('/api/health')).json()).toEqual({ status: 'ok' });
+  });
+
+  it('does not serve files outside a theme folder', async () => {
+    const res = await app.inject('/themes/../package.json');
+    expect(res.statusCode).toBe(404);
+    const encoded = await app.inject('/themes/default/%2e%2e/%2e%2e/package.json');
+    expect(encoded.statusCode).toBe(404);
+  });
+});
+
+describe('login', () => {
+  it('[L2] signs in with the right password and sets an HttpOnly SameSite session cookie', async () => {
+    const res = await login('alice', passwordOf('alice'));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ username: 'alice' });
+    const cookie = res.cookies.find((c) => c.name === SESSION_COOKIE);
+    expect(cookie).toBeDefined();
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(cookie?.secure).toBeFalsy();
+    expect(cookie?.value).toMatch(/^[\w-]{43}$/);
+
+    const me = await app.inject({
+      url: '/api/session',
+      cookies: { [SESSION_COOKIE]: cookie?.value ?? '' },
+    });
+    expect(me.json()).toEqual({ username: 'alice' });
+  });
+
+  it('[L3] answers a wrong password with 401 and a readable error field', async () => {
+    const res = await login('alice', 'wrong');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'Invalid username or password' });
+    expect(res.cookies).toHaveLength(0);
+  });
+
+  it('[L3] gives an unknown user the same answer as a wrong password', async () => {
+    const res = await login('nobody', 'whatever');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'Invalid username or password' });
+  });
+
+  it('[L5] leaves validation to the server: an empty or malformed body gets an error text', async () => {
+    const empty = await login('', '');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toEqual({ error: 'Enter a username and a password' });
+    const garbage = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":',
+    });
+    expect(garbage.statusCode).toBe(400);
+    expect(garbage.json()).toHaveProperty('error');
+  });
+
+  it('refuses /api/session without a valid cookie', async () => {
+    expect((await app.inject('/api/session')).statusCode).toBe(401);
+    const forged = await app.inject({
+      url: '/api/session',
+      cookies: { [SESSION_COOKIE]: 'forged' },
+    });
+    expect(forged.statusCode).toBe(401);
+  });
+
+  it('ends the session on logout', async () => {
+    const token = (await login('bob', passwordOf('bob'))).cookies[0]?.value ?? '';
+    const out = await app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      cookies: { [SESSION_COOKIE]: token },
+    });
+    expect(out.statusCode).toBe(204);
+    expect(out.cookies[0]).toMatchObject({ name: SESSION_COOKIE, value: '' });
+    const me = await app.inject({ url: '/api/session', cookies: { [SESSION_COOKIE]: token } });
+    expect(me.statusCode).toBe(401);
+  });
+
+  it('sends nosniff on every answer', async () => {
+    expect((await app.inject('/api/title')).headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('login rate limiting', () => {
+  it('blocks a username after 10 failures, even from other addresses and with the right password', async () => {
+    await store.users.add('carol', passwordOf('carol'));
+    for (let i = 0; i < 10; i++) {
+      expect((await login('carol', `wrong-${i}`, `10.1.0.${i}`)).statusCode).toBe(401);
+    }
+    const blocked = await login('carol', passwordOf('carol'), '10.1.1.1');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error).toMatch(
+      /^Too many sign-in attempts\. Try again in \d+ seconds\.$/,
+    );
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // Other users are not affected.
+    expect((await login('alice', passwordOf('alice'), '10.1.1.2')).statusCode).toBe(200);
+  });
+
+  it('limits the attempts of one address to 30 a minute, whatever the usernames', async () => {
+    for (let i = 0; i < 30; i++) {
+      expect((await login(`user${i}`, 'x', '10.2.0.1')).statusCode).toBe(401);
+    }
+    const limited = await login('alice', passwordOf('alice'), '10.2.0.1');
+    expect(limited.statusCode).toBe(429);
+    expect((await login('alice', passwordOf('alice'), '10.2.0.2')).statusCode).toBe(200);
+  });
+});

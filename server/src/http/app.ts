@@ -1,0 +1,90 @@
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { FileStore } from '../files/file-store.js';
+import type { AuthService } from '../services/auth.js';
+import { generationRoutes, type GenerationApi } from './routes/generation.js';
+import { imageRoutes } from './routes/images.js';
+import { metaRoutes } from './routes/meta.js';
+import { sessionRoutes } from './routes/session.js';
+import { sessionHook } from './session.js';
+import { staticFiles } from './static.js';
+
+export interface HttpDependencies {
+  logger: FastifyBaseLogger;
+  auth: AuthService;
+  title: string;
+  theme: string;
+  /** The broker's WebSocket address as a browser that sent this request must reach it. */
+  brokerUrlFor(request: { protocol: string; host: string }): string;
+  /** Throws when a part the server needs (the database) does not answer. */
+  healthCheck(): Promise<void>;
+  /** Where the built web app is; unset in development, where Vite serves it. */
+  webDistDir?: string;
+  themesDir: string;
+  /** The users' image files, served by /api/images/... to their owner only. */
+  files: FileStore;
+  /** Preview jobs and generation status (SPEC §7). */
+  generation: GenerationApi;
+  /** Where uploads stream to while they are checked, on the same disk as the files. */
+  scratchDir: string;
+}
+
+/** The HTTP side of the server as one Fastify app; tests build it and call `inject`. */
+export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    logController: new OneLinePerRequest(),
+    bodyLimit: 1024 * 1024,
+    // A file name may be 255 characters, more once percent-encoded (the default is 100).
+    routerOptions: { maxParamLength: 1024 },
+  });
+
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('x-frame-options', 'DENY');
+    done(null, payload);
+  });
+  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(status).send({ error: 'Internal server error' });
+    }
+    return reply.status(status).send({ error: error.message });
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(sessionHook, { auth: deps.auth });
+  await app.register(metaRoutes, deps);
+  await app.register(sessionRoutes, { auth: deps.auth });
+  await app.register(imageRoutes, { files: deps.files });
+  await app.register(generationRoutes, {
+    generation: deps.generation,
+    scratchDir: deps.scratchDir,
+  });
+  await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
+  return app;
+}
+
+/** One log line per request, when it completes, instead of Fastify's two. */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {
+    // Logged once, on completion.
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: Parameters<LogController['requestCompleted']>[1],
+    reply: Parameters<LogController['requestCompleted']>[2],
+  ): void {
+    const line = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    };
+    if (error) request.log.error({ ...line, err: error }, 'request');
+    else request.log.info(line, 'request');
+  }
+}

@@ -1,0 +1,41 @@
+import { loginRequestSchema } from '@tessera/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AuthService } from '../../services/auth.js';
+import { SESSION_COOKIE } from '../session.js';
+
+export const LOGIN_TEXTS = {
+  missingFields: 'Enter a username and a password',
+} as const;
+
+/** Sign in, sign out, and who is signed in. */
+export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app, { auth }) => {
+  app.post('/api/login', async (request, reply) => {
+    const body = loginRequestSchema.safeParse(request.body);
+    if (!body.success) return reply.status(400).send({ error: LOGIN_TEXTS.missingFields });
+    const result = await auth.login(body.data.username, body.data.password, request.ip);
+    if (!result.ok) {
+      if (result.reason === 'rate-limited')
+        reply.header('retry-after', String(result.retryAfterSeconds));
+      return reply
+        .status(result.reason === 'rate-limited' ? 429 : 401)
+        .send({ error: result.error });
+    }
+    reply.setCookie(SESSION_COOKIE, result.token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: request.protocol === 'https',
+    });
+    return { username: result.username };
+  });
+
+  app.post('/api/logout', async (request, reply) => {
+    await auth.logout(request.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.status(204).send();
+  });
+
+  app.get('/api/session', { preHandler: app.requireUser }, (request) => ({
+    username: request.user?.username,
+  }));
+};

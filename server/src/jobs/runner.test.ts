@@ -1,0 +1,227 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createJobRepository, type JobRecord, type JobRepository } from '../store/jobs.js';
+import { createTestStore, silentLogger, type TestStore } from '../testing/fixtures.js';
+import { JobRunner, type JobHandler, type JobKind } from './runner.js';
+
+let store: TestStore;
+let repo: JobRepository;
+let runners: JobRunner[] = [];
+let ownerA: number;
+let ownerB: number;
+
+beforeEach(async () => {
+  store = await createTestStore(['ann', 'ben']);
+  repo = createJobRepository(store.db);
+  const ids = await store.db.selectFrom('users').select(['id', 'username']).execute();
+  ownerA = ids.find((u) => u.username === 'ann')?.id ?? 0;
+  ownerB = ids.find((u) => u.username === 'ben')?.id ?? 0;
+});
+afterEach(async () => {
+  await Promise.all(runners.map((r) => r.stop()));
+  runners = [];
+  await store.close();
+});
+
+function kind(handler: JobHandler, extra: Partial<JobKind> = {}): JobKind {
+  return { handler, concurrency: 1, maxAttempts: 3, retryDelayMs: () => 10, ...extra };
+}
+
+function runner(kinds: Record<string, JobKind>): JobRunner {
+  const r = new JobRunner(repo, kinds, silentLogger);
+  runners.push(r);
+  return r;
+}
+
+/** Resolves when `count` jobs have reached a final state. */
+function settled(r: JobRunner, count: number): Promise<JobRecord[]> {
+  const done: JobRecord[] = [];
+  return new Promise((resolve) =>
+    r.onChange((job) => {
+      if (job.status === 'finished' || job.status === 'error') {
+        done.push(job);
+        if (done.length === count) resolve(done);
+      }
+    }),
+  );
+}
+
+describe('the job runner', () => {
+  it('runs queued jobs one at a time, records the output, and reports rising progress', async () => {
+    let active = 0;
+    let most = 0;
+    const seen: number[] = [];
+    const r = runner({
+      preview: kind(async (job, { progress }) => {
+        most = Math.max(most, ++active);
+        for (const p of [10, 40, 70]) {
+          progress(p);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        active--;
+        return `out-${job.publicId}.png`;
+      }),
+    });
+    r.onChange(
+      (job) => job.publicId === 'j1' && job.status === 'in_progress' && seen.push(job.percent),
+    );
+    await r.start();
+    const done = settled(r, 3);
+    for (const id of ['j1', 'j2', 'j3'])
+      await r.enqueue({ publicId: id, ownerId: ownerA, kind: 'preview', params: {} });
+    const finished = await done;
+    expect(finished.map((j) => [j.publicId, j.status, j.output, j.percent])).toEqual([
+      ['j1', 'finished', 'out-j1.png', 100],
+      ['j2', 'finished', 'out-j2.png', 100],
+      ['j3', 'finished', 'out-j3.png', 100],
+    ]);
+    expect(most).toBe(1);
+    expect(seen).toEqual([0, 10, 40, 70]);
+  });
+
+  it('retries a failed job through the queue, then succeeds', async () => {
+    let calls = 0;
+    const statuses: string[] = [];
+    const r = runner({
+      hd: kind(() =>
+        ++calls < 3 ? Promise.reject(new Error(`boom ${calls}`)) : Promise.resolve('ok.png'),
+      ),
+    });
+    r.onChange((job) => statuses.push(job.status));
+    await r.start();
+    const done = settled(r, 1);
+    await r.enqueue({ publicId: 'h1', ownerId: ownerA, kind: 'hd', params: {} });
+    const [job] = await done;
+    expect(job).toMatchObject({ status: 'finished', attempts: 3, output: 'ok.png' });
+    expect(statuses).toEqual([
+      'queued',
+      'in_progress',
+      'queued',
+      'in_progress',
+      'queued',
+      'in_progress',
+      'finished',
+    ]);
+  });
+
+  it('ends in error when every attempt fails, keeping the last message', async () => {
+    const r = runner({
+      hd: kind(() => Promise.reject(new Error('engine on fire')), { maxAttempts: 2 }),
+    });
+    await r.start();
+    const done = settled(r, 1);
+    await r.enqueue({ publicId: 'h1', ownerId: ownerA, kind: 'hd', params: {} });
+    expect((await done)[0]).toMatchObject({
+      status: 'error',
+      attempts: 2,
+      error: 'engine on fire',
+    });
+  });
+
+  it("does not let one owner's many jobs starve another's single one", async () => {
+    const order: string[] = [];
+    const r = runner({
+      hd: kind(async (job) => {
+        order.push(job.publicId);
+        return 'x';
+      }),
+    });
+    // Queue everything before the runner starts, as after a burst of orders.
+    for (let i = 1; i <= 5; i++)
+      await repo.insert(
+        { publicId: `a${i}`, ownerId: ownerA, kind: 'hd', params: {}, maxAttempts: 1 },
+        new Date(),
+      );
+    await repo.insert(
+      { publicId: 'b1', ownerId: ownerB, kind: 'hd', params: {}, maxAttempts: 1 },
+      new Date(),
+    );
+    const done = settled(r, 6);
+    await r.start();
+    await done;
+    expect(order).toEqual(['a1', 'b1', 'a2', 'a3', 'a4', 'a5']);
+  });
+
+  it('refuses a second live job with the same dedupe key', async () => {
+    const r = runner({
+      hd: kind(
+        (_job, { signal }) =>
+          new Promise((_resolve, reject) => signal.addEventListener('abort', reject)),
+      ),
+    });
+    const first = await r.enqueue({
+      publicId: 'h1',
+      ownerId: ownerA,
+      kind: 'hd',
+      params: {},
+      dedupeKey: 'img.png@30x30',
+    });
+    const again = await r.enqueue({
+      publicId: 'h2',
+      ownerId: ownerA,
+      kind: 'hd',
+      params: {},
+      dedupeKey: 'img.png@30x30',
+    });
+    const other = await r.enqueue({
+      publicId: 'h3',
+      ownerId: ownerB,
+      kind: 'hd',
+      params: {},
+      dedupeKey: 'img.png@30x30',
+    });
+    expect(first?.publicId).toBe('h1');
+    expect(again).toBeUndefined();
+    expect(other?.publicId).toBe('h3');
+  });
+
+  it('puts a job a crash left in progress back in the queue and runs it once', async () => {
+    await repo.insert(
+      { publicId: 'p1', ownerId: ownerA, kind: 'preview', params: {}, maxAttempts: 3 },
+      new Date(),
+    );
+    await repo.claim('preview', new Date()); // the process that claimed it died here
+    let runs = 0;
+    const r = runner({
+      preview: kind(async () => {
+        runs++;
+        return 'done.png';
+      }),
+    });
+    const done = settled(r, 1);
+    await r.start();
+    expect((await done)[0]).toMatchObject({ publicId: 'p1', status: 'finished', attempts: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(runs).toBe(1);
+  });
+
+  it('on stop, aborts the running job and returns it to the queue without counting the attempt', async () => {
+    let aborted = false;
+    const r = runner({
+      preview: kind(
+        (_job, { signal }) =>
+          new Promise((_resolve, reject) =>
+            signal.addEventListener('abort', () => {
+              aborted = true;
+              reject(new Error('aborted'));
+            }),
+          ),
+      ),
+    });
+    await r.start();
+    const started = new Promise((resolve) =>
+      r.onChange((job) => job.status === 'in_progress' && resolve(job)),
+    );
+    await r.enqueue({ publicId: 'p1', ownerId: ownerA, kind: 'preview', params: {} });
+    await started;
+    await r.stop();
+    expect(aborted).toBe(true);
+    expect(await repo.latest(ownerA, 'preview')).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+
+  it('refuses a job of a kind it has no handler for', async () => {
+    const r = runner({});
+    await expect(
+      r.enqueue({ publicId: 'x', ownerId: ownerA, kind: 'mystery', params: {} }),
+    ).rejects.toThrow("No handler for jobs of kind 'mystery'");
+  });
+});

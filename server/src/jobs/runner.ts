@@ -1,0 +1,185 @@
+import type { Logger } from 'pino';
+import type { JobRecord, JobRepository, NewJob } from '../store/jobs.js';
+
+export interface JobContext {
+  /** Reports progress from 0 to 100; cheap to call often. */
+  progress(percent: number): void;
+  /** Fires when the server stops: the handler stops and the job goes back to the queue. */
+  signal: AbortSignal;
+}
+
+/** Runs one job; resolves with its output (a file name). Throwing fails the attempt. */
+export type JobHandler = (job: JobRecord, context: JobContext) => Promise<string>;
+
+export interface JobKind {
+  handler: JobHandler;
+  /** Jobs of this kind running at once; CPU-heavy engines want 1. */
+  concurrency: number;
+  maxAttempts: number;
+  /** Wait before attempt n + 1 after attempt n failed. */
+  retryDelayMs(attempt: number): number;
+}
+
+/** Doubling backoff from `baseMs`, capped at `maxMs`. */
+export function exponentialBackoff(baseMs: number, maxMs: number): (attempt: number) => number {
+  return (attempt) => Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+}
+
+/** Tells the world about a job's every state change (HD status messages, say). */
+export type JobListener = (job: JobRecord) => void;
+
+const POLL_MS = 500;
+const PROGRESS_WRITE_MS = 250;
+
+/**
+ * The persistent queue's runner: claims jobs atomically, runs each kind with its concurrency,
+ * retries with backoff, and on start puts back to the queue what a crash left in progress.
+ */
+export class JobRunner {
+  private readonly running = new Map<string, Set<Promise<void>>>();
+  private readonly controllers = new Set<AbortController>();
+  private readonly listeners = new Set<JobListener>();
+  private readonly pumping = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly kinds: Readonly<Record<string, JobKind>>,
+    private readonly log: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  onChange(listener: JobListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async start(): Promise<void> {
+    for (const job of await this.jobs.requeueInterrupted(this.now())) {
+      this.log.info(
+        { job: job.id, kind: job.kind, status: job.status },
+        'job interrupted by a restart',
+      );
+      this.emit(job);
+    }
+    this.timer = setInterval(() => this.wakeAll(), POLL_MS);
+    this.timer.unref();
+    this.wakeAll();
+  }
+
+  /** Queues a job; undefined when a live job with the same dedupe key exists already. */
+  async enqueue(job: Omit<NewJob, 'maxAttempts'>): Promise<JobRecord | undefined> {
+    const kind = this.kinds[job.kind];
+    if (!kind) throw new Error(`No handler for jobs of kind '${job.kind}'`);
+    const record = await this.jobs.insert({ ...job, maxAttempts: kind.maxAttempts }, this.now());
+    if (record) {
+      this.emit(record);
+      void this.pump(job.kind);
+    }
+    return record;
+  }
+
+  /** Stops claiming, aborts the running jobs (they return to the queue) and waits for them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    for (const controller of this.controllers) controller.abort();
+    await Promise.all([...this.running.values()].flatMap((set) => [...set]));
+  }
+
+  private wakeAll(): void {
+    for (const kind of Object.keys(this.kinds)) void this.pump(kind);
+  }
+
+  private async pump(kind: string): Promise<void> {
+    if (this.stopped || this.pumping.has(kind)) return;
+    const config = this.kinds[kind];
+    if (!config) return;
+    this.pumping.add(kind);
+    try {
+      const running = this.running.get(kind) ?? new Set<Promise<void>>();
+      this.running.set(kind, running);
+      while (!this.stopped && running.size < config.concurrency) {
+        const job = await this.jobs.claim(kind, this.now());
+        if (!job) break;
+        this.emit(job);
+        const run = this.execute(job, config).finally(() => {
+          running.delete(run);
+          void this.pump(kind);
+        });
+        running.add(run);
+      }
+    } catch (err) {
+      this.log.error({ err, kind }, 'claiming jobs failed');
+    } finally {
+      this.pumping.delete(kind);
+    }
+  }
+
+  private async execute(job: JobRecord, config: JobKind): Promise<void> {
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    let percent = 0;
+    let lastWrite = 0;
+    const progress = (value: number) => {
+      const next = Math.max(0, Math.min(99, Math.floor(value)));
+      if (next <= percent || controller.signal.aborted) return;
+      percent = next;
+      this.emit({ ...job, percent });
+      const now = this.now();
+      if (now.getTime() - lastWrite >= PROGRESS_WRITE_MS) {
+        lastWrite = now.getTime();
+        this.jobs
+          .progress(job.id, percent, now)
+          .catch((err: unknown) => this.log.warn({ err }, 'progress not saved'));
+      }
+    };
+    try {
+      const output = await config.handler(job, { progress, signal: controller.signal });
+      if (controller.signal.aborted) throw controller.signal.reason;
+      this.emit(await this.jobs.finish(job.id, output, this.now()));
+      this.log.info({ job: job.id, kind: job.kind, output }, 'job finished');
+    } catch (err) {
+      await this.settleFailure(job, config, err, controller.signal.aborted);
+    } finally {
+      this.controllers.delete(controller);
+    }
+  }
+
+  private async settleFailure(
+    job: JobRecord,
+    config: JobKind,
+    err: unknown,
+    aborted: boolean,
+  ): Promise<void> {
+    const message = err instanceof Error ? err.message : String(err);
+    if (aborted && this.stopped) {
+      await this.jobs.release(job.id, this.now());
+      return;
+    }
+    if (job.attempts < job.maxAttempts) {
+      const delay = config.retryDelayMs(job.attempts);
+      this.log.warn(
+        { job: job.id, kind: job.kind, attempt: job.attempts, err: message, delay },
+        'job failed, will retry',
+      );
+      this.emit(
+        await this.jobs.retry(job.id, message, new Date(this.now().getTime() + delay), this.now()),
+      );
+      return;
+    }
+    this.log.error({ job: job.id, kind: job.kind, err: message }, 'job failed');
+    this.emit(await this.jobs.fail(job.id, message, this.now()));
+  }
+
+  private emit(job: JobRecord): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(job);
+      } catch (err) {
+        this.log.error({ err }, 'job listener failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { ConfigError, loadConfig } from './config.js';
+import { startServer, type RunningServer } from './server.js';
+
+type Running = RunningServer;
+
+async function main(): Promise<void> {
+  let running: Running | undefined;
+  let stopRequested = false;
+  let signals = 0;
+
+  const stop = (server: Running) =>
+    server.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  // Listening from the first moment, so a signal during start-up also stops cleanly.
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A second signal means "now": do not wait for a slow shutdown.
+    if (++signals > 1) process.exit(1);
+    process.stdout.write(`${signal} received, stopping\n`);
+    stopRequested = true;
+    if (running) void stop(running);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  try {
+    running = await startServer(loadConfig());
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const admin = running.createdAdmin;
+  if (admin) {
+    process.stdout.write(
+      `\nFirst start: created user '${admin.username}' with password ${admin.password}\n` +
+        `(shown once; change it with: npm run users -- passwd ${admin.username})\n`,
+    );
+  }
+  process.stdout.write(`\nTessera is running at ${running.url}\n\n`);
+  if (stopRequested) void stop(running);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `Tessera failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+
+export interface BrokerLogin {
+  url: string;
+  username: string;
+  password: string;
+}
+
+/**
+ * The messaging service's connection to the broker, as the service principal. The same code
+ * reaches the embedded broker (over loopback) or an external one (MQTT_URL).
+ */
+export async function connectServiceClient(login: BrokerLogin, log: Logger): Promise<MqttClient> {
+  const client = await mqtt.connectAsync(login.url, {
+    clientId: `tessera-service-${process.pid}-${Date.now().toString(36)}`,
+    username: login.username,
+    password: login.password,
+    clean: true,
+    connectTimeout: 10_000,
+    reconnectPeriod: 1000,
+  });
+  client.on('error', (err) => log.warn({ err: err.message }, 'messaging connection error'));
+  client.on('reconnect', () => log.info('messaging reconnecting'));
+  return client;
+}

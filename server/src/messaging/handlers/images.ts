@@ -1,0 +1,45 @@
+import type { ImageService } from '../../services/images.js';
+import type { CommandHandlers } from './index.js';
+
+type ImageActions =
+  | 'list-low-definition'
+  | 'delete-low-definition'
+  | 'list-high-definition'
+  | 'delete-high-definition'
+  | 'refresh-low-definition';
+
+export function imageHandlers(images: ImageService): Pick<CommandHandlers, ImageActions> {
+  return {
+    'list-low-definition': async (owner, { page, size, filters }) => ({
+      page,
+      size,
+      ...(await images.list(owner, 'ld', page, size, filters?.tags)),
+    }),
+    'delete-low-definition': async (owner, { filename }) => {
+      await images.remove(owner, 'ld', filename);
+      return {};
+    },
+    'list-high-definition': async (owner, { page, size }) => {
+      const { images: list, total } = await images.list(owner, 'hd', page, size);
+      // HD items carry no tags (DESIGN §3).
+      return {
+        page,
+        size,
+        total,
+        images: list.map(({ filename, thumbnail, metadata }) => ({
+          filename,
+          thumbnail,
+          metadata,
+        })),
+      };
+    },
+    'delete-high-definition': async (owner, { filename }) => {
+      await images.remove(owner, 'hd', filename);
+      return {};
+    },
+    'refresh-low-definition': async (owner) => {
+      await images.refresh(owner, 'ld');
+      return {};
+    },
+  };
+}

@@ -1,0 +1,7 @@
+import { describe } from 'vitest';
+import { mosquittoAvailable } from '../testing/mosquitto.js';
+import { messagingConformance } from './conformance.js';
+
+describe.skipIf(!mosquittoAvailable)('messaging service on Mosquitto', () =>
+  messagingConformance('mosquitto'),
+);

@@ -1,0 +1,179 @@
+import {
+  COMMAND_SUBSCRIPTION,
+  commandSchemas,
+  isValidUsername,
+  parseCommandTopic,
+  responseTopic,
+  type CommandAction,
+  type RequestAction,
+} from '@tessera/contract';
+import type { MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { ServiceError } from '../services/errors.js';
+import type { Owner } from '../services/images.js';
+import type { UserRepository } from '../store/users.js';
+import type { CommandHandlers } from './handlers/index.js';
+import { SerialQueue } from './serial-queue.js';
+
+/** No command comes near this; a larger payload is refused before it is parsed. */
+export const MAX_COMMAND_BYTES = 64 * 1024;
+
+export const MESSAGING_TEXTS = {
+  malformed: 'The command is not valid JSON',
+  userMismatch: "The payload's user does not match the topic",
+  unknownAction: (action: string) => `Unknown action '${action}'`,
+  unknownUser: 'Unknown user',
+  internal: 'The command failed on the server',
+} as const;
+
+type Reply = { transactionid: string; user: string; success: boolean; error?: string } & Record<
+  string,
+  unknown
+>;
+
+/**
+ * The messaging service: answers `command/<action>/user/<user>` on the user's query topics
+ * (DESIGN §3). The topic's user is the only identity that counts; bad input gets a failure
+ * response when it has a transactionid and a log line otherwise, and never changes anything.
+ */
+export class MessagingService {
+  private readonly queue = new SerialQueue();
+
+  constructor(
+    private readonly client: MqttClient,
+    private readonly users: UserRepository,
+    private readonly handlers: CommandHandlers,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    this.client.on('message', (topic, payload) => this.receive(topic, payload));
+    await this.client.subscribeAsync(COMMAND_SUBSCRIPTION, { qos: 0 });
+  }
+
+  /** Stops taking commands, finishes the ones under way, then leaves the broker. */
+  async stop(): Promise<void> {
+    await this.client.unsubscribeAsync(COMMAND_SUBSCRIPTION).catch(() => undefined);
+    await this.queue.idle();
+    await this.client.endAsync();
+  }
+
+  private receive(topic: string, payload: Buffer): void {
+    const levels = topic.split('/');
+    const user = levels[3] ?? '';
+    if (
+      levels.length !== 4 ||
+      levels[0] !== 'command' ||
+      levels[2] !== 'user' ||
+      !isValidUsername(user)
+    ) {
+      this.log.warn({ topic }, 'command on a malformed topic dropped');
+      return;
+    }
+    void this.queue.run(user, () => this.handle(topic, user, payload));
+  }
+
+  private async handle(topic: string, user: string, payload: Buffer): Promise<void> {
+    const action = levels(topic)[1] ?? '';
+    const body = payload.length <= MAX_COMMAND_BYTES ? parseJson(payload) : undefined;
+    const transactionid = readTransactionId(body);
+    const fail = (error: string) => {
+      if (transactionid === undefined) {
+        this.log.warn({ topic, error }, 'command refused (no transactionid to answer)');
+        return;
+      }
+      this.log.info({ topic, transactionid, error }, 'command refused');
+      this.publish(replyTopic(action, user), { transactionid, user, success: false, error });
+    };
+
+    if (body === undefined) return fail(MESSAGING_TEXTS.malformed);
+    const known = parseCommandTopic(topic);
+    if (!known) return fail(MESSAGING_TEXTS.unknownAction(action));
+    if ((body as { user?: unknown }).user !== user) return fail(MESSAGING_TEXTS.userMismatch);
+    if (known.action === 'generate-image') {
+      // HD generation arrives with its pipeline (issue 5); until then the command is logged.
+      this.log.warn({ user }, 'generate-image is not available yet');
+      return;
+    }
+    const parsed = commandSchemas[known.action].safeParse(body);
+    if (!parsed.success) return fail(describeIssues(parsed.error));
+    const owner = await this.owner(user);
+    if (!owner) return fail(MESSAGING_TEXTS.unknownUser);
+
+    try {
+      const fields = await this.dispatch(known.action, owner, parsed.data);
+      this.publish(responseTopic(known.action, user), {
+        ...fields,
+        transactionid: parsed.data.transactionid,
+        user,
+        success: true,
+      });
+    } catch (err) {
+      if (err instanceof ServiceError) return fail(err.message);
+      this.log.error({ err, topic }, 'command failed');
+      fail(MESSAGING_TEXTS.internal);
+    }
+  }
+
+  private dispatch(
+    action: RequestAction,
+    owner: Owner,
+    command: unknown,
+  ): Promise<Record<string, unknown>> {
+    // The schema of this very action parsed `command`, so the handler gets the type it expects.
+    const handler = this.handlers[action] as (
+      owner: Owner,
+      command: unknown,
+    ) => Promise<Record<string, unknown>>;
+    return handler(owner, command);
+  }
+
+  private async owner(username: string): Promise<Owner | undefined> {
+    const user = await this.users.findByUsername(username);
+    return user && { id: user.id, username: user.username };
+  }
+
+  private publish(topic: string, reply: Reply): void {
+    this.client.publish(topic, JSON.stringify(reply), { qos: 0, retain: false }, (err) => {
+      if (err) this.log.warn({ err: err.message, topic }, 'response not sent');
+    });
+  }
+}
+
+function levels(topic: string): string[] {
+  return topic.split('/');
+}
+
+/** Where an answer goes: the action's query topic; for an unknown action, `query/<action>/...`. */
+function replyTopic(action: string, user: string): string {
+  const known = parseCommandTopic(`command/${action}/user/${user}`);
+  return known
+    ? responseTopic(known.action as CommandAction, user)
+    : `query/${action}/user/${user}`;
+}
+
+function parseJson(payload: Buffer): object | undefined {
+  try {
+    const value: unknown = JSON.parse(payload.toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readTransactionId(body: object | undefined): string | undefined {
+  const id = (body as { transactionid?: unknown } | undefined)?.transactionid;
+  return typeof id === 'string' && id.length > 0 && id.length <= 128 ? id : undefined;
+}
+
+/** The contract's own texts (tag names...) stand as they are; other issues name their field. */
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) =>
+      issue.code === 'custom'
+        ? issue.message
+        : `${issue.path.join('.') || 'payload'}: ${issue.message}`,
+    )
+    .join('; ');
+}

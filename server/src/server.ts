@@ -1,0 +1,145 @@
+import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import { createEmbeddedBroker, BROKER_PATH } from './broker/embedded.js';
+import { generateServiceCredentials } from './broker/service-principal.js';
+import type { Config } from './config.js';
+import { buildHttpApp } from './http/app.js';
+import { createLogger } from './logger.js';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { createEngine } from './engines/index.js';
+import type { GenerationApi } from './http/routes/generation.js';
+import { exponentialBackoff, JobRunner } from './jobs/runner.js';
+import { GenerationService, PREVIEW_JOB, statusOf } from './services/generation.js';
+import { createJobRepository } from './store/jobs.js';
+import { LocalFileStore } from './files/local-file-store.js';
+import { connectServiceClient, type BrokerLogin } from './messaging/connection.js';
+import { createCommandHandlers } from './messaging/handlers/index.js';
+import { MessagingService } from './messaging/service.js';
+import { ImageService } from './services/images.js';
+import { TagService } from './services/tags.js';
+import { createImageRepository } from './store/images.js';
+import { createTagRepository } from './store/tags.js';
+import { THEMES_DIR, WEB_DIST_DIR } from './paths.js';
+import { AuthService } from './services/auth.js';
+import { LoginGuard } from './services/login-guard.js';
+import { UserService } from './services/users.js';
+import { checkTheme } from './themes.js';
+import { openDatabase } from './store/database.js';
+import { createSessionRepository } from './store/sessions.js';
+import { createUserRepository } from './store/users.js';
+
+/** Wires config, store, broker, messaging and HTTP; the address, and a function that stops them all. */
+export interface RunningServer {
+  url: string;
+  port: number;
+  /** The administrator made on a first start, with its one-time password. */
+  createdAdmin: { username: string; password: string } | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  const log = createLogger(config.logLevel);
+  checkTheme(THEMES_DIR, config.theme);
+
+  const db = await openDatabase(config.dataDir);
+  const users = createUserRepository(db);
+  const sessions = createSessionRepository(db);
+  const auth = new AuthService(users, sessions, new LoginGuard());
+  const files = new LocalFileStore(path.join(config.dataDir, 'files'));
+  const imageRepo = createImageRepository(db);
+  const images = new ImageService(imageRepo, files, log);
+  const tags = new TagService(createTagRepository(db), imageRepo);
+
+  // Scratch files of a previous run (uploads being checked, engine outputs) are worthless now.
+  const scratchDir = path.join(config.dataDir, 'tmp');
+  await fs.rm(scratchDir, { recursive: true, force: true });
+  const jobRepo = createJobRepository(db);
+  const generation = new GenerationService(imageRepo, files, createEngine(config), scratchDir, log);
+  const jobs = new JobRunner(
+    jobRepo,
+    {
+      [PREVIEW_JOB]: {
+        handler: generation.runPreview,
+        concurrency: config.jobConcurrency,
+        // A second attempt covers a crash or restart mid-job; the browser shows a real failure.
+        maxAttempts: 2,
+        retryDelayMs: exponentialBackoff(1000, 10_000),
+      },
+    },
+    log,
+  );
+  const generationApi: GenerationApi = {
+    enqueuePreview: async (owner, request, upload) =>
+      (await generation.enqueuePreview(jobs, owner, request, upload)) !== undefined,
+    latestStatus: async (owner, kind) => {
+      const job = await jobRepo.latest(owner.id, kind === 'preview' ? PREVIEW_JOB : 'hd');
+      return job && statusOf(job);
+    },
+  };
+
+  const admin = await new UserService(users).ensureAdministrator();
+  await sessions.removeExpired(new Date());
+
+  const service = generateServiceCredentials();
+  const broker = config.externalBroker
+    ? undefined
+    : await createEmbeddedBroker({ auth, service, log });
+  const external = config.externalBroker;
+
+  const app = await buildHttpApp({
+    logger: log,
+    auth,
+    title: config.title,
+    theme: config.theme,
+    brokerUrlFor: ({ protocol, host }) =>
+      external
+        ? external.publicUrl
+        : `${protocol === 'https' ? 'wss' : 'ws'}://${host}${BROKER_PATH}`,
+    healthCheck: async () => {
+      await sql`select 1`.execute(db);
+    },
+    webDistDir: WEB_DIST_DIR,
+    themesDir: THEMES_DIR,
+    files,
+    generation: generationApi,
+    scratchDir,
+  });
+  broker?.attach(app.server);
+  await app.listen({ port: config.port, host: config.host });
+  const { port } = app.server.address() as AddressInfo;
+
+  const serviceLogin: BrokerLogin = external ?? {
+    url: `ws://${loopbackFor(config.host)}:${port}${BROKER_PATH}`,
+    ...service,
+  };
+  const messagingClient = await connectServiceClient(serviceLogin, log);
+  const messaging = new MessagingService(
+    messagingClient,
+    users,
+    createCommandHandlers({ images, tags }),
+    log,
+  );
+  await messaging.start();
+  await jobs.start();
+
+  const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      log.info('shutting down');
+      await messaging.stop();
+      await jobs.stop();
+      await broker?.close();
+      await app.close();
+      await db.destroy();
+      log.info('stopped');
+    })());
+  return { url, port, createdAdmin: admin, stop };
+}
+
+function loopbackFor(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { SessionRepository } from '../store/sessions.js';
+import type { UserRepository } from '../store/users.js';
+import type { LoginGuard } from './login-guard.js';
+import { UNUSABLE_HASH, verifyPassword } from './passwords.js';
+
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export const AUTH_TEXTS = {
+  invalidCredentials: 'Invalid username or password',
+  tooManyAttempts: (seconds: number) =>
+    `Too many sign-in attempts. Try again in ${seconds} seconds.`,
+} as const;
+
+export type LoginResult =
+  | { ok: true; username: string; token: string }
+  | { ok: false; reason: 'invalid'; error: string }
+  | { ok: false; reason: 'rate-limited'; error: string; retryAfterSeconds: number };
+
+export interface SessionUser {
+  userId: number;
+  username: string;
+}
+
+/** Passwords and sessions: used by the HTTP login and by the broker's authentication alike. */
+export class AuthService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly sessions: SessionRepository,
+    private readonly guard: LoginGuard,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Checks a username and password under the guard's limits; the user on success. */
+  async checkCredentials(
+    username: string,
+    password: string,
+    address: string,
+  ): Promise<{ ok: true; userId: number; username: string } | Exclude<LoginResult, { ok: true }>> {
+    const verdict = await this.guard.admit(username, address);
+    if (!verdict.allowed) {
+      const seconds = verdict.retryAfterSeconds;
+      return {
+        ok: false,
+        reason: 'rate-limited',
+        error: AUTH_TEXTS.tooManyAttempts(seconds),
+        retryAfterSeconds: seconds,
+      };
+    }
+    const user = await this.users.findByUsername(username);
+    const valid = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
+    if (!user || !valid) {
+      await this.guard.recordFailure(username);
+      return { ok: false, reason: 'invalid', error: AUTH_TEXTS.invalidCredentials };
+    }
+    await this.guard.recordSuccess(username);
+    return { ok: true, userId: user.id, username: user.username };
+  }
+
+  async login(username: string, password: string, address: string): Promise<LoginResult> {
+    const checked = await this.checkCredentials(username, password, address);
+    if (!checked.ok) return checked;
+    const token = randomBytes(32).toString('base64url');
+    await this.sessions.create(
+      hashToken(token),
+      checked.userId,
+      new Date(this.now().getTime() + SESSION_TTL_MS),
+    );
+    return { ok: true, username: checked.username, token };
+  }
+
+  async sessionUser(token: string | undefined): Promise<SessionUser | undefined> {
+    if (!token) return undefined;
+    const session = await this.sessions.findLive(hashToken(token), this.now());
+    return session && { userId: session.userId, username: session.username };
+  }
+
+  async logout(token: string | undefined): Promise<void> {
+    if (token) await this.sessions.remove(hashToken(token));
+  }
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}

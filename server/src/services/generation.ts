@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { PreviewRequest } from '@tessera/contract';
+import type { Logger } from 'pino';
+import type { Engine } from '../engines/engine.js';
+import type { FileStore } from '../files/file-store.js';
+import { withPngText } from '../imaging/png-text.js';
+import { makeThumbnail, probeImage } from '../imaging/probe.js';
+import type { JobHandler, JobRunner } from '../jobs/runner.js';
+import type { ImageRepository } from '../store/images.js';
+import type { JobRecord } from '../store/jobs.js';
+import type { Owner } from './images.js';
+import { thumbnailName } from './images.js';
+
+export const PREVIEW_JOB = 'preview';
+
+/** What a preview job needs, stored with the job so a restart can run it again. */
+export interface PreviewJobParams {
+  owner: Owner;
+  /** The reference image, kept in the owner's input area. */
+  inputFile: string;
+  /** The file name the browser gave the reference; the LD image is named after it. */
+  originalName: string;
+  positivePrompt: string;
+  negativePrompt: string;
+  imaginationWeight: number;
+  similarity: number;
+  promptAdherence: number;
+  style: number;
+  seed: number;
+  width: number;
+  height: number;
+  seamless: boolean;
+  mask: boolean;
+}
+
+export interface GenerationStatus {
+  status: JobRecord['status'];
+  percent: number;
+  output_image?: string;
+}
+
+/** Preview (LD) generation: takes the upload, queues the job, and turns an engine run into an LD image. */
+export class GenerationService {
+  constructor(
+    private readonly images: ImageRepository,
+    private readonly files: FileStore,
+    private readonly engine: Engine,
+    private readonly scratchDir: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Keeps the validated upload as the reference and queues the job; undefined if the id is live already. */
+  async enqueuePreview(
+    runner: JobRunner,
+    owner: Owner,
+    request: PreviewRequest,
+    upload: { path: string; format: string },
+  ): Promise<JobRecord | undefined> {
+    const extension = upload.format === 'jpeg' ? 'jpg' : upload.format;
+    const inputFile = `${stem(request.image)}-${randomBytes(4).toString('hex')}.${extension}`;
+    await this.files.write(owner.username, 'input', inputFile, await fs.readFile(upload.path));
+    const params: PreviewJobParams = {
+      owner,
+      inputFile,
+      originalName: request.image,
+      positivePrompt: request.cliptextencode_585,
+      negativePrompt: request.cliptextencode_716,
+      imaginationWeight: request.ksampler_cfg,
+      similarity: request.ksampler_denoise,
+      promptAdherence: request.ipadapter_weight,
+      style: request.style,
+      seed: request.Kseed,
+      width: request.latent_width,
+      height: request.latent_height,
+      seamless: request.seamless === 'enable',
+      mask: request.mask === 'enable',
+    };
+    const job = await runner.enqueue({
+      publicId: request.id,
+      ownerId: owner.id,
+      kind: PREVIEW_JOB,
+      params,
+      dedupeKey: `preview:${request.id}`,
+    });
+    if (!job) await (await this.files.prepareRemoval(owner.username, 'input', inputFile)).commit();
+    return job;
+  }
+
+  /** The job handler: engine → PNG with its metadata → thumbnail → recorded LD image. */
+  readonly runPreview: JobHandler = async (job, { progress, signal }) => {
+    const params = job.params as PreviewJobParams;
+    const { owner } = params;
+    await fs.mkdir(this.scratchDir, { recursive: true });
+    const scratch = path.join(
+      this.scratchDir,
+      `preview-${job.id}-${randomBytes(4).toString('hex')}.png`,
+    );
+    try {
+      await this.engine.generate(
+        {
+          referencePath: this.files.localPath(owner.username, 'input', params.inputFile),
+          outputPath: scratch,
+          width: params.width,
+          height: params.height,
+          seed: params.seed,
+          seamless: params.seamless,
+          mask: params.mask,
+          similarity: params.similarity,
+          imaginationWeight: params.imaginationWeight,
+          promptAdherence: params.promptAdherence,
+          style: params.style,
+          positivePrompt: params.positivePrompt,
+          negativePrompt: params.negativePrompt,
+        },
+        (percent) => progress(percent * 0.95),
+        signal,
+      );
+      const createdAt = new Date().toISOString();
+      const metadata = {
+        input_image_path: params.inputFile,
+        cliptextencode_585: params.positivePrompt,
+        cliptextencode_716: params.negativePrompt,
+        ksampler_cfg: params.imaginationWeight,
+        ksampler_denoise: params.similarity,
+        ipadapter_weight: params.promptAdherence,
+        style: params.style,
+        kseed: params.seed,
+        latent_width: params.width,
+        latent_height: params.height,
+        seamless: params.seamless,
+        mask: params.mask,
+        engine: this.engine.name,
+        created_at: createdAt,
+      };
+      // The file carries its metadata, so refresh-low-definition could rebuild the record from it.
+      const png = withPngText(await fs.readFile(scratch), 'metadata', JSON.stringify(metadata));
+      const probe = await probeImage(png);
+      if (!probe) throw new Error('The engine wrote no readable image');
+      const filename = await this.freeName(
+        owner,
+        `${stem(params.originalName)}-${randomBytes(3).toString('hex')}.png`,
+      );
+      await this.files.write(
+        owner.username,
+        'ld-thumbnails',
+        thumbnailName(filename),
+        await makeThumbnail(png),
+      );
+      // Written (atomically) before it is recorded: nothing half-written is ever listed.
+      const stored = await this.files.write(owner.username, 'ld', filename, png);
+      await this.images.insert({
+        ownerId: owner.id,
+        kind: 'ld',
+        filename,
+        sourceImageId: null,
+        width: probe.width,
+        height: probe.height,
+        bytes: stored.bytes,
+        metadata,
+        createdAt,
+      });
+      this.log.info({ user: owner.username, filename, job: job.id }, 'preview generated');
+      return filename;
+    } finally {
+      await fs.rm(scratch, { force: true });
+    }
+  };
+
+  private async freeName(owner: Owner, candidate: string): Promise<string> {
+    let name = candidate;
+    while (await this.files.stat(owner.username, 'ld', name)) {
+      name = `${stem(candidate)}-${randomBytes(2).toString('hex')}.png`;
+    }
+    return name;
+  }
+}
+
+/** A file name's base, reduced to characters safe in any file system and URL. */
+export function stem(fileName: string): string {
+  const base = fileName.replace(/\.[^.]*$/, '');
+  const safe = base
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return safe || 'texture';
+}
+
+export function statusOf(job: JobRecord): GenerationStatus {
+  return {
+    status: job.status,
+    percent: job.percent,
+    ...(job.status === 'finished' && job.output ? { output_image: job.output } : {}),
+  };
+}

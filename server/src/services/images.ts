@@ -1,0 +1,159 @@
+import type { Logger } from 'pino';
+import type { FileArea, FileStore, PendingRemoval } from '../files/file-store.js';
+import { makeThumbnail, probeImage } from '../imaging/probe.js';
+import type { ImageKind, ImageRecord, ImageRepository } from '../store/images.js';
+import { ServiceError, SERVICE_TEXTS } from './errors.js';
+
+export interface Owner {
+  id: number;
+  username: string;
+}
+
+export interface ImageListItem {
+  filename: string;
+  thumbnail: string;
+  metadata: Record<string, unknown>;
+  tags: string[];
+}
+
+const AREA: Record<ImageKind, FileArea> = { ld: 'ld', hd: 'hd' };
+const THUMBNAIL_AREA: Record<ImageKind, FileArea> = { ld: 'ld-thumbnails', hd: 'hd-thumbnails' };
+
+/** The URL path a browser loads an image's thumbnail from (SPEC §7). */
+export function thumbnailUrl(kind: ImageKind, filename: string): string {
+  return `/api/images/${kind}/thumbnail/${encodeURIComponent(filename)}`;
+}
+
+/** Thumbnails are WebP whatever the original was; the name says so. */
+export function thumbnailName(filename: string): string {
+  return `${filename}.webp`;
+}
+
+/** The rules of a user's LD and HD images: listing, deleting, indexing files other pipelines write. */
+export class ImageService {
+  constructor(
+    private readonly images: ImageRepository,
+    private readonly files: FileStore,
+    private readonly log: Logger,
+  ) {}
+
+  async list(
+    owner: Owner,
+    kind: ImageKind,
+    page: number,
+    size: number,
+    anyOfTags?: readonly string[],
+  ): Promise<{ images: ImageListItem[]; total: number }> {
+    const result = await this.images.page({ ownerId: owner.id, kind, page, size, anyOfTags });
+    const tags =
+      kind === 'ld'
+        ? await this.images.tagsOf(result.images.map((i) => i.id))
+        : new Map<number, string[]>();
+    return {
+      total: result.total,
+      images: result.images.map((image) => ({
+        filename: image.filename,
+        thumbnail: thumbnailUrl(kind, image.filename),
+        metadata: image.metadata,
+        tags: tags.get(image.id) ?? [],
+      })),
+    };
+  }
+
+  async get(owner: Owner, kind: ImageKind, filename: string): Promise<ImageRecord> {
+    const image = await this.images.find(owner.id, kind, filename);
+    if (!image) throw new ServiceError(SERVICE_TEXTS.imageNotFound(filename));
+    return image;
+  }
+
+  /**
+   * Deletes the file, its thumbnail, its tag links and its row, or nothing: the files are moved
+   * aside first and put back if the row cannot be deleted.
+   */
+  async remove(owner: Owner, kind: ImageKind, filename: string): Promise<void> {
+    const image = await this.get(owner, kind, filename);
+    const pending: PendingRemoval[] = [];
+    try {
+      pending.push(await this.files.prepareRemoval(owner.username, AREA[kind], filename));
+      pending.push(
+        await this.files.prepareRemoval(
+          owner.username,
+          THUMBNAIL_AREA[kind],
+          thumbnailName(filename),
+        ),
+      );
+      await this.images.remove(owner.id, [image.id]);
+    } catch (err) {
+      for (const removal of pending.reverse()) await removal.rollback();
+      throw err;
+    }
+    for (const removal of pending) {
+      await removal
+        .commit()
+        .catch((err: unknown) =>
+          this.log.warn({ err, filename }, 'could not delete a removed file'),
+        );
+    }
+  }
+
+  /**
+   * Reconciles the user's LD folder with the store: files another pipeline placed there are
+   * indexed (with a thumbnail and the metadata they carry); rows whose files vanished go.
+   */
+  async refresh(owner: Owner, kind: ImageKind = 'ld'): Promise<{ added: number; removed: number }> {
+    const [files, known] = await Promise.all([
+      this.files.list(owner.username, AREA[kind]),
+      this.images.filenames(owner.id, kind),
+    ]);
+    let added = 0;
+    for (const file of files) {
+      if (known.has(file.name)) continue;
+      if (await this.index(owner, kind, file.name, file.modifiedAt)) added++;
+    }
+    const present = new Set(files.map((f) => f.name));
+    const vanished = [...known].filter(([name]) => !present.has(name));
+    for (const [name] of vanished) {
+      await this.files
+        .prepareRemoval(owner.username, THUMBNAIL_AREA[kind], thumbnailName(name))
+        .then((r) => r.commit());
+    }
+    const removed = await this.images.remove(
+      owner.id,
+      vanished.map(([, id]) => id),
+    );
+    return { added, removed };
+  }
+
+  /** Adds one image file already in the user's folder to the store; false when it is no image. */
+  private async index(
+    owner: Owner,
+    kind: ImageKind,
+    filename: string,
+    modifiedAt: Date,
+  ): Promise<boolean> {
+    const data = await this.files.readBuffer(owner.username, AREA[kind], filename);
+    const probe = await probeImage(data);
+    if (!probe) {
+      this.log.warn({ user: owner.username, filename }, 'not an image: left unindexed');
+      return false;
+    }
+    await this.files.write(
+      owner.username,
+      THUMBNAIL_AREA[kind],
+      thumbnailName(filename),
+      await makeThumbnail(data),
+    );
+    await this.images.insert({
+      ownerId: owner.id,
+      kind,
+      filename,
+      sourceImageId: null,
+      width: probe.width,
+      height: probe.height,
+      bytes: data.length,
+      metadata: probe.embeddedMetadata,
+      createdAt: modifiedAt.toISOString(),
+    });
+    return true;
+  }
+}

@@ -1,0 +1,210 @@
+import type { Db } from './database.js';
+
+export type ImageKind = 'ld' | 'hd';
+
+export interface ImageRecord {
+  id: number;
+  ownerId: number;
+  kind: ImageKind;
+  filename: string;
+  sourceImageId: number | null;
+  width: number;
+  height: number;
+  bytes: number;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+export type NewImage = Omit<ImageRecord, 'id'>;
+
+export interface ImagePageQuery {
+  ownerId: number;
+  kind: ImageKind;
+  page: number;
+  size: number;
+  /** Keep images that carry any of these tags; empty or missing keeps all. */
+  anyOfTags?: readonly string[];
+}
+
+/** The images and image_tags tables: one method per query. */
+export interface ImageRepository {
+  page(query: ImagePageQuery): Promise<{ images: ImageRecord[]; total: number }>;
+  /** Tag ids per image id, for the images of one page. */
+  tagsOf(imageIds: readonly number[]): Promise<Map<number, string[]>>;
+  find(ownerId: number, kind: ImageKind, filename: string): Promise<ImageRecord | undefined>;
+  filenames(ownerId: number, kind: ImageKind): Promise<Map<string, number>>;
+  insert(image: NewImage): Promise<ImageRecord>;
+  /** Deletes the rows (their tag links go with them); false when none was there. */
+  remove(ownerId: number, ids: readonly number[]): Promise<number>;
+  assignTag(ownerId: number, imageId: number, tagId: string): Promise<void>;
+  unassignTag(ownerId: number, imageId: number, tagId: string): Promise<void>;
+}
+
+interface Row {
+  id: number;
+  owner_id: number;
+  kind: ImageKind;
+  filename: string;
+  source_image_id: number | null;
+  width: number;
+  height: number;
+  bytes: number;
+  metadata: string;
+  created_at: string;
+}
+
+const COLUMNS = [
+  'images.id',
+  'images.owner_id',
+  'images.kind',
+  'images.filename',
+  'images.source_image_id',
+  'images.width',
+  'images.height',
+  'images.bytes',
+  'images.metadata',
+  'images.created_at',
+] as const;
+
+function toRecord(row: Row): ImageRecord {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    kind: row.kind,
+    filename: row.filename,
+    sourceImageId: row.source_image_id,
+    width: row.width,
+    height: row.height,
+    bytes: row.bytes,
+    metadata: parseMetadata(row.metadata),
+    createdAt: row.created_at,
+  };
+}
+
+function parseMetadata(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+export function createImageRepository(db: Db): ImageRepository {
+  return {
+    async page({ ownerId, kind, page, size, anyOfTags }) {
+      let base = db
+        .selectFrom('images')
+        .where('images.owner_id', '=', ownerId)
+        .where('images.kind', '=', kind);
+      if (anyOfTags && anyOfTags.length > 0) {
+        const tags = [...anyOfTags];
+        base = base.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('image_tags')
+              .select('image_tags.image_id')
+              .whereRef('image_tags.image_id', '=', 'images.id')
+              .where('image_tags.owner_id', '=', ownerId)
+              .where('image_tags.tag_id', 'in', tags),
+          ),
+        );
+      }
+      const [rows, count] = await Promise.all([
+        base
+          .select(COLUMNS)
+          .orderBy('images.created_at', 'desc')
+          .orderBy('images.id', 'desc')
+          .limit(size)
+          .offset((page - 1) * size)
+          .execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { images: rows.map(toRecord), total: Number(count.n) };
+    },
+    async tagsOf(imageIds) {
+      const result = new Map<number, string[]>();
+      if (imageIds.length === 0) return result;
+      const rows = await db
+        .selectFrom('image_tags')
+        .innerJoin('tags', (join) =>
+          join
+            .onRef('tags.owner_id', '=', 'image_tags.owner_id')
+            .onRef('tags.id', '=', 'image_tags.tag_id'),
+        )
+        .select(['image_tags.image_id', 'image_tags.tag_id'])
+        .where('image_tags.image_id', 'in', [...imageIds])
+        .orderBy('tags.created_at')
+        .execute();
+      for (const row of rows) {
+        const list = result.get(row.image_id) ?? [];
+        list.push(row.tag_id);
+        result.set(row.image_id, list);
+      }
+      return result;
+    },
+    async find(ownerId, kind, filename) {
+      const row = await db
+        .selectFrom('images')
+        .select(COLUMNS)
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .where('filename', '=', filename)
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    async filenames(ownerId, kind) {
+      const rows = await db
+        .selectFrom('images')
+        .select(['id', 'filename'])
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .execute();
+      return new Map(rows.map((r) => [r.filename, r.id]));
+    },
+    async insert(image) {
+      const row = await db
+        .insertInto('images')
+        .values({
+          owner_id: image.ownerId,
+          kind: image.kind,
+          filename: image.filename,
+          source_image_id: image.sourceImageId,
+          width: image.width,
+          height: image.height,
+          bytes: image.bytes,
+          metadata: JSON.stringify(image.metadata),
+          created_at: image.createdAt,
+        })
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
+      return toRecord(row);
+    },
+    async remove(ownerId, ids) {
+      if (ids.length === 0) return 0;
+      const result = await db
+        .deleteFrom('images')
+        .where('owner_id', '=', ownerId)
+        .where('id', 'in', [...ids])
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    async assignTag(ownerId, imageId, tagId) {
+      await db
+        .insertInto('image_tags')
+        .values({ image_id: imageId, owner_id: ownerId, tag_id: tagId })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    },
+    async unassignTag(ownerId, imageId, tagId) {
+      await db
+        .deleteFrom('image_tags')
+        .where('owner_id', '=', ownerId)
+        .where('image_id', '=', imageId)
+        .where('tag_id', '=', tagId)
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,250 @@
+import { sql, type Updateable } from 'kysely';
+import type { Db } from './database.js';
+import type { JobsTable } from './schema.js';
+
+export type JobStatus = 'queued' | 'in_progress' | 'finished' | 'error';
+
+export interface JobRecord {
+  id: number;
+  publicId: string;
+  ownerId: number;
+  kind: string;
+  status: JobStatus;
+  percent: number;
+  params: unknown;
+  output: string | null;
+  error: string | null;
+  attempts: number;
+  maxAttempts: number;
+  runAfter: string;
+  dedupeKey: string | null;
+  createdAt: string;
+}
+
+export interface NewJob {
+  publicId: string;
+  ownerId: number;
+  kind: string;
+  params: unknown;
+  maxAttempts: number;
+  dedupeKey?: string;
+}
+
+/** The jobs table: one method per query. Every state change is a single statement. */
+export interface JobRepository {
+  /** Undefined when a live job with the same dedupe key exists. */
+  insert(job: NewJob, now: Date): Promise<JobRecord | undefined>;
+  /**
+   * Takes the next runnable job of a kind and marks it in progress, atomically. Jobs run in
+   * arrival order taken round-robin per owner: one owner's many jobs do not starve another's one.
+   */
+  claim(kind: string, now: Date): Promise<JobRecord | undefined>;
+  progress(id: number, percent: number, now: Date): Promise<void>;
+  finish(id: number, output: string, now: Date): Promise<JobRecord>;
+  /** Back to the queue after a failure, to run again after `runAfter`. */
+  retry(id: number, error: string, runAfter: Date, now: Date): Promise<JobRecord>;
+  fail(id: number, error: string, now: Date): Promise<JobRecord>;
+  /** After a restart: jobs left in progress go back to the queue (or fail, out of attempts). */
+  requeueInterrupted(now: Date): Promise<JobRecord[]>;
+  /** Puts a job whose run was stopped (shutdown) back in the queue, the attempt not counted. */
+  release(id: number, now: Date): Promise<void>;
+  latest(ownerId: number, kind: string): Promise<JobRecord | undefined>;
+  nextRunAfter(kind: string): Promise<string | undefined>;
+}
+
+interface Row {
+  id: number;
+  public_id: string;
+  owner_id: number;
+  kind: string;
+  status: JobStatus;
+  percent: number;
+  params: string;
+  output: string | null;
+  error: string | null;
+  attempts: number;
+  max_attempts: number;
+  run_after: string;
+  dedupe_key: string | null;
+  created_at: string;
+}
+
+function toRecord(row: Row): JobRecord {
+  return {
+    id: row.id,
+    publicId: row.public_id,
+    ownerId: row.owner_id,
+    kind: row.kind,
+    status: row.status,
+    percent: row.percent,
+    params: JSON.parse(row.params) as unknown,
+    output: row.output,
+    error: row.error,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    runAfter: row.run_after,
+    dedupeKey: row.dedupe_key,
+    createdAt: row.created_at,
+  };
+}
+
+const COLUMNS = [
+  'id',
+  'public_id',
+  'owner_id',
+  'kind',
+  'status',
+  'percent',
+  'params',
+  'output',
+  'error',
+  'attempts',
+  'max_attempts',
+  'run_after',
+  'dedupe_key',
+  'created_at',
+] as const;
+
+export function createJobRepository(db: Db): JobRepository {
+  const update = (id: number, values: Updateable<JobsTable>) =>
+    db
+      .updateTable('jobs')
+      .set(values)
+      .where('id', '=', id)
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow()
+      .then(toRecord);
+
+  return {
+    async insert(job, now) {
+      const stamp = now.toISOString();
+      const row = await db
+        .insertInto('jobs')
+        .values({
+          public_id: job.publicId,
+          owner_id: job.ownerId,
+          kind: job.kind,
+          status: 'queued',
+          percent: 0,
+          attempts: 0,
+          params: JSON.stringify(job.params),
+          max_attempts: job.maxAttempts,
+          run_after: stamp,
+          dedupe_key: job.dedupeKey ?? null,
+          created_at: stamp,
+          updated_at: stamp,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    async claim(kind, now) {
+      const stamp = now.toISOString();
+      // Each owner's oldest runnable job competes; the owner served longest ago wins, so jobs run
+      // in arrival order taken round-robin. One UPDATE statement: SQLite runs it atomically, so
+      // two runners never take the same job.
+      const next = sql<number>`(
+        select q.id from jobs q
+        where q.kind = ${kind} and q.status = 'queued' and q.run_after <= ${stamp}
+          and q.id = (
+            select min(o.id) from jobs o
+            where o.owner_id = q.owner_id and o.kind = q.kind and o.status = 'queued' and o.run_after <= ${stamp}
+          )
+        order by (
+          select max(s.claimed_at) from jobs s where s.owner_id = q.owner_id and s.kind = q.kind
+        ) asc, q.id asc
+        limit 1
+      )`;
+      const row = await db
+        .updateTable('jobs')
+        .set((eb) => ({
+          status: 'in_progress',
+          percent: 0,
+          attempts: eb('attempts', '+', 1),
+          claimed_at: stamp,
+          updated_at: stamp,
+        }))
+        .where('id', '=', next)
+        .where('status', '=', 'queued')
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    async progress(id, percent, now) {
+      await db
+        .updateTable('jobs')
+        .set({ percent, updated_at: now.toISOString() })
+        .where('id', '=', id)
+        .where('status', '=', 'in_progress')
+        .execute();
+    },
+    finish: (id, output, now) =>
+      update(id, {
+        status: 'finished',
+        percent: 100,
+        output,
+        error: null,
+        updated_at: now.toISOString(),
+      }),
+    retry: (id, error, runAfter, now) =>
+      update(id, {
+        status: 'queued',
+        percent: 0,
+        error,
+        run_after: runAfter.toISOString(),
+        updated_at: now.toISOString(),
+      }),
+    fail: (id, error, now) => update(id, { status: 'error', error, updated_at: now.toISOString() }),
+    async requeueInterrupted(now) {
+      const stamp = now.toISOString();
+      const exhausted = await db
+        .updateTable('jobs')
+        .set({ status: 'error', error: 'Interrupted too many times', updated_at: stamp })
+        .where('status', '=', 'in_progress')
+        .whereRef('attempts', '>=', 'max_attempts')
+        .returning(COLUMNS)
+        .execute();
+      const requeued = await db
+        .updateTable('jobs')
+        .set({ status: 'queued', percent: 0, run_after: stamp, updated_at: stamp })
+        .where('status', '=', 'in_progress')
+        .returning(COLUMNS)
+        .execute();
+      return [...exhausted, ...requeued].map(toRecord);
+    },
+    async release(id, now) {
+      await db
+        .updateTable('jobs')
+        .set((eb) => ({
+          status: 'queued',
+          percent: 0,
+          attempts: eb('attempts', '-', 1),
+          updated_at: now.toISOString(),
+        }))
+        .where('id', '=', id)
+        .where('status', '=', 'in_progress')
+        .execute();
+    },
+    async latest(ownerId, kind) {
+      const row = await db
+        .selectFrom('jobs')
+        .select(COLUMNS)
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    async nextRunAfter(kind) {
+      const row = await db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.min('run_after').as('next'))
+        .where('kind', '=', kind)
+        .where('status', '=', 'queued')
+        .executeTakeFirst();
+      return row?.next ?? undefined;
+    },
+  };
+}

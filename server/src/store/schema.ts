@@ -1,0 +1,76 @@
+import type { Generated } from 'kysely';
+
+/** The tables as Kysely sees them; migrations/ creates them. */
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  images: ImagesTable;
+  tags: TagsTable;
+  image_tags: ImageTagsTable;
+  jobs: JobsTable;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's token: a stolen database file yields no usable session. */
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ImagesTable {
+  id: Generated<number>;
+  owner_id: number;
+  kind: 'ld' | 'hd';
+  filename: string;
+  source_image_id: number | null;
+  width: number;
+  height: number;
+  bytes: number;
+  /** JSON text: the generation parameters the image was made with. */
+  metadata: string;
+  created_at: string;
+}
+
+export interface TagsTable {
+  owner_id: number;
+  id: string;
+  name: string;
+  color: string;
+  created_at: string;
+}
+
+export interface ImageTagsTable {
+  image_id: number;
+  owner_id: number;
+  tag_id: string;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  public_id: string;
+  owner_id: number;
+  kind: string;
+  status: 'queued' | 'in_progress' | 'finished' | 'error';
+  percent: number;
+  /** JSON text: what the job's handler needs. */
+  params: string;
+  output: string | null;
+  error: string | null;
+  attempts: number;
+  max_attempts: number;
+  run_after: string;
+  dedupe_key: string | null;
+  /** When the job was last taken to run: the round-robin turn of its owner. */
+  claimed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,56 @@
+import type { Db } from './database.js';
+
+export interface SessionRecord {
+  userId: number;
+  username: string;
+  expiresAt: string;
+}
+
+/** The sessions table: one method per query. */
+export interface SessionRepository {
+  create(tokenHash: string, userId: number, expiresAt: Date): Promise<void>;
+  /** The live session for a token hash, with its user; expired ones are not returned. */
+  findLive(tokenHash: string, now: Date): Promise<SessionRecord | undefined>;
+  remove(tokenHash: string): Promise<void>;
+  removeForUser(userId: number): Promise<void>;
+  removeExpired(now: Date): Promise<number>;
+}
+
+export function createSessionRepository(db: Db): SessionRepository {
+  return {
+    async create(tokenHash, userId, expiresAt) {
+      await db
+        .insertInto('sessions')
+        .values({
+          token_hash: tokenHash,
+          user_id: userId,
+          created_at: new Date().toISOString(),
+          expires_at: expiresAt.toISOString(),
+        })
+        .execute();
+    },
+    async findLive(tokenHash, now) {
+      const row = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select(['sessions.user_id', 'users.username', 'sessions.expires_at'])
+        .where('sessions.token_hash', '=', tokenHash)
+        .where('sessions.expires_at', '>', now.toISOString())
+        .executeTakeFirst();
+      return row && { userId: row.user_id, username: row.username, expiresAt: row.expires_at };
+    },
+    async remove(tokenHash) {
+      await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+    },
+    async removeForUser(userId) {
+      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    },
+    async removeExpired(now) {
+      const result = await db
+        .deleteFrom('sessions')
+        .where('expires_at', '<=', now.toISOString())
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import type { Db } from './database.js';
+
+export interface TagRecord {
+  id: string;
+  name: string;
+  color: string;
+}
+
+/** The tags table: one method per query. */
+export interface TagRepository {
+  page(ownerId: number, page: number, size: number): Promise<{ tags: TagRecord[]; total: number }>;
+  find(ownerId: number, id: string): Promise<TagRecord | undefined>;
+  findByName(ownerId: number, name: string): Promise<TagRecord | undefined>;
+  insert(ownerId: number, tag: TagRecord): Promise<void>;
+  update(ownerId: number, tag: TagRecord): Promise<boolean>;
+  /** Removes the tag after unassigning it from every image, in one transaction. */
+  remove(ownerId: number, id: string): Promise<boolean>;
+}
+
+export function createTagRepository(db: Db): TagRepository {
+  const columns = ['id', 'name', 'color'] as const;
+  return {
+    async page(ownerId, page, size) {
+      const base = db.selectFrom('tags').where('owner_id', '=', ownerId);
+      const [tags, count] = await Promise.all([
+        base
+          .select(columns)
+          // Creation order; rowid breaks ties within the same millisecond.
+          .orderBy('created_at')
+          .orderBy(sql`rowid`)
+          .limit(size)
+          .offset((page - 1) * size)
+          .execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { tags, total: Number(count.n) };
+    },
+    find(ownerId, id) {
+      return db
+        .selectFrom('tags')
+        .select(columns)
+        .where('owner_id', '=', ownerId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+    findByName(ownerId, name) {
+      return db
+        .selectFrom('tags')
+        .select(columns)
+        .where('owner_id', '=', ownerId)
+        .where('name', '=', name)
+        .executeTakeFirst();
+    },
+    async insert(ownerId, tag) {
+      await db
+        .insertInto('tags')
+        .values({ owner_id: ownerId, ...tag, created_at: new Date().toISOString() })
+        .execute();
+    },
+    async update(ownerId, tag) {
+      const result = await db
+        .updateTable('tags')
+        .set({ name: tag.name, color: tag.color })
+        .where('owner_id', '=', ownerId)
+        .where('id', '=', tag.id)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+    remove(ownerId, id) {
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom('image_tags')
+          .where('owner_id', '=', ownerId)
+          .where('tag_id', '=', id)
+          .execute();
+        const result = await trx
+          .deleteFrom('tags')
+          .where('owner_id', '=', ownerId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return result.numDeletedRows > 0n;
+      });
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { Db } from './database.js';
+
+export interface UserRecord {
+  id: number;
+  username: string;
+  passwordHash: string;
+  createdAt: string;
+}
+
+/** The users table: one method per query. */
+export interface UserRepository {
+  findByUsername(username: string): Promise<UserRecord | undefined>;
+  create(username: string, passwordHash: string): Promise<UserRecord>;
+  updatePasswordHash(username: string, passwordHash: string): Promise<boolean>;
+  remove(username: string): Promise<boolean>;
+  list(): Promise<UserRecord[]>;
+  count(): Promise<number>;
+}
+
+export function createUserRepository(db: Db): UserRepository {
+  const columns = ['id', 'username', 'password_hash', 'created_at'] as const;
+  const toRecord = (row: {
+    id: number;
+    username: string;
+    password_hash: string;
+    created_at: string;
+  }) => ({
+    id: row.id,
+    username: row.username,
+    passwordHash: row.password_hash,
+    createdAt: row.created_at,
+  });
+  return {
+    async findByUsername(username) {
+      const row = await db
+        .selectFrom('users')
+        .select(columns)
+        .where('username', '=', username)
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    async create(username, passwordHash) {
+      const now = new Date().toISOString();
+      const row = await db
+        .insertInto('users')
+        .values({ username, password_hash: passwordHash, created_at: now, updated_at: now })
+        .returning(columns)
+        .executeTakeFirstOrThrow();
+      return toRecord(row);
+    },
+    async updatePasswordHash(username, passwordHash) {
+      const result = await db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
+        .where('username', '=', username)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+    async remove(username) {
+      const result = await db
+        .deleteFrom('users')
+        .where('username', '=', username)
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+    async list() {
+      const rows = await db.selectFrom('users').select(columns).orderBy('username').execute();
+      return rows.map(toRecord);
+    },
+    async count() {
+      const { n } = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(n);
+    },
+  };
+}

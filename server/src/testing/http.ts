@@ -1,0 +1,109 @@
+import sharp from 'sharp';
+import { passwordOf } from './fixtures.js';
+
+/** Signs in over real HTTP and returns the Cookie header value of the session. */
+export async function signIn(baseUrl: string, username: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: passwordOf(username) }),
+  });
+  if (res.status !== 200) throw new Error(`login of ${username} failed: ${res.status}`);
+  return (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+/** A reference image as a texture artist might upload: procedural bricks with mortar. */
+export async function bricksPng(width = 256, height = 256): Promise<Buffer> {
+  const data = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const row = Math.floor(y / 32);
+      const mortar = y % 32 < 4 || (x + (row % 2) * 32) % 64 < 4;
+      const grain = ((x * 7919 + y * 104729) % 23) - 11;
+      const i = (y * width + x) * 3;
+      data[i] = mortar ? 200 : 150 + grain;
+      data[i + 1] = mortar ? 195 : 70 + grain;
+      data[i + 2] = mortar ? 185 : 50 + grain;
+    }
+  }
+  return sharp(data, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+export interface PreviewForm {
+  file?: { name: string; data: Buffer; type?: string };
+  fields?: Record<string, string>;
+}
+
+/** The multipart fields the web app sends for one preview (SPEC §7), overridable one by one. */
+export function previewFields(
+  user: string,
+  overrides: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    id: `job-${Math.random().toString(36).slice(2)}`,
+    user,
+    image: 'bricks.png',
+    cliptextencode_585: 'weathered red brick wall',
+    cliptextencode_716: 'blurry, text',
+    ipadapter_weight: '0.9',
+    style: '0',
+    ksampler_cfg: '3.5',
+    ksampler_denoise: '1',
+    use_fixed_seed: 'True',
+    latent_width: '1024',
+    latent_height: '1024',
+    Kseed: '10',
+    seamless: 'disable',
+    circularVAE: 'disable',
+    ...overrides,
+  };
+}
+
+export async function postPreview(
+  baseUrl: string,
+  cookie: string,
+  form: PreviewForm,
+): Promise<Response> {
+  const body = new FormData();
+  if (form.file) {
+    body.append(
+      'image',
+      new Blob([form.file.data], { type: form.file.type ?? 'image/png' }),
+      form.file.name,
+    );
+  }
+  for (const [key, value] of Object.entries(form.fields ?? {})) body.append(key, value);
+  return fetch(`${baseUrl}/api/command/generate-image/preview`, {
+    method: 'POST',
+    headers: { cookie },
+    body,
+  });
+}
+
+/** Polls the preview status every 100 ms until it is final. */
+export async function waitForPreview(
+  baseUrl: string,
+  cookie: string,
+  timeoutMs = 60_000,
+): Promise<{ status: string; percent: number; output_image?: string; seen: string[] }> {
+  const seen: string[] = [];
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${baseUrl}/api/query/status-generate-image/preview?t=${Date.now()}`, {
+      headers: { cookie },
+    });
+    if (res.status === 200) {
+      const status = (await res.json()) as {
+        status: string;
+        percent: number;
+        output_image?: string;
+      };
+      seen.push(`${status.status}:${status.percent}`);
+      if (status.status === 'finished' || status.status === 'error') return { ...status, seen };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`preview did not finish: ${seen.join(', ')}`);
+}

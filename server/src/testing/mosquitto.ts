@@ -1,0 +1,270 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/**
+ * A real Mosquitto for tests, configured from deploy/mosquitto exactly as shipped: only the two
+ * listener ports and the paths of the password and ACL files are changed.
+ */
+
+const MOSQUITTO = '/usr/sbin/mosquitto';
+const MOSQUITTO_PASSWD = '/usr/bin/mosquitto_passwd';
+/** deploy/mosquitto, three levels above this file in src/testing as in dist/testing. */
+const DEPLOY_DIR = fileURLToPath(new URL('../../../deploy/mosquitto/', import.meta.url));
+const DEPLOY_TCP_PORT = 1883;
+const DEPLOY_WS_PORT = 9001;
+const START_TIMEOUT_MS = 10_000;
+const STOP_TIMEOUT_MS = 5_000;
+const POLL_MS = 50;
+/** How much of the broker's output is kept for error messages. */
+const MAX_OUTPUT_CHARS = 64 * 1024;
+
+function findMissingBinary(): string | undefined {
+  return [MOSQUITTO, MOSQUITTO_PASSWD].find((file) => !fs.existsSync(file));
+}
+
+const missing = findMissingBinary();
+if (missing !== undefined) {
+  // The Mosquitto suite is mandatory in CI: a missing broker must fail the run, not hide in it.
+  if (process.env.CI === 'true') {
+    throw new Error(`${missing} not found: CI must install Debian's mosquitto package`);
+  }
+  console.warn(`*** Mosquitto tests SKIPPED: ${missing} not found ***`);
+}
+
+/** True when Mosquitto and mosquitto_passwd are installed; the suite runs only then. */
+export const mosquittoAvailable: boolean = missing === undefined;
+
+export interface RunningMosquitto {
+  /** The plain MQTT listener, as the Tessera server's MQTT_URL would name it. */
+  tcpUrl: string;
+  /** The WebSocket listener, as browsers reach it (PUBLIC_MQTT_URL). */
+  wsUrl: string;
+  /** Stops the broker and starts it again on the same ports (all sessions are lost). */
+  restart(): Promise<void>;
+  /** Stops the broker (SIGTERM, SIGKILL after 5 s) and removes its folder. */
+  stop(): Promise<void>;
+}
+
+export interface MosquittoUser {
+  username: string;
+  password: string;
+}
+
+/** Starts Mosquitto on free ports with deploy/mosquitto's config and ACL and these logins. */
+export async function startMosquitto(users: MosquittoUser[]): Promise<RunningMosquitto> {
+  if (!mosquittoAvailable) throw new Error(`${missing} not found`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-mosquitto-'));
+  try {
+    // Run as root, Mosquitto drops to the `mosquitto` user, which must still read its files.
+    fs.chmodSync(dir, 0o755);
+    fs.copyFileSync(path.join(DEPLOY_DIR, 'acl'), path.join(dir, 'acl'));
+    await writePasswordFile(path.join(dir, 'passwords'), users);
+    const deployed = fs.readFileSync(path.join(DEPLOY_DIR, 'mosquitto.conf'), 'utf8');
+
+    let lastError: unknown;
+    // A port found free may be taken by someone else before Mosquitto binds it: try new ones.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [tcpPort, wsPort] = await twoFreePorts();
+      const configFile = path.join(dir, 'mosquitto.conf');
+      fs.writeFileSync(configFile, deriveConfig(deployed, dir, tcpPort, wsPort));
+      for (const file of ['mosquitto.conf', 'acl', 'passwords']) {
+        fs.chmodSync(path.join(dir, file), 0o644);
+      }
+      try {
+        return await runBroker(dir, configFile, tcpPort, wsPort);
+      } catch (err) {
+        lastError = err;
+        if (!(err instanceof StartError && /address already in use/i.test(err.output))) break;
+      }
+    }
+    throw lastError;
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** The shipped config with only the listener ports and the two file paths changed. */
+function deriveConfig(deployed: string, dir: string, tcpPort: number, wsPort: number): string {
+  const replacements: [RegExp, string][] = [
+    [new RegExp(`^(listener\\s+)${DEPLOY_TCP_PORT}\\b`, 'gm'), `$1${tcpPort}`],
+    [new RegExp(`^(listener\\s+)${DEPLOY_WS_PORT}\\b`, 'gm'), `$1${wsPort}`],
+    [/^(password_file\s+).*$/gm, `$1${path.join(dir, 'passwords')}`],
+    [/^(acl_file\s+).*$/gm, `$1${path.join(dir, 'acl')}`],
+  ];
+  let config = deployed;
+  for (const [pattern, replacement] of replacements) {
+    const matches = config.match(pattern)?.length ?? 0;
+    if (matches !== 1) {
+      throw new Error(`deploy/mosquitto/mosquitto.conf: expected one line matching ${pattern}`);
+    }
+    config = config.replace(pattern, replacement);
+  }
+  return config;
+}
+
+async function writePasswordFile(file: string, users: MosquittoUser[]): Promise<void> {
+  if (users.length === 0) {
+    fs.writeFileSync(file, '');
+    return;
+  }
+  for (const [i, { username, password }] of users.entries()) {
+    const args =
+      i === 0 ? ['-c', '-b', file, username, password] : ['-b', file, username, password];
+    await promisify(execFile)(MOSQUITTO_PASSWD, args);
+  }
+}
+
+/** Two different ports free on 127.0.0.1 right now (the first is held while finding the second). */
+async function twoFreePorts(): Promise<[number, number]> {
+  const listen = async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', resolve);
+    });
+    return server;
+  };
+  const portOf = (server: net.Server) => (server.address() as net.AddressInfo).port;
+  const close = (server: net.Server) => new Promise((resolve) => server.close(resolve));
+  const first = await listen();
+  try {
+    const second = await listen();
+    const ports: [number, number] = [portOf(first), portOf(second)];
+    await close(second);
+    return ports;
+  } finally {
+    await close(first);
+  }
+}
+
+class StartError extends Error {
+  override name = 'StartError';
+  constructor(
+    message: string,
+    readonly output: string,
+  ) {
+    super(`${message}\n--- mosquitto output ---\n${output}`);
+  }
+}
+
+interface Process {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<void>;
+}
+
+function spawnBroker(configFile: string): Process {
+  const child = spawn(MOSQUITTO, ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (data: Buffer) => {
+    output = (output + data.toString()).slice(-MAX_OUTPUT_CHARS);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  // A test worker that dies must not leave a broker behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const exited = new Promise<void>((resolve) => {
+    child.once('error', (err) => {
+      keep(Buffer.from(`spawn failed: ${err.message}\n`));
+      resolve();
+    });
+    child.once('exit', () => resolve());
+  }).then(() => {
+    process.off('exit', killOnExit);
+  });
+  return { child, output: () => output, exited };
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** Spawns Mosquitto and resolves once both listeners accept connections. */
+async function startProcess(configFile: string, ports: number[]): Promise<Process> {
+  const proc = spawnBroker(configFile);
+  let gone = false;
+  void proc.exited.then(() => (gone = true));
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  const pending = new Set(ports);
+  while (pending.size > 0) {
+    if (gone) {
+      throw new StartError(`mosquitto exited with ${proc.child.exitCode} at start`, proc.output());
+    }
+    if (Date.now() > deadline) {
+      await killAndWait(proc);
+      throw new StartError(
+        `mosquitto did not listen on ports ${ports.join(' and ')} within ${START_TIMEOUT_MS} ms`,
+        proc.output(),
+      );
+    }
+    for (const port of [...pending]) if (await canConnect(port)) pending.delete(port);
+    if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  if (gone) {
+    // Something else answered on the ports while this broker failed to bind them.
+    throw new StartError(`mosquitto exited with ${proc.child.exitCode} at start`, proc.output());
+  }
+  return proc;
+}
+
+async function killAndWait(proc: Process): Promise<void> {
+  if (proc.child.exitCode !== null || proc.child.signalCode !== null) return proc.exited;
+  proc.child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    proc.exited.then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), STOP_TIMEOUT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (timedOut) {
+    proc.child.kill('SIGKILL');
+    await proc.exited;
+  }
+}
+
+async function runBroker(
+  dir: string,
+  configFile: string,
+  tcpPort: number,
+  wsPort: number,
+): Promise<RunningMosquitto> {
+  let proc: Process | undefined = await startProcess(configFile, [tcpPort, wsPort]);
+  let stopped = false;
+  return {
+    tcpUrl: `mqtt://127.0.0.1:${tcpPort}`,
+    // Mosquitto serves MQTT on any path; /mqtt is the path the embedded broker uses.
+    wsUrl: `ws://127.0.0.1:${wsPort}/mqtt`,
+    async restart() {
+      if (stopped) throw new Error('mosquitto was stopped');
+      if (proc) await killAndWait(proc);
+      proc = undefined;
+      proc = await startProcess(configFile, [tcpPort, wsPort]);
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (proc) await killAndWait(proc);
+      proc = undefined;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SRC = fileURLToPath(new URL('..', import.meta.url));
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one of the server's TypeScript entry points (via tsx) as its own process. */
+export function spawnEntry(entry: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', `${SRC}${entry}`, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+export function runEntry(
+  entry: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin = '',
+): Promise<RunResult> {
+  const child = spawnEntry(entry, args, env);
+  child.stdin?.end(stdin);
+  return finished(child);
+}
+
+export function finished(child: ChildProcess): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => (stdout += String(d)));
+  child.stderr?.on('data', (d) => (stderr += String(d)));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Everything a process prints, kept from its start so no line is missed between waits. */
+export function captureOutput(child: ChildProcess) {
+  let seen = '';
+  child.stdout?.on('data', (d) => (seen += String(d)));
+  child.stderr?.on('data', (d) => (seen += String(d)));
+  return {
+    text: () => seen,
+    /** Resolves with the first match of `pattern` in what the process has printed so far or later. */
+    waitFor(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = seen.match(pattern);
+          if (!match) return;
+          cleanup();
+          resolve(match);
+        };
+        const onExit = (code: number | null) => {
+          cleanup();
+          reject(new Error(`exited with ${code} before ${pattern}:\n${seen}`));
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no ${pattern} in output:\n${seen}`));
+        }, timeoutMs);
+        function cleanup() {
+          clearTimeout(timer);
+          child.stdout?.off('data', check);
+          child.off('exit', onExit);
+        }
+        child.stdout?.on('data', check);
+        child.once('exit', onExit);
+        check();
+      });
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { commandTopic, userQueryTopics, type CommandAction } from '@tessera/contract';
+import mqtt, { type MqttClient } from 'mqtt';
+
+export interface Received {
+  topic: string;
+  body: Record<string, unknown>;
+}
+
+/** A browser's side of the protocol, minimal: publish commands and match answers by transactionid. */
+export class TestClient {
+  readonly received: Received[] = [];
+  private readonly waiters = new Map<string, (message: Received) => void>();
+
+  private constructor(
+    readonly mqtt: MqttClient,
+    readonly username: string,
+  ) {
+    mqtt.on('message', (topic, payload) => {
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(payload.toString()) as Record<string, unknown>;
+      } catch {
+        body = { raw: payload.toString() };
+      }
+      const message = { topic, body };
+      this.received.push(message);
+      const id = typeof body.transactionid === 'string' ? body.transactionid : '';
+      this.waiters.get(id)?.(message);
+      this.waiters.delete(id);
+    });
+  }
+
+  static async connect(
+    url: string,
+    username: string,
+    password: string,
+    extraTopics: string[] = [],
+  ): Promise<TestClient> {
+    const client = await mqtt.connectAsync(url, {
+      username,
+      password,
+      reconnectPeriod: 0,
+      connectTimeout: 4000,
+    });
+    await client.subscribeAsync([...userQueryTopics(username), ...extraTopics]);
+    return new TestClient(client, username);
+  }
+
+  /** Sends a command as the browser does and resolves with the answer carrying its transactionid. */
+  async request(
+    action: CommandAction | string,
+    fields: Record<string, unknown> = {},
+  ): Promise<Received> {
+    const transactionid = randomUUID();
+    const answer = this.answerTo(transactionid);
+    await this.send(`command/${action}/user/${this.username}`, {
+      transactionid,
+      user: this.username,
+      ...fields,
+    });
+    return answer;
+  }
+
+  /** Shorthand: the answer's body. */
+  async call(
+    action: CommandAction,
+    fields: Record<string, unknown> = {},
+  ): Promise<Record<string, unknown>> {
+    return (await this.request(action, fields)).body;
+  }
+
+  answerTo(transactionid: string, timeoutMs = 5000): Promise<Received> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(transactionid);
+        reject(new Error(`no answer to ${transactionid}`));
+      }, timeoutMs);
+      this.waiters.set(transactionid, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+    });
+  }
+
+  async send(topic: string, payload: unknown): Promise<void> {
+    const text =
+      typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
+    await this.mqtt.publishAsync(topic, text, { qos: 0 });
+  }
+
+  commandTopic(action: CommandAction): string {
+    return commandTopic(action, this.username);
+  }
+
+  async close(): Promise<void> {
+    await this.mqtt.endAsync(true);
+  }
+}

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Config } from '../config.js';
+import { LocalFileStore } from '../files/local-file-store.js';
+import { withPngText } from '../imaging/png-text.js';
+import { startServer, type RunningServer } from '../server.js';
+import { UserService } from '../services/users.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { createUserRepository } from '../store/users.js';
+import { passwordOf, tempDir } from './fixtures.js';
+import { startMosquitto } from './mosquitto.js';
+import { TestClient } from './test-client.js';
+
+export type BrokerKind = 'embedded' | 'mosquitto';
+
+export const SERVICE_USERNAME = 'tessera-service';
+
+export interface TestServer {
+  server: RunningServer;
+  dataDir: string;
+  /** A second connection to the server's SQLite file, to look at what commands changed. */
+  db: Db;
+  files: LocalFileStore;
+  /** Connects as a user (password `<name>-password`) over the browsers' WebSocket address. */
+  connect(username: string): Promise<TestClient>;
+  /** Puts a real PNG in a user's folder, as another pipeline would, with metadata in a text chunk. */
+  placeImage(
+    username: string,
+    area: 'ld' | 'hd',
+    filename: string,
+    metadata?: Record<string, unknown>,
+  ): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole server (store, broker, messaging, HTTP) on a free port with a fresh data folder, on
+ * the embedded broker or on a Mosquitto process started for the test with deploy/mosquitto.
+ */
+export async function startTestServer(
+  usernames: string[],
+  broker: BrokerKind,
+): Promise<TestServer> {
+  const data = tempDir();
+  const setup = await openDatabase(data.dir);
+  const users = new UserService(createUserRepository(setup));
+  for (const name of usernames) await users.add(name, passwordOf(name));
+  await setup.destroy();
+
+  const servicePassword = passwordOf(SERVICE_USERNAME);
+  const mosquitto =
+    broker === 'mosquitto'
+      ? await startMosquitto([
+          ...usernames.map((username) => ({ username, password: passwordOf(username) })),
+          { username: SERVICE_USERNAME, password: servicePassword },
+        ])
+      : undefined;
+  const config: Config = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: data.dir,
+    title: 'Tessera',
+    theme: 'default',
+    logLevel: 'silent',
+    engine: 'builtin',
+    jobConcurrency: 1,
+    ...(mosquitto && {
+      externalBroker: {
+        url: mosquitto.tcpUrl,
+        username: SERVICE_USERNAME,
+        password: servicePassword,
+        publicUrl: mosquitto.wsUrl,
+      },
+    }),
+  };
+  const server = await startServer(config);
+  const clientUrl = mosquitto?.wsUrl ?? `ws://127.0.0.1:${server.port}/mqtt`;
+  const db = await openDatabase(data.dir);
+  const files = new LocalFileStore(path.join(data.dir, 'files'));
+  const clients: TestClient[] = [];
+
+  return {
+    server,
+    dataDir: data.dir,
+    db,
+    files,
+    async connect(username) {
+      const client = await TestClient.connect(clientUrl, username, passwordOf(username));
+      clients.push(client);
+      return client;
+    },
+    async placeImage(username, area, filename, metadata) {
+      const png = await sharp({
+        create: { width: 96, height: 48, channels: 3, background: '#b5651d' },
+      })
+        .png()
+        .toBuffer();
+      await files.write(
+        username,
+        area,
+        filename,
+        metadata ? withPngText(png, 'metadata', JSON.stringify(metadata)) : png,
+      );
+    },
+    async stop() {
+      await Promise.all(clients.map((c) => c.close()));
+      await server.stop();
+      await db.destroy();
+      await mosquitto?.stop();
+      data.remove();
+    },
+  };
+}

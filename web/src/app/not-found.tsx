@@ -1,0 +1,12 @@
+import { Link } from 'react-router';
+
+export function NotFound() {
+  return (
+    <section className="screen">
+      <h1 className="screen-title">Page not found</h1>
+      <p className="screen-text">
+        There is nothing at this address. <Link to="/dashboard">Go to the dashboard</Link>.
+      </p>
+    </section>
+  );
+}

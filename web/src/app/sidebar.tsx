@@ -1,0 +1,68 @@
+import { useSuspenseQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link, NavLink } from 'react-router';
+import { ConnectionStatus } from '../components/connection-status';
+import {
+  DashboardIcon,
+  GenerateIcon,
+  InputIcon,
+  OutputIcon,
+  SignOutIcon,
+  UpscaleIcon,
+} from '../components/icons';
+import { useCredentials } from '../features/auth/credentials';
+import { useSignOut } from '../features/auth/use-sign-out';
+import { themeQuery } from '../lib/config-queries';
+import { themeAsset } from '../lib/theme';
+
+const NAVIGATION: { to: string; label: string; icon: ReactNode }[] = [
+  { to: '/dashboard', label: 'Dashboard', icon: <DashboardIcon /> },
+  { to: '/generate', label: 'Generate', icon: <GenerateIcon /> },
+  { to: '/output', label: 'Output', icon: <OutputIcon /> },
+  { to: '/upscale', label: 'Upscale', icon: <UpscaleIcon /> },
+  { to: '/input', label: 'Input', icon: <InputIcon /> },
+];
+
+/** The sidebar of every screen but Login (checklist R2, R3). */
+export function Sidebar() {
+  const { data: theme } = useSuspenseQuery(themeQuery);
+  const credentials = useCredentials();
+  const signOut = useSignOut();
+
+  return (
+    <aside className="sidebar">
+      <Link to="/dashboard" className="sidebar-logo">
+        <img src={themeAsset(theme, 'logo.svg')} alt="Tessera" width="56" height="64" />
+      </Link>
+      <nav className="sidebar-nav" aria-label="Main">
+        <ul className="sidebar-list">
+          {NAVIGATION.map((item) => (
+            <li key={item.to}>
+              <NavLink
+                to={item.to}
+                aria-label={item.label}
+                title={item.label}
+                className={({ isActive }) => (isActive ? 'nav-link is-active' : 'nav-link')}
+              >
+                {item.icon}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="sidebar-footer">
+        <ConnectionStatus />
+        <button
+          type="button"
+          className="sidebar-signout"
+          title={credentials ? `Signed in as ${credentials.username}` : undefined}
+          disabled={signOut.isPending}
+          onClick={() => signOut.mutate()}
+        >
+          <SignOutIcon />
+          <span>Sign out</span>
+        </button>
+      </div>
+    </aside>
+  );
+}

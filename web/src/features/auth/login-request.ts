@@ -1,0 +1,37 @@
+import { errorResponseSchema, TEXTS } from '@tessera/contract';
+import { postJson } from '../../lib/http';
+import type { HttpAnswer } from '../../lib/http';
+import type { Credentials } from './credentials';
+
+export type LoginResult = { ok: true } | { ok: false; error: string };
+
+/**
+ * POST /api/login (SPEC §7): status 200 is success; any other answer yields its `error` text;
+ * a network failure, or an answer without a readable error, yields 'Login failed'.
+ */
+export async function login(credentials: Credentials): Promise<LoginResult> {
+  let answer: HttpAnswer;
+  try {
+    answer = await postJson('/api/login', {
+      username: credentials.username,
+      password: credentials.password,
+    });
+  } catch {
+    return { ok: false, error: TEXTS.loginFailed };
+  }
+  if (answer.status === 200) return { ok: true };
+  const body = errorResponseSchema.safeParse(answer.body);
+  return {
+    ok: false,
+    error: body.success && body.data.error !== '' ? body.data.error : TEXTS.loginFailed,
+  };
+}
+
+/** POST /api/logout; the session ends on this side whatever the answer. */
+export async function logout(): Promise<void> {
+  try {
+    await postJson('/api/logout');
+  } catch {
+    // Unreachable server: the credentials are cleared all the same.
+  }
+}

@@ -1,0 +1,92 @@
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { titleQuery, themeQuery } from '../../lib/config-queries';
+import { connectMessaging } from '../../lib/mqtt';
+import { themeAsset } from '../../lib/theme';
+import { storeCredentials } from './credentials';
+import type { Credentials } from './credentials';
+import { login } from './login-request';
+import './login-screen.css';
+
+/** Route `/` (SPEC §2 Login, checklist L1–L5). No client-side validation, on purpose. */
+export function LoginScreen() {
+  const navigate = useNavigate();
+  const id = useId();
+  const { data: title } = useSuspenseQuery(titleQuery);
+  const { data: theme } = useSuspenseQuery(themeQuery);
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const signIn = useMutation({
+    mutationFn: login,
+    onSuccess: (result, credentials: Credentials) => {
+      if (!result.ok) {
+        setError(result.error);
+        return;
+      }
+      storeCredentials(credentials);
+      connectMessaging(credentials);
+      void navigate('/dashboard');
+    },
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (signIn.isPending) return;
+    setError(null);
+    signIn.mutate({ username, password });
+  }
+
+  return (
+    <main className="login">
+      <div className="login-card">
+        <img className="login-logo" src={themeAsset(theme, 'icon.svg')} alt="" />
+        <h1 className="login-title">{title}</h1>
+        <p className="login-lead">Enter your account details to continue.</p>
+        <form className="login-form" onSubmit={submit} noValidate>
+          <label className="field" htmlFor={`${id}-username`}>
+            <span className="field-label">User</span>
+            <input
+              id={`${id}-username`}
+              className="field-input"
+              name="username"
+              type="text"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={username}
+              onChange={(event) => setUsername(event.target.value)}
+            />
+          </label>
+          <label className="field" htmlFor={`${id}-password`}>
+            <span className="field-label">Password</span>
+            <input
+              id={`${id}-password`}
+              className="field-input"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </label>
+          <button
+            className="button button-primary login-submit"
+            type="submit"
+            disabled={signIn.isPending}
+          >
+            Sign in
+          </button>
+        </form>
+        {error !== null && (
+          <p className="login-error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </main>
+  );
+}

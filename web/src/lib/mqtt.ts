@@ -1,0 +1,149 @@
+import { MQTT_CONNECT_TIMEOUT_MS } from '@tessera/contract';
+import mqtt from 'mqtt';
+import type { MqttClient } from 'mqtt';
+import { useSyncExternalStore } from 'react';
+import { createRequestClient } from './messaging/request-client';
+import type { RequestClient } from './messaging/request-client';
+
+/**
+ * The one messaging (MQTT over WebSocket) client of the page. It is created at most once per
+ * page life and per login: start-up creates it when credentials are stored, the Login screen when
+ * a sign-in succeeds, Sign out ends it. React reads its state with `useMessagingState`.
+ * Each client has one request client (lib/messaging) for the login's user, made and disposed
+ * with it here, so no render or effect ever creates a second one.
+ */
+
+export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'error';
+
+export interface MessagingState {
+  /** The broker address from GET /api/mosquitto/url; null until start-up has fetched it. */
+  brokerUrl: string | null;
+  status: ConnectionStatus;
+  /** The last connection error, kept until the client connects again. */
+  error: string | null;
+}
+
+export interface MessagingLogin {
+  username: string;
+  password: string;
+}
+
+let state: MessagingState = { brokerUrl: null, status: 'offline', error: null };
+let client: MqttClient | null = null;
+let requestClient: RequestClient | null = null;
+let login: MessagingLogin | null = null;
+const listeners = new Set<() => void>();
+
+function update(change: Partial<MessagingState>): void {
+  state = { ...state, ...change };
+  for (const listener of listeners) listener();
+}
+
+function randomClientId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  // 'tessera_' and 12 hex digits: 20 characters, within the 23 every MQTT 3.1.1 broker accepts.
+  return 'tessera_' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function watch(created: MqttClient): void {
+  // Events of a client that has since been replaced or ended are ignored.
+  const current = () => client === created;
+  created.on('connect', () => {
+    if (current()) update({ status: 'connected', error: null });
+  });
+  created.on('reconnect', () => {
+    if (current()) update({ status: 'reconnecting' });
+  });
+  created.on('offline', () => {
+    if (current()) update({ status: 'offline' });
+  });
+  created.on('error', (error) => {
+    if (current()) update({ status: 'error', error: error.message });
+  });
+  created.on('close', () => {
+    // Between two reconnect attempts the state stays 'reconnecting'; an error stays visible.
+    if (current() && !created.reconnecting && state.status !== 'error') {
+      update({ status: 'offline' });
+    }
+  });
+  created.on('end', () => {
+    if (current()) update({ status: 'offline' });
+  });
+}
+
+/**
+ * Connects with `credentials` unless a client already exists for them (React StrictMode and
+ * repeated calls create nothing new). Does nothing before start-up has set the broker address.
+ */
+export function connectMessaging(credentials: MessagingLogin): MqttClient | null {
+  const url = state.brokerUrl;
+  if (url === null) return null;
+  if (
+    client !== null &&
+    login?.username === credentials.username &&
+    login.password === credentials.password
+  ) {
+    return client;
+  }
+  requestClient?.dispose();
+  if (client !== null) client.end(true);
+  login = { ...credentials };
+  client = mqtt.connect(url, {
+    clientId: randomClientId(),
+    clean: true,
+    username: credentials.username,
+    password: credentials.password,
+    connectTimeout: MQTT_CONNECT_TIMEOUT_MS,
+  });
+  requestClient = createRequestClient(client, credentials.username);
+  watch(client);
+  update({ status: 'connecting', error: null });
+  return client;
+}
+
+/** Start-up: remembers the broker address, then connects when credentials are stored. */
+export function startMessaging(url: string, credentials: MessagingLogin | null): void {
+  // The client is created in the same task, before React renders the routes this unblocks.
+  if (state.brokerUrl === null) update({ brokerUrl: url });
+  if (credentials !== null) connectMessaging(credentials);
+}
+
+/** Ends the client (Sign out). A later sign-in creates a new one. */
+export function endMessaging(): void {
+  const ending = client;
+  requestClient?.dispose();
+  requestClient = null;
+  client = null;
+  login = null;
+  ending?.end();
+  update({ status: 'offline', error: null });
+}
+
+/** The current client, or null when none is connected or connecting. */
+export function getMessagingClient(): MqttClient | null {
+  return client;
+}
+
+/** The request client of the current client, or null when there is none. */
+export function getRequestClient(): RequestClient | null {
+  return requestClient;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function snapshot(): MessagingState {
+  return state;
+}
+
+/** The messaging state, re-rendering on every change. */
+export function useMessagingState(): MessagingState {
+  return useSyncExternalStore(subscribe, snapshot);
+}
+
+/** The request client of the current connection, re-rendering when it is made or disposed. */
+export function useRequestClient(): RequestClient | null {
+  return useSyncExternalStore(subscribe, getRequestClient);
+}

@@ -1,0 +1,40 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The Tessera server that answers /api, the theme files and the MQTT WebSocket in development.
+const server = process.env.TESSERA_SERVER ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    // Dev and build read the contract from source, so it never needs building first.
+    alias: {
+      '@tessera/contract': fileURLToPath(new URL('../contract/src/index.ts', import.meta.url)),
+    },
+  },
+  server: {
+    // The Host header is passed through unchanged (no changeOrigin): the server derives the
+    // broker address it answers on /api/mosquitto/url from it, so the browser reaches /mqtt here.
+    proxy: {
+      '/api': server,
+      '/themes': server,
+      '/mqtt': { target: server, ws: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Libraries change less often than the app: separate chunks stay cached across releases.
+        codeSplitting: {
+          groups: [
+            { name: 'mqtt', test: /node_modules[\\/]mqtt[\\/]/ },
+            { name: 'vendor', test: /node_modules[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
+});
