@@ -37,3 +37,41 @@ export type BrokerUrlResponse = z.infer<typeof brokerUrlResponseSchema>;
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 export type GenerationStatusResponse = z.infer<typeof generationStatusResponseSchema>;
+
+// Beyond the spec: the HD queue page (/upscale) and the references library (/input).
+
+/** One of the user's HD jobs, as GET /api/query/hd-jobs lists them (newest first). */
+export const hdJobSchema = z.object({
+  /** The id the generate-image command carried (the status messages' id). */
+  id: z.string(),
+  /** The LD image ordered in HD. */
+  image: z.string(),
+  /** The ordered size label (contract HD_SIZES), e.g. '120x240'. */
+  size: z.string(),
+  status: z.enum([...GENERATION_STATUSES, 'cancelled']),
+  percent: z.number().min(0).max(100),
+  /** The HD file, once finished. */
+  output_image: z.string().optional(),
+  error: z.string().optional(),
+  created_at: z.string(),
+});
+export const hdJobsResponseSchema = z.object({ jobs: z.array(hdJobSchema) });
+
+/** POST /api/command/cancel-hd-job: cancels a queued HD job (409 once it runs or ended). */
+export const cancelHdJobRequestSchema = z.object({ id: z.string().min(1).max(128) });
+
+/** One uploaded reference, with the LD images generated from it (GET /api/query/inputs). */
+export const inputImageSchema = z.object({
+  /** Served by GET /api/images/input/{filename}. */
+  filename: z.string(),
+  created_at: z.string(),
+  /** LD image file names made from this reference, newest first. */
+  images: z.array(z.string()),
+});
+export const inputsResponseSchema = z.object({ inputs: z.array(inputImageSchema) });
+
+export type HdJob = z.infer<typeof hdJobSchema>;
+export type HdJobsResponse = z.infer<typeof hdJobsResponseSchema>;
+export type CancelHdJobRequest = z.infer<typeof cancelHdJobRequestSchema>;
+export type InputImage = z.infer<typeof inputImageSchema>;
+export type InputsResponse = z.infer<typeof inputsResponseSchema>;

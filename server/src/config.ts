@@ -34,7 +34,20 @@ const envSchema = z
     PUBLIC_MQTT_URL: z
       .url({ protocol: /^wss?$/, error: 'must be a URL starting with ws:// or wss://' })
       .optional(),
-    ENGINE: z.enum(['builtin'], { error: 'must be builtin' }).default('builtin'),
+    ENGINE: z
+      .enum(['builtin', 'comfyui'], { error: 'must be builtin or comfyui' })
+      .default('builtin'),
+    BUILTIN_UPSCALER: z
+      .enum(['esrgan', 'lanczos'], { error: 'must be esrgan or lanczos' })
+      .default('esrgan'),
+    COMFYUI_URLS: z
+      .string()
+      .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+      .pipe(
+        z.array(z.url({ protocol: /^https?$/, error: 'must be http:// or https:// URLs' })).min(1),
+      )
+      .optional(),
+    COMFYUI_WORKFLOWS_DIR: z.string().min(1).optional(),
     JOB_CONCURRENCY: z.coerce
       .number({ error: 'must be a whole number from 1 to 16' })
       .int({ error: 'must be a whole number from 1 to 16' })
@@ -46,6 +59,13 @@ const envSchema = z
       .default('info'),
   })
   .superRefine((env, ctx) => {
+    if (env.ENGINE === 'comfyui' && !env.COMFYUI_URLS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['COMFYUI_URLS'],
+        message: 'is required with ENGINE=comfyui (one or more ComfyUI base URLs)',
+      });
+    }
     if (!env.MQTT_URL) return;
     if (!env.MQTT_USERNAME || !env.MQTT_PASSWORD) {
       ctx.addIssue({
@@ -72,7 +92,11 @@ export interface Config {
   theme: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Which engine makes images (DESIGN §5). */
-  engine: 'builtin';
+  engine: 'builtin' | 'comfyui';
+  /** The builtin engine's HD pass: the ESRGAN network, or sharp's Lanczos alone (fast, for trials). */
+  builtinUpscaler: 'esrgan' | 'lanczos';
+  /** ENGINE=comfyui: the servers jobs are spread over, and the operator's own workflow templates. */
+  comfyui?: { urls: string[]; workflowsDir?: string };
   /** Engine jobs running at once; one per CPU-heavy engine by default. */
   jobConcurrency: number;
   /** Unset: the embedded broker. Set: an external broker and the service principal's login. */
@@ -103,6 +127,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     theme: e.THEME,
     logLevel: e.LOG_LEVEL,
     engine: e.ENGINE,
+    builtinUpscaler: e.BUILTIN_UPSCALER,
+    ...(e.COMFYUI_URLS
+      ? {
+          comfyui: {
+            urls: e.COMFYUI_URLS,
+            ...(e.COMFYUI_WORKFLOWS_DIR
+              ? { workflowsDir: path.resolve(e.COMFYUI_WORKFLOWS_DIR) }
+              : {}),
+          },
+        }
+      : {}),
     jobConcurrency: e.JOB_CONCURRENCY,
     ...(e.MQTT_URL && e.MQTT_USERNAME && e.MQTT_PASSWORD
       ? {

@@ -10,7 +10,10 @@ import path from 'node:path';
 import { createEngine } from './engines/index.js';
 import type { GenerationApi } from './http/routes/generation.js';
 import { exponentialBackoff, JobRunner } from './jobs/runner.js';
+import type { Engine } from './engines/engine.js';
 import { GenerationService, PREVIEW_JOB, statusOf } from './services/generation.js';
+import { HD_JOB, HdService } from './services/hd.js';
+import { ReferenceService } from './services/references.js';
 import { createJobRepository } from './store/jobs.js';
 import { LocalFileStore } from './files/local-file-store.js';
 import { connectServiceClient, type BrokerLogin } from './messaging/connection.js';
@@ -38,7 +41,16 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
+/** Parts a test may replace: an engine that fails on purpose, quicker retries. */
+export interface ServerOverrides {
+  engine?: Engine;
+  hdRetryDelayMs?: (attempt: number) => number;
+}
+
+export async function startServer(
+  config: Config,
+  overrides: ServerOverrides = {},
+): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
   checkTheme(THEMES_DIR, config.theme);
 
@@ -55,25 +67,38 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const scratchDir = path.join(config.dataDir, 'tmp');
   await fs.rm(scratchDir, { recursive: true, force: true });
   const jobRepo = createJobRepository(db);
-  const generation = new GenerationService(imageRepo, files, createEngine(config), scratchDir, log);
+  const engine = overrides.engine ?? createEngine(config);
+  const generation = new GenerationService(imageRepo, files, engine, scratchDir, log);
+  const hd = new HdService(imageRepo, files, jobRepo, engine, scratchDir, log);
+  const references = new ReferenceService(imageRepo, files);
+  // CPU engines run one job per core budget; with ComfyUI every configured GPU server takes one.
+  const engineConcurrency = Math.max(config.jobConcurrency, config.comfyui?.urls.length ?? 0);
   const jobs = new JobRunner(
     jobRepo,
     {
       [PREVIEW_JOB]: {
         handler: generation.runPreview,
-        concurrency: config.jobConcurrency,
+        concurrency: engineConcurrency,
         // A second attempt covers a crash or restart mid-job; the browser shows a real failure.
         maxAttempts: 2,
         retryDelayMs: exponentialBackoff(1000, 10_000),
       },
+      [HD_JOB]: {
+        handler: hd.runHd,
+        concurrency: engineConcurrency,
+        // Each failed attempt is told to the user and retried after a growing pause.
+        maxAttempts: 3,
+        retryDelayMs: overrides.hdRetryDelayMs ?? exponentialBackoff(5000, 60_000),
+      },
     },
     log,
   );
+  jobs.onChange(hd.announce);
   const generationApi: GenerationApi = {
     enqueuePreview: async (owner, request, upload) =>
       (await generation.enqueuePreview(jobs, owner, request, upload)) !== undefined,
     latestStatus: async (owner, kind) => {
-      const job = await jobRepo.latest(owner.id, kind === 'preview' ? PREVIEW_JOB : 'hd');
+      const job = await jobRepo.latest(owner.id, kind === 'preview' ? PREVIEW_JOB : HD_JOB);
       return job && statusOf(job);
     },
   };
@@ -99,10 +124,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
     healthCheck: async () => {
       await sql`select 1`.execute(db);
     },
+    ...(engine.health ? { engineHealth: engine.health.bind(engine) } : {}),
     webDistDir: WEB_DIST_DIR,
     themesDir: THEMES_DIR,
     files,
     generation: generationApi,
+    library: {
+      hdJobs: (owner) => hd.list(owner),
+      cancelHdJob: (owner, id) => hd.cancel(owner, id),
+      inputs: (owner) => references.list(owner),
+    },
     scratchDir,
   });
   broker?.attach(app.server);
@@ -118,8 +149,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     messagingClient,
     users,
     createCommandHandlers({ images, tags }),
+    (owner, command) => hd.order(jobs, owner, command),
     log,
   );
+  hd.setNotifier((username, message) => messaging.publishHdStatus(username, message));
   await messaging.start();
   await jobs.start();
 
@@ -130,6 +163,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       log.info('shutting down');
       await messaging.stop();
       await jobs.stop();
+      engine.close?.();
       await broker?.close();
       await app.close();
       await db.destroy();

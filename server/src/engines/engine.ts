@@ -1,3 +1,5 @@
+import type { HdFactors } from '@tessera/contract';
+
 /**
  * What makes images: the builtin CPU engine or ComfyUI GPU servers (DESIGN §5). The job runner
  * calls an engine; the engine writes its result to `outputPath` (a temporary name the runner
@@ -10,6 +12,39 @@ export interface Engine {
     progress: ProgressReporter,
     signal: AbortSignal,
   ): Promise<GeneratedImage>;
+  /** An HD version of an LD image at an exact pixel size (the HD pipeline of SPEC §4). */
+  upscale(
+    params: UpscaleParams,
+    progress: ProgressReporter,
+    signal: AbortSignal,
+  ): Promise<GeneratedImage>;
+  /** For GET /api/health: whether the engine can take work, and its servers (ENGINE=comfyui). */
+  health?(): Promise<EngineHealth>;
+  /** Releases timers and connections when the server stops. */
+  close?(): void;
+}
+
+/** What an engine tells GET /api/health. */
+export interface EngineHealth {
+  /** False when the engine cannot take work now (every ComfyUI server down). */
+  ok: boolean;
+  servers?: EngineServerHealth[];
+}
+
+/** One image server as an engine sees it (ComfyUI: one entry of COMFYUI_URLS). */
+export interface EngineServerHealth {
+  /** The base URL, credentials removed. */
+  url: string;
+  /** 'down': left out after a failure until `nextCheckAt`; 'checking': being asked again. */
+  state: 'up' | 'down' | 'checking';
+  /** Prompts waiting or running on the server by its own count, when last asked. */
+  queueRemaining: number | null;
+  /** Tessera's jobs on it now. */
+  activeJobs: number;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  lastCheckedAt: string | null;
+  nextCheckAt: string | null;
 }
 
 export type ProgressReporter = (percent: number) => void;
@@ -39,6 +74,23 @@ export interface GenerateParams {
   style: number;
   positivePrompt: string;
   negativePrompt: string;
+}
+
+/** An HD (upscale) job: the LD image, the size ordered, and where the result goes. */
+export interface UpscaleParams {
+  /** The stored LD image (PNG as the engines write it, or anything refresh indexed). */
+  sourcePath: string;
+  /** Where to write the result; its extension (.png or .jpg) decides the encoding. */
+  outputPath: string;
+  /** The exact target size: contract hdTargetSize (LD size x cr701 x image692). */
+  width: number;
+  height: number;
+  /** The four factors of the ordered size (contract HD_SIZES), as the command carried them. */
+  factors: HdFactors;
+  /** The LD image's seed (for engines whose upscaler samples, such as ComfyUI's KSampler). */
+  seed: number;
+  /** The LD image tiles: the upscaler pads by wrapping so the result tiles too. */
+  seamless: boolean;
 }
 
 export interface GeneratedImage {

@@ -28,6 +28,12 @@ beforeAll(async () => {
       enqueuePreview: () => Promise.reject(new Error('not used here')),
       latestStatus: () => Promise.reject(new Error('not used here')),
     },
+    // So have the queue and references routes (services/hd.test.ts).
+    library: {
+      hdJobs: () => Promise.reject(new Error('not used here')),
+      cancelHdJob: () => Promise.reject(new Error('not used here')),
+      inputs: () => Promise.reject(new Error('not used here')),
+    },
     scratchDir: store.dataDir,
     files: new LocalFileStore(path.join(store.dataDir, 'files')),
   });

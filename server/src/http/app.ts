@@ -1,8 +1,10 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { EngineHealth } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import type { AuthService } from '../services/auth.js';
 import { generationRoutes, type GenerationApi } from './routes/generation.js';
+import { libraryRoutes, type LibraryApi } from './routes/hd-jobs.js';
 import { imageRoutes } from './routes/images.js';
 import { metaRoutes } from './routes/meta.js';
 import { sessionRoutes } from './routes/session.js';
@@ -18,6 +20,8 @@ export interface HttpDependencies {
   brokerUrlFor(request: { protocol: string; host: string }): string;
   /** Throws when a part the server needs (the database) does not answer. */
   healthCheck(): Promise<void>;
+  /** The engine's own state (its ComfyUI servers), when it has one to tell. */
+  engineHealth?: () => Promise<EngineHealth>;
   /** Where the built web app is; unset in development, where Vite serves it. */
   webDistDir?: string;
   themesDir: string;
@@ -25,6 +29,8 @@ export interface HttpDependencies {
   files: FileStore;
   /** Preview jobs and generation status (SPEC §7). */
   generation: GenerationApi;
+  /** The HD queue and the references library (beyond the spec). */
+  library: LibraryApi;
   /** Where uploads stream to while they are checked, on the same disk as the files. */
   scratchDir: string;
 }
@@ -63,6 +69,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     generation: deps.generation,
     scratchDir: deps.scratchDir,
   });
+  await app.register(libraryRoutes, { library: deps.library });
   await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
   return app;
 }

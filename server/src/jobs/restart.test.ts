@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { buildHdCommand, type HdStatusMessage } from '@tessera/contract';
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalFileStore } from '../files/local-file-store.js';
+import { TestClient } from '../testing/test-client.js';
 import { UserService } from '../services/users.js';
 import { openDatabase } from '../store/database.js';
 import { createUserRepository } from '../store/users.js';
@@ -18,7 +23,12 @@ beforeEach(async () => {
 afterEach(() => data.remove());
 
 async function start() {
-  const server = spawnEntry('main.ts', [], { PORT: '0', HOST: '127.0.0.1', DATA_DIR: data.dir });
+  const server = spawnEntry('main.ts', [], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: data.dir,
+    BUILTIN_UPSCALER: 'lanczos',
+  });
   const output = captureOutput(server);
   const [, url] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/);
   return { server, url: url ?? '', done: finished(server) };
@@ -67,6 +77,80 @@ describe('a restart in the middle of a job', () => {
       expect(jobs).toEqual([{ status: 'finished', attempts: 2, public_id: fields.id }]);
       const images = await db.selectFrom('images').select('filename').execute();
       expect(images).toEqual([{ filename: result.output_image }]);
+    } finally {
+      await db.destroy();
+    }
+  }, 120_000);
+});
+
+describe('a restart in the middle of an HD job', () => {
+  it('ends with the HD image made once, and no partial file', async () => {
+    // A Slab LD image, as the engine would have left it; its 160x70 HD is 52 MP: seconds of work.
+    const files = new LocalFileStore(path.join(data.dir, 'files'));
+    const ld = await sharp({
+      create: { width: 677, height: 1548, channels: 3, background: '#7a5230' },
+    })
+      .png()
+      .toBuffer();
+    await files.write('alice', 'ld', 'slab.png', ld);
+
+    const connect = async (url: string) => {
+      const client = await TestClient.connect(
+        url.replace('http://', 'ws://') + '/mqtt',
+        'alice',
+        passwordOf('alice'),
+      );
+      expect((await client.call('refresh-low-definition')).success).toBe(true);
+      return client;
+    };
+    const statuses = (client: TestClient) =>
+      client.received
+        .filter((m) => m.topic === 'query/status-generate-image/user/alice')
+        .map((m) => m.body as unknown as HdStatusMessage);
+    const until = async (check: () => boolean) => {
+      for (let i = 0; !check(); i++) {
+        if (i > 2400) throw new Error('timed out');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+
+    const first = await start();
+    const client = await connect(first.url);
+    const command = buildHdCommand({
+      id: randomUUID(),
+      user: 'alice',
+      image: 'slab.png',
+      metadata: {},
+      sizeLabel: '160x70',
+    });
+    await client.send(client.commandTopic('generate-image'), command);
+    await until(() => statuses(client).some((s) => s.status === 'in_progress'));
+    first.server.kill('SIGKILL');
+    await first.done;
+    await client.close();
+    const hdDir = path.join(data.dir, 'files', 'alice', 'hd');
+    expect(fs.existsSync(hdDir) ? fs.readdirSync(hdDir) : []).toEqual([]);
+
+    const second = await start();
+    const again = await connect(second.url);
+    await until(() => statuses(again).some((s) => s.status === 'finished'));
+    const finished = statuses(again).find((s) => s.status === 'finished');
+    second.server.kill('SIGTERM');
+    await second.done;
+    await again.close();
+
+    expect(finished).toMatchObject({ id: command.id, image: 'slab.png' });
+    expect(fs.readdirSync(hdDir)).toEqual(['slab_160x70.jpg']);
+    const db = await openDatabase(data.dir);
+    try {
+      const jobs = await db.selectFrom('jobs').select(['status', 'attempts']).execute();
+      expect(jobs).toEqual([{ status: 'finished', attempts: 2 }]);
+      const images = await db
+        .selectFrom('images')
+        .select('filename')
+        .where('kind', '=', 'hd')
+        .execute();
+      expect(images).toEqual([{ filename: 'slab_160x70.jpg' }]);
     } finally {
       await db.destroy();
     }

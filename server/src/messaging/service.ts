@@ -4,7 +4,10 @@ import {
   isValidUsername,
   parseCommandTopic,
   responseTopic,
+  queryTopic,
   type CommandAction,
+  type CommandPayload,
+  type HdStatusMessage,
   type RequestAction,
 } from '@tessera/contract';
 import type { MqttClient } from 'mqtt';
@@ -27,6 +30,12 @@ export const MESSAGING_TEXTS = {
   internal: 'The command failed on the server',
 } as const;
 
+/** Takes a parsed generate-image command; it answers on the status topic itself (fire and forget). */
+export type HdOrderHandler = (
+  owner: Owner,
+  command: CommandPayload<'generate-image'>,
+) => Promise<void>;
+
 type Reply = { transactionid: string; user: string; success: boolean; error?: string } & Record<
   string,
   unknown
@@ -44,8 +53,17 @@ export class MessagingService {
     private readonly client: MqttClient,
     private readonly users: UserRepository,
     private readonly handlers: CommandHandlers,
+    private readonly orderHd: HdOrderHandler,
     private readonly log: Logger,
   ) {}
+
+  /** An HD status message to one user (query/status-generate-image/user/{username}). */
+  publishHdStatus(username: string, message: HdStatusMessage): void {
+    const topic = queryTopic('status-generate-image', username);
+    this.client.publish(topic, JSON.stringify(message), { qos: 0, retain: false }, (err) => {
+      if (err) this.log.warn({ err: err.message, topic }, 'HD status not sent');
+    });
+  }
 
   async start(): Promise<void> {
     this.client.on('message', (topic, payload) => this.receive(topic, payload));
@@ -91,11 +109,7 @@ export class MessagingService {
     const known = parseCommandTopic(topic);
     if (!known) return fail(MESSAGING_TEXTS.unknownAction(action));
     if ((body as { user?: unknown }).user !== user) return fail(MESSAGING_TEXTS.userMismatch);
-    if (known.action === 'generate-image') {
-      // HD generation arrives with its pipeline (issue 5); until then the command is logged.
-      this.log.warn({ user }, 'generate-image is not available yet');
-      return;
-    }
+    if (known.action === 'generate-image') return this.handleHdOrder(user, body);
     const parsed = commandSchemas[known.action].safeParse(body);
     if (!parsed.success) return fail(describeIssues(parsed.error));
     const owner = await this.owner(user);
@@ -113,6 +127,46 @@ export class MessagingService {
       if (err instanceof ServiceError) return fail(err.message);
       this.log.error({ err, topic }, 'command failed');
       fail(MESSAGING_TEXTS.internal);
+    }
+  }
+
+  /**
+   * generate-image has no transactionid and no response (SPEC §7): a refused order is told on
+   * the status topic, as an error for the order's id and image, when the payload names them.
+   */
+  private async handleHdOrder(user: string, body: object): Promise<void> {
+    const parsed = commandSchemas['generate-image'].safeParse(body);
+    if (!parsed.success) {
+      const error = describeIssues(parsed.error);
+      const { id, image } = body as { id?: unknown; image?: unknown };
+      this.log.info({ user, error }, 'HD order refused');
+      if (typeof id === 'string' && typeof image === 'string' && id.length <= 128) {
+        this.publishHdStatus(user, {
+          id,
+          image: image.slice(0, 255),
+          status: 'error',
+          percent: 0,
+          error,
+        });
+      }
+      return;
+    }
+    const owner = await this.owner(user);
+    if (!owner) {
+      this.log.warn({ user }, 'HD order from an unknown user dropped');
+      return;
+    }
+    try {
+      await this.orderHd(owner, parsed.data);
+    } catch (err) {
+      this.log.error({ err, user }, 'HD order failed');
+      this.publishHdStatus(user, {
+        id: parsed.data.id,
+        image: parsed.data.image,
+        status: 'error',
+        percent: 0,
+        error: MESSAGING_TEXTS.internal,
+      });
     }
   }
 

@@ -33,6 +33,8 @@ export interface ImageRepository {
   tagsOf(imageIds: readonly number[]): Promise<Map<number, string[]>>;
   find(ownerId: number, kind: ImageKind, filename: string): Promise<ImageRecord | undefined>;
   filenames(ownerId: number, kind: ImageKind): Promise<Map<string, number>>;
+  /** The owner's LD images with the reference each was made from, newest first. */
+  references(ownerId: number): Promise<{ filename: string; reference: string }[]>;
   insert(image: NewImage): Promise<ImageRecord>;
   /** Deletes the rows (their tag links go with them); false when none was there. */
   remove(ownerId: number, ids: readonly number[]): Promise<number>;
@@ -163,6 +165,24 @@ export function createImageRepository(db: Db): ImageRepository {
         .where('kind', '=', kind)
         .execute();
       return new Map(rows.map((r) => [r.filename, r.id]));
+    },
+    async references(ownerId) {
+      const rows = await db
+        .selectFrom('images')
+        .select((eb) => [
+          'filename',
+          eb
+            .fn<string | null>('json_extract', ['metadata', eb.val('$.input_image_path')])
+            .as('reference'),
+        ])
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', 'ld')
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return rows.flatMap((r) =>
+        typeof r.reference === 'string' ? [{ filename: r.filename, reference: r.reference }] : [],
+      );
     },
     async insert(image) {
       const row = await db

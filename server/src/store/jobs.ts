@@ -2,7 +2,8 @@ import { sql, type Updateable } from 'kysely';
 import type { Db } from './database.js';
 import type { JobsTable } from './schema.js';
 
-export type JobStatus = 'queued' | 'in_progress' | 'finished' | 'error';
+/** 'cancelled' is the owner's doing, and only a queued job can get there. */
+export type JobStatus = 'queued' | 'in_progress' | 'finished' | 'error' | 'cancelled';
 
 export interface JobRecord {
   id: number;
@@ -48,7 +49,19 @@ export interface JobRepository {
   requeueInterrupted(now: Date): Promise<JobRecord[]>;
   /** Puts a job whose run was stopped (shutdown) back in the queue, the attempt not counted. */
   release(id: number, now: Date): Promise<void>;
+  /** The owner's latest job of a kind, cancelled ones left out. */
   latest(ownerId: number, kind: string): Promise<JobRecord | undefined>;
+  /** The owner's jobs of a kind, newest first. */
+  list(ownerId: number, kind: string, limit: number): Promise<JobRecord[]>;
+  /** The queued or running job holding a dedupe key. */
+  findLive(ownerId: number, kind: string, dedupeKey: string): Promise<JobRecord | undefined>;
+  /** Cancels the owner's job if it is still queued; the job as it is now, or undefined if unknown. */
+  cancel(
+    ownerId: number,
+    kind: string,
+    publicId: string,
+    now: Date,
+  ): Promise<JobRecord | undefined>;
   nextRunAfter(kind: string): Promise<string | undefined>;
 }
 
@@ -232,6 +245,50 @@ export function createJobRepository(db: Db): JobRepository {
         .select(COLUMNS)
         .where('owner_id', '=', ownerId)
         .where('kind', '=', kind)
+        .where('status', '!=', 'cancelled')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    async list(ownerId, kind, limit) {
+      const rows = await db
+        .selectFrom('jobs')
+        .select(COLUMNS)
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toRecord);
+    },
+    async findLive(ownerId, kind, dedupeKey) {
+      const row = await db
+        .selectFrom('jobs')
+        .select(COLUMNS)
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .where('dedupe_key', '=', dedupeKey)
+        .where('status', 'in', ['queued', 'in_progress'])
+        .executeTakeFirst();
+      return row && toRecord(row);
+    },
+    async cancel(ownerId, kind, publicId, now) {
+      // One statement: a runner claiming the job at the same moment either wins or finds it gone.
+      await db
+        .updateTable('jobs')
+        .set({ status: 'cancelled', updated_at: now.toISOString() })
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .where('public_id', '=', publicId)
+        .where('status', '=', 'queued')
+        .execute();
+      const row = await db
+        .selectFrom('jobs')
+        .select(COLUMNS)
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .where('public_id', '=', publicId)
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst();

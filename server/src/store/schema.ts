@@ -59,7 +59,7 @@ export interface JobsTable {
   public_id: string;
   owner_id: number;
   kind: string;
-  status: 'queued' | 'in_progress' | 'finished' | 'error';
+  status: 'queued' | 'in_progress' | 'finished' | 'error' | 'cancelled';
   percent: number;
   /** JSON text: what the job's handler needs. */
   params: string;

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { Config } from '../config.js';
 import { LocalFileStore } from '../files/local-file-store.js';
 import { withPngText } from '../imaging/png-text.js';
-import { startServer, type RunningServer } from '../server.js';
+import { startServer, type RunningServer, type ServerOverrides } from '../server.js';
 import { UserService } from '../services/users.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { createUserRepository } from '../store/users.js';
@@ -40,6 +40,7 @@ export interface TestServer {
 export async function startTestServer(
   usernames: string[],
   broker: BrokerKind,
+  overrides: ServerOverrides = {},
 ): Promise<TestServer> {
   const data = tempDir();
   const setup = await openDatabase(data.dir);
@@ -63,6 +64,7 @@ export async function startTestServer(
     theme: 'default',
     logLevel: 'silent',
     engine: 'builtin',
+    builtinUpscaler: 'lanczos',
     jobConcurrency: 1,
     ...(mosquitto && {
       externalBroker: {
@@ -73,7 +75,7 @@ export async function startTestServer(
       },
     }),
   };
-  const server = await startServer(config);
+  const server = await startServer(config, overrides);
   const clientUrl = mosquitto?.wsUrl ?? `ws://127.0.0.1:${server.port}/mqtt`;
   const db = await openDatabase(data.dir);
   const files = new LocalFileStore(path.join(data.dir, 'files'));

@@ -8,12 +8,34 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
-import type { Engine, GeneratedImage, GenerateParams, ProgressReporter } from '../engine.js';
+import type {
+  Engine,
+  GeneratedImage,
+  GenerateParams,
+  ProgressReporter,
+  UpscaleParams,
+} from '../engine.js';
 import { startWorker } from '../worker-url.js';
 import type { WorkerJob, WorkerMessage } from './protocol.js';
+import { upscaleImage } from './upscale/index.js';
+
+export interface BuiltinEngineOptions {
+  /** 'esrgan': the neural pass then Lanczos; 'lanczos': Lanczos alone (fast, for trials and tests). */
+  upscaler: 'esrgan' | 'lanczos';
+}
 
 export class BuiltinEngine implements Engine {
   readonly name = 'builtin';
+
+  constructor(private readonly options: BuiltinEngineOptions = { upscaler: 'esrgan' }) {}
+
+  upscale(
+    params: UpscaleParams,
+    progress: ProgressReporter,
+    signal: AbortSignal,
+  ): Promise<GeneratedImage> {
+    return upscaleImage(params, { neural: this.options.upscaler === 'esrgan' }, progress, signal);
+  }
 
   generate(
     params: GenerateParams,

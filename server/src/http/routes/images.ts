@@ -108,6 +108,10 @@ async function serveFile(
     throw err;
   }
   reply.type(type);
+  if (file.area === 'hd') {
+    // An HD image is a deliverable: it downloads as a file named for its source and size.
+    reply.header('content-disposition', `attachment; ${dispositionFileName(name)}`);
+  }
   if (range) {
     return reply
       .status(206)
@@ -116,6 +120,12 @@ async function serveFile(
       .send(files.read(owner, area, name, range));
   }
   return reply.header('content-length', stat.bytes).send(files.read(owner, area, name));
+}
+
+/** RFC 6266: an ASCII fallback and the exact name in UTF-8 (RFC 8187). */
+function dispositionFileName(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 function notFound(reply: FastifyReply) {

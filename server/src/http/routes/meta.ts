@@ -11,7 +11,9 @@ export const metaRoutes: FastifyPluginAsync<HttpDependencies> = async (app, deps
   app.get('/api/health', async (request, reply) => {
     try {
       await deps.healthCheck();
-      return { status: 'ok' };
+      const engine = await deps.engineHealth?.();
+      // An engine with no server to take work leaves the site usable (galleries, tags): degraded.
+      return engine ? { status: engine.ok ? 'ok' : 'degraded', engine } : { status: 'ok' };
     } catch (err) {
       request.log.error({ err }, 'health check failed');
       return reply.status(503).send({ status: 'unavailable' });

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as usersAndSessions from './0001-users-and-sessions.js';
 import * as imagesAndTags from './0002-images-and-tags.js';
 import * as jobs from './0003-jobs.js';
+import * as jobLookup from './0004-job-lookup.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -9,6 +10,7 @@ const migrations: Record<string, Migration> = {
   '0001-users-and-sessions': usersAndSessions,
   '0002-images-and-tags': imagesAndTags,
   '0003-jobs': jobs,
+  '0004-job-lookup': jobLookup,
 };
 
 export const migrationProvider: MigrationProvider = {

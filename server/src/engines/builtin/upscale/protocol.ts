@@ -1,0 +1,34 @@
+/** Messages between the upscaler (index.ts) and its ESRGAN worker threads (esrgan-worker.ts). */
+import type { ModelScale, Padding, Tile } from './plan.js';
+
+/** A worker's `workerData`: the images are shared, so no pixels travel in messages. */
+export interface EsrganWorkerData {
+  scale: ModelScale;
+  /** The LD image, 8-bit RGB, row-major, `sourceWidth`×`sourceHeight`. */
+  source: SharedArrayBuffer;
+  sourceWidth: number;
+  sourceHeight: number;
+  /**
+   * The network's output, 8-bit RGB, (`sourceWidth`·scale)×(`sourceHeight`·scale): each worker
+   * writes the cores of its tiles, which do not overlap.
+   */
+  output: SharedArrayBuffer;
+  /** How tiles read context beyond the image's edges. */
+  padding: Padding;
+  /** Context around each tile core, in LD pixels. */
+  margin: number;
+}
+
+/** A tile to run: its core, read with `margin` pixels of context. */
+export interface ToEsrganWorker {
+  type: 'tile';
+  index: number;
+  tile: Tile;
+}
+
+export type FromEsrganWorker =
+  /** The model is loaded: send tiles. */
+  | { type: 'ready' }
+  /** The tile's core is in the shared output. */
+  | { type: 'tile-done'; index: number }
+  | { type: 'failed'; message: string };

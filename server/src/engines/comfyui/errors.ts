@@ -1,0 +1,69 @@
+import type { NodeError, NodeErrorReason } from './api-types.js';
+
+/**
+ * The server did not answer in time, refused the connection, answered with a server error or
+ * something that is not ComfyUI's API, or dropped the websocket mid-job. The pool leaves such a
+ * server out for a while; the job fails and the job runner retries it (on another server).
+ */
+export class ComfyServerError extends Error {
+  override name = 'ComfyServerError';
+
+  constructor(
+    readonly serverUrl: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`ComfyUI server ${serverUrl}: ${message}`, options);
+  }
+}
+
+/** POST /prompt answered 400: the workflow failed ComfyUI's validation (`node_errors`). */
+export class ComfyValidationError extends Error {
+  override name = 'ComfyValidationError';
+
+  constructor(
+    readonly serverUrl: string,
+    readonly error: NodeErrorReason | string | undefined,
+    readonly nodeErrors: Record<string, NodeError>,
+  ) {
+    super(`ComfyUI refused the workflow: ${describeValidation(error, nodeErrors)}`);
+  }
+}
+
+/** The workflow failed while it ran (`execution_error`) or was interrupted by someone else. */
+export class ComfyExecutionError extends Error {
+  override name = 'ComfyExecutionError';
+
+  constructor(
+    readonly serverUrl: string,
+    message: string,
+    readonly nodeId?: string,
+    readonly nodeType?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A workflow template that cannot be used: not API format, or a node or input missing. */
+export class WorkflowTemplateError extends Error {
+  override name = 'WorkflowTemplateError';
+}
+
+/** "node 3 (KSampler): Value 25 bigger than max of 20: cfg; node 711 (...): ..." */
+export function describeValidation(
+  error: NodeErrorReason | string | undefined,
+  nodeErrors: Record<string, NodeError>,
+): string {
+  const nodes = Object.entries(nodeErrors).map(([id, node]) => {
+    const reasons = node.errors.map((reason) => reasonText(reason)).join('; ');
+    return `node ${id} (${node.class_type}): ${reasons || 'invalid'}`;
+  });
+  if (nodes.length > 0) return nodes.join('; ');
+  if (typeof error === 'string') return error;
+  if (error) return reasonText(error);
+  return 'no reason given';
+}
+
+function reasonText(reason: NodeErrorReason): string {
+  return reason.details ? `${reason.message}: ${reason.details}` : reason.message;
+}

@@ -1,0 +1,132 @@
+/**
+ * The engine's side of the files: the image uploaded to ComfyUI, and ComfyUI's output written to
+ * the job's `outputPath` as the builtin engine does (a partial name beside it, renamed into
+ * place; nothing left behind on failure).
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import sharp from 'sharp';
+import { decodeToRaw, openImage } from '../../imaging/decode.js';
+import type { GeneratedImage } from '../engine.js';
+import type { ComfyImageRef } from './api-types.js';
+import type { ComfyClient } from './client.js';
+
+/** Alpha at or above this marks the region the reference may be copied from (as the builtin). */
+const MASK_ALPHA_MIN = 128;
+/** Where the mask leaves the reference out, it is flattened to this neutral grey. */
+const MASK_FILL = 128;
+
+export interface PreparedImage {
+  png: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * An image as ComfyUI's LoadImage reads best: PNG, orientation applied (every accepted upload
+ * format, BMP included). With `mask`, only the region where the alpha channel is at least 128 is
+ * kept: the image is cut to that region's bounds and what lies outside it within them is neutral
+ * grey, so that the IPAdapter sees the chosen material alone.
+ */
+export async function prepareImage(file: string, mask = false): Promise<PreparedImage> {
+  if (mask) {
+    const raw = await decodeToRaw(file);
+    const masked = maskedRegion(raw.data, raw.width, raw.height);
+    if (masked) {
+      const { data, info } = await sharp(masked.data, {
+        raw: { width: masked.width, height: masked.height, channels: 3 },
+      })
+        .png()
+        .toBuffer({ resolveWithObject: true });
+      return { png: data, width: info.width, height: info.height };
+    }
+  }
+  const { data, info } = await (await openImage(file)).png().toBuffer({ resolveWithObject: true });
+  return { png: data, width: info.width, height: info.height };
+}
+
+/** RGB pixels of the bounding box of the opaque region, the rest grey; undefined if none or all. */
+export function maskedRegion(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+): { data: Buffer; width: number; height: number } | undefined {
+  let left = width;
+  let right = -1;
+  let top = height;
+  let bottom = -1;
+  let opaque = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if ((rgba[(y * width + x) * 4 + 3] ?? 0) < MASK_ALPHA_MIN) continue;
+      opaque++;
+      if (x < left) left = x;
+      if (x > right) right = x;
+      if (y < top) top = y;
+      if (y > bottom) bottom = y;
+    }
+  }
+  // No alpha to speak of (or nothing opaque): the whole reference, as without a mask.
+  if (opaque === 0 || opaque === width * height) return undefined;
+  const w = right - left + 1;
+  const h = bottom - top + 1;
+  const data = Buffer.alloc(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const from = ((top + y) * width + left + x) * 4;
+      const to = (y * w + x) * 3;
+      const inside = (rgba[from + 3] ?? 0) >= MASK_ALPHA_MIN;
+      data[to] = inside ? (rgba[from] ?? 0) : MASK_FILL;
+      data[to + 1] = inside ? (rgba[from + 1] ?? 0) : MASK_FILL;
+      data[to + 2] = inside ? (rgba[from + 2] ?? 0) : MASK_FILL;
+    }
+  }
+  return { data, width: w, height: h };
+}
+
+/**
+ * Downloads an output image (GET /view, streamed to disk), brings it to exactly width x height
+ * (ComfyUI works in multiples of 8 and its upscalers round) and encodes it by `outputPath`'s
+ * extension: .jpg/.jpeg as JPEG (quality 92, full-resolution colour), otherwise PNG; opaque,
+ * with no text chunks (ComfyUI's embedded workflow is left out). Written to a partial name and
+ * renamed into place.
+ */
+export async function writeOutput(
+  client: ComfyClient,
+  image: ComfyImageRef,
+  outputPath: string,
+  size: { width: number; height: number },
+  signal: AbortSignal,
+): Promise<GeneratedImage> {
+  const id = randomUUID();
+  const download = `${outputPath}.${id}.download`;
+  const partial = `${outputPath}.${id}.partial`;
+  try {
+    const res = await client.view(image, signal);
+    const body = res.body as unknown as WebReadableStream<Uint8Array>;
+    await pipeline(Readable.fromWeb(body), fs.createWriteStream(download), { signal });
+    signal.throwIfAborted();
+    const extension = path.extname(outputPath).toLowerCase();
+    let pipe = sharp(download, { limitInputPixels: false })
+      .resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
+      .removeAlpha();
+    pipe =
+      extension === '.jpg' || extension === '.jpeg'
+        ? pipe.jpeg({ quality: 92, chromaSubsampling: '4:4:4' })
+        : pipe.png();
+    const info = await pipe.toFile(partial);
+    signal.throwIfAborted();
+    await rename(partial, outputPath);
+    return { width: info.width, height: info.height };
+  } catch (error) {
+    await rm(outputPath, { force: true });
+    throw error;
+  } finally {
+    await Promise.all([rm(download, { force: true }), rm(partial, { force: true })]);
+  }
+}

@@ -1,0 +1,329 @@
+/**
+ * The workflow templates (ComfyUI API format) and how the adapter fills them: each input it sets
+ * is found by node id and input name (docs/comfyui.md lists them). The ids of the nodes carrying
+ * metadata are the metadata's own numbers: CLIPTextEncode "585" (cliptextencode_585), CR Upscale
+ * Image "711" and "701" (rescale_factor_cr711/cr701), LatentUpscaleBy "707" (scale_by_latent707),
+ * ImageScaleBy "692" (scale_by_image692). A template that lacks a node or input the adapter
+ * needs is refused when it is loaded, with the node named.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { SERVER_ROOT } from '../../paths.js';
+import { isLink, isRecord, type ComfyWorkflow } from './api-types.js';
+import { WorkflowTemplateError } from './errors.js';
+
+/** The templates shipped with Tessera; COMFYUI_WORKFLOWS_DIR may hold replacements. */
+export const DEFAULT_WORKFLOWS_DIR = path.join(
+  SERVER_ROOT,
+  'src',
+  'engines',
+  'comfyui',
+  'workflows',
+);
+
+export type TemplateName = 'preview' | 'hd';
+
+/** A node the adapter writes to: its id, the inputs it sets, what it is for (for errors and docs). */
+export interface NodeBinding {
+  id: string;
+  /** The class the shipped template uses there (the message names it when the node is missing). */
+  classType: string;
+  inputs: readonly string[];
+  purpose: string;
+  /** An optional node is filled when present and may be left out of a replacement template. */
+  optional?: boolean;
+}
+
+/** Nodes of the preview template. */
+export const PREVIEW_NODES = {
+  reference: {
+    id: '12',
+    classType: 'LoadImage',
+    inputs: ['image'],
+    purpose: 'the reference image',
+  },
+  adherence: {
+    id: '600',
+    classType: 'IPAdapterAdvanced',
+    inputs: ['weight'],
+    purpose: 'prompt adherence (ipadapter_weight)',
+  },
+  style: {
+    id: '601',
+    classType: 'IPAdapterAdvanced',
+    inputs: ['weight'],
+    purpose: 'the style weight (style)',
+    optional: true,
+  },
+  positive: {
+    id: '585',
+    classType: 'CLIPTextEncode',
+    inputs: ['text'],
+    purpose: 'the positive prompt (cliptextencode_585)',
+  },
+  negative: {
+    id: '716',
+    classType: 'CLIPTextEncode',
+    inputs: ['text'],
+    purpose: 'the negative prompt (cliptextencode_716)',
+  },
+  size: {
+    id: '5',
+    classType: 'ImageScale',
+    inputs: ['width', 'height'],
+    purpose: "the latent at the format's size (latent_width, latent_height)",
+  },
+  sampler: {
+    id: '3',
+    classType: 'KSampler',
+    inputs: ['seed', 'cfg', 'denoise'],
+    purpose: 'the sampler (ksampler_cfg, ksampler_denoise, seed)',
+  },
+  seamlessModel: {
+    id: '720',
+    classType: 'SeamlessTile',
+    inputs: ['tiling'],
+    purpose: 'seamless tiling (seamless)',
+  },
+  circularVae: {
+    id: '721',
+    classType: 'CircularVAEDecode',
+    inputs: ['tiling'],
+    purpose: 'the circular VAE decode (circularVAE)',
+  },
+  output: { id: '9', classType: 'SaveImage', inputs: [], purpose: 'the image Tessera downloads' },
+} as const satisfies Record<string, NodeBinding>;
+
+/** Nodes of the HD template. */
+export const HD_NODES = {
+  source: { id: '10', classType: 'LoadImage', inputs: ['image'], purpose: 'the LD image' },
+  cr711: {
+    id: '711',
+    classType: 'CR Upscale Image',
+    inputs: ['rescale_factor'],
+    purpose: 'rescale_factor_cr711',
+  },
+  latent707: {
+    id: '707',
+    classType: 'LatentUpscaleBy',
+    inputs: ['scale_by'],
+    purpose: 'scale_by_latent707',
+  },
+  sampler: {
+    id: '3',
+    classType: 'KSampler',
+    inputs: ['seed'],
+    purpose: "the detail pass sampler (the LD image's seed)",
+  },
+  seamlessModel: {
+    id: '720',
+    classType: 'SeamlessTile',
+    inputs: ['tiling'],
+    purpose: 'seamless tiling',
+  },
+  circularVae: {
+    id: '721',
+    classType: 'CircularVAEDecode',
+    inputs: ['tiling'],
+    purpose: 'the circular VAE decode',
+  },
+  ldSize: {
+    id: '712',
+    classType: 'ImageScale',
+    inputs: ['width', 'height'],
+    purpose: 'the detail pass brought back to the LD size',
+    optional: true,
+  },
+  cr701: {
+    id: '701',
+    classType: 'CR Upscale Image',
+    inputs: ['rescale_factor'],
+    purpose: 'rescale_factor_cr701',
+  },
+  image692: {
+    id: '692',
+    classType: 'ImageScaleBy',
+    inputs: ['scale_by'],
+    purpose: 'scale_by_image692',
+  },
+  output: { id: '9', classType: 'SaveImage', inputs: [], purpose: 'the image Tessera downloads' },
+} as const satisfies Record<string, NodeBinding>;
+
+export const TEMPLATE_NODES: Record<TemplateName, Record<string, NodeBinding>> = {
+  preview: PREVIEW_NODES,
+  hd: HD_NODES,
+};
+
+export interface WorkflowTemplate {
+  name: TemplateName;
+  /** The file it was read from. */
+  file: string;
+  workflow: ComfyWorkflow;
+}
+
+export interface WorkflowTemplates {
+  preview: WorkflowTemplate;
+  hd: WorkflowTemplate;
+}
+
+/**
+ * Reads and checks preview.json and hd.json: from `dir` where it holds them (the operator's
+ * COMFYUI_WORKFLOWS_DIR), else the shipped ones. Throws a WorkflowTemplateError naming the file
+ * and the node when a template cannot be used.
+ */
+export function loadWorkflowTemplates(dir?: string): WorkflowTemplates {
+  if (dir !== undefined && !fs.existsSync(dir)) {
+    throw new WorkflowTemplateError(`COMFYUI_WORKFLOWS_DIR ${dir} does not exist`);
+  }
+  const load = (name: TemplateName): WorkflowTemplate => {
+    const own = dir === undefined ? undefined : path.join(dir, `${name}.json`);
+    const file =
+      own !== undefined && fs.existsSync(own)
+        ? own
+        : path.join(DEFAULT_WORKFLOWS_DIR, `${name}.json`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new WorkflowTemplateError(
+        `Workflow template ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    return { name, file, workflow: checkTemplate(name, parsed, file) };
+  };
+  return { preview: load('preview'), hd: load('hd') };
+}
+
+/** The workflow if it is API format with every node and input the adapter fills; else throws. */
+export function checkTemplate(
+  name: TemplateName,
+  value: unknown,
+  file = `${name}.json`,
+): ComfyWorkflow {
+  const fail = (message: string): never => {
+    throw new WorkflowTemplateError(`Workflow template ${file}: ${message}`);
+  };
+  if (!isRecord(value)) return fail('is not a JSON object of nodes');
+  if (Array.isArray(value.nodes) && Array.isArray(value.links)) {
+    return fail(
+      'is in ComfyUI\'s UI format; export it with "Save (API Format)" (or Workflow > Export (API))',
+    );
+  }
+  for (const [id, node] of Object.entries(value)) {
+    if (!isRecord(node) || typeof node.class_type !== 'string' || !isRecord(node.inputs)) {
+      return fail(`node "${id}" is not an API format node ({"class_type", "inputs"})`);
+    }
+  }
+  const workflow = value as ComfyWorkflow;
+  for (const binding of Object.values(TEMPLATE_NODES[name])) {
+    const node = workflow[binding.id];
+    if (!node) {
+      if (binding.optional) continue;
+      fail(`lacks node "${binding.id}" (${binding.classType}: ${binding.purpose})`);
+      continue;
+    }
+    for (const input of binding.inputs) {
+      if (!(input in node.inputs)) {
+        fail(
+          `node "${binding.id}" (${node.class_type}, ${binding.purpose}) lacks the input "${input}"`,
+        );
+      }
+      if (isLink(node.inputs[input])) {
+        fail(
+          `node "${binding.id}" (${node.class_type}) input "${input}" is a link; Tessera sets it to a value`,
+        );
+      }
+    }
+  }
+  for (const [id, node] of Object.entries(workflow)) {
+    for (const [input, linked] of Object.entries(node.inputs)) {
+      if (isLink(linked) && !(linked[0] in workflow)) {
+        fail(
+          `node "${id}" (${node.class_type}) input "${input}" links to node "${linked[0]}", which is missing`,
+        );
+      }
+    }
+  }
+  return workflow;
+}
+
+/** What a preview prompt is filled with (GenerateParams, after the reference is uploaded). */
+export interface PreviewInputs {
+  /** The LoadImage name of the uploaded reference ("subfolder/name"). */
+  referenceImage: string;
+  positivePrompt: string;
+  negativePrompt: string;
+  width: number;
+  height: number;
+  seed: number;
+  /** ksampler_cfg */
+  cfg: number;
+  /** ksampler_denoise */
+  denoise: number;
+  /** ipadapter_weight */
+  adherence: number;
+  style: number;
+  seamless: boolean;
+}
+
+export function fillPreview(template: WorkflowTemplate, inputs: PreviewInputs): ComfyWorkflow {
+  const prompt = structuredClone(template.workflow);
+  const set = setter(prompt, template);
+  const nodes = PREVIEW_NODES;
+  set(nodes.reference, { image: inputs.referenceImage });
+  set(nodes.positive, { text: inputs.positivePrompt });
+  set(nodes.negative, { text: inputs.negativePrompt });
+  set(nodes.adherence, { weight: inputs.adherence });
+  set(nodes.style, { weight: inputs.style });
+  set(nodes.size, { width: inputs.width, height: inputs.height });
+  set(nodes.sampler, { seed: inputs.seed, cfg: inputs.cfg, denoise: inputs.denoise });
+  const tiling = inputs.seamless ? 'enable' : 'disable';
+  set(nodes.seamlessModel, { tiling });
+  set(nodes.circularVae, { tiling });
+  return prompt;
+}
+
+/** What an HD prompt is filled with (UpscaleParams, after the LD image is uploaded). */
+export interface HdInputs {
+  sourceImage: string;
+  /** The LD image's size, for the node that brings the detail pass back to it. */
+  sourceWidth: number;
+  sourceHeight: number;
+  rescale_factor_cr711: number;
+  scale_by_latent707: number;
+  rescale_factor_cr701: number;
+  scale_by_image692: number;
+  seed: number;
+  seamless: boolean;
+}
+
+export function fillHd(template: WorkflowTemplate, inputs: HdInputs): ComfyWorkflow {
+  const prompt = structuredClone(template.workflow);
+  const set = setter(prompt, template);
+  const nodes = HD_NODES;
+  set(nodes.source, { image: inputs.sourceImage });
+  set(nodes.cr711, { rescale_factor: inputs.rescale_factor_cr711 });
+  set(nodes.latent707, { scale_by: inputs.scale_by_latent707 });
+  set(nodes.sampler, { seed: inputs.seed });
+  const tiling = inputs.seamless ? 'enable' : 'disable';
+  set(nodes.seamlessModel, { tiling });
+  set(nodes.circularVae, { tiling });
+  set(nodes.ldSize, { width: inputs.sourceWidth, height: inputs.sourceHeight });
+  set(nodes.cr701, { rescale_factor: inputs.rescale_factor_cr701 });
+  set(nodes.image692, { scale_by: inputs.scale_by_image692 });
+  return prompt;
+}
+
+/** Sets inputs of a bound node by id and input name; a missing required node is an error. */
+function setter(prompt: ComfyWorkflow, template: WorkflowTemplate) {
+  return (binding: NodeBinding, values: Record<string, unknown>): void => {
+    const node = prompt[binding.id];
+    if (!node) {
+      if (binding.optional) return;
+      throw new WorkflowTemplateError(
+        `Workflow template ${template.file} lacks node "${binding.id}" (${binding.classType}: ${binding.purpose})`,
+      );
+    }
+    for (const [input, value] of Object.entries(values)) node.inputs[input] = value;
+  };
+}

@@ -1,0 +1,280 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import {
+  hdSizesForImage,
+  hdTargetSize,
+  sizeLabelFromFactors,
+  type CommandPayload,
+  type HdFactors,
+  type HdJob,
+  type HdSizeLabel,
+  type HdStatusMessage,
+} from '@tessera/contract';
+import type { Logger } from 'pino';
+import sharp from 'sharp';
+import type { Engine } from '../engines/engine.js';
+import type { FileStore } from '../files/file-store.js';
+import { THUMBNAIL_SIZE } from '../imaging/probe.js';
+import type { JobHandler, JobRunner } from '../jobs/runner.js';
+import type { ImageRepository } from '../store/images.js';
+import type { JobRecord, JobRepository } from '../store/jobs.js';
+import { stem } from './generation.js';
+import type { Owner } from './images.js';
+import { thumbnailName } from './images.js';
+
+export const HD_JOB = 'hd';
+
+/**
+ * HD images up to this many pixels are PNG (lossless, and the largest, 25 MP, still encodes in a
+ * few seconds); larger ones are JPEG at quality 92 with full-resolution colour, since a PNG of
+ * 133 MP takes minutes to encode and hundreds of megabytes to store (docs/engines.md).
+ */
+export const HD_PNG_MAX_PIXELS = 25_000_000;
+
+export const HD_TEXTS = {
+  imageNotFound: (image: string) => `The image '${image}' was not found`,
+  sizeNotOffered: (size: string) => `The size ${size} is not offered for this image's format`,
+  sourceGone: (image: string) => `The image '${image}' no longer exists`,
+  wrongSize: 'The engine wrote an image of the wrong size',
+} as const;
+
+/** What an HD job needs, stored with the job so a restart can run it again. */
+export interface HdJobParams {
+  owner: Owner;
+  /** The LD image ordered in HD. */
+  image: string;
+  size: HdSizeLabel;
+  factors: HdFactors;
+  seed: number;
+}
+
+/** Sends an HD status message to a user (query/status-generate-image/user/{username}). */
+export type HdStatusNotifier = (username: string, message: HdStatusMessage) => void;
+
+export type CancelResult = 'cancelled' | 'not-queued' | 'unknown';
+
+/**
+ * The HD pipeline (SPEC §4): checks and queues generate-image orders, runs them through the
+ * engine's upscaler, records the HD images, and tells the user every state change.
+ */
+export class HdService {
+  private notify: HdStatusNotifier = () => undefined;
+
+  constructor(
+    private readonly images: ImageRepository,
+    private readonly files: FileStore,
+    private readonly jobs: JobRepository,
+    private readonly engine: Engine,
+    private readonly scratchDir: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Where status messages go; set once the messaging client is connected. */
+  setNotifier(notify: HdStatusNotifier): void {
+    this.notify = notify;
+  }
+
+  /**
+   * Takes a generate-image command (already parsed by the contract, so the factors are a row of
+   * the size table). The image must be the owner's and the size one of its format's; one job per
+   * image and size runs at a time: ordering it again reports the running job's status instead.
+   */
+  async order(
+    runner: JobRunner,
+    owner: Owner,
+    command: CommandPayload<'generate-image'>,
+  ): Promise<void> {
+    const refuse = (error: string) => {
+      this.log.info({ user: owner.username, image: command.image, error }, 'HD order refused');
+      this.notify(owner.username, {
+        id: command.id,
+        image: command.image,
+        status: 'error',
+        percent: 0,
+        error,
+      });
+    };
+    const source = await this.images.find(owner.id, 'ld', command.image);
+    if (!source) return refuse(HD_TEXTS.imageNotFound(command.image));
+    const size = sizeLabelFromFactors(command);
+    if (!size || !hdSizesForImage(source.width, source.height).includes(size)) {
+      return refuse(HD_TEXTS.sizeNotOffered(size ?? '?'));
+    }
+    const params: HdJobParams = {
+      owner,
+      image: source.filename,
+      size,
+      factors: {
+        rescale_factor_cr711: Number(command.rescale_factor_cr711),
+        scale_by_latent707: Number(command.scale_by_latent707),
+        rescale_factor_cr701: Number(command.rescale_factor_cr701),
+        scale_by_image692: Number(command.scale_by_image692),
+      },
+      seed: Number(command.seed),
+    };
+    const dedupeKey = `hd:${source.filename}:${size}`;
+    const job = await runner.enqueue({
+      publicId: command.id,
+      ownerId: owner.id,
+      kind: HD_JOB,
+      params,
+      dedupeKey,
+    });
+    if (job) return;
+    const live = await this.jobs.findLive(owner.id, HD_JOB, dedupeKey);
+    this.log.info({ user: owner.username, image: source.filename, size }, 'HD order already live');
+    if (live) this.announce(live);
+  }
+
+  /** The runner's listener: every state change of an HD job becomes a status message. */
+  readonly announce = (job: JobRecord): void => {
+    if (job.kind !== HD_JOB) return;
+    const { owner, image } = job.params as HdJobParams;
+    const base = { id: job.publicId, image };
+    switch (job.status) {
+      case 'queued':
+        // A failed attempt comes back queued with its error: the user hears of both (SPEC §4).
+        if (job.attempts > 0 && job.error) {
+          this.notify(owner.username, { ...base, status: 'error', percent: 0, error: job.error });
+        }
+        this.notify(owner.username, { ...base, status: 'queued', percent: 0 });
+        return;
+      case 'in_progress':
+        this.notify(owner.username, { ...base, status: 'in_progress', percent: job.percent });
+        return;
+      case 'finished':
+        this.notify(owner.username, {
+          ...base,
+          status: 'finished',
+          percent: 100,
+          ...(job.output ? { output_image: job.output } : {}),
+        });
+        return;
+      case 'error':
+        this.notify(owner.username, {
+          ...base,
+          status: 'error',
+          percent: job.percent,
+          error: job.error ?? 'HD generation failed',
+        });
+        return;
+      case 'cancelled':
+        // Not a status of the spec's stream; the queue page learns it from its own request.
+        return;
+    }
+  };
+
+  /** The job handler: upscale to the size's exact pixels, then thumbnail, file and record. */
+  readonly runHd: JobHandler = async (job, { progress, signal }) => {
+    const { owner, image, size, factors, seed } = job.params as HdJobParams;
+    const source = await this.images.find(owner.id, 'ld', image);
+    if (!source) throw new Error(HD_TEXTS.sourceGone(image));
+    const target = hdTargetSize(source.width, source.height, size);
+    const extension = target.width * target.height <= HD_PNG_MAX_PIXELS ? 'png' : 'jpg';
+    await fsp.mkdir(this.scratchDir, { recursive: true });
+    const scratch = path.join(
+      this.scratchDir,
+      `hd-${job.id}-${randomBytes(4).toString('hex')}.${extension}`,
+    );
+    try {
+      await this.engine.upscale(
+        {
+          sourcePath: this.files.localPath(owner.username, 'ld', image),
+          outputPath: scratch,
+          width: target.width,
+          height: target.height,
+          factors,
+          seed,
+          seamless: source.metadata['seamless'] === true,
+        },
+        (percent) => progress(percent * 0.95),
+        signal,
+      );
+      const written = await sharp(scratch).metadata();
+      if (written.width !== target.width || written.height !== target.height) {
+        throw new Error(HD_TEXTS.wrongSize);
+      }
+      // The name says what it is: the source and the size (brick-wall-1a2b3c_120x240.jpg).
+      const filename = await this.freeName(owner, stem(image), size, extension);
+      await this.files.write(
+        owner.username,
+        'hd-thumbnails',
+        thumbnailName(filename),
+        await sharp(scratch, { limitInputPixels: false })
+          .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside' })
+          .webp({ quality: 80 })
+          .toBuffer(),
+      );
+      const stored = await this.files.write(
+        owner.username,
+        'hd',
+        filename,
+        fs.createReadStream(scratch),
+      );
+      const createdAt = new Date().toISOString();
+      await this.images.insert({
+        ownerId: owner.id,
+        kind: 'hd',
+        filename,
+        sourceImageId: source.id,
+        width: target.width,
+        height: target.height,
+        bytes: stored.bytes,
+        metadata: {
+          ...factors,
+          size,
+          source_image: image,
+          seed,
+          engine: this.engine.name,
+          created_at: createdAt,
+        },
+        createdAt,
+      });
+      this.log.info({ user: owner.username, filename, job: job.id }, 'HD image generated');
+      return filename;
+    } finally {
+      await fsp.rm(scratch, { force: true });
+    }
+  };
+
+  /** The owner's HD jobs for the queue page, newest first. */
+  async list(owner: Owner, limit = 200): Promise<HdJob[]> {
+    const jobs = await this.jobs.list(owner.id, HD_JOB, limit);
+    return jobs.map((job) => {
+      const params = job.params as HdJobParams;
+      return {
+        id: job.publicId,
+        image: params.image,
+        size: params.size,
+        status: job.status,
+        percent: job.percent,
+        ...(job.status === 'finished' && job.output ? { output_image: job.output } : {}),
+        ...(job.error && job.status !== 'finished' ? { error: job.error } : {}),
+        created_at: job.createdAt,
+      };
+    });
+  }
+
+  async cancel(owner: Owner, id: string): Promise<CancelResult> {
+    const job = await this.jobs.cancel(owner.id, HD_JOB, id, new Date());
+    if (!job) return 'unknown';
+    if (job.status !== 'cancelled') return 'not-queued';
+    this.log.info({ user: owner.username, job: job.id }, 'HD job cancelled');
+    return 'cancelled';
+  }
+
+  private async freeName(
+    owner: Owner,
+    base: string,
+    size: string,
+    extension: string,
+  ): Promise<string> {
+    let name = `${base}_${size}.${extension}`;
+    for (let n = 2; await this.files.stat(owner.username, 'hd', name); n++) {
+      name = `${base}_${size}-${n}.${extension}`;
+    }
+    return name;
+  }
+}
