@@ -1,7 +1,8 @@
 import { Outlet } from 'react-router';
+import { HdToasts } from '../features/toasts';
 import { Sidebar } from './sidebar';
 
-/** Every screen but Login: the sidebar, and the screen beside it. */
+/** Every screen but Login: the sidebar, the screen beside it, and the HD toast over both. */
 export function Layout() {
   return (
     <div className="shell">
@@ -9,6 +10,7 @@ export function Layout() {
       <main className="shell-main">
         <Outlet />
       </main>
+      <HdToasts />
     </div>
   );
 }

@@ -1,8 +1,196 @@
-/** Route `/generate`: filled in by later work. */
-export function GenerateScreen() {
+import {
+  POLL_INTERVAL_MS,
+  TEXTS,
+  readImageMetadata,
+  validateGenerationForm,
+} from '@tessera/contract';
+import type { GenerationFormErrors, LdImage } from '@tessera/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { fetchInputImage } from '../../lib/api/generation';
+import { useMessaging } from '../../lib/messaging';
+import { LD_IMAGES_QUERY_KEY } from '../gallery/ld-images';
+import { ImageDetailsModal } from '../hd/image-details-modal';
+import { useTags } from '../tags/use-tags';
+import { toGenerationForm } from './form-state';
+import type { FormFields } from './form-state';
+import { generateSessionFor, useGenerateState } from './generate-session';
+import type { GenerateSession } from './generate-session';
+import { createGenerationApi } from './generation-api';
+import { ParametersSection } from './parameters-section';
+import { PreviewArea } from './preview-area';
+import { checkReference } from './reference-check';
+import { REFERENCE_PARAM } from './reference-link';
+import { ReferenceUpload } from './reference-upload';
+import { ResultsStrip } from './results-strip';
+import { TagsSection } from './tags-section';
+import './generate-screen.css';
+
+const NO_REFERENCE = 'Choose a reference image first.';
+
+/** A checked File, or an alert with the rule's text (checklist U5) and nothing. */
+async function acceptedReference(file: File) {
+  const check = await checkReference(file);
+  if (!check.ok) {
+    window.alert(check.message);
+    return null;
+  }
+  return { file, width: check.width, height: check.height };
+}
+
+/** An uploaded reference fetched back as a File; null (and logged) when it cannot be. */
+async function referenceFromInput(filename: string) {
+  try {
+    return await acceptedReference(await fetchInputImage(filename));
+  } catch (error) {
+    console.error(`Loading the reference ${filename} failed:`, error);
+    return null;
+  }
+}
+
+export interface GenerateScreenProps {
+  /** SPEC §9's 3 s; tests make it shorter. */
+  pollIntervalMs?: number;
+}
+
+/** Route `/generate` (SPEC §2 Generate, §4 Generate flow; checklist G1–G17, U1–U6, P1–P4). */
+export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateScreenProps) {
+  const client = useMessaging();
+  const queryClient = useQueryClient();
+  const session = generateSessionFor(client?.user ?? '');
+  const state = useGenerateState(session);
+  const { tags, isLoading: tagsLoading } = useTags();
+  const [errors, setErrors] = useState<GenerationFormErrors>({});
+  const [referenceError, setReferenceError] = useState<string | undefined>();
+  const [details, setDetails] = useState<LdImage | null>(null);
+  useReferenceFromLink(session);
+
+  const { busy } = state;
+
+  async function chooseFile(file: File) {
+    const reference = await acceptedReference(file);
+    if (reference) session.setReference(reference);
+  }
+
+  function changeFields(change: Partial<FormFields>) {
+    session.setFields(change);
+    // A field's error goes once the person changes it; the next submit checks it again.
+    setErrors(Object.fromEntries(Object.entries(errors).filter(([name]) => !(name in change))));
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy || !client) return;
+    const form = toGenerationForm(state.fields);
+    const formErrors = validateGenerationForm(form);
+    setErrors(formErrors);
+    setReferenceError(state.reference ? undefined : NO_REFERENCE);
+    if (!state.reference || Object.keys(formErrors).length > 0) return;
+
+    // Checked again at submit (U6): the file may have changed on disk since it was chosen.
+    const reference = state.reference;
+    if (!(await acceptedReference(reference.file))) {
+      session.setReference(null);
+      return;
+    }
+    const known = new Set(tags.map((tag) => tag.id));
+    await session.generate(
+      createGenerationApi(client),
+      { user: client.user, form, tagIds: state.tagIds.filter((id) => known.has(id)) },
+      { pollIntervalMs },
+    );
+    // New (and newly tagged) images: every gallery reads the list again when it is next shown.
+    void queryClient.invalidateQueries({ queryKey: LD_IMAGES_QUERY_KEY });
+  }
+
+  async function reloadFrom(image: LdImage) {
+    const path = readImageMetadata(image.metadata).inputImagePath;
+    const reference = path ? await referenceFromInput(path) : null;
+    session.reloadFrom(image, reference);
+    setErrors({});
+  }
+
   return (
-    <section className="screen">
-      <h1 className="screen-title">Generate</h1>
-    </section>
+    <div className="generate">
+      <form className="generate-panel" onSubmit={(event) => void submit(event)} noValidate>
+        <h1 className="screen-title">Generate</h1>
+        <fieldset className="generate-fields" disabled={busy}>
+          <ReferenceUpload
+            reference={state.reference}
+            disabled={busy}
+            error={state.reference ? undefined : referenceError}
+            onFile={(file) => void chooseFile(file)}
+          />
+          <ParametersSection fields={state.fields} errors={errors} onChange={changeFields} />
+          <TagsSection
+            tags={tags}
+            isLoading={tagsLoading}
+            selected={state.tagIds}
+            onToggle={(tagId) => session.toggleTag(tagId)}
+          />
+        </fieldset>
+        <div className="generate-actions">
+          <button
+            type="submit"
+            className="button button-primary generate-submit"
+            disabled={busy || !client}
+          >
+            {busy ? TEXTS.generatingButton(state.percent) : 'Generate'}
+          </button>
+          {state.error && (
+            <div className="generate-error" role="alert">
+              <p>{state.error.message}</p>
+              {state.error.detail && <p className="generate-error-detail">{state.error.detail}</p>}
+            </div>
+          )}
+        </div>
+      </form>
+      <section className="generate-main" aria-label="Generated images">
+        <PreviewArea
+          image={state.shown}
+          busy={busy}
+          percent={state.percent}
+          onOpen={(image) => setDetails(image)}
+        />
+        <ResultsStrip
+          results={state.results}
+          current={state.shown}
+          disabled={busy}
+          onSelect={(image) => void reloadFrom(image)}
+        />
+      </section>
+      {details && <ImageDetailsModal image={details} onClose={() => setDetails(null)} />}
+    </div>
   );
+}
+
+/**
+ * /generate?reference=<file>, as "Use as reference" on /input links here: the uploaded
+ * reference is fetched and becomes the form's reference, then the parameter leaves the address
+ * (so coming back later does not replace a reference chosen since).
+ */
+function useReferenceFromLink(session: GenerateSession): void {
+  const [params, setParams] = useSearchParams();
+  const filename = params.get(REFERENCE_PARAM);
+  useEffect(() => {
+    if (!filename) return;
+    let current = true;
+    void referenceFromInput(filename).then((reference) => {
+      if (!current) return;
+      if (reference && !session.getState().busy) session.setReference(reference);
+      setParams(
+        (previous) => {
+          const next = new URLSearchParams(previous);
+          next.delete(REFERENCE_PARAM);
+          return next;
+        },
+        { replace: true },
+      );
+    });
+    return () => {
+      current = false;
+    };
+  }, [filename, session, setParams]);
 }

@@ -1,0 +1,127 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { browserMissing, launchBrowser } from './support/browser.js';
+import { seedLdImages } from './support/seed.js';
+import { startServer, type RunningServer } from './support/server.js';
+import { signIn, userFolder } from './support/session.js';
+
+/**
+ * The references library on /input (beyond the spec; issue 7 part 5): the uploaded references
+ * with what was generated from each, and "Use as reference" back to Generate.
+ */
+
+describe.skipIf(browserMissing)('References (/input)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startServer({ BUILTIN_UPSCALER: 'lanczos' });
+    browser = await launchBrowser();
+    const admin = { username: 'admin', password: server.adminPassword };
+    // An earlier upload, and two images generated from it (their metadata names it).
+    const inputs = userFolder(server, 'admin', 'input');
+    await fs.mkdir(inputs, { recursive: true });
+    const pixels = Buffer.alloc(120 * 90 * 3);
+    for (let i = 0; i < pixels.length; i++) pixels[i] = 60 + ((i * 37) % 120);
+    await fs.writeFile(
+      path.join(inputs, 'slate-ref.png'),
+      await sharp(pixels, { raw: { width: 120, height: 90, channels: 3 } })
+        .png()
+        .toBuffer(),
+    );
+    const metadata = {
+      input_image_path: 'slate-ref.png',
+      cliptextencode_585: 'dark slate',
+      cliptextencode_716: 'blurry',
+      latent_width: 1024,
+      latent_height: 1024,
+    };
+    await seedLdImages(server, admin, [
+      { filename: 'slate-a.png', metadata: { ...metadata, created_at: '2025-03-01T10:00:00Z' } },
+      { filename: 'slate-b.png', metadata: { ...metadata, created_at: '2025-03-01T11:00:00Z' } },
+    ]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext({ baseURL: server.url });
+    page = await context.newPage();
+    await signIn(page, 'admin', server.adminPassword);
+  });
+  afterEach(async () => {
+    await context.close();
+  });
+
+  async function openReferences(): Promise<void> {
+    await page.getByRole('link', { name: 'Input' }).click();
+    await page.waitForURL('**/input');
+    await page.getByRole('list', { name: 'References' }).waitFor();
+  }
+
+  const card = (filename: string) =>
+    page.getByRole('list', { name: 'References' }).getByRole('listitem', { name: filename });
+
+  it('[R2] lists each uploaded reference with the images generated from it', async () => {
+    await openReferences();
+    const slate = card('slate-ref.png');
+    await slate.waitFor();
+    expect(await slate.textContent()).toContain('2 generated images');
+    const made = slate.getByRole('list', { name: 'Generated from slate-ref.png' });
+    expect(
+      (
+        await made
+          .getByRole('img')
+          .evaluateAll((images) => images.map((i) => i.getAttribute('alt')))
+      )
+        .slice()
+        .sort(),
+    ).toEqual(['slate-a.png', 'slate-b.png']);
+    // The thumbnails and the reference itself are real images the browser could load.
+    await expect
+      .poll(() =>
+        slate
+          .getByRole('img')
+          .evaluateAll((images) =>
+            (images as HTMLImageElement[]).every((i) => i.complete && i.naturalWidth > 0),
+          ),
+      )
+      .toBe(true);
+  });
+
+  it('"Use as reference" opens Generate with it loaded; what it makes is listed under the new upload', async () => {
+    await openReferences();
+    await page.getByRole('button', { name: 'Use slate-ref.png as reference' }).click();
+    await page.waitForURL((url) => url.pathname === '/generate');
+    await page.getByRole('button', { name: 'Change reference image (slate-ref.png)' }).waitFor();
+    expect(new URL(page.url()).search).toBe('');
+
+    await page.getByLabel('Positive Prompt').fill('dark slate, cleft');
+    await page.getByLabel('Negative Prompt').fill('blurry');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Generat/ }).textContent(), {
+        timeout: 45_000,
+      })
+      .toBe('Generate');
+    const label = await page
+      .getByRole('list', { name: 'Results' })
+      .getByRole('button')
+      .getAttribute('aria-label');
+    const made = label?.replace(/^Load /, '') ?? '';
+    expect(made).toMatch(/^slate-ref-.+\.png$/);
+
+    // Each job keeps its own copy of the reference: the newest card is that copy, with the image.
+    await openReferences();
+    const newest = page.getByRole('list', { name: 'References' }).getByRole('listitem').first();
+    expect(await newest.getByRole('heading').textContent()).toMatch(/^slate-ref-.+\.png$/);
+    expect(await newest.textContent()).toContain('1 generated image');
+    await newest.getByRole('img', { name: made }).waitFor();
+  });
+});

@@ -1,0 +1,33 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import type { RunningServer } from './server.js';
+
+const USERS_CLI = fileURLToPath(new URL('../../server/dist/cli/users.js', import.meta.url));
+
+/** Signs in through the login form, as a person would, and waits for the dashboard. */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('User').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+/** Creates a user with the operator's CLI (`npm run users add NAME`) against the server's data. */
+export function addUser(server: RunningServer, username: string, password: string): void {
+  const result = spawnSync(process.execPath, [USERS_CLI, 'add', username], {
+    env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'silent' },
+    input: `${password}\n`,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    throw new Error(`users add ${username} failed: ${result.stderr || result.stdout}`);
+  }
+}
+
+/** Where the server keeps a user's files of one area (DATA_DIR/files/<user>/<area>). */
+export function userFolder(server: RunningServer, username: string, area: string): string {
+  return path.join(server.dataDir, 'files', username, area);
+}

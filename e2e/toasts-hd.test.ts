@@ -1,0 +1,219 @@
+import mqtt from 'mqtt';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { browserMissing, launchBrowser } from './support/browser.js';
+import { seedLdImages } from './support/seed.js';
+import { startServer, type RunningServer } from './support/server.js';
+import { signIn } from './support/session.js';
+
+/**
+ * The HD status toast (SPEC §2, §4, §9; checklist H4–H9) followed in a real browser, against the
+ * real server and broker with the fast Lanczos upscaler and one job at a time.
+ */
+
+const FACTORS: Record<string, [string, string]> = {
+  '30x30': ['1.5', '1.4'],
+  '120x120': ['2.24', '3.6'],
+};
+
+/** Orders HD versions as the user from a second client (another tab or device, say). */
+async function orderOverMqtt(
+  server: RunningServer,
+  user: { username: string; password: string },
+  orders: readonly { image: string; size: string }[],
+): Promise<string[]> {
+  const { url } = (await (await fetch(`${server.url}/api/mosquitto/url`)).json()) as {
+    url: string;
+  };
+  const client = await mqtt.connectAsync(url, {
+    username: user.username,
+    password: user.password,
+    clean: true,
+    reconnectPeriod: 0,
+  });
+  const ids: string[] = [];
+  try {
+    for (const { image, size } of orders) {
+      const [cr701, image692] = FACTORS[size] ?? ['0', '0'];
+      const id = `toast-e2e-${image}-${Date.now()}`;
+      ids.push(id);
+      await client.publishAsync(
+        `command/generate-image/user/${user.username}`,
+        JSON.stringify({
+          id,
+          user: user.username,
+          image,
+          rescale_factor_cr711: '1.74',
+          scale_by_latent707: '1',
+          rescale_factor_cr701: cr701,
+          scale_by_image692: image692,
+          use_fixed_seed: 'true',
+          fixed_seed_value: '10',
+          seed: '10',
+        }),
+      );
+    }
+  } finally {
+    await client.endAsync();
+  }
+  return ids;
+}
+
+describe.skipIf(browserMissing)('HD status toasts', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let admin: { username: string; password: string };
+
+  beforeAll(async () => {
+    server = await startServer({ BUILTIN_UPSCALER: 'lanczos', JOB_CONCURRENCY: '1' });
+    admin = { username: 'admin', password: server.adminPassword };
+    await seedLdImages(
+      server,
+      admin,
+      ['tile-a.png', 'tile-b.png', 'tile-c.png', 'tile-d.png'].map((filename, index) => ({
+        filename,
+        width: 1024,
+        height: 1024,
+        metadata: { latent_width: 1024, latent_height: 1024, kseed: 100 + index },
+        color: ['#9b3b2a', '#3b9b2a', '#2a3b9b', '#9b9b2a'][index],
+      })),
+    );
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext({
+      baseURL: server.url,
+      acceptDownloads: true,
+      viewport: { width: 1280, height: 800 },
+    });
+    page = await context.newPage();
+    await signIn(page, admin.username, admin.password);
+    await page
+      .getByRole('status', { name: 'Messaging connection' })
+      .getByText('Connected')
+      .waitFor();
+  });
+  afterEach(async () => {
+    await context.close();
+  });
+
+  const region = () => page.getByRole('status', { name: 'HD notifications' });
+  const toast = () => region().locator('.toast');
+
+  /** Notes every text the toast shows, in order: a job can pass a stage faster than a poll. */
+  async function recordToastTexts(): Promise<() => Promise<string[]>> {
+    await region().waitFor({ state: 'attached' });
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { toastTexts: string[] }).toastTexts = seen;
+      const element = document.querySelector('[aria-label="HD notifications"]');
+      if (!element) throw new Error('no toast region');
+      new MutationObserver(() => {
+        const text = element.textContent ?? '';
+        if (text !== '' && seen.at(-1) !== text) seen.push(text);
+      }).observe(element, { subtree: true, childList: true, characterData: true });
+    });
+    return () => page.evaluate(() => (window as unknown as { toastTexts: string[] }).toastTexts);
+  }
+
+  it('[H6][H7][H8][H9][M3][M5] an HD order followed through its toasts (queued, progress, finished) to the download', async () => {
+    const texts = await recordToastTexts();
+    await page.getByRole('button', { name: 'tile-a.png', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'tile-a.png' });
+    await dialog.getByLabel('Output Size').selectOption('120x120');
+    await dialog.getByRole('button', { name: 'Generate HD' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const finished = 'HD image generation for tile-a.png finished.';
+    await toast().getByText(finished).waitFor({ timeout: 60_000 });
+    const shown = await texts();
+    expect(shown[0]).toBe('HD image generation for tile-a.png added to queue.');
+    const progress = shown.slice(1, -1);
+    expect(progress.length).toBeGreaterThan(0);
+    for (const text of progress)
+      expect(text).toMatch(/^Generating HD\.\.\. \(\d+%\) \(Queued: 0\)$/);
+    // Each percent is told once, rising.
+    const percents = progress.map((text) => Number(/\((\d+)%\)/.exec(text)?.[1]));
+    expect(percents).toEqual([...new Set(percents)].sort((a, b) => a - b));
+    expect(shown.at(-1)).toBe(finished);
+
+    // One toast, at the top right, with the image's thumbnail.
+    expect(await toast().count()).toBe(1);
+    const box = await toast().boundingBox();
+    expect(box).not.toBeNull();
+    expect(1280 - ((box?.x ?? 0) + (box?.width ?? 0))).toBeLessThan(40);
+    expect(box?.y ?? 999).toBeLessThan(40);
+    const thumbnail = toast().locator('img');
+    expect(await thumbnail.getAttribute('src')).toBe('/api/images/ld/thumbnail/tile-a.png');
+    await expect
+      .poll(() => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
+
+    // It never closes by itself.
+    await page.waitForTimeout(6000);
+    expect(await toast().getByText(finished).isVisible()).toBe(true);
+
+    // Hovering pauses it; a click closes it.
+    await toast().hover();
+    expect(await toast().getAttribute('data-paused')).toBe('true');
+    await page.mouse.move(10, 790);
+    expect(await toast().getAttribute('data-paused')).toBe('false');
+    await toast().click();
+    await toast().waitFor({ state: 'detached' });
+
+    // To the download, from the image's details.
+    await page.getByRole('button', { name: 'tile-a.png', exact: true }).click();
+    const link = page.getByRole('dialog').getByRole('link', { name: 'Download HD Image' });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toMatch(/^tile-a_120x120\.(png|jpg)$/);
+    const { width } = await sharp(await download.path(), { limitInputPixels: false }).metadata();
+    expect(width).toBe(8258);
+  });
+
+  it('[H5][H9][H6] on any screen, the progress toast counts the jobs still queued', async () => {
+    await page.getByRole('link', { name: 'Output', exact: true }).click();
+    await page.waitForURL('**/output');
+    const texts = await recordToastTexts();
+    await orderOverMqtt(server, admin, [
+      { image: 'tile-b.png', size: '120x120' },
+      { image: 'tile-c.png', size: '30x30' },
+      { image: 'tile-d.png', size: '30x30' },
+    ]);
+    await toast()
+      .getByText('HD image generation for tile-d.png finished.')
+      .waitFor({ timeout: 90_000 });
+    const shown = await texts();
+    expect(shown).toContain('HD image generation for tile-b.png added to queue.');
+    expect(shown).toContain('HD image generation for tile-c.png added to queue.');
+    expect(shown).toContain('HD image generation for tile-d.png added to queue.');
+    // While tile-b runs, tile-c and tile-d wait; then one, then none.
+    expect(shown.some((text) => /^Generating HD\.\.\. \(\d+%\) \(Queued: 2\)$/.test(text))).toBe(
+      true,
+    );
+    expect(shown.some((text) => /^Generating HD\.\.\. \(\d+%\) \(Queued: 0\)$/.test(text))).toBe(
+      true,
+    );
+    expect(shown).toContain('HD image generation for tile-b.png finished.');
+    expect(shown).toContain('HD image generation for tile-c.png finished.');
+    expect(new URL(page.url()).pathname).toBe('/output');
+  });
+
+  it("[H4] a failed order shows 'Error generating HD image for <image>. Retrying...'", async () => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await orderOverMqtt(server, admin, [{ image: 'no-such-image.png', size: '30x30' }]);
+    await toast()
+      .getByText('Error generating HD image for no-such-image.png. Retrying...')
+      .waitFor({ timeout: 20_000 });
+    expect(errors.some((text) => text.includes('no-such-image.png'))).toBe(true);
+  });
+});

@@ -1,0 +1,53 @@
+import { TEXTS } from '@tessera/contract';
+
+/** SPEC §8: a list that failed to load (checklist D11). */
+export function GalleryError() {
+  return (
+    <p className="gallery-state gallery-error" role="alert">
+      {TEXTS.imageListError}
+    </p>
+  );
+}
+
+/** SPEC §2: nothing to show (checklist D10), also when the tag filter keeps no image. */
+export function GalleryEmpty() {
+  return <p className="gallery-state gallery-empty">{TEXTS.noImagesFound}</p>;
+}
+
+export function GalleryLoading() {
+  return (
+    <div className="gallery-state" role="status" aria-label="Loading images">
+      <span className="spinner" aria-hidden="true" />
+    </div>
+  );
+}
+
+/** How many images there are, and whether more pages are still coming. */
+export function GalleryCount({
+  shown,
+  total,
+  loadingMore,
+}: {
+  shown: number;
+  total: number;
+  loadingMore: boolean;
+}) {
+  const format = (n: number) => n.toLocaleString('en-US');
+  const text = loadingMore
+    ? `Loading images… ${format(total)}`
+    : shown === total
+      ? `${format(total)} ${total === 1 ? 'image' : 'images'}`
+      : `${format(shown)} of ${format(total)} images`;
+  return (
+    // Busy while pages stream in, so screen readers announce the total once rather than each page.
+    <p
+      className="gallery-count"
+      role="status"
+      aria-live="polite"
+      aria-busy={loadingMore}
+      aria-label="Image count"
+    >
+      {text}
+    </p>
+  );
+}

@@ -1,0 +1,132 @@
+import type { LdImage } from '@tessera/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import { loadAllLdImages } from '../../lib/api/images';
+import { useMessaging } from '../../lib/messaging';
+import type { RequestClient } from '../../lib/messaging';
+
+/** The query key prefix of the user's LD list; invalidate it when images were added elsewhere. */
+export const LD_IMAGES_QUERY_KEY = ['ld-images'] as const;
+
+export function ldImagesQueryKey(user: string | undefined) {
+  return [...LD_IMAGES_QUERY_KEY, user] as const;
+}
+
+/** While later pages stream in, the gallery takes them in at most this often. */
+const STREAM_FLUSH_MS = 150;
+
+/**
+ * The whole LD list. The first load paints early: the first page goes to the cache at once, the
+ * following ones in batches (at most every STREAM_FLUSH_MS, so 10,000 images cost a few dozen
+ * renders rather than a hundred), each appended to what the cache holds then, so a change made
+ * meanwhile is kept. A later refetch swaps the list in one go, so the gallery never shrinks back.
+ */
+async function fetchLdImages(
+  client: RequestClient,
+  queryClient: QueryClient,
+  signal: AbortSignal,
+): Promise<LdImage[]> {
+  const key = ldImagesQueryKey(client.user);
+  if (queryClient.getQueryData(key) !== undefined) return loadAllLdImages(client, { signal });
+
+  let waiting: LdImage[] = [];
+  let first = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (signal.aborted || (waiting.length === 0 && !first)) return;
+    const batch = waiting;
+    waiting = [];
+    first = false;
+    queryClient.setQueryData<LdImage[]>(key, (old = []) => [...old, ...batch]);
+  };
+  try {
+    const all = await loadAllLdImages(client, {
+      signal,
+      onPage: (page) => {
+        waiting.push(...page);
+        if (first) flush();
+        else timer ??= setTimeout(flush, STREAM_FLUSH_MS);
+      },
+    });
+    clearTimeout(timer);
+    flush();
+    return queryClient.getQueryData<LdImage[]>(key) ?? all;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface LdImagesState {
+  images: readonly LdImage[];
+  /** Nothing to show yet: the first page has not arrived. */
+  isPending: boolean;
+  /** Pages are still arriving (or a refetch runs). */
+  isFetching: boolean;
+  isError: boolean;
+}
+
+const NO_IMAGES: readonly LdImage[] = [];
+
+/** The signed-in user's LD images, shared by every screen through the query cache. */
+export function useLdImages(): LdImagesState {
+  const client = useMessaging();
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: ldImagesQueryKey(client?.user),
+    queryFn: ({ signal }) => (client ? fetchLdImages(client, queryClient, signal) : []),
+    enabled: client !== null,
+    // Image objects keep their identity, so memoised tiles skip unchanged images; a deep
+    // comparison of 10,000 records per page would only cost time.
+    structuralSharing: false,
+    refetchOnWindowFocus: false,
+    // A failed list is shown as such (SPEC §8) rather than retried behind a spinner.
+    retry: false,
+  });
+  const images = query.data ?? NO_IMAGES;
+  return {
+    images,
+    // An empty first page makes no list yet: it is empty only once loading has ended.
+    isPending: query.isPending || (query.isFetching && images.length === 0 && !query.isError),
+    isFetching: query.isFetching,
+    isError: query.isError,
+  };
+}
+
+/** Replaces one image of the cached list (by file name) with `change(image)`. */
+export function updateCachedLdImage(
+  queryClient: QueryClient,
+  user: string,
+  filename: string,
+  change: (image: LdImage) => LdImage,
+): void {
+  queryClient.setQueryData<LdImage[]>(ldImagesQueryKey(user), (old) =>
+    old?.map((image) => (image.filename === filename ? change(image) : image)),
+  );
+}
+
+/** Drops images from the cached list. */
+export function removeCachedLdImages(
+  queryClient: QueryClient,
+  user: string,
+  filenames: ReadonlySet<string>,
+): void {
+  queryClient.setQueryData<LdImage[]>(ldImagesQueryKey(user), (old) =>
+    old?.filter((image) => !filenames.has(image.filename)),
+  );
+}
+
+/** Takes a tag off every cached image that has it (the server did the same on delete-tag). */
+export function removeTagFromCachedLdImages(
+  queryClient: QueryClient,
+  user: string,
+  tagId: string,
+): void {
+  queryClient.setQueryData<LdImage[]>(ldImagesQueryKey(user), (old) =>
+    old?.map((image) =>
+      image.tags.includes(tagId)
+        ? { ...image, tags: image.tags.filter((id) => id !== tagId) }
+        : image,
+    ),
+  );
+}

@@ -1,0 +1,18 @@
+import { TEXTS } from '@tessera/contract';
+import { RefreshIcon } from './icons';
+
+/** SPEC §2 Refresh (checklist D2, O1): reads 'Refreshing...' and is disabled while busy. */
+export function RefreshButton({ busy, onRefresh }: { busy: boolean; onRefresh: () => void }) {
+  return (
+    <button
+      type="button"
+      className="button gallery-refresh"
+      disabled={busy}
+      aria-busy={busy}
+      onClick={onRefresh}
+    >
+      <RefreshIcon />
+      {busy ? TEXTS.refreshing : 'Refresh'}
+    </button>
+  );
+}

@@ -1,0 +1,109 @@
+import {
+  FIXED_SEED,
+  GENERATION_DEFAULTS,
+  formatByName,
+  formatBySize,
+  readImageMetadata,
+} from '@tessera/contract';
+import type { GenerationForm, OutputFormatName } from '@tessera/contract';
+
+/**
+ * The Generate form as the screen holds it. Number fields stay the text the person typed, so
+ * a half-typed "3." is never rewritten under their cursor; `toGenerationForm` reads them.
+ */
+export interface FormFields {
+  positivePrompt: string;
+  negativePrompt: string;
+  outputFormat: OutputFormatName;
+  imaginationWeight: string;
+  similarity: string;
+  promptAdherence: string;
+  styleWeight: string;
+  tiling: boolean;
+  mask: boolean;
+  batchSize: string;
+  useFixedSeed: boolean;
+}
+
+export type NumberFieldName =
+  'imaginationWeight' | 'similarity' | 'promptAdherence' | 'styleWeight' | 'batchSize';
+
+function defaultFormat(): OutputFormatName {
+  const format = formatBySize(GENERATION_DEFAULTS.latent_width, GENERATION_DEFAULTS.latent_height);
+  return format?.name ?? 'Square';
+}
+
+/** SPEC §3's defaults (checklist G7). */
+export const DEFAULT_FIELDS: FormFields = {
+  positivePrompt: '',
+  negativePrompt: '',
+  outputFormat: defaultFormat(),
+  imaginationWeight: String(GENERATION_DEFAULTS.imaginationWeight),
+  similarity: String(GENERATION_DEFAULTS.similarity),
+  promptAdherence: String(GENERATION_DEFAULTS.promptAdherence),
+  styleWeight: String(GENERATION_DEFAULTS.styleWeight),
+  tiling: GENERATION_DEFAULTS.tiling,
+  mask: GENERATION_DEFAULTS.mask,
+  batchSize: String(GENERATION_DEFAULTS.batchSize),
+  useFixedSeed: GENERATION_DEFAULTS.use_fixed_seed,
+};
+
+/** An emptied field is NaN, which the contract's range checks refuse (Number('') would be 0). */
+function numberOf(text: string): number {
+  return text.trim() === '' ? Number.NaN : Number(text);
+}
+
+/** The form the contract validates and turns into a preview request. */
+export function toGenerationForm(fields: FormFields): GenerationForm {
+  const format = formatByName(fields.outputFormat);
+  return {
+    positivePrompt: fields.positivePrompt,
+    negativePrompt: fields.negativePrompt,
+    imaginationWeight: numberOf(fields.imaginationWeight),
+    similarity: numberOf(fields.similarity),
+    promptAdherence: numberOf(fields.promptAdherence),
+    styleWeight: numberOf(fields.styleWeight),
+    tiling: fields.tiling,
+    mask: fields.mask,
+    batchSize: numberOf(fields.batchSize),
+    use_fixed_seed: fields.useFixedSeed,
+    latent_width: format?.width ?? Number.NaN,
+    latent_height: format?.height ?? Number.NaN,
+  };
+}
+
+/**
+ * The fields an image was generated with, read from its metadata (a footer thumbnail clicked);
+ * what the metadata lacks keeps its current value. The batch size is the person's, not the image's.
+ */
+export function fieldsFromMetadata(
+  metadata: Record<string, unknown>,
+  current: FormFields,
+): FormFields {
+  const read = readImageMetadata(metadata);
+  const text = (value: number | undefined, fallback: string) =>
+    value === undefined ? fallback : String(value);
+  const format =
+    read.latentWidth !== undefined && read.latentHeight !== undefined
+      ? formatBySize(read.latentWidth, read.latentHeight)
+      : undefined;
+  const flag = (key: string, fallback: boolean) => {
+    const value = metadata[key];
+    return typeof value === 'boolean' ? value : fallback;
+  };
+  return {
+    ...current,
+    positivePrompt: read.positivePrompt ?? current.positivePrompt,
+    negativePrompt: read.negativePrompt ?? current.negativePrompt,
+    outputFormat: format?.name ?? current.outputFormat,
+    imaginationWeight: text(read.imaginationWeight, current.imaginationWeight),
+    similarity: text(read.similarity, current.similarity),
+    promptAdherence: text(read.promptAdherence, current.promptAdherence),
+    styleWeight: text(read.styleWeight, current.styleWeight),
+    // Written by this product's engines beside the fields SPEC §3 lists.
+    tiling: flag('seamless', current.tiling),
+    mask: flag('mask', current.mask),
+    // There is no seed field: the fixed seed gives the same image again, a random one cannot.
+    useFixedSeed: read.seed === undefined ? current.useFixedSeed : read.seed === String(FIXED_SEED),
+  };
+}

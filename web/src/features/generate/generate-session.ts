@@ -1,0 +1,175 @@
+import { TEXTS } from '@tessera/contract';
+import type { GenerationForm, LdImage } from '@tessera/contract';
+import { useSyncExternalStore } from 'react';
+import { DEFAULT_FIELDS, fieldsFromMetadata } from './form-state';
+import type { FormFields } from './form-state';
+import { runGenerationBatch } from './generation-flow';
+import type { BatchResult, FlowOptions, GenerationFlowApi } from './generation-flow';
+
+/** The accepted reference image, with its size and an address to show it. */
+export interface Reference {
+  file: File;
+  width: number;
+  height: number;
+  /** An object URL of `file`, revoked when the reference is replaced. */
+  url: string;
+}
+
+/** A footer thumbnail: `image` is null while the item is still pending. */
+export interface ResultItem {
+  key: string;
+  image: LdImage | null;
+}
+
+export interface GenerateState {
+  reference: Reference | null;
+  fields: FormFields;
+  /** The tags chosen for the results. */
+  tagIds: readonly string[];
+  busy: boolean;
+  /** The n of 'Generating... (n%)'. */
+  percent: number;
+  /** The error line: SPEC §8's generation error, with the specific text when there is one. */
+  error: { message: string; detail: string | undefined } | null;
+  /** The session's results, oldest first, pending items included. */
+  results: readonly ResultItem[];
+  /** The image in the preview area. */
+  shown: LdImage | null;
+}
+
+const INITIAL: GenerateState = {
+  reference: null,
+  fields: DEFAULT_FIELDS,
+  tagIds: [],
+  busy: false,
+  percent: 0,
+  error: null,
+  results: [],
+  shown: null,
+};
+
+/**
+ * The Generate screen's state for one user, kept outside React so that a batch runs on and its
+ * results stay while the person visits other screens ("the session's results", SPEC §2).
+ */
+export class GenerateSession {
+  private state: GenerateState = INITIAL;
+  private readonly listeners = new Set<() => void>();
+  private nextKey = 0;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly getState = (): GenerateState => this.state;
+
+  private update(change: Partial<GenerateState>): void {
+    this.state = { ...this.state, ...change };
+    for (const listener of this.listeners) listener();
+  }
+
+  setReference(reference: Omit<Reference, 'url'> | null): void {
+    const previous = this.state.reference;
+    if (previous) URL.revokeObjectURL(previous.url);
+    this.update({
+      reference: reference && { ...reference, url: URL.createObjectURL(reference.file) },
+    });
+  }
+
+  setFields(change: Partial<FormFields>): void {
+    this.update({ fields: { ...this.state.fields, ...change } });
+  }
+
+  toggleTag(tagId: string): void {
+    const { tagIds } = this.state;
+    this.update({
+      tagIds: tagIds.includes(tagId) ? tagIds.filter((id) => id !== tagId) : [...tagIds, tagId],
+    });
+  }
+
+  /** A footer thumbnail clicked: its image in the preview, its reference and parameters in the form. */
+  reloadFrom(image: LdImage, reference: Omit<Reference, 'url'> | null): void {
+    if (reference) this.setReference(reference);
+    this.update({
+      fields: fieldsFromMetadata(image.metadata, this.state.fields),
+      shown: image,
+      error: null,
+    });
+  }
+
+  clearError(): void {
+    this.update({ error: null });
+  }
+
+  /**
+   * SPEC §4: locks the form, adds one footer placeholder per item and runs the batch. Returns
+   * when the batch has ended, either way; a failure leaves the error line set.
+   */
+  async generate(
+    api: GenerationFlowApi,
+    batch: { user: string; form: GenerationForm; tagIds: readonly string[] },
+    options: FlowOptions = {},
+  ): Promise<void> {
+    const { reference, busy } = this.state;
+    if (busy || !reference) return;
+    const keys = Array.from({ length: batch.form.batchSize }, () => `result-${this.nextKey++}`);
+    this.update({
+      busy: true,
+      percent: 0,
+      error: null,
+      shown: null,
+      results: [...this.state.results, ...keys.map((key) => ({ key, image: null }))],
+    });
+
+    const result: BatchResult = await runGenerationBatch(
+      api,
+      { user: batch.user, reference: reference.file, form: batch.form, tagIds: batch.tagIds },
+      {
+        onProgress: (percent) => this.update({ percent }),
+        onImage: (index, image) =>
+          this.update({
+            shown: image,
+            results: this.state.results.map((item) =>
+              item.key === keys[index] ? { ...item, image } : item,
+            ),
+          }),
+      },
+      options,
+    ).catch((cause: unknown) => ({ ok: false, index: 0, detail: undefined, cause }));
+
+    if (result.ok) {
+      this.update({ busy: false, percent: 100 });
+      return;
+    }
+    console.error('Preview generation failed:', result.cause);
+    // The batch stopped: its items that never came leave the footer.
+    const unfinished = new Set(keys.slice(result.index));
+    this.update({
+      busy: false,
+      error: { message: TEXTS.generationError, detail: result.detail },
+      results: this.state.results.filter((item) => !(unfinished.has(item.key) && !item.image)),
+    });
+  }
+}
+
+const sessions = new Map<string, GenerateSession>();
+
+/** The session of a user ('' when signed out), made on first use. */
+export function generateSessionFor(user: string): GenerateSession {
+  let session = sessions.get(user);
+  if (!session) {
+    session = new GenerateSession();
+    sessions.set(user, session);
+  }
+  return session;
+}
+
+/** Forgets every session (tests). */
+export function clearGenerateSessions(): void {
+  sessions.clear();
+}
+
+export function useGenerateState(session: GenerateSession): GenerateState {
+  return useSyncExternalStore(session.subscribe, session.getState);
+}

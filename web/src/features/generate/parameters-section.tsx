@@ -1,0 +1,133 @@
+import { FIXED_SEED, GENERATION_RANGES, OUTPUT_FORMATS } from '@tessera/contract';
+import type { GenerationFormErrors, OutputFormatName } from '@tessera/contract';
+import { useEffect, useId, useRef } from 'react';
+import type { ReactNode } from 'react';
+import type { FormFields, NumberFieldName } from './form-state';
+
+export interface ParametersSectionProps {
+  fields: FormFields;
+  errors: GenerationFormErrors;
+  onChange: (change: Partial<FormFields>) => void;
+}
+
+/** The collapsible Generation Parameters of SPEC §2 (checklist G2, G7–G11). */
+export function ParametersSection({ fields, errors, onChange }: ParametersSectionProps) {
+  const id = useId();
+  const section = useRef<HTMLDetailsElement>(null);
+  const hasErrors = Object.keys(errors).length > 0;
+  // A refused field must be seen: a collapsed section opens to show it.
+  useEffect(() => {
+    if (hasErrors && section.current) section.current.open = true;
+  }, [hasErrors, errors]);
+
+  const field = (name: keyof GenerationFormErrors, label: string, control: ReactNode) => (
+    <div className="field">
+      <label className="field-label" htmlFor={`${id}-${name}`}>
+        {label}
+      </label>
+      {control}
+      {errors[name] && (
+        <p id={`${id}-${name}-error`} className="generate-field-error">
+          {errors[name]}
+        </p>
+      )}
+    </div>
+  );
+
+  const errorProps = (name: keyof GenerationFormErrors) =>
+    errors[name]
+      ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${name}-error` }
+      : {};
+
+  const prompt = (name: 'positivePrompt' | 'negativePrompt', label: string) =>
+    field(
+      name,
+      label,
+      <textarea
+        id={`${id}-${name}`}
+        className="field-input generate-prompt"
+        rows={3}
+        value={fields[name]}
+        onChange={(event) => onChange({ [name]: event.target.value })}
+        {...errorProps(name)}
+      />,
+    );
+
+  const number = (name: NumberFieldName, label: string) => {
+    const range = GENERATION_RANGES[name];
+    return field(
+      name,
+      label,
+      <input
+        id={`${id}-${name}`}
+        className="field-input"
+        type="number"
+        inputMode={name === 'batchSize' ? 'numeric' : 'decimal'}
+        min={range.min}
+        max={range.max}
+        step={range.step}
+        value={fields[name]}
+        onChange={(event) => onChange({ [name]: event.target.value })}
+        {...errorProps(name)}
+      />,
+    );
+  };
+
+  const toggle = (name: 'tiling' | 'mask' | 'useFixedSeed', label: string) => (
+    <label className="generate-toggle">
+      <input
+        type="checkbox"
+        role="switch"
+        checked={fields[name]}
+        onChange={(event) => onChange({ [name]: event.target.checked })}
+      />
+      <span>{label}</span>
+    </label>
+  );
+
+  return (
+    <details ref={section} className="generate-section" open>
+      <summary className="generate-section-title">Generation Parameters</summary>
+      <div className="generate-section-body">
+        {prompt('positivePrompt', 'Positive Prompt')}
+        {prompt('negativePrompt', 'Negative Prompt')}
+        {field(
+          'outputFormat',
+          'Output Format',
+          <select
+            id={`${id}-outputFormat`}
+            className="field-input"
+            value={fields.outputFormat}
+            onChange={(event) => onChange({ outputFormat: event.target.value as OutputFormatName })}
+            {...errorProps('outputFormat')}
+          >
+            {OUTPUT_FORMATS.map((format) => (
+              <option key={format.name} value={format.name}>
+                {format.name} ({format.width}x{format.height})
+              </option>
+            ))}
+          </select>,
+        )}
+        <div className="generate-grid">
+          {number('imaginationWeight', 'Imagination Weight')}
+          {number('similarity', 'Similarity')}
+          {number('promptAdherence', 'Prompt Adherence')}
+          {number('styleWeight', 'Style Weight')}
+        </div>
+        <div className="generate-toggles">
+          {toggle('tiling', 'Seamless')}
+          {toggle('mask', 'Mask')}
+        </div>
+        <div className="generate-grid">{number('batchSize', 'Batch Size')}</div>
+        <div className="generate-seed">
+          {toggle('useFixedSeed', 'Use Fixed Seed')}
+          <p className="generate-hint">
+            {fields.useFixedSeed
+              ? `Seed ${FIXED_SEED} for every image`
+              : 'A random seed for each image'}
+          </p>
+        </div>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,47 @@
+import { generationStatusResponseSchema, hdJobsResponseSchema } from '@tessera/contract';
+import type { GenerationStatusResponse, HdJob } from '@tessera/contract';
+import { expectAnswer, getJson, postJson, send } from '../../lib/http';
+import type { Parser } from '../../lib/http';
+
+/** The HTTP side of HD: the polled status (SPEC §7), and the job list and cancel (beyond it). */
+
+/** The status of the user's newest HD job; undefined while the user has none (404). */
+export async function fetchLatestHdStatus(): Promise<GenerationStatusResponse | undefined> {
+  const answer = await send('/api/query/status-generate-image');
+  if (answer.status === 404) return undefined;
+  return expectAnswer(answer, generationStatusResponseSchema);
+}
+
+/** The user's HD jobs, newest first. */
+export async function fetchHdJobs(): Promise<HdJob[]> {
+  return (await getJson('/api/query/hd-jobs', hdJobsResponseSchema)).jobs;
+}
+
+const anyBody: Parser<unknown> = { safeParse: (input) => ({ success: true, data: input }) };
+
+/**
+ * Cancels a queued HD job. Rejects with an HttpError carrying the server's text when the job
+ * already runs or ended (409) or is unknown (404).
+ */
+export async function cancelHdJob(id: string): Promise<void> {
+  expectAnswer(await postJson('/api/command/cancel-hd-job', { id }), anyBody);
+}
+
+/** Where a finished HD file downloads from (the server names the download). */
+export function hdImageUrl(filename: string): string {
+  return `/api/images/hd/${encodeURIComponent(filename)}`;
+}
+
+/** The LD image's thumbnail, as the toast and the queue show it. */
+export function ldThumbnailUrl(filename: string): string {
+  return `/api/images/ld/thumbnail/${encodeURIComponent(filename)}`;
+}
+
+export function ldImageUrl(filename: string): string {
+  return `/api/images/ld/${encodeURIComponent(filename)}`;
+}
+
+/** The reference image an LD image was generated from. */
+export function inputImageUrl(filename: string): string {
+  return `/api/images/input/${encodeURIComponent(filename)}`;
+}

@@ -1,0 +1,223 @@
+import { TEXTS, hdSizesForImage, isHdSizeLabel, readImageMetadata } from '@tessera/contract';
+import type { HdSizeLabel, LdImage, Tag } from '@tessera/contract';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useMessaging } from '../../lib/messaging';
+import { SeamlessPreview } from '../seamless';
+import { useTags } from '../tags/use-tags';
+import { hdImageUrl, inputImageUrl, ldImageUrl } from './hd-api';
+import { orderHd, useImageHdState } from './hd-job-store';
+import './image-details-modal.css';
+
+export interface ImageDetailsModalProps {
+  image: LdImage;
+  onClose: () => void;
+}
+
+/** A number as the metadata holds it, or a dash when the field is missing. */
+function shown(value: number | string | undefined): string {
+  return value === undefined ? '-' : String(value);
+}
+
+/**
+ * The HD sizes offered for the image (M2): by its latent size when the metadata has it, else by
+ * the picture's own size once loaded; none for a size that is no output format.
+ */
+export function hdSizesFor(
+  metadata: Record<string, unknown>,
+  naturalSize: { width: number; height: number } | undefined,
+): readonly HdSizeLabel[] {
+  const { latentWidth, latentHeight } = readImageMetadata(metadata);
+  if (latentWidth !== undefined && latentHeight !== undefined) {
+    return hdSizesForImage(latentWidth, latentHeight);
+  }
+  return naturalSize ? hdSizesForImage(naturalSize.width, naturalSize.height) : [];
+}
+
+/**
+ * The Image Details modal (SPEC §2; M1–M7): what the image was made from, and the HD order.
+ * A native <dialog> opened with showModal(), so focus stays inside and Escape closes it.
+ */
+export function ImageDetailsModal({ image, onClose }: ImageDetailsModalProps) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const closed = useRef(false);
+  const titleId = useId();
+  const sizeId = useId();
+  const client = useMessaging();
+  const { tags } = useTags();
+  const hd = useImageHdState(image.filename);
+  const metadata = readImageMetadata(image.metadata);
+  const [naturalSize, setNaturalSize] = useState<{ width: number; height: number }>();
+  const [size, setSize] = useState('');
+  const sizes = hdSizesFor(image.metadata, naturalSize);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+
+  function close() {
+    if (closed.current) return;
+    closed.current = true;
+    onClose();
+  }
+
+  function generateHd() {
+    const sizeLabel = isHdSizeLabel(size) && sizes.includes(size) ? size : undefined;
+    if (sizeLabel === undefined) {
+      // SPEC §8: logged only.
+      console.log(TEXTS.hdSizeRequired);
+      return;
+    }
+    if (client === null) {
+      console.error('Generate HD: the messaging client is not connected.');
+      return;
+    }
+    // Fire and forget (SPEC §7); a publish failure is logged by the client.
+    orderHd(client, { image: image.filename, metadata: image.metadata, sizeLabel }).catch(
+      () => undefined,
+    );
+    close();
+  }
+
+  const imageTags = image.tags
+    .map((id) => tags.find((tag) => tag.id === id))
+    .filter((tag): tag is Tag => tag !== undefined);
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="details-modal"
+      aria-labelledby={titleId}
+      onClose={close}
+      onClick={(event) => {
+        // A click on the backdrop lands on the dialog element itself.
+        if (event.target === event.currentTarget) close();
+      }}
+    >
+      <div className="details-content">
+        <header className="details-header">
+          <h2 id={titleId} className="details-title">
+            {image.filename}
+          </h2>
+          <button type="button" className="details-close" aria-label="Close" onClick={close}>
+            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+              <path
+                d="M6 6l12 12M18 6L6 18"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
+            </svg>
+          </button>
+        </header>
+
+        <div className="details-body">
+          <div className="details-pictures">
+            <SeamlessPreview
+              src={ldImageUrl(image.filename)}
+              alt={image.filename}
+              imgProps={{
+                onLoad: (event) => {
+                  const { naturalWidth: width, naturalHeight: height } = event.currentTarget;
+                  if (width > 0 && height > 0) setNaturalSize({ width, height });
+                },
+              }}
+            />
+            <figure className="details-reference">
+              <figcaption className="details-label">Reference image</figcaption>
+              {metadata.inputImagePath === undefined ? (
+                <p className="details-missing">-</p>
+              ) : (
+                <img src={inputImageUrl(metadata.inputImagePath)} alt="Reference image" />
+              )}
+            </figure>
+          </div>
+
+          <div className="details-side">
+            <dl className="details-fields">
+              <Field label="Positive prompt" wide>
+                {shown(metadata.positivePrompt)}
+              </Field>
+              <Field label="Negative prompt" wide>
+                {shown(metadata.negativePrompt)}
+              </Field>
+              <Field label="Imagination weight">{shown(metadata.imaginationWeight)}</Field>
+              <Field label="Similarity">{shown(metadata.similarity)}</Field>
+              <Field label="Prompt adherence">{shown(metadata.promptAdherence)}</Field>
+              <Field label="Style weight">{shown(metadata.styleWeight)}</Field>
+              <Field label="Seed">{shown(metadata.seed)}</Field>
+              <Field label="Tags" wide>
+                {imageTags.length === 0 ? (
+                  '-'
+                ) : (
+                  <ul className="details-tags" aria-label="Tags">
+                    {imageTags.map((tag) => (
+                      <li key={tag.id} className="details-tag">
+                        <span
+                          className="details-tag-swatch"
+                          style={{ background: tag.color }}
+                          aria-hidden="true"
+                        />
+                        {tag.name}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </Field>
+            </dl>
+
+            <section className="details-hd" aria-label="HD version">
+              <div className="field">
+                <label className="field-label" htmlFor={sizeId}>
+                  Output Size
+                </label>
+                <select
+                  id={sizeId}
+                  className="field-input"
+                  value={size}
+                  onChange={(event) => setSize(event.target.value)}
+                >
+                  <option value="">Select a size</option>
+                  {sizes.map((label) => (
+                    <option key={label} value={label}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="details-hd-actions">
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={hd.running}
+                  onClick={generateHd}
+                >
+                  {hd.running ? TEXTS.generatingHdButton(hd.percent) : 'Generate HD'}
+                </button>
+                {hd.downloadImage !== undefined && (
+                  <a
+                    className="button details-download"
+                    href={hdImageUrl(hd.downloadImage)}
+                    download
+                  >
+                    {TEXTS.downloadHdImage}
+                  </a>
+                )}
+              </div>
+            </section>
+          </div>
+        </div>
+      </div>
+    </dialog>
+  );
+}
+
+function Field({ label, wide, children }: { label: string; wide?: boolean; children: ReactNode }) {
+  return (
+    <div className={`details-field${wide ? ' is-wide' : ''}`}>
+      <dt className="details-label">{label}</dt>
+      <dd className="details-value">{children}</dd>
+    </div>
+  );
+}

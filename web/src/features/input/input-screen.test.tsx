@@ -1,0 +1,73 @@
+// @vitest-environment jsdom
+import { TEXTS } from '@tessera/contract';
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer, renderWithApp } from '../generate/test-support';
+import { InputScreen } from './input-screen';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function setUp(inputs: unknown) {
+  const server = fakeServer({ inputs });
+  vi.stubGlobal('fetch', server.fetch);
+  renderWithApp(server.client, '/input', [
+    { path: '/input', element: <InputScreen /> },
+    { path: '/generate', element: <p>Generate</p> },
+  ]);
+  return server;
+}
+
+describe('References (/input)', () => {
+  it('lists each uploaded reference with the images generated from it', async () => {
+    setUp({
+      inputs: [
+        {
+          filename: 'slate-9f.png',
+          created_at: '2025-03-02T10:00:00.000Z',
+          images: ['slate-1.png', 'slate-2.png'],
+        },
+        { filename: 'oak-1a.jpg', created_at: '2025-03-01T10:00:00.000Z', images: [] },
+      ],
+    });
+    const list = await screen.findByRole('list', { name: 'References' });
+    const cards = within(list).getAllByRole('listitem', { name: /\.(png|jpg)$/ });
+    const [slate, oak] = cards as [HTMLElement, HTMLElement];
+    expect(cards.map((card) => card.querySelector('h2')?.textContent)).toEqual([
+      'slate-9f.png',
+      'oak-1a.jpg',
+    ]);
+    expect(within(slate).getByText(/2 generated images/)).toBeTruthy();
+    expect(within(oak).getByText(/0 generated images/)).toBeTruthy();
+    const made = within(slate).getByRole('list', { name: 'Generated from slate-9f.png' });
+    expect(
+      within(made)
+        .getAllByRole('img')
+        .map((image) => image.getAttribute('src')),
+    ).toEqual(['/api/images/ld/thumbnail/slate-1.png', '/api/images/ld/thumbnail/slate-2.png']);
+    expect(slate.querySelector('img')?.getAttribute('src')).toBe('/api/images/input/slate-9f.png');
+  });
+
+  it('"Use as reference" opens Generate with that reference', async () => {
+    setUp({
+      inputs: [{ filename: 'slate 9f.png', created_at: '2025-03-02T10:00:00Z', images: [] }],
+    });
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Use slate 9f.png as reference' }),
+    );
+    expect(screen.getByRole('status', { name: 'Location' }).textContent).toBe(
+      '/generate?reference=slate+9f.png',
+    );
+  });
+
+  it('says when there are no references yet, and when the list cannot be loaded', async () => {
+    setUp({ inputs: [] });
+    expect(await screen.findByText('No references yet: upload one on Generate.')).toBeTruthy();
+    cleanup();
+    setUp(new Response('{}', { status: 500 }));
+    expect((await screen.findByRole('alert')).textContent).toBe(TEXTS.imageListError);
+  });
+});

@@ -1,0 +1,188 @@
+import { DEFAULT_TAG_COLOR, matchesTagSearch } from '@tessera/contract';
+import type { Tag } from '@tessera/contract';
+import { memo, useCallback, useId, useMemo, useState } from 'react';
+import { EditIcon, PlusIcon, TrashIcon } from '../gallery/icons';
+import { ConfirmDialog } from './confirm-dialog';
+import type { TagFilter } from './tag-filter';
+import { TagFormDialog } from './tag-form-dialog';
+import { TagSearch } from './tag-search';
+import { TagSwatch } from './tag-swatch';
+import { useInlineCreate } from './use-inline-create';
+import { usePendingTagIds, useTagCommands } from './use-tag-commands';
+import { useTags } from './use-tags';
+import './tags.css';
+
+type OpenDialog = { kind: 'create' } | { kind: 'edit'; tag: Tag } | { kind: 'delete'; tag: Tag };
+
+/**
+ * The Tags panel of SPEC §2 (checklist D4, T1–T3, T6, T12): create (dialog, or inline from the
+ * search text), edit, delete with confirmation, search, and click a tag to filter by it.
+ */
+export function TagsPanel({ filter }: { filter: TagFilter }) {
+  const headingId = useId();
+  const { tags, isLoading, error } = useTags();
+  const commands = useTagCommands();
+  const pending = usePendingTagIds();
+  const [search, setSearch] = useState('');
+  const [dialog, setDialog] = useState<OpenDialog | null>(null);
+  const inline = useInlineCreate(tags, search);
+  const names = useMemo(() => tags.map((tag) => tag.name), [tags]);
+  const shown = useMemo(
+    () => tags.filter((tag) => matchesTagSearch(tag.name, search)),
+    [tags, search],
+  );
+  const close = () => setDialog(null);
+  const edit = useCallback((tag: Tag) => setDialog({ kind: 'edit', tag }), []);
+  const remove = useCallback((tag: Tag) => setDialog({ kind: 'delete', tag }), []);
+
+  return (
+    <section className="tags-panel" aria-labelledby={headingId}>
+      <div className="tags-panel-head">
+        <h2 id={headingId} className="tags-panel-title">
+          Tags
+        </h2>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="New tag"
+          title="New tag"
+          onClick={() => setDialog({ kind: 'create' })}
+        >
+          <PlusIcon />
+        </button>
+      </div>
+      <TagSearch value={search} onChange={setSearch} />
+      {inline.offered && (
+        <button
+          type="button"
+          className="tags-inline-create"
+          onClick={() => void inline.create().then((tag) => tag && setSearch(''))}
+        >
+          <PlusIcon />
+          Create tag “{inline.name}”
+        </button>
+      )}
+      {inline.error && (
+        <p className="field-error" role="alert">
+          {inline.error}
+        </p>
+      )}
+      {filter.enabled.size > 0 && (
+        <button type="button" className="tags-clear-filter" onClick={filter.clear}>
+          Show all images
+        </button>
+      )}
+      <ul className="tags-list" aria-label="Tags" aria-busy={isLoading}>
+        {shown.map((tag) => (
+          <TagRow
+            key={tag.id}
+            tag={tag}
+            enabled={filter.enabled.has(tag.id)}
+            loading={pending.has(tag.id)}
+            onToggle={filter.toggle}
+            onEdit={edit}
+            onDelete={remove}
+          />
+        ))}
+      </ul>
+      {!isLoading && tags.length === 0 && error == null && (
+        <p className="tags-note">No tags yet.</p>
+      )}
+      {error != null && (
+        <p className="field-error" role="alert">
+          The tags could not be loaded.
+        </p>
+      )}
+
+      {dialog?.kind === 'create' && (
+        <TagFormDialog
+          title="New tag"
+          submitLabel="Create"
+          initial={{ name: '', color: DEFAULT_TAG_COLOR }}
+          existingNames={names}
+          onSubmit={async (values) => void (await commands.create(values))}
+          onClose={close}
+        />
+      )}
+      {dialog?.kind === 'edit' && (
+        <TagFormDialog
+          title="Edit tag"
+          submitLabel="Save"
+          initial={{ name: dialog.tag.name, color: dialog.tag.color }}
+          existingNames={names}
+          currentName={dialog.tag.name}
+          onSubmit={(values) => commands.update({ ...dialog.tag, ...values })}
+          onClose={close}
+        />
+      )}
+      {dialog?.kind === 'delete' && (
+        <ConfirmDialog
+          title="Delete tag"
+          confirmLabel="Delete"
+          onConfirm={() => void commands.remove(dialog.tag).catch(() => undefined)}
+          onClose={close}
+        >
+          <p>Delete the tag “{dialog.tag.name}”? It is removed from every image that has it.</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
+
+interface TagRowProps {
+  tag: Tag;
+  enabled: boolean;
+  loading: boolean;
+  onToggle: (id: string) => void;
+  onEdit: (tag: Tag) => void;
+  onDelete: (tag: Tag) => void;
+}
+
+const TagRow = memo(function TagRow({
+  tag,
+  enabled,
+  loading,
+  onToggle,
+  onEdit,
+  onDelete,
+}: TagRowProps) {
+  return (
+    <li className={loading ? 'tag-row is-loading' : 'tag-row'} aria-busy={loading}>
+      <button
+        type="button"
+        className="tag-toggle"
+        aria-pressed={enabled}
+        disabled={loading}
+        title={enabled ? 'Filtering by this tag: click to stop' : 'Click to filter by this tag'}
+        onClick={() => onToggle(tag.id)}
+      >
+        <TagSwatch color={tag.color} />
+        <span className="tag-name">{tag.name}</span>
+      </button>
+      {loading ? (
+        <span className="tag-spinner" role="status" aria-label={`Saving tag ${tag.name}`} />
+      ) : (
+        <>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Edit tag ${tag.name}`}
+            title="Edit"
+            onClick={() => onEdit(tag)}
+          >
+            <EditIcon />
+          </button>
+          <button
+            type="button"
+            className="icon-button icon-button-danger"
+            aria-label={`Delete tag ${tag.name}`}
+            title="Delete"
+            onClick={() => onDelete(tag)}
+          >
+            <TrashIcon />
+          </button>
+        </>
+      )}
+    </li>
+  );
+});

@@ -1,0 +1,87 @@
+import { useReducer } from 'react';
+import { useHdStatus } from '../../lib/messaging';
+import type { HdStatusEvent } from '../../lib/messaging';
+import { useHdJobs } from '../hd';
+import { INITIAL_TOAST_STATE, toastReducer } from './toast-state';
+import './hd-toasts.css';
+
+function thumbnailUrl(image: string): string {
+  return `/api/images/ld/thumbnail/${encodeURIComponent(image)}`;
+}
+
+function log(event: HdStatusEvent): void {
+  // SPEC §4: an HD error is logged (the server retries); the toast tells the person.
+  if (event.kind === 'status' && event.message.status === 'error') {
+    console.error(
+      `HD generation for ${event.message.image} failed:`,
+      event.message.error ?? 'no reason given',
+    );
+  }
+}
+
+/**
+ * The HD status toast (SPEC §2, §4, §9; H6–H10): one at a time at the top right, never closing by
+ * itself, closed by a click, its progress animation paused while the pointer rests on it.
+ * Mounted once by the app layout, so it follows the person across screens.
+ */
+export function HdToasts() {
+  const [state, dispatch] = useReducer(toastReducer, INITIAL_TOAST_STATE);
+  // Mounted on every screen, the toast keeps the page's record of HD jobs (and its 3 s poll,
+  // H11) alive between two openings of the details modal.
+  useHdJobs();
+  useHdStatus((event) => {
+    log(event);
+    dispatch({ type: 'event', event });
+  });
+  const { toast, paused } = state;
+
+  return (
+    // The live region is always there, so screen readers hear each toast that appears in it.
+    <div className="toast-region" role="status" aria-live="polite" aria-label="HD notifications">
+      {toast && (
+        // One element while toasts follow each other: it fades in once, not at every percent.
+        <div
+          className={`toast toast-${toast.kind}`}
+          data-kind={toast.kind}
+          data-paused={paused}
+          title="Click to close"
+          onClick={() => dispatch({ type: 'dismiss' })}
+          onMouseEnter={() => dispatch({ type: 'hover', paused: true })}
+          onMouseLeave={() => dispatch({ type: 'hover', paused: false })}
+        >
+          {toast.image !== undefined && (
+            <img
+              className="toast-thumbnail"
+              src={thumbnailUrl(toast.image)}
+              alt=""
+              width="48"
+              height="48"
+            />
+          )}
+          <p className="toast-text">{toast.text}</p>
+          <button
+            type="button"
+            className="toast-close"
+            aria-label="Close notification"
+            onClick={(event) => {
+              event.stopPropagation();
+              dispatch({ type: 'dismiss' });
+            }}
+          >
+            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+              <path
+                d="M6 6l12 12M18 6L6 18"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
+            </svg>
+          </button>
+          {(toast.kind === 'in_progress' || toast.kind === 'queued') && (
+            <span className="toast-activity" aria-hidden="true" />
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+// The HD status toast, mounted once by the app layout.
+export { HdToasts } from './hd-toasts';

@@ -1,0 +1,112 @@
+import { TEXTS } from '@tessera/contract';
+import type { GenerationStatus, HdStatusMessage } from '@tessera/contract';
+import type { HdStatusEvent } from '../../lib/messaging';
+
+/**
+ * The HD status toast of SPEC §2, §4 and §9 as pure state: which toast shows, the ids waiting
+ * in the queue, and the toast ids already shown. The component only dispatches and renders.
+ */
+
+export interface Toast {
+  /** Grows with every toast shown, so the view can tell a new toast from the one before. */
+  seq: number;
+  kind: GenerationStatus | 'unknown';
+  text: string;
+  /** The LD image the status is about (its thumbnail shows); none for an unknown message. */
+  image?: string;
+}
+
+export interface ToastState {
+  /** The one toast on screen, or null. */
+  toast: Toast | null;
+  /** Ids of the HD jobs waiting in the queue (SPEC §4 queue tracking), in arrival order. */
+  queuedIds: readonly string[];
+  /** Toast ids already shown: a toast id is shown once (SPEC §4 deduplication). */
+  shownIds: readonly string[];
+  /** The pointer rests on the toast. */
+  paused: boolean;
+  seq: number;
+}
+
+export type ToastAction =
+  | { type: 'event'; event: HdStatusEvent }
+  | { type: 'dismiss' }
+  | { type: 'hover'; paused: boolean };
+
+export const INITIAL_TOAST_STATE: ToastState = {
+  toast: null,
+  queuedIds: [],
+  shownIds: [],
+  paused: false,
+  seq: 0,
+};
+
+/** Toast ids remembered; older ones are forgotten so a long session does not grow without end. */
+export const SHOWN_IDS_KEPT = 1000;
+
+/**
+ * SPEC §4: an id joins the list when a message says 'queued' and it is not listed yet; it
+ * leaves when a message for it says anything else.
+ */
+export function trackQueue(
+  queuedIds: readonly string[],
+  message: HdStatusMessage,
+): readonly string[] {
+  const listed = queuedIds.includes(message.id);
+  if (message.status === 'queued') return listed ? queuedIds : [...queuedIds, message.id];
+  return listed ? queuedIds.filter((id) => id !== message.id) : queuedIds;
+}
+
+/** SPEC §4: the image id plus the status, plus the percent for in_progress. */
+export function toastId(message: HdStatusMessage): string {
+  const base = `${message.id}:${message.status}`;
+  return message.status === 'in_progress' ? `${base}:${message.percent}` : base;
+}
+
+/** SPEC §9 texts; `queuedCount` is the length of the queue list after this message. */
+export function toastText(message: HdStatusMessage, queuedCount: number): string {
+  switch (message.status) {
+    case 'queued':
+      return TEXTS.hdQueuedToast(message.image);
+    case 'in_progress':
+      return TEXTS.hdInProgressToast(Math.round(message.percent), queuedCount);
+    case 'finished':
+      return TEXTS.hdFinishedToast(message.image);
+    case 'error':
+      return TEXTS.hdErrorToast(message.image);
+    default:
+      return TEXTS.unknownStatus;
+  }
+}
+
+function show(state: ToastState, toast: Omit<Toast, 'seq'>): ToastState {
+  const seq = state.seq + 1;
+  return { ...state, seq, toast: { ...toast, seq } };
+}
+
+function onEvent(state: ToastState, event: HdStatusEvent): ToastState {
+  // A message the app cannot read has no id to deduplicate by: each one is told.
+  if (event.kind === 'unknown') return show(state, { kind: 'unknown', text: TEXTS.unknownStatus });
+  const message = event.message;
+  const queuedIds = trackQueue(state.queuedIds, message);
+  const tracked = queuedIds === state.queuedIds ? state : { ...state, queuedIds };
+  const id = toastId(message);
+  if (tracked.shownIds.includes(id)) return tracked;
+  const shownIds = [...tracked.shownIds, id].slice(-SHOWN_IDS_KEPT);
+  return show(
+    { ...tracked, shownIds },
+    { kind: message.status, text: toastText(message, queuedIds.length), image: message.image },
+  );
+}
+
+export function toastReducer(state: ToastState, action: ToastAction): ToastState {
+  switch (action.type) {
+    case 'event':
+      return onEvent(state, action.event);
+    case 'dismiss':
+      // The element goes away under the pointer without a mouseleave: it is no longer hovered.
+      return state.toast === null ? state : { ...state, toast: null, paused: false };
+    case 'hover':
+      return state.paused === action.paused ? state : { ...state, paused: action.paused };
+  }
+}

@@ -1,0 +1,85 @@
+import type { HdJob } from '@tessera/contract';
+import { describe, expect, it } from 'vitest';
+import { groupJobs, markJobCancelled, patchJobs } from './hd-queue';
+
+function job(overrides: Partial<HdJob>): HdJob {
+  return {
+    id: 'j',
+    image: 'a.png',
+    size: '30x30',
+    status: 'queued',
+    percent: 0,
+    created_at: '2025-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+describe('HD queue', () => {
+  it('groups jobs by state, keeping the newest-first order', () => {
+    const groups = groupJobs([
+      job({ id: '1', status: 'queued' }),
+      job({ id: '2', status: 'in_progress', percent: 5 }),
+      job({ id: '3', status: 'queued' }),
+      job({ id: '4', status: 'finished' }),
+      job({ id: '5', status: 'error' }),
+      job({ id: '6', status: 'cancelled' }),
+    ]);
+    expect(
+      Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, v.map((j) => j.id)])),
+    ).toEqual({
+      running: ['2'],
+      queued: ['1', '3'],
+      finished: ['4'],
+      failed: ['5'],
+      cancelled: ['6'],
+    });
+  });
+
+  it('patches a listed job from a status message', () => {
+    const jobs = [job({ id: 'a' }), job({ id: 'b' })];
+    const running = patchJobs(jobs, {
+      id: 'b',
+      image: 'a.png',
+      status: 'in_progress',
+      percent: 40,
+    });
+    expect(running?.[1]).toMatchObject({ status: 'in_progress', percent: 40 });
+    expect(running?.[0]).toBe(jobs[0]);
+    const failed = patchJobs(running ?? [], {
+      id: 'b',
+      image: 'a.png',
+      status: 'error',
+      percent: 0,
+      error: 'boom',
+    });
+    const retried = patchJobs(failed ?? [], {
+      id: 'b',
+      image: 'a.png',
+      status: 'queued',
+      percent: 0,
+    });
+    expect(retried?.[1]).toMatchObject({ status: 'queued', error: 'boom' });
+    const finished = patchJobs(retried ?? [], {
+      id: 'b',
+      image: 'a.png',
+      status: 'finished',
+      percent: 100,
+      output_image: 'a_30x30.png',
+    });
+    expect(finished?.[1]).toMatchObject({ status: 'finished', output_image: 'a_30x30.png' });
+    expect(finished?.[1]?.error).toBeUndefined();
+  });
+
+  it('asks for a refetch when the message is about a job it does not list', () => {
+    expect(
+      patchJobs([job({ id: 'a' })], { id: 'new', image: 'a.png', status: 'queued', percent: 0 }),
+    ).toBeUndefined();
+  });
+
+  it('keeps a cancelled job cancelled', () => {
+    const jobs = markJobCancelled([job({ id: 'a' }), job({ id: 'b' })], 'a');
+    expect(jobs.map((j) => j.status)).toEqual(['cancelled', 'queued']);
+    const patched = patchJobs(jobs, { id: 'a', image: 'a.png', status: 'in_progress', percent: 3 });
+    expect(patched?.[0]?.status).toBe('cancelled');
+  });
+});

@@ -1,0 +1,183 @@
+// @vitest-environment jsdom
+import type { HdJob } from '@tessera/contract';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { hdJobStore } from '../hd/hd-job-store';
+import { TestProviders, fakeClient, stubFetch } from '../hd/testing';
+import type { FakeClient, FetchCall } from '../hd/testing';
+import { UpscaleScreen } from './upscale-screen';
+
+function job(overrides: Partial<HdJob>): HdJob {
+  return {
+    id: 'j',
+    image: 'a.png',
+    size: '30x30',
+    status: 'queued',
+    percent: 0,
+    created_at: '2025-03-04T10:20:30.000Z',
+    ...overrides,
+  };
+}
+
+let client: FakeClient;
+let jobs: HdJob[];
+let cancelAnswer: [number, unknown];
+let calls: FetchCall[];
+
+function renderScreen() {
+  return render(
+    <TestProviders client={client}>
+      <UpscaleScreen />
+    </TestProviders>,
+  );
+}
+
+const group = (name: string) => screen.getByRole('region', { name });
+const row = (name: string, image: string) =>
+  within(group(name)).getByRole('row', { name: new RegExp(image.replace('.', '\\.')) });
+
+beforeEach(() => {
+  hdJobStore.reset();
+  client = fakeClient();
+  jobs = [
+    job({ id: 'q2', image: 'wall.png', size: '60x60', status: 'queued' }),
+    job({ id: 'q1', image: 'brick.png', status: 'queued' }),
+    job({ id: 'r1', image: 'stone.png', status: 'in_progress', percent: 40 }),
+    job({
+      id: 'f1',
+      image: 'wood.png',
+      status: 'finished',
+      percent: 100,
+      output_image: 'wood_30x30.png',
+    }),
+    job({ id: 'e1', image: 'sand.png', status: 'error', error: 'engine failed' }),
+  ];
+  cancelAnswer = [200, {}];
+  calls = stubFetch(({ path }) => {
+    if (path === '/api/query/hd-jobs') return [200, { jobs }];
+    if (path === '/api/command/cancel-hd-job') return cancelAnswer;
+    return undefined;
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  hdJobStore.reset();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('UpscaleScreen (the HD queue)', () => {
+  it('lists the jobs by state: running with progress, queued, finished with download, failed', async () => {
+    renderScreen();
+    await screen.findByRole('region', { name: 'Running' });
+    expect(
+      screen
+        .getAllByRole('heading', { level: 2 })
+        .map((heading) => heading.firstChild?.textContent),
+    ).toEqual(['Running', 'Queued', 'Finished', 'Failed']);
+
+    const running = row('Running', 'stone.png');
+    expect(within(running).getByRole('progressbar').getAttribute('value')).toBe('40');
+    expect(running.textContent).toContain('40%');
+
+    expect(
+      within(group('Queued'))
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.querySelector('th')?.textContent),
+    ).toEqual(['wall.png', 'brick.png']);
+    const download = within(row('Finished', 'wood.png')).getByRole('link', {
+      name: 'Download HD Image',
+    });
+    expect(download.getAttribute('href')).toBe('/api/images/hd/wood_30x30.png');
+    expect(row('Failed', 'sand.png').textContent).toContain('engine failed');
+    expect(row('Queued', 'wall.png').textContent).toContain('60x60');
+    expect(row('Queued', 'wall.png').textContent).toContain('4/3/2025');
+  });
+
+  it('follows the status stream: progress, finish, and a new order', async () => {
+    renderScreen();
+    await screen.findByRole('region', { name: 'Running' });
+    client.emit({ id: 'r1', image: 'stone.png', status: 'in_progress', percent: 75 });
+    expect(within(row('Running', 'stone.png')).getByRole('progressbar').getAttribute('value')).toBe(
+      '75',
+    );
+
+    client.emit({ id: 'q1', image: 'brick.png', status: 'in_progress', percent: 5 });
+    client.emit({
+      id: 'r1',
+      image: 'stone.png',
+      status: 'finished',
+      percent: 100,
+      output_image: 'stone_30x30.png',
+    });
+    expect(row('Running', 'brick.png')).toBeTruthy();
+    expect(
+      within(row('Finished', 'stone.png'))
+        .getByRole('link', { name: 'Download HD Image' })
+        .getAttribute('href'),
+    ).toBe('/api/images/hd/stone_30x30.png');
+
+    const listed = calls.filter((call) => call.path === '/api/query/hd-jobs').length;
+    jobs = [job({ id: 'n1', image: 'new.png', status: 'queued' }), ...jobs];
+    client.emit({ id: 'n1', image: 'new.png', status: 'queued', percent: 0 });
+    expect(await within(group('Queued')).findByRole('row', { name: /new\.png/ })).toBeTruthy();
+    expect(calls.filter((call) => call.path === '/api/query/hd-jobs').length).toBeGreaterThan(
+      listed,
+    );
+  });
+
+  it('cancels a queued job', async () => {
+    const user = userEvent.setup();
+    renderScreen();
+    await user.click(
+      await screen.findByRole('button', { name: 'Cancel HD job for brick.png (30x30)' }),
+    );
+    expect(await screen.findByRole('region', { name: 'Cancelled' })).toBeTruthy();
+    expect(row('Cancelled', 'brick.png')).toBeTruthy();
+    expect(calls.find((call) => call.path === '/api/command/cancel-hd-job')).toEqual({
+      path: '/api/command/cancel-hd-job',
+      method: 'POST',
+      body: { id: 'q1' },
+    });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("shows the server's error when the job can no longer be cancelled (409)", async () => {
+    const user = userEvent.setup();
+    cancelAnswer = [409, { error: 'Only a queued job can be cancelled' }];
+    renderScreen();
+    await user.click(
+      await screen.findByRole('button', { name: 'Cancel HD job for wall.png (60x60)' }),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Only a queued job can be cancelled');
+    expect(alert.textContent).toContain('wall.png');
+  });
+
+  it('says so when there are no jobs, and when the list cannot be loaded', async () => {
+    jobs = [];
+    renderScreen();
+    expect(await screen.findByText('No HD jobs yet.')).toBeTruthy();
+    cleanup();
+
+    stubFetch(() => [500, { error: 'boom' }]);
+    renderScreen();
+    expect((await screen.findByRole('alert')).textContent).toContain('Could not load the HD jobs.');
+  });
+
+  it('every table is a real table with column headers', async () => {
+    renderScreen();
+    await screen.findByRole('region', { name: 'Running' });
+    for (const table of screen.getAllByRole('table')) {
+      expect(
+        within(table)
+          .getAllByRole('columnheader')
+          .map((cell) => cell.textContent),
+      ).toEqual(['Preview', 'Image', 'Size', 'Ordered', 'Status']);
+    }
+    await waitFor(() => expect(screen.getAllByRole('table')).toHaveLength(4));
+  });
+});
