@@ -1151,7 +1151,7 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
     if (method === 'POST' && route === '/upload/image') {
       let form: FormData;
       try {
-        form = await new Response(raw, {
+        form = await new Response(new Uint8Array(raw), {
           headers: { 'content-type': req.headers['content-type'] ?? '' },
         }).formData();
       } catch {

@@ -22,8 +22,18 @@ interface Sent {
   answer: (ok: boolean) => void;
 }
 
-/** A request client whose tag commands wait until the test answers them. */
-function fakeClient(tags: Tag[]) {
+/** The server's side of a tag command the test agreed to: the list it answers changes. */
+function applyToList(tags: Tag[], action: string, fields: Record<string, unknown>): Tag[] {
+  const tag = { id: fields.id, name: fields.name, color: fields.color } as Tag;
+  if (action === 'create-tag') return [...tags, tag];
+  if (action === 'update-tag') return tags.map((t) => (t.id === tag.id ? tag : t));
+  if (action === 'delete-tag') return tags.filter((t) => t.id !== tag.id);
+  return tags;
+}
+
+/** A request client whose tag commands wait until the test answers them, as the server would. */
+function fakeClient(initialTags: Tag[]) {
+  let tags = initialTags;
   const sent: Sent[] = [];
   const client = {
     user: 'ana',
@@ -43,10 +53,11 @@ function fakeClient(tags: Tag[]) {
         sent.push({
           action,
           fields,
-          answer: (ok) =>
-            ok
-              ? resolve({ transactionid: 't', user: 'ana', success: true, id: fields.id })
-              : reject(new Error('refused')),
+          answer: (ok) => {
+            if (!ok) return reject(new Error('refused'));
+            tags = applyToList(tags, action, fields);
+            resolve({ transactionid: 't', user: 'ana', success: true, id: fields.id });
+          },
         });
       });
     }),

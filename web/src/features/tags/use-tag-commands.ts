@@ -44,6 +44,10 @@ export interface TagCommands {
 export function useTagCommands(): TagCommands {
   const client = useMessaging();
   const queryClient = useQueryClient();
+  // A list load that crossed the command (the first one, on sign-in) may answer without the
+  // change; reading the list again once the server has answered makes the panel true.
+  const reloadTags = () =>
+    client ? queryClient.invalidateQueries({ queryKey: tagsQueryKey(client.user) }) : undefined;
 
   const create = useMutation({
     mutationKey: [...TAG_CHANGE_KEY, 'create'],
@@ -56,6 +60,7 @@ export function useTagCommands(): TagCommands {
       if (client)
         setCachedTags(queryClient, client.user, (tags) => tags.filter((t) => t.id !== tag.id));
     },
+    onSettled: reloadTags,
   });
 
   const update = useMutation({
@@ -68,6 +73,7 @@ export function useTagCommands(): TagCommands {
         );
     },
     onError: (error) => console.error('Updating the tag failed:', error),
+    onSettled: reloadTags,
   });
 
   const remove = useMutation({
@@ -79,6 +85,7 @@ export function useTagCommands(): TagCommands {
       setCachedTags(queryClient, client.user, (tags) => tags.filter((t) => t.id !== tag.id));
     },
     onError: (error) => console.error('Deleting the tag failed:', error),
+    onSettled: reloadTags,
   });
 
   const assign = useMutation({
