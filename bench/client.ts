@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { userQueryTopics } from '@tessera/contract';
+import { IMAGE_PAGE_SIZE, userQueryTopics } from '@tessera/contract';
 import mqtt, { type MqttClient } from 'mqtt';
 
 const REQUEST_TIMEOUT_MS = 10_000;
+/** More pages than any benchmark seeds: past it, paging is not ending. */
+const MAX_PAGES = 10_000;
 
 type Body = Record<string, unknown>;
 
@@ -55,6 +57,25 @@ export class BenchClient {
   }
 
   /** Publishes `command/<action>/user/<user>` and resolves with the matching answer's body. */
+  /** The browser's way through the LD list: pages of 100 until a page has fewer than 100 items. */
+  async pageThroughLd(): Promise<{ ms: number; filenames: string[] }> {
+    const filenames: string[] = [];
+    const start = performance.now();
+    for (let page = 1; ; page++) {
+      const body = await this.request('list-low-definition', {
+        page,
+        size: IMAGE_PAGE_SIZE,
+        filters: { tags: [] },
+      });
+      if (body.success !== true || !Array.isArray(body.images))
+        throw new Error(`list-low-definition failed: ${JSON.stringify(body).slice(0, 200)}`);
+      for (const item of body.images as { filename: string }[]) filenames.push(item.filename);
+      if (body.images.length < IMAGE_PAGE_SIZE) break;
+      if (page > MAX_PAGES) throw new Error('paging does not end');
+    }
+    return { ms: performance.now() - start, filenames };
+  }
+
   async request(action: string, fields: Body = {}): Promise<Body> {
     const transactionid = randomUUID();
     const answer = new Promise<Body>((resolve, reject) => {

@@ -8,33 +8,23 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { BROKER_PATH } from '../server/src/broker/embedded.js';
 import { thumbnailName } from '../server/src/services/images.js';
-import { createImageRepository } from '../server/src/store/images.js';
-import { createTagRepository } from '../server/src/store/tags.js';
-import { createUserRepository } from '../server/src/store/users.js';
 import { passwordOf } from '../server/src/testing/fixtures.js';
 import { startTestServer, type TestServer } from '../server/src/testing/test-server.js';
 import { browserMissing, launchBrowser } from '../e2e/support/browser.js';
 import { signIn } from '../e2e/support/session.js';
 import { BenchClient } from './client.js';
+import { FORMATS, seedLdImages, TAGS } from './ld-seed.js';
 import { machineLine } from './machine.js';
 import { median, ms, ratio, verdict } from './stats.js';
 
 const SIZES = [10_000, 1_000] as const;
 const RUNS = 5;
-const TAGS = 8;
 const FIRST_GOAL_MS = 1500;
 const FULL_GOAL_MS = 3000;
 /** DOM sizes within this share of each other count as independent of the image count. */
 const DOM_TOLERANCE = 0.1;
 /** Images indexed through the server's own refresh, to show what that way of seeding costs. */
 const REFRESH_SAMPLE = 200;
-
-const FORMATS = [
-  { latent_width: 1024, latent_height: 1024, cr701: 1.5, image692: 2.7 },
-  { latent_width: 1448, latent_height: 724, cr701: 1.5, image692: 3.77 },
-  { latent_width: 677, latent_height: 1548, cr701: 2.35, image692: 3 },
-  { latent_width: 2506, latent_height: 418, cr701: 1.7, image692: 2 },
-];
 
 function userFor(count: number): string {
   return `bench-dash-${count}`;
@@ -67,63 +57,16 @@ async function makeThumbnails(): Promise<Buffer[]> {
 }
 
 /**
- * `count` LD rows through the server's own repositories in one transaction (16 metadata fields,
- * tags on ~40%), and a WebP thumbnail file for each: what refresh-low-definition would leave, at
+ * `count` LD rows (ld-seed.ts) and a WebP thumbnail file for each: what refresh-low-definition would leave, at
  * a fraction of the cost (the originals are not written: the gallery only loads thumbnails).
  */
 async function seed(server: TestServer, count: number, thumbnails: Buffer[]): Promise<void> {
   const username = userFor(count);
-  const owner = await createUserRepository(server.db).findByUsername(username);
-  if (!owner) throw new Error(`no user ${username}`);
-  const start = Date.parse('2025-01-01T00:00:00Z');
-  const names: { filename: string; format: number }[] = [];
-  await server.db.transaction().execute(async (trx) => {
-    const tags = createTagRepository(trx);
-    for (let t = 0; t < TAGS; t++)
-      await tags.insert(owner.id, { id: `tag-${t}`, name: `Tag ${t}`, color: '#3a7bd5' });
-    const images = createImageRepository(trx);
-    for (let i = 0; i < count; i++) {
-      const createdAt = new Date(start + i * 37_000).toISOString();
-      const f = i % FORMATS.length;
-      const format = FORMATS[f] as (typeof FORMATS)[number];
-      const filename = `ComfyUI_${String(i + 1).padStart(5, '0')}_.png`;
-      names.push({ filename, format: f });
-      const image = await images.insert({
-        ownerId: owner.id,
-        kind: 'ld',
-        filename,
-        sourceImageId: null,
-        width: format.latent_width,
-        height: format.latent_height,
-        bytes: 900_000 + ((i * 7919) % 600_000),
-        metadata: {
-          input_image_path: `input/${username}/reference_${String(i % 40).padStart(3, '0')}.png`,
-          cliptextencode_585: 'seamless stone wall texture, weathered limestone, moss, daylight',
-          cliptextencode_716: 'blurry, low quality, watermark, text, visible seams',
-          ksampler_cfg: 3.5,
-          ksampler_denoise: 1,
-          ipadapter_weight: 0.9,
-          style: (i % 5) / 100,
-          seed: (i * 2_654_435_761) % 2 ** 32,
-          latent_width: format.latent_width,
-          latent_height: format.latent_height,
-          created_at: createdAt,
-          updatedAt: createdAt,
-          rescale_factor_cr711: 1.74,
-          scale_by_latent707: 1,
-          rescale_factor_cr701: format.cr701,
-          scale_by_image692: format.image692,
-        },
-        createdAt,
-      });
-      if (i % 3 === 0) await images.assignTag(owner.id, image.id, `tag-${i % TAGS}`);
-      if (i % 10 === 0) await images.assignTag(owner.id, image.id, `tag-${(i + 3) % TAGS}`);
-    }
-  });
+  const { rows } = await seedLdImages(server, username, count);
   // Sixteen writes at a time: the disk stays busy without thousands of open files.
-  for (let at = 0; at < names.length; at += 16) {
+  for (let at = 0; at < rows.length; at += 16) {
     await Promise.all(
-      names
+      rows
         .slice(at, at + 16)
         .map(({ filename, format }) =>
           server.files.write(
@@ -171,17 +114,7 @@ async function mqttPaging(server: TestServer, count: number): Promise<number> {
   try {
     const samples: number[] = [];
     for (let run = 0; run < RUNS; run++) {
-      const start = performance.now();
-      for (let page = 1; ; page++) {
-        const body = await client.request('list-low-definition', {
-          page,
-          size: IMAGE_PAGE_SIZE,
-          filters: { tags: [] },
-        });
-        if (!Array.isArray(body.images)) throw new Error('list-low-definition failed');
-        if (body.images.length < IMAGE_PAGE_SIZE) break;
-      }
-      samples.push(performance.now() - start);
+      samples.push((await client.pageThroughLd()).ms);
     }
     return median(samples);
   } finally {

@@ -6,6 +6,8 @@ import { OUTPUT_FORMATS } from '@tessera/contract';
 import sharp from 'sharp';
 import { BuiltinEngine } from '../server/src/engines/builtin/builtin-engine.js';
 import type { GenerateParams } from '../server/src/engines/engine.js';
+import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
+import { bricksPng } from '../server/src/testing/http.js';
 import { machineLine } from './machine.js';
 import { median, ms, ratio, verdict } from './stats.js';
 
@@ -18,26 +20,6 @@ const RUNS = 3;
 const GOAL_MS = 3000;
 const LOOP_GOAL_MS = 50;
 
-async function reference(file: string): Promise<void> {
-  // Bricks with mortar and grain: a texture with structure, as an artist would upload.
-  const size = 1024;
-  const data = Buffer.alloc(size * size * 3);
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const row = Math.floor(y / 64);
-      const mortar = y % 64 < 6 || (x + (row % 2) * 64) % 128 < 6;
-      const grain = ((x * 7919 + y * 104729) % 31) - 15;
-      const i = (y * size + x) * 3;
-      data[i] = mortar ? 205 : 150 + grain;
-      data[i + 1] = mortar ? 200 : 72 + grain;
-      data[i + 2] = mortar ? 190 : 52 + grain;
-    }
-  }
-  await sharp(data, { raw: { width: size, height: size, channels: 3 } })
-    .png()
-    .toFile(file);
-}
-
 async function main(): Promise<void> {
   console.log(machineLine());
   console.log(
@@ -46,7 +28,8 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-gen-'));
   try {
     const referencePath = path.join(dir, 'reference.png');
-    await reference(referencePath);
+    // Bricks with mortar and grain: a texture with structure, as an artist would upload.
+    fs.writeFileSync(referencePath, await bricksPng(1024, 1024, 64));
     const engine = new BuiltinEngine();
     const loop = monitorEventLoopDelay({ resolution: 5 });
     let worstLoopMs = 0;
@@ -68,12 +51,8 @@ async function main(): Promise<void> {
           width: format.width,
           height: format.height,
           seed: 1000 + run,
+          ...FORM_DEFAULTS,
           seamless: true,
-          mask: false,
-          similarity: 1,
-          imaginationWeight: 3.5,
-          promptAdherence: 0.9,
-          style: 0,
           positivePrompt: 'brick wall',
           negativePrompt: 'blurry',
         };

@@ -2,23 +2,19 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { formatImageDate } from '@tessera/contract';
 import SQLite from 'better-sqlite3';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
+import { focusAfterTabs, recordTexts } from './support/screen.js';
 import { commandOverMqtt, seedLdImages, type SeedImage } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { addUser, signIn, userFolder } from './support/session.js';
+import { addNewUser, openPage, signIn, userFolder, type User } from './support/session.js';
 
 /**
  * The Dashboard, the LD gallery of SPEC §2 (checklist D1–D13, Z1, Z2), against the real server
  * and broker: both views, the grid's columns, empty and error states, refresh and deletion.
  */
-
-interface User {
-  username: string;
-  password: string;
-}
 
 /** A square image's metadata: a 60x60 HD size by its factors, and a fixed date. */
 function metadataOf(i: number): Record<string, unknown> {
@@ -67,21 +63,15 @@ function recordListRequests(page: Page): [number, number][] {
 describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   /** 130 images: a second page of the list, and enough to fill five columns. */
   let many: User;
-  let userCount = 0;
 
-  async function newUser(): Promise<User> {
-    const user = { username: `dash${++userCount}`, password: `dash-password-${userCount}` };
-    addUser(server, user.username, user.password);
-    return user;
-  }
+  const newUser = () => addNewUser(server, 'dash');
 
   beforeAll(async () => {
     server = await startServer();
-    many = await newUser();
+    many = newUser();
     await seedLdImages(server, many, images(130));
     browser = await launchBrowser();
   });
@@ -90,15 +80,9 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 1280, height: 800 },
-    });
-    page = await context.newPage();
+    page = await openPage(browser, server, { viewport: { width: 1280, height: 800 } });
   });
-  afterEach(async () => {
-    await context.close();
-  });
+  afterEach(() => page.context().close());
 
   const grid = () => page.getByRole('list', { name: 'Images' });
   const tiles = () => grid().getByRole('listitem');
@@ -191,13 +175,13 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
   });
 
   it("[D10] a user without images sees 'No se han encontrado imágenes.'", async () => {
-    await open(await newUser());
+    await open(newUser());
     await page.getByText('No se han encontrado imágenes.').waitFor();
     expect(await tiles().count()).toBe(0);
   });
 
   it('[D2][D3] Refresh reads Refreshing... while it indexes new files, then reloads the images', async () => {
-    const user = await newUser();
+    const user = newUser();
     await seedLdImages(server, user, images(2, 'old'));
     await open(user);
     await expect.poll(() => count().textContent()).toBe('2 images');
@@ -209,28 +193,17 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
       .png()
       .toBuffer();
     await fs.writeFile(path.join(userFolder(server, user.username, 'ld'), 'new-one.png'), png);
-    await page.getByRole('button', { name: 'Refresh' }).evaluate((button) => {
-      // Every label the button shows, however briefly.
-      const seen: string[] = [];
-      (window as unknown as { refreshLabels: string[] }).refreshLabels = seen;
-      new MutationObserver(() => seen.push(button.textContent ?? '')).observe(button, {
-        subtree: true,
-        childList: true,
-        characterData: true,
-      });
-    });
+    // Every label the button shows, however briefly.
+    const labels = await recordTexts(page.getByRole('button', { name: 'Refresh' }));
     await page.getByRole('button', { name: 'Refresh' }).click();
     await grid().getByRole('img', { name: 'new-one.png' }).waitFor();
     await expect.poll(() => count().textContent()).toBe('3 images');
-    const labels = await page.evaluate(
-      () => (window as unknown as { refreshLabels: string[] }).refreshLabels,
-    );
-    expect(labels).toContain('Refreshing...');
+    expect(await labels()).toContain('Refreshing...');
     expect(await page.getByRole('button', { name: 'Refresh' }).isEnabled()).toBe(true);
   });
 
   it('[D7] a tile shows its checkbox, tag-assign button and Delete on hover or when selected', async () => {
-    const user = await newUser();
+    const user = newUser();
     await seedLdImages(server, user, images(3));
     await open(user);
     const tile = tiles().filter({ has: page.getByRole('img', { name: 'img-002.png' }) });
@@ -257,7 +230,7 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
   });
 
   it('[D7][D8] deletes one image, then a selection with Delete Selection', async () => {
-    const user = await newUser();
+    const user = newUser();
     await seedLdImages(server, user, images(5));
     await open(user);
     await expect.poll(() => count().textContent()).toBe('5 images');
@@ -293,7 +266,7 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
   });
 
   it('[D6][D8] the table selects rows and deletes the selection', async () => {
-    const user = await newUser();
+    const user = newUser();
     await seedLdImages(server, user, images(3));
     await open(user);
     await page.getByRole('button', { name: 'List' }).click();
@@ -306,7 +279,7 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
   });
 
   it('[D13] a deletion the server refuses is logged only', async () => {
-    const user = await newUser();
+    const user = newUser();
     await seedLdImages(server, user, images(2));
     const logged: string[] = [];
     page.on('console', (message) => {
@@ -329,7 +302,7 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
   });
 
   it("[D11] a list the server cannot read shows 'Error al obtener la lista de imágenes.'", async () => {
-    const user = await newUser();
+    const user = newUser();
     await seedLdImages(server, user, images(2));
     // A real failure: the table of tag links is missing, so the server cannot answer the list.
     const db = new SQLite(path.join(server.dataDir, 'tessera.sqlite'));
@@ -348,7 +321,7 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
   });
 
   it('[D1][D4][D6] every button, link and field has an accessible name; the dialogs keep focus from the page and close with Escape', async () => {
-    const user = await newUser();
+    const user = newUser();
     await seedLdImages(server, user, images(3));
     await commandOverMqtt(server, user, 'create-tag', {
       id: 'tag-a',
@@ -384,17 +357,7 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
       expect(await unnamed()).toEqual([]);
       // The page behind is inert: Tab cycles through the dialog (and the browser's own
       // controls, seen as the body), never onto the page.
-      for (let i = 0; i < 8; i++) {
-        await page.keyboard.press('Tab');
-        const where = await dialog.evaluate((element) =>
-          element.contains(document.activeElement)
-            ? 'dialog'
-            : document.activeElement === document.body
-              ? 'browser'
-              : 'page',
-        );
-        expect(where, `${opener}, Tab ${i + 1}`).not.toBe('page');
-      }
+      expect(await focusAfterTabs(page, dialog, 8), opener).not.toContain('page');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     }

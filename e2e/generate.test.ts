@@ -2,63 +2,22 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import mqtt from 'mqtt';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { seedLdImages } from './support/seed.js';
+import { commandOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { signIn } from './support/session.js';
+import { collectAlerts, openPage, signIn } from './support/session.js';
 
 /**
  * The Generate flow (SPEC §4; checklist G3–G6, G12–G16, P1) against the real server and its
  * builtin engine: a tagged batch from upload to Dashboard, a real failure, and the footer.
  */
 
-interface Answer {
-  success: boolean;
-  images?: { filename: string; tags: string[] }[];
-}
-
-/** One answered command as the user over MQTT, the way a second client would send it. */
-async function commandOverMqtt(
-  server: RunningServer,
-  user: { username: string; password: string },
-  action: string,
-  answerTopic: string,
-  fields: Record<string, unknown>,
-): Promise<Answer> {
-  const { url } = (await (await fetch(`${server.url}/api/mosquitto/url`)).json()) as {
-    url: string;
-  };
-  const client = await mqtt.connectAsync(url, {
-    username: user.username,
-    password: user.password,
-    clean: true,
-    reconnectPeriod: 0,
-  });
-  try {
-    const transactionid = `generate-e2e-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    await client.subscribeAsync(`query/${answerTopic}/user/${user.username}`);
-    const answered = new Promise<Answer>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${action}: no answer`)), 20_000);
-      client.on('message', (_topic, payload) => {
-        const message = JSON.parse(String(payload)) as Answer & { transactionid?: string };
-        if (message.transactionid !== transactionid) return;
-        clearTimeout(timer);
-        if (message.success) resolve(message);
-        else reject(new Error(`${action} failed: ${String(payload)}`));
-      });
-    });
-    await client.publishAsync(
-      `command/${action}/user/${user.username}`,
-      JSON.stringify({ transactionid, user: user.username, ...fields }),
-    );
-    return await answered;
-  } finally {
-    await client.endAsync();
-  }
+interface ListedImage {
+  filename: string;
+  tags: string[];
 }
 
 /** A small photo-like reference: noise, so the engine has texture to work from. */
@@ -105,7 +64,6 @@ async function undecodableReference(): Promise<Buffer> {
 describe.skipIf(browserMissing)('Generate: the flow', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let folder: string;
   let admin: { username: string; password: string };
@@ -125,20 +83,13 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     if (folder) await fs.rm(folder, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    context = await browser.newContext({ baseURL: server.url });
-    page = await context.newPage();
-    alerts = [];
-    page.on('dialog', (dialog) => {
-      alerts.push(dialog.message());
-      void dialog.accept();
-    });
+    page = await openPage(browser, server);
+    alerts = collectAlerts(page);
     await signIn(page, admin.username, admin.password);
     await page.getByRole('link', { name: 'Generate' }).click();
     await page.waitForURL('**/generate');
   });
-  afterEach(async () => {
-    await context.close();
-  });
+  afterEach(() => page.context().close());
 
   async function chooseReference(name: string): Promise<void> {
     const chooser = page.waitForEvent('filechooser');
@@ -159,6 +110,16 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     await expect.poll(() => generateButton().textContent(), { timeout: 45_000 }).toBe('Generate');
   }
 
+  /** The user's LD images as the server lists them (list-low-definition, from a second client). */
+  async function listedImages(filters?: { tags: string[] }): Promise<ListedImage[]> {
+    const answer = await commandOverMqtt(server, admin, 'list-low-definition', {
+      page: 1,
+      size: 100,
+      ...(filters && { filters }),
+    });
+    return answer.images as ListedImage[];
+  }
+
   async function resultNames(): Promise<string[]> {
     const labels = await results()
       .getByRole('button')
@@ -168,7 +129,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
 
   it('[G3][G4][G12][G13][G14][G15][P1] a batch of 2 with a tag ends with both images in the footer, in the Dashboard and under the tag', async () => {
     const tagId = `wood-${Date.now()}`;
-    await commandOverMqtt(server, admin, 'create-tag', 'status-tag', {
+    await commandOverMqtt(server, admin, 'create-tag', {
       id: tagId,
       name: 'Wood',
       color: '#8a5a2b',
@@ -199,19 +160,9 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     await page.getByRole('button', { name: `Open details of ${made[1]}` }).waitFor();
 
     // The server has both images, each with the tag.
-    const tagged = await commandOverMqtt(
-      server,
-      admin,
-      'list-low-definition',
-      'list-low-definition',
-      {
-        page: 1,
-        size: 100,
-        filters: { tags: [tagId] },
-      },
-    );
-    expect(tagged.images?.map((image) => image.filename).sort()).toEqual([...made].sort());
-    expect(tagged.images?.every((image) => image.tags.includes(tagId))).toBe(true);
+    const tagged = await listedImages({ tags: [tagId] });
+    expect(tagged.map((image) => image.filename).sort()).toEqual([...made].sort());
+    expect(tagged.every((image) => image.tags.includes(tagId))).toBe(true);
 
     // In the Dashboard, both are there; under the tag's filter only they are.
     await page.getByRole('link', { name: 'Dashboard' }).click();
@@ -269,16 +220,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
   });
 
   it("[G16] an image the engine cannot process stops the batch with 'Error en la generación de imágenes.'", async () => {
-    const before = await commandOverMqtt(
-      server,
-      admin,
-      'list-low-definition',
-      'list-low-definition',
-      {
-        page: 1,
-        size: 100,
-      },
-    );
+    const before = await listedImages();
     const inputsBefore = await inputCount();
 
     // Its header is whole, so the browser and the server take it; the engine cannot decode it.
@@ -298,17 +240,8 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     expect(await generateButton().isEnabled()).toBe(true);
     expect(await page.getByRole('img', { name: 'Pending image' }).count()).toBe(0);
     expect(await results().count()).toBe(0);
-    const after = await commandOverMqtt(
-      server,
-      admin,
-      'list-low-definition',
-      'list-low-definition',
-      {
-        page: 1,
-        size: 100,
-      },
-    );
-    expect(after.images?.length).toBe(before.images?.length);
+    const after = await listedImages();
+    expect(after.length).toBe(before.length);
     // The second item was never posted: only one more upload reached the server.
     expect(await inputCount()).toBe(inputsBefore + 1);
   });

@@ -1,12 +1,12 @@
 import fs from 'node:fs/promises';
-import mqtt from 'mqtt';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { seedLdImages } from './support/seed.js';
+import { focusAfterTabs } from './support/screen.js';
+import { commandOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { signIn, userFolder } from './support/session.js';
+import { openPage, signIn, userFolder } from './support/session.js';
 
 /**
  * The LD Image Details modal and the HD order (SPEC §2, §4; checklist M1–M7, H1, H2), on the
@@ -27,49 +27,6 @@ const BRICK_METADATA = {
   created_at: '2025-02-03T10:00:00.000Z',
 };
 
-/** Sends one answered command as the user over MQTT (the way a second client would). */
-async function commandOverMqtt(
-  server: RunningServer,
-  user: { username: string; password: string },
-  action: string,
-  answerTopic: string,
-  fields: Record<string, unknown>,
-): Promise<void> {
-  const { url } = (await (await fetch(`${server.url}/api/mosquitto/url`)).json()) as {
-    url: string;
-  };
-  const client = await mqtt.connectAsync(url, {
-    username: user.username,
-    password: user.password,
-    clean: true,
-    reconnectPeriod: 0,
-  });
-  try {
-    const transactionid = `hd-e2e-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    await client.subscribeAsync(`query/${answerTopic}/user/${user.username}`);
-    const answered = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${action}: no answer`)), 20_000);
-      client.on('message', (_topic, payload) => {
-        const message = JSON.parse(String(payload)) as {
-          transactionid?: string;
-          success?: boolean;
-        };
-        if (message.transactionid !== transactionid) return;
-        clearTimeout(timer);
-        if (message.success) resolve();
-        else reject(new Error(`${action} failed: ${String(payload)}`));
-      });
-    });
-    await client.publishAsync(
-      `command/${action}/user/${user.username}`,
-      JSON.stringify({ transactionid, user: user.username, ...fields }),
-    );
-    await answered;
-  } finally {
-    await client.endAsync();
-  }
-}
-
 /** The generate-image payloads the page publishes, read from its WebSocket frames. */
 function recordHdCommands(page: Page): Record<string, unknown>[] {
   const commands: Record<string, unknown>[] = [];
@@ -89,7 +46,6 @@ function recordHdCommands(page: Page): Record<string, unknown>[] {
 describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let admin: { username: string; password: string };
 
@@ -128,8 +84,8 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
       { id: 'tag-brick', name: 'Brick', color: '#aa2200' },
       { id: 'tag-warm', name: 'Warm tones', color: '#ffaa00' },
     ]) {
-      await commandOverMqtt(server, admin, 'create-tag', 'status-tag', tag);
-      await commandOverMqtt(server, admin, 'assign-tag', 'status-tag', {
+      await commandOverMqtt(server, admin, 'create-tag', tag);
+      await commandOverMqtt(server, admin, 'assign-tag', {
         id: tag.id,
         filename: 'brick-wall.png',
       });
@@ -141,13 +97,10 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({ baseURL: server.url, acceptDownloads: true });
-    page = await context.newPage();
+    page = await openPage(browser, server, { acceptDownloads: true });
     await signIn(page, admin.username, admin.password);
   });
-  afterEach(async () => {
-    await context.close();
-  });
+  afterEach(() => page.context().close());
 
   async function openDetails(filename: string) {
     // Keyboard: a plank's tile is so flat that its hover actions cover it (see the report).
@@ -217,17 +170,7 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
     const dialog = await openDetails('brick-wall.png');
     // The page behind a modal dialog is inert: Tab cycles through the dialog (and the browser's
     // own controls, shown as the body), never onto the gallery.
-    for (let i = 0; i < 12; i++) {
-      await page.keyboard.press('Tab');
-      const where = await dialog.evaluate((element) =>
-        element.contains(document.activeElement)
-          ? 'dialog'
-          : document.activeElement === document.body
-            ? 'browser'
-            : 'page',
-      );
-      expect(where).not.toBe('page');
-    }
+    expect(await focusAfterTabs(page, dialog, 12)).not.toContain('page');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });

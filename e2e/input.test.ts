@@ -1,12 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { signIn, userFolder } from './support/session.js';
+import { openPage, signIn, userFolder } from './support/session.js';
 
 /**
  * The references library on /input (beyond the spec; issue 7 part 5): the uploaded references
@@ -16,7 +16,6 @@ import { signIn, userFolder } from './support/session.js';
 describe.skipIf(browserMissing)('References (/input)', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
@@ -51,13 +50,10 @@ describe.skipIf(browserMissing)('References (/input)', () => {
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({ baseURL: server.url });
-    page = await context.newPage();
+    page = await openPage(browser, server);
     await signIn(page, 'admin', server.adminPassword);
   });
-  afterEach(async () => {
-    await context.close();
-  });
+  afterEach(() => page.context().close());
 
   async function openReferences(): Promise<void> {
     await page.getByRole('link', { name: 'Input' }).click();

@@ -5,7 +5,10 @@ import { hdTargetSize } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startComfyStandIn, type ComfyStandIn } from '../server/src/testing/comfyui-stand-in.js';
+import {
+  startComfyStandIn,
+  type ComfyStandIn,
+} from '../server/src/testing/comfyui-stand-in/index.js';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { signIn } from './support/session.js';

@@ -1,12 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { openPage } from './support/session.js';
 
 describe.skipIf(browserMissing)('login and the app shell', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
@@ -18,12 +18,9 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({ baseURL: server.url });
-    page = await context.newPage();
+    page = await openPage(browser, server);
   });
-  afterEach(async () => {
-    await context.close();
-  });
+  afterEach(() => page.context().close());
 
   async function signIn(username: string, password: string) {
     await page.goto('/');

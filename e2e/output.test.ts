@@ -1,35 +1,28 @@
 import fs from 'node:fs/promises';
 import { buildHdCommand, formatImageDate } from '@tessera/contract';
 import type { HdSizeLabel } from '@tessera/contract';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
+import { recordTexts } from './support/screen.js';
 import { commandOverMqtt, orderHdOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { addUser, signIn, userFolder } from './support/session.js';
+import { addNewUser, openPage, signIn, userFolder, type User } from './support/session.js';
 
 /**
  * Output, the HD gallery of SPEC §2 (checklist O1–O3), against the real server: HD images are
  * made by ordering them over MQTT as the browser does, with the fast Lanczos upscaler.
  */
 
-interface User {
-  username: string;
-  password: string;
-}
-
 const SQUARE = { latent_width: 1024, latent_height: 1024, kseed: 42 };
 
 describe.skipIf(browserMissing)('Output: the HD gallery', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  let userCount = 0;
 
   async function newUser(): Promise<User> {
-    const user = { username: `out${++userCount}`, password: `out-password-${userCount}` };
-    addUser(server, user.username, user.password);
+    const user = addNewUser(server, 'out');
     await seedLdImages(server, user, [
       { filename: 'slate.png', width: 1024, height: 1024, metadata: SQUARE, color: '#3b4a55' },
       { filename: 'clay.png', width: 1024, height: 1024, metadata: SQUARE, color: '#b5651d' },
@@ -58,16 +51,12 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({
-      baseURL: server.url,
+    page = await openPage(browser, server, {
       viewport: { width: 1280, height: 800 },
       acceptDownloads: true,
     });
-    page = await context.newPage();
   });
-  afterEach(async () => {
-    await context.close();
-  });
+  afterEach(() => page.context().close());
 
   const grid = () => page.getByRole('list', { name: 'HD images' });
   const count = () => page.getByRole('status', { name: 'Image count' });
@@ -161,22 +150,11 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     expect(await grid().getByRole('img', { name: made }).count()).toBe(0);
 
     const refresh = page.getByRole('button', { name: 'Refresh' });
-    await refresh.evaluate((button) => {
-      const seen: string[] = [];
-      (window as unknown as { refreshLabels: string[] }).refreshLabels = seen;
-      new MutationObserver(() => seen.push(button.textContent ?? '')).observe(button, {
-        subtree: true,
-        childList: true,
-        characterData: true,
-      });
-    });
+    const labels = await recordTexts(refresh);
     await refresh.click();
     await grid().getByRole('img', { name: made }).waitFor();
     await expect.poll(() => count().textContent()).toBe('2 images');
-    const labels = await page.evaluate(
-      () => (window as unknown as { refreshLabels: string[] }).refreshLabels,
-    );
-    expect(labels).toContain('Refreshing...');
+    expect(await labels()).toContain('Refreshing...');
   });
 
   it('[O2] deletes an HD image from the table and from the grid', async () => {

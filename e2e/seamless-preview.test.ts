@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { refreshOverMqtt } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { signIn, userFolder } from './support/session.js';
+import { openPage, signIn, userFolder } from './support/session.js';
 
 /**
  * The 3×3 repeat preview (beyond the spec): a person judges a texture's seams by seeing it
@@ -15,7 +15,6 @@ import { signIn, userFolder } from './support/session.js';
 describe.skipIf(browserMissing)('the 3×3 seamless preview', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
@@ -43,16 +42,10 @@ describe.skipIf(browserMissing)('the 3×3 seamless preview', () => {
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 1280, height: 900 },
-    });
-    page = await context.newPage();
+    page = await openPage(browser, server, { viewport: { width: 1280, height: 900 } });
     await signIn(page, 'admin', server.adminPassword);
   });
-  afterEach(async () => {
-    await context.close();
-  });
+  afterEach(() => page.context().close());
 
   /** The colour at fractions (fx, fy) of a screenshot, as 'red', 'blue' or the raw value. */
   async function colourAt(

@@ -1,33 +1,25 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { commandOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { addUser, signIn } from './support/session.js';
+import { addNewUser, openPage, signIn, type User } from './support/session.js';
 
 /**
  * The Tags panel and tag assignment on the Dashboard (SPEC §2, §4, §5; checklist T1–T13, D4,
  * D7), against the real server and broker.
  */
 
-interface User {
-  username: string;
-  password: string;
-}
-
 const SQUARE = { latent_width: 1024, latent_height: 1024 };
 
 describe.skipIf(browserMissing)('Dashboard: tags', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  let userCount = 0;
 
   /** A user with three images: stone.png, sand.png and moss.png. */
   async function newUser(): Promise<User> {
-    const user = { username: `tags${++userCount}`, password: `tags-password-${userCount}` };
-    addUser(server, user.username, user.password);
+    const user = addNewUser(server, 'tags');
     await seedLdImages(server, user, [
       { filename: 'stone.png', metadata: SQUARE, color: '#777777' },
       { filename: 'sand.png', metadata: SQUARE, color: '#e0c080' },
@@ -56,15 +48,9 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 1280, height: 800 },
-    });
-    page = await context.newPage();
+    page = await openPage(browser, server, { viewport: { width: 1280, height: 800 } });
   });
-  afterEach(async () => {
-    await context.close();
-  });
+  afterEach(() => page.context().close());
 
   const panel = () => page.getByRole('region', { name: 'Tags' });
   const tagButton = (name: string) => panel().getByRole('button', { name, exact: true });

@@ -1,69 +1,20 @@
-import mqtt from 'mqtt';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { seedLdImages } from './support/seed.js';
+import { recordTexts } from './support/screen.js';
+import { seedLdImages, sendHdOrdersOverMqtt } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { signIn } from './support/session.js';
+import { openPage, signIn } from './support/session.js';
 
 /**
  * The HD status toast (SPEC §2, §4, §9; checklist H4–H9) followed in a real browser, against the
  * real server and broker with the fast Lanczos upscaler and one job at a time.
  */
 
-const FACTORS: Record<string, [string, string]> = {
-  '30x30': ['1.5', '1.4'],
-  '120x120': ['2.24', '3.6'],
-};
-
-/** Orders HD versions as the user from a second client (another tab or device, say). */
-async function orderOverMqtt(
-  server: RunningServer,
-  user: { username: string; password: string },
-  orders: readonly { image: string; size: string }[],
-): Promise<string[]> {
-  const { url } = (await (await fetch(`${server.url}/api/mosquitto/url`)).json()) as {
-    url: string;
-  };
-  const client = await mqtt.connectAsync(url, {
-    username: user.username,
-    password: user.password,
-    clean: true,
-    reconnectPeriod: 0,
-  });
-  const ids: string[] = [];
-  try {
-    for (const { image, size } of orders) {
-      const [cr701, image692] = FACTORS[size] ?? ['0', '0'];
-      const id = `toast-e2e-${image}-${Date.now()}`;
-      ids.push(id);
-      await client.publishAsync(
-        `command/generate-image/user/${user.username}`,
-        JSON.stringify({
-          id,
-          user: user.username,
-          image,
-          rescale_factor_cr711: '1.74',
-          scale_by_latent707: '1',
-          rescale_factor_cr701: cr701,
-          scale_by_image692: image692,
-          use_fixed_seed: 'true',
-          fixed_seed_value: '10',
-          seed: '10',
-        }),
-      );
-    }
-  } finally {
-    await client.endAsync();
-  }
-  return ids;
-}
-
 describe.skipIf(browserMissing)('HD status toasts', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let admin: { username: string; password: string };
 
@@ -88,43 +39,24 @@ describe.skipIf(browserMissing)('HD status toasts', () => {
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({
-      baseURL: server.url,
+    page = await openPage(browser, server, {
       acceptDownloads: true,
       viewport: { width: 1280, height: 800 },
     });
-    page = await context.newPage();
     await signIn(page, admin.username, admin.password);
     await page
       .getByRole('status', { name: 'Messaging connection' })
       .getByText('Connected')
       .waitFor();
   });
-  afterEach(async () => {
-    await context.close();
-  });
+  afterEach(() => page.context().close());
 
   const region = () => page.getByRole('status', { name: 'HD notifications' });
   const toast = () => region().locator('.toast');
 
-  /** Notes every text the toast shows, in order: a job can pass a stage faster than a poll. */
-  async function recordToastTexts(): Promise<() => Promise<string[]>> {
-    await region().waitFor({ state: 'attached' });
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { toastTexts: string[] }).toastTexts = seen;
-      const element = document.querySelector('[aria-label="HD notifications"]');
-      if (!element) throw new Error('no toast region');
-      new MutationObserver(() => {
-        const text = element.textContent ?? '';
-        if (text !== '' && seen.at(-1) !== text) seen.push(text);
-      }).observe(element, { subtree: true, childList: true, characterData: true });
-    });
-    return () => page.evaluate(() => (window as unknown as { toastTexts: string[] }).toastTexts);
-  }
-
   it('[H6][H7][H8][H9][M3][M5] an HD order followed through its toasts (queued, progress, finished) to the download', async () => {
-    const texts = await recordToastTexts();
+    // Every text the toast shows, in order: a job can pass a stage faster than a poll.
+    const texts = await recordTexts(region());
     await page.getByRole('button', { name: 'tile-a.png', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'tile-a.png' });
     await dialog.getByLabel('Output Size').selectOption('120x120');
@@ -180,11 +112,11 @@ describe.skipIf(browserMissing)('HD status toasts', () => {
   it('[H5][H9][H6] on any screen, the progress toast counts the jobs still queued', async () => {
     await page.getByRole('link', { name: 'Output', exact: true }).click();
     await page.waitForURL('**/output');
-    const texts = await recordToastTexts();
-    await orderOverMqtt(server, admin, [
-      { image: 'tile-b.png', size: '120x120' },
-      { image: 'tile-c.png', size: '30x30' },
-      { image: 'tile-d.png', size: '30x30' },
+    const texts = await recordTexts(region());
+    await sendHdOrdersOverMqtt(server, admin, [
+      { image: 'tile-b.png', sizeLabel: '120x120' },
+      { image: 'tile-c.png', sizeLabel: '30x30' },
+      { image: 'tile-d.png', sizeLabel: '30x30' },
     ]);
     await toast()
       .getByText('HD image generation for tile-d.png finished.')
@@ -210,7 +142,7 @@ describe.skipIf(browserMissing)('HD status toasts', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
-    await orderOverMqtt(server, admin, [{ image: 'no-such-image.png', size: '30x30' }]);
+    await sendHdOrdersOverMqtt(server, admin, [{ image: 'no-such-image.png', sizeLabel: '30x30' }]);
     await toast()
       .getByText('Error generating HD image for no-such-image.png. Retrying...')
       .waitFor({ timeout: 20_000 });

@@ -1,12 +1,12 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { signIn } from './support/session.js';
+import { collectAlerts, openPage, signIn } from './support/session.js';
 
 /**
  * The reference upload on Generate (SPEC §2, §5; checklist G1, U1–U5): each rule's message as
@@ -17,7 +17,6 @@ import { signIn } from './support/session.js';
 describe.skipIf(browserMissing)('Generate: the reference upload', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let folder: string;
   let alerts: string[];
@@ -33,20 +32,13 @@ describe.skipIf(browserMissing)('Generate: the reference upload', () => {
     if (folder) await fs.rm(folder, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    context = await browser.newContext({ baseURL: server.url });
-    page = await context.newPage();
-    alerts = [];
-    page.on('dialog', (dialog) => {
-      alerts.push(dialog.message());
-      void dialog.accept();
-    });
+    page = await openPage(browser, server);
+    alerts = collectAlerts(page);
     await signIn(page, 'admin', server.adminPassword);
     await page.getByRole('link', { name: 'Generate' }).click();
     await page.waitForURL('**/generate');
   });
-  afterEach(async () => {
-    await context.close();
-  });
+  afterEach(() => page.context().close());
 
   async function writeFile(name: string, data: Buffer | Uint8Array): Promise<string> {
     const file = path.join(folder, name);

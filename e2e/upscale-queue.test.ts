@@ -1,10 +1,9 @@
-import mqtt from 'mqtt';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { seedLdImages } from './support/seed.js';
+import { seedLdImages, sendHdOrdersOverMqtt } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { signIn } from './support/session.js';
+import { openPage, signIn } from './support/session.js';
 
 /**
  * /upscale, the HD queue (beyond the spec): the user's HD jobs by state, kept live from the
@@ -12,58 +11,13 @@ import { signIn } from './support/session.js';
  * together queue up.
  */
 
-const FACTORS: Record<string, [string, string]> = {
-  '30x30': ['1.5', '1.4'],
-  '120x120': ['2.24', '3.6'],
-};
-
 interface HdJobAnswer {
   jobs: { id: string; image: string; status: string }[];
-}
-
-/** Orders HD versions as the user from a second client, one right after the other. */
-async function orderOverMqtt(
-  server: RunningServer,
-  user: { username: string; password: string },
-  orders: readonly { image: string; size: string }[],
-): Promise<void> {
-  const { url } = (await (await fetch(`${server.url}/api/mosquitto/url`)).json()) as {
-    url: string;
-  };
-  const client = await mqtt.connectAsync(url, {
-    username: user.username,
-    password: user.password,
-    clean: true,
-    reconnectPeriod: 0,
-  });
-  try {
-    for (const { image, size } of orders) {
-      const [cr701, image692] = FACTORS[size] ?? ['0', '0'];
-      await client.publishAsync(
-        `command/generate-image/user/${user.username}`,
-        JSON.stringify({
-          id: `queue-e2e-${image}-${size}-${Date.now()}`,
-          user: user.username,
-          image,
-          rescale_factor_cr711: '1.74',
-          scale_by_latent707: '1',
-          rescale_factor_cr701: cr701,
-          scale_by_image692: image692,
-          use_fixed_seed: 'true',
-          fixed_seed_value: '10',
-          seed: '10',
-        }),
-      );
-    }
-  } finally {
-    await client.endAsync();
-  }
 }
 
 describe.skipIf(browserMissing)('the HD queue page', () => {
   let server: RunningServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let admin: { username: string; password: string };
 
@@ -89,12 +43,9 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     await server?.stop();
   });
   beforeEach(async () => {
-    context = await browser.newContext({ baseURL: server.url, acceptDownloads: true });
-    page = await context.newPage();
+    page = await openPage(browser, server, { acceptDownloads: true });
   });
-  afterEach(async () => {
-    await context.close();
-  });
+  afterEach(() => page.context().close());
 
   const group = (name: string) => page.getByRole('region', { name, exact: true });
   const row = (name: string, image: string) =>
@@ -117,11 +68,11 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     await openQueue();
     await page.getByText('No HD jobs yet.').waitFor();
 
-    await orderOverMqtt(server, admin, [
-      { image: 'big-1.png', size: '120x120' },
-      { image: 'small-1.png', size: '30x30' },
-      { image: 'small-2.png', size: '30x30' },
-      { image: 'small-3.png', size: '30x30' },
+    await sendHdOrdersOverMqtt(server, admin, [
+      { image: 'big-1.png', sizeLabel: '120x120' },
+      { image: 'small-1.png', sizeLabel: '30x30' },
+      { image: 'small-2.png', sizeLabel: '30x30' },
+      { image: 'small-3.png', sizeLabel: '30x30' },
     ]);
 
     // Without a reload: the page follows the status stream.
@@ -151,7 +102,7 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     await group('Queued').waitFor({ state: 'detached' });
     // The cancelled job never ran.
     expect(await row('Cancelled', 'small-3.png').count()).toBe(1);
-    const answer = (await (await context.request.get('/api/query/hd-jobs')).json()) as HdJobAnswer;
+    const answer = (await (await page.request.get('/api/query/hd-jobs')).json()) as HdJobAnswer;
     expect(answer.jobs.find((job) => job.image === 'small-3.png')?.status).toBe('cancelled');
 
     const link = row('Finished', 'small-1.png').getByRole('link', { name: 'Download HD Image' });
@@ -170,9 +121,9 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
       });
     });
     await openQueue();
-    await orderOverMqtt(server, admin, [
-      { image: 'big-2.png', size: '120x120' },
-      { image: 'small-4.png', size: '30x30' },
+    await sendHdOrdersOverMqtt(server, admin, [
+      { image: 'big-2.png', sizeLabel: '120x120' },
+      { image: 'small-4.png', sizeLabel: '30x30' },
     ]);
     await row('Running', 'big-2.png').waitFor({ timeout: 20_000 });
     await row('Queued', 'small-4.png').waitFor();
@@ -183,7 +134,7 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
       .poll(
         async () => {
           const answer = (await (
-            await context.request.get('/api/query/hd-jobs')
+            await page.request.get('/api/query/hd-jobs')
           ).json()) as HdJobAnswer;
           return answer.jobs.find((job) => job.image === 'small-4.png')?.status;
         },

@@ -1,9 +1,10 @@
 import fs from 'node:fs/promises';
+import { buildHdCommand, type HdSizeLabel } from '@tessera/contract';
 import mqtt from 'mqtt';
 import sharp from 'sharp';
 import { withPngText } from '../../server/src/imaging/png-text.js';
 import type { RunningServer } from './server.js';
-import { userFolder } from './session.js';
+import { userFolder, type User } from './session.js';
 
 export interface SeedImage {
   filename: string;
@@ -18,11 +19,6 @@ export interface SeedImage {
    * (newest first); set it to make the order certain.
    */
   modifiedAt?: Date;
-}
-
-interface User {
-  username: string;
-  password: string;
 }
 
 let lastAddress = 1;
@@ -86,35 +82,7 @@ export async function seedLdImages(
 
 /** Sends refresh-low-definition as the user and waits for its answer. */
 export async function refreshOverMqtt(server: RunningServer, user: User): Promise<void> {
-  const client = await connectAs(server, user);
-  try {
-    const transactionid = `seed-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    const answerTopic = `query/status-low-definition/user/${user.username}`;
-    await client.subscribeAsync(answerTopic);
-    const answered = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error('refresh-low-definition: no answer')),
-        60_000,
-      );
-      client.on('message', (_topic, payload) => {
-        const message = JSON.parse(String(payload)) as {
-          transactionid?: string;
-          success?: boolean;
-        };
-        if (message.transactionid !== transactionid) return;
-        clearTimeout(timer);
-        if (message.success) resolve();
-        else reject(new Error(`refresh-low-definition failed: ${String(payload)}`));
-      });
-    });
-    await client.publishAsync(
-      `command/refresh-low-definition/user/${user.username}`,
-      JSON.stringify({ transactionid, user: user.username }),
-    );
-    await answered;
-  } finally {
-    await client.endAsync();
-  }
+  await commandOverMqtt(server, user, 'refresh-low-definition', {}, { timeoutMs: 60_000 });
 }
 
 /**
@@ -126,13 +94,14 @@ export async function commandOverMqtt(
   user: User,
   action: string,
   fields: Record<string, unknown>,
+  { timeoutMs = 30_000 }: { timeoutMs?: number } = {},
 ): Promise<Record<string, unknown>> {
   const client = await connectAs(server, user);
   try {
     const transactionid = `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     await client.subscribeAsync(`query/+/user/${user.username}`);
     const answered = new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${action}: no answer`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`${action}: no answer`)), timeoutMs);
       client.on('message', (_topic, payload) => {
         const message = JSON.parse(String(payload)) as Record<string, unknown>;
         if (message.transactionid !== transactionid) return;
@@ -192,6 +161,30 @@ export async function orderHdOverMqtt(
       JSON.stringify(command),
     );
     return await finished;
+  } finally {
+    await client.endAsync();
+  }
+}
+
+/**
+ * Sends HD orders as the user from a second client (another tab or device, say), one right after
+ * the other, as the Image Details modal builds them (with the default seed), and does not wait
+ * for them.
+ */
+export async function sendHdOrdersOverMqtt(
+  server: RunningServer,
+  user: User,
+  orders: readonly { image: string; sizeLabel: HdSizeLabel }[],
+): Promise<void> {
+  const client = await connectAs(server, user);
+  try {
+    for (const { image, sizeLabel } of orders) {
+      const id = `e2e-${image}-${sizeLabel}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      await client.publishAsync(
+        `command/generate-image/user/${user.username}`,
+        JSON.stringify(buildHdCommand({ id, user: user.username, image, metadata: {}, sizeLabel })),
+      );
+    }
   } finally {
     await client.endAsync();
   }

@@ -1,10 +1,38 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { RunningServer } from './server.js';
 
 const USERS_CLI = fileURLToPath(new URL('../../server/dist/cli/users.js', import.meta.url));
+
+export interface User {
+  username: string;
+  password: string;
+}
+
+/**
+ * A page in a new browser context on the server (its own cookies, as a new visitor), with the
+ * server as base URL. Close it with `page.context().close()`.
+ */
+export async function openPage(
+  browser: Browser,
+  server: RunningServer,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url, ...options });
+  return context.newPage();
+}
+
+/** Accepts every alert the page shows, as a person clicks OK, and notes its text in the list. */
+export function collectAlerts(page: Page): string[] {
+  const alerts: string[] = [];
+  page.on('dialog', (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.accept();
+  });
+  return alerts;
+}
 
 /** Signs in through the login form, as a person would, and waits for the dashboard. */
 export async function signIn(page: Page, username: string, password: string): Promise<void> {
@@ -25,6 +53,16 @@ export function addUser(server: RunningServer, username: string, password: strin
   if (result.status !== 0) {
     throw new Error(`users add ${username} failed: ${result.stderr || result.stdout}`);
   }
+}
+
+let usersMade = 0;
+
+/** A new user made with the operator's CLI, `<prefix><n>`, so that each test has its own data. */
+export function addNewUser(server: RunningServer, prefix: string): User {
+  usersMade += 1;
+  const user = { username: `${prefix}${usersMade}`, password: `${prefix}-password-${usersMade}` };
+  addUser(server, user.username, user.password);
+  return user;
 }
 
 /** Where the server keeps a user's files of one area (DATA_DIR/files/<user>/<area>). */

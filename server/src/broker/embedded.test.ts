@@ -1,8 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
+import { inbox, mqttClients, settle, subackCodes } from '../testing/mqtt-clients.js';
 import { createEmbeddedBroker, type EmbeddedBroker } from './embedded.js';
 import { generateServiceCredentials } from './service-principal.js';
 
@@ -11,7 +12,7 @@ let broker: EmbeddedBroker;
 let server: http.Server;
 let url: string;
 const service = generateServiceCredentials();
-const clients: MqttClient[] = [];
+const clients = mqttClients();
 
 beforeAll(async () => {
   store = await createTestStore(['alice', 'bob']);
@@ -22,9 +23,7 @@ beforeAll(async () => {
   url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/mqtt`;
 });
 
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.endAsync(true)));
-});
+afterEach(() => clients.endAll());
 
 afterAll(async () => {
   await broker.close();
@@ -32,43 +31,9 @@ afterAll(async () => {
   await store.close();
 });
 
-function connect(username: string, password: string): Promise<MqttClient> {
-  const client = mqtt.connect(url, {
-    username,
-    password,
-    reconnectPeriod: 0,
-    connectTimeout: 4000,
-    clean: true,
-  });
-  clients.push(client);
-  return new Promise((resolve, reject) => {
-    client.once('connect', () => resolve(client));
-    client.once('error', reject);
-  });
-}
-
+const connect = (username: string, password: string) => clients.connect(url, username, password);
 const asUser = (name: string) => connect(name, passwordOf(name));
 const asService = () => connect(service.username, service.password);
-
-/** Collects what a client receives; `settle` waits long enough for a stray delivery to show up. */
-function inbox(client: MqttClient) {
-  const received: { topic: string; payload: string }[] = [];
-  client.on('message', (topic, payload) => received.push({ topic, payload: payload.toString() }));
-  return {
-    received,
-    next: () =>
-      new Promise<{ topic: string; payload: string }>((resolve) =>
-        client.once('message', (topic, payload) => resolve({ topic, payload: payload.toString() })),
-      ),
-  };
-}
-/** The SUBACK return codes, one per filter (128 = refused); mqtt.js turns any 128 into an error. */
-function subackCodes(client: MqttClient, filters: string[]): Promise<number[]> {
-  return new Promise((resolve) =>
-    client.subscribe(filters, (_err, _granted, packet) => resolve(packet?.granted ?? [])),
-  );
-}
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 describe('embedded broker over WebSocket', () => {
   it('accepts a user with the right password', async () => {
@@ -141,8 +106,7 @@ describe('embedded broker over WebSocket', () => {
 
   it('closes upgrades on any other path', async () => {
     const other = url.replace('/mqtt', '/other');
-    const client = mqtt.connect(other, { reconnectPeriod: 0, connectTimeout: 2000 });
-    clients.push(client);
+    const client = clients.track(mqtt.connect(other, { reconnectPeriod: 0, connectTimeout: 2000 }));
     await expect(
       new Promise((_resolve, reject) => {
         client.once('error', reject);

@@ -1,6 +1,7 @@
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { IClientOptions, MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { passwordOf } from '../testing/fixtures.js';
+import { inbox, mqttClients, settle } from '../testing/mqtt-clients.js';
 import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from '../testing/mosquitto.js';
 
 /**
@@ -13,7 +14,7 @@ import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from '../te
 const SERVICE = { username: 'tessera-service', password: 'tessera-service-password' };
 
 let broker: RunningMosquitto;
-const clients: MqttClient[] = [];
+const clients = mqttClients();
 
 function connect(
   username: string | undefined,
@@ -21,19 +22,7 @@ function connect(
   options: IClientOptions & { url?: string } = {},
 ): Promise<MqttClient> {
   const { url = broker.tcpUrl, ...rest } = options;
-  const client = mqtt.connect(url, {
-    username,
-    password,
-    reconnectPeriod: 0,
-    connectTimeout: 4000,
-    clean: true,
-    ...rest,
-  });
-  clients.push(client);
-  return new Promise((resolve, reject) => {
-    client.once('connect', () => resolve(client));
-    client.once('error', reject);
-  });
+  return clients.connect(url, username, password, rest);
 }
 
 const asUser = (name: string, options?: IClientOptions & { url?: string }) =>
@@ -41,24 +30,6 @@ const asUser = (name: string, options?: IClientOptions & { url?: string }) =>
 const asService = (options?: IClientOptions) =>
   connect(SERVICE.username, SERVICE.password, options);
 
-interface Message {
-  topic: string;
-  payload: string;
-}
-
-/** Collects what a client receives; `settle` waits long enough for a stray delivery to show up. */
-function inbox(client: MqttClient) {
-  const received: Message[] = [];
-  client.on('message', (topic, payload) => received.push({ topic, payload: payload.toString() }));
-  return {
-    received,
-    next: () =>
-      new Promise<Message>((resolve) =>
-        client.once('message', (topic, payload) => resolve({ topic, payload: payload.toString() })),
-      ),
-  };
-}
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 /** Whether the broker closes the client's connection within two seconds. */
 const closesSoon = (client: MqttClient) =>
   new Promise<boolean>((resolve) => {
@@ -78,9 +49,7 @@ describe.skipIf(!mosquittoAvailable)('Mosquitto with deploy/mosquitto', () => {
     ]);
   }, 30_000);
 
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.endAsync(true)));
-  });
+  afterEach(() => clients.endAll());
 
   afterAll(async () => {
     await broker?.stop();

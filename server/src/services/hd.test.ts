@@ -157,10 +157,7 @@ describe('HD orders over a real broker', () => {
       expect({ width: meta.width, height: meta.height }).toEqual(target);
       expect(meta.format).toBe(target.width * target.height <= 25_000_000 ? 'png' : 'jpeg');
 
-      const listed = await alice.call('list-high-definition', { page: 1, size: 100 });
-      const item = (
-        listed.images as { filename: string; metadata: Record<string, unknown> }[]
-      ).find((i) => i.filename === output);
+      const item = await alice.listedImage('hd', output);
       expect(item?.metadata).toMatchObject({
         rescale_factor_cr711: 1.74,
         scale_by_latent707: 1,

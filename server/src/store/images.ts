@@ -1,6 +1,8 @@
+import type { Selectable } from 'kysely';
 import type { Db } from './database.js';
+import type { ImagesTable } from './schema.js';
 
-export type ImageKind = 'ld' | 'hd';
+export type ImageKind = ImagesTable['kind'];
 
 export interface ImageRecord {
   id: number;
@@ -42,18 +44,7 @@ export interface ImageRepository {
   unassignTag(ownerId: number, imageId: number, tagId: string): Promise<void>;
 }
 
-interface Row {
-  id: number;
-  owner_id: number;
-  kind: ImageKind;
-  filename: string;
-  source_image_id: number | null;
-  width: number;
-  height: number;
-  bytes: number;
-  metadata: string;
-  created_at: string;
-}
+type Row = Selectable<ImagesTable>;
 
 const COLUMNS = [
   'images.id',

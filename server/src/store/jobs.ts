@@ -1,9 +1,9 @@
-import { sql, type Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db } from './database.js';
 import type { JobsTable } from './schema.js';
 
 /** 'cancelled' is the owner's doing, and only a queued job can get there. */
-export type JobStatus = 'queued' | 'in_progress' | 'finished' | 'error' | 'cancelled';
+export type JobStatus = JobsTable['status'];
 
 export interface JobRecord {
   id: number;
@@ -65,23 +65,6 @@ export interface JobRepository {
   nextRunAfter(kind: string): Promise<string | undefined>;
 }
 
-interface Row {
-  id: number;
-  public_id: string;
-  owner_id: number;
-  kind: string;
-  status: JobStatus;
-  percent: number;
-  params: string;
-  output: string | null;
-  error: string | null;
-  attempts: number;
-  max_attempts: number;
-  run_after: string;
-  dedupe_key: string | null;
-  created_at: string;
-}
-
 function toRecord(row: Row): JobRecord {
   return {
     id: row.id,
@@ -117,6 +100,9 @@ const COLUMNS = [
   'dedupe_key',
   'created_at',
 ] as const;
+
+/** A row as the queries select it: the COLUMNS. */
+type Row = Pick<Selectable<JobsTable>, (typeof COLUMNS)[number]>;
 
 export function createJobRepository(db: Db): JobRepository {
   const update = (id: number, values: Updateable<JobsTable>) =>

@@ -12,13 +12,17 @@ export async function signIn(baseUrl: string, username: string): Promise<string>
   return (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 }
 
-/** A reference image as a texture artist might upload: procedural bricks with mortar. */
-export async function bricksPng(width = 256, height = 256): Promise<Buffer> {
+/**
+ * A reference image as a texture artist might upload: procedural bricks with mortar, in rows
+ * `brick` pixels high (bricks twice as wide, in running bond).
+ */
+export async function bricksPng(width = 256, height = 256, brick = 32): Promise<Buffer> {
+  const joint = brick / 8;
   const data = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const row = Math.floor(y / 32);
-      const mortar = y % 32 < 4 || (x + (row % 2) * 32) % 64 < 4;
+      const row = Math.floor(y / brick);
+      const mortar = y % brick < joint || (x + (row % 2) * brick) % (2 * brick) < joint;
       const grain = ((x * 7919 + y * 104729) % 23) - 11;
       const i = (y * width + x) * 3;
       data[i] = mortar ? 200 : 150 + grain;

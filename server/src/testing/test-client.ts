@@ -70,6 +70,18 @@ export class TestClient {
     return (await this.request(action, fields)).body;
   }
 
+  /** The image `filename` as the first page (100) of list-low-definition or -high-definition lists it. */
+  async listedImage(
+    kind: 'ld' | 'hd',
+    filename: string,
+  ): Promise<{ filename: string; metadata: Record<string, unknown> } | undefined> {
+    const action = kind === 'ld' ? 'list-low-definition' : 'list-high-definition';
+    const list = await this.call(action, { page: 1, size: 100 });
+    return (list.images as { filename: string; metadata: Record<string, unknown> }[]).find(
+      (image) => image.filename === filename,
+    );
+  }
+
   answerTo(transactionid: string, timeoutMs = 5000): Promise<Received> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -1,16 +1,24 @@
 import type { ReactNode } from 'react';
 
+const SIZES = {
+  /** The sidebar and the large placeholders. */
+  large: { className: 'icon', width: 24, strokeWidth: 1.75 },
+  /** The buttons of the galleries, the tags panel and the dialogs. */
+  small: { className: 'gallery-icon', width: 18, strokeWidth: 1.9 },
+};
+
 /** Line icons drawn with the current text colour; decorative, so hidden from assistive tech. */
-function Icon({ children }: { children: ReactNode }) {
+function Icon({ size = 'large', children }: { size?: keyof typeof SIZES; children: ReactNode }) {
+  const { className, width, strokeWidth } = SIZES[size];
   return (
     <svg
-      className="icon"
+      className={className}
       viewBox="0 0 24 24"
-      width="24"
-      height="24"
+      width={width}
+      height={width}
       fill="none"
       stroke="currentColor"
-      strokeWidth="1.75"
+      strokeWidth={strokeWidth}
       strokeLinecap="round"
       strokeLinejoin="round"
       aria-hidden="true"
@@ -79,5 +87,100 @@ export function SignOutIcon() {
       <path d="M16 16.5l4.5-4.5L16 7.5" />
       <path d="M20.5 12H9.5" />
     </Icon>
+  );
+}
+
+export function GridIcon() {
+  return (
+    <Icon size="small">
+      <rect x="4" y="4" width="7" height="9" rx="1.5" />
+      <rect x="13" y="4" width="7" height="5" rx="1.5" />
+      <rect x="13" y="11" width="7" height="9" rx="1.5" />
+      <rect x="4" y="15" width="7" height="5" rx="1.5" />
+    </Icon>
+  );
+}
+
+export function ListIcon() {
+  return (
+    <Icon size="small">
+      <path d="M9 6h11M9 12h11M9 18h11" />
+      <path d="M4.5 6h.01M4.5 12h.01M4.5 18h.01" strokeWidth="3" />
+    </Icon>
+  );
+}
+
+export function RefreshIcon() {
+  return (
+    <Icon size="small">
+      <path d="M20 11a8 8 0 0 0-14.6-4.5L4 8" />
+      <path d="M4 4v4h4" />
+      <path d="M4 13a8 8 0 0 0 14.6 4.5L20 16" />
+      <path d="M20 20v-4h-4" />
+    </Icon>
+  );
+}
+
+export function TagIcon() {
+  return (
+    <Icon size="small">
+      <path d="M3.5 12.2V4.5a1 1 0 0 1 1-1h7.7a1 1 0 0 1 .7.3l8 8a1 1 0 0 1 0 1.4l-7.7 7.7a1 1 0 0 1-1.4 0l-8-8a1 1 0 0 1-.3-.7z" />
+      <circle cx="8" cy="8" r="1.4" />
+    </Icon>
+  );
+}
+
+export function TrashIcon() {
+  return (
+    <Icon size="small">
+      <path d="M4 7h16" />
+      <path d="M10 11v6M14 11v6" />
+      <path d="M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12" />
+      <path d="M9 7V4.5a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1V7" />
+    </Icon>
+  );
+}
+
+export function DownloadIcon() {
+  return (
+    <Icon size="small">
+      <path d="M12 4v11" />
+      <path d="M7.5 10.5L12 15l4.5-4.5" />
+      <path d="M4 17v2a1.5 1.5 0 0 0 1.5 1.5h13A1.5 1.5 0 0 0 20 19v-2" />
+    </Icon>
+  );
+}
+
+export function EditIcon() {
+  return (
+    <Icon size="small">
+      <path d="M4 20h4L19 9a2.1 2.1 0 0 0-4-4L4 16z" />
+      <path d="M13.5 6.5l4 4" />
+    </Icon>
+  );
+}
+
+export function PlusIcon() {
+  return (
+    <Icon size="small">
+      <path d="M12 5v14M5 12h14" />
+    </Icon>
+  );
+}
+
+export function CloseIcon() {
+  return (
+    <Icon size="small">
+      <path d="M6 6l12 12M18 6L6 18" />
+    </Icon>
+  );
+}
+
+/** The plain × of the details modal's and the toasts' close buttons, `size` pixels wide. */
+export function CrossIcon({ size }: { size: number }) {
+  return (
+    <svg viewBox="0 0 24 24" width={size} height={size} aria-hidden="true" focusable="false">
+      <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
   );
 }

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerateParams, RawImage } from '../engine.js';
 import { BuiltinEngine } from './builtin-engine.js';
+import { FORM_DEFAULTS } from '../../testing/generate-params.js';
 import { bricks } from './test-references.js';
 
 let dir: string;
@@ -32,12 +33,7 @@ function params(overrides: Partial<GenerateParams> = {}): GenerateParams {
     width: 1024,
     height: 1024,
     seed: 10,
-    seamless: false,
-    mask: false,
-    similarity: 1,
-    imaginationWeight: 3.5,
-    promptAdherence: 0.9,
-    style: 0,
+    ...FORM_DEFAULTS,
     positivePrompt: 'red bricks',
     negativePrompt: 'blurry',
     ...overrides,

@@ -2,6 +2,7 @@ import { OUTPUT_FORMATS } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../engine.js';
 import { patchSize, stylise, synthesize, workingSize, type SynthesisOptions } from './quilting.js';
+import { FORM_DEFAULTS } from '../../testing/generate-params.js';
 import { bricks, stripes, valueNoise } from './test-references.js';
 
 /** The generation form's defaults (SPEC §3, checklist G7) at a small size. */
@@ -9,12 +10,7 @@ const BASE: SynthesisOptions = {
   width: 256,
   height: 192,
   seed: 10,
-  seamless: false,
-  mask: false,
-  similarity: 1,
-  imaginationWeight: 3.5,
-  promptAdherence: 0.9,
-  style: 0,
+  ...FORM_DEFAULTS,
 };
 
 const REFERENCES = {

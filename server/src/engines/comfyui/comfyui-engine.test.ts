@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../testing/fixtures.js';
 import { bricksPng } from '../../testing/http.js';
-import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in.js';
+import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
 import type { GenerateParams, UpscaleParams } from '../engine.js';
 import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui-engine.js';
 import { ComfyExecutionError, ComfyServerError, ComfyValidationError } from './errors.js';

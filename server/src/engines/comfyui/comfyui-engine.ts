@@ -23,7 +23,7 @@ import type {
 import type { ComfyImageRef, ComfyWorkflow, HistoryEntry } from './api-types.js';
 import { ComfyClient, type ComfyClientOptions } from './client.js';
 import { ComfyExecutionError, ComfyServerError } from './errors.js';
-import { prepareImage, writeOutput } from './output.js';
+import { prepareImage, writeOutput, type PreparedImage } from './output.js';
 import { ServerPool, type Lease, type PoolOptions } from './pool.js';
 import { runPrompt } from './run-prompt.js';
 import {
@@ -50,6 +50,19 @@ export interface ComfyUIEngineOptions {
 const EXECUTION_FROM = 5;
 const EXECUTION_TO = 95;
 
+/** One run of a workflow template on an input image. */
+interface WorkflowJob {
+  inputPath: string;
+  /** Cut the input to its opaque region first (see prepareImage). */
+  mask: boolean;
+  /** The template filled in with the uploaded input's LoadImage value. */
+  fill: (uploaded: string, input: PreparedImage) => ComfyWorkflow;
+  /** The node whose saved image is the result. */
+  outputNode: string;
+  /** Where the result goes, at what size. */
+  output: { outputPath: string; width: number; height: number };
+}
+
 export class ComfyUIEngine implements Engine {
   readonly name = 'comfyui';
   /** The templates in use, checked when the engine is made (a bad one stops the server start). */
@@ -66,73 +79,61 @@ export class ComfyUIEngine implements Engine {
     this.uploadSubfolder = options.uploadSubfolder ?? 'tessera';
   }
 
-  async generate(
+  generate(
     params: GenerateParams,
     progress: ProgressReporter,
     signal: AbortSignal,
   ): Promise<GeneratedImage> {
-    const report = rising(progress);
-    report(0);
-    const reference = await prepareImage(params.referencePath, params.mask);
-    return this.onServer(signal, async (lease) => {
-      const uploaded = await this.upload(lease.client, reference.png, signal);
-      report(2);
-      const prompt = fillPreview(this.templates.preview, {
-        referenceImage: uploaded,
-        positivePrompt: params.positivePrompt,
-        negativePrompt: params.negativePrompt,
-        width: params.width,
-        height: params.height,
-        seed: params.seed,
-        cfg: params.imaginationWeight,
-        denoise: params.similarity,
-        adherence: params.promptAdherence,
-        style: params.style,
-        seamless: params.seamless,
-      });
-      const image = await this.execute(lease, prompt, PREVIEW_NODES.output.id, report, signal);
-      const written = await writeOutput(
-        lease.client,
-        image,
-        params.outputPath,
-        { width: params.width, height: params.height },
-        signal,
-      );
-      report(100);
-      return written;
-    });
+    return this.runWorkflow(
+      {
+        inputPath: params.referencePath,
+        mask: params.mask,
+        outputNode: PREVIEW_NODES.output.id,
+        fill: (uploaded) =>
+          fillPreview(this.templates.preview, {
+            referenceImage: uploaded,
+            positivePrompt: params.positivePrompt,
+            negativePrompt: params.negativePrompt,
+            width: params.width,
+            height: params.height,
+            seed: params.seed,
+            cfg: params.imaginationWeight,
+            denoise: params.similarity,
+            adherence: params.promptAdherence,
+            style: params.style,
+            seamless: params.seamless,
+          }),
+        output: params,
+      },
+      progress,
+      signal,
+    );
   }
 
-  async upscale(
+  upscale(
     params: UpscaleParams,
     progress: ProgressReporter,
     signal: AbortSignal,
   ): Promise<GeneratedImage> {
-    const report = rising(progress);
-    report(0);
-    const source = await prepareImage(params.sourcePath);
-    return this.onServer(signal, async (lease) => {
-      const uploaded = await this.upload(lease.client, source.png, signal);
-      report(2);
-      const prompt = fillHd(this.templates.hd, {
-        sourceImage: uploaded,
-        sourceWidth: source.width,
-        sourceHeight: source.height,
-        ...params.factors,
-        seed: params.seed,
-        seamless: params.seamless,
-      });
-      const image = await this.execute(lease, prompt, HD_NODES.output.id, report, signal);
-      const written = await writeOutput(
-        lease.client,
-        image,
-        params.outputPath,
-        { width: params.width, height: params.height },
-        signal,
-      );
-      report(100);
-      return written;
-    });
+    return this.runWorkflow(
+      {
+        inputPath: params.sourcePath,
+        mask: false,
+        outputNode: HD_NODES.output.id,
+        fill: (uploaded, source) =>
+          fillHd(this.templates.hd, {
+            sourceImage: uploaded,
+            sourceWidth: source.width,
+            sourceHeight: source.height,
+            ...params.factors,
+            seed: params.seed,
+            seamless: params.seamless,
+          }),
+        output: params,
+      },
+      progress,
+      signal,
+    );
   }
 
   health(): Promise<EngineHealth> {
@@ -142,6 +143,30 @@ export class ComfyUIEngine implements Engine {
   /** Stops the timers that check failed servers again. */
   close(): void {
     this.pool.close();
+  }
+
+  /**
+   * The steps both jobs take: prepare the input image, upload it to the server the pool picks,
+   * fill the template with its name, run the prompt and write the output node's image.
+   */
+  private async runWorkflow(
+    job: WorkflowJob,
+    progress: ProgressReporter,
+    signal: AbortSignal,
+  ): Promise<GeneratedImage> {
+    const report = rising(progress);
+    report(0);
+    const input = await prepareImage(job.inputPath, job.mask);
+    return this.onServer(signal, async (lease) => {
+      const uploaded = await this.upload(lease.client, input.png, signal);
+      report(2);
+      const prompt = job.fill(uploaded, input);
+      const image = await this.execute(lease, prompt, job.outputNode, report, signal);
+      const { outputPath, width, height } = job.output;
+      const written = await writeOutput(lease.client, image, outputPath, { width, height }, signal);
+      report(100);
+      return written;
+    });
   }
 
   /** Runs `work` on the server the pool picks; a server failure leaves that server out. */

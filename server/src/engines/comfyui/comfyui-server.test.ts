@@ -6,7 +6,7 @@ import path from 'node:path';
 import { buildHdCommand, type HdStatusMessage } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in.js';
+import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
 import {
   bricksPng,
   postPreview,
@@ -87,10 +87,7 @@ describe('ENGINE=comfyui, the whole server', () => {
     expect(thumbnail.status).toBe(200);
 
     const client = await t.connect('alice');
-    const list = await client.call('list-low-definition', { page: 1, size: 10 });
-    const item = (list.images as { filename: string; metadata: Record<string, unknown> }[]).find(
-      (image) => image.filename === ldImage,
-    );
+    const item = await client.listedImage('ld', ldImage);
     expect(item?.metadata).toMatchObject({
       cliptextencode_585: 'weathered red brick wall',
       ksampler_cfg: 6,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in.js';
+import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
 import type { ComfyWorkflow } from './api-types.js';
 import { ComfyClient } from './client.js';
 import { ComfyServerError, ComfyValidationError } from './errors.js';

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../testing/fixtures.js';
+import { FORM_DEFAULTS } from '../../testing/generate-params.js';
 import { bricksPng } from '../../testing/http.js';
-import { startComfyStandIn } from '../../testing/comfyui-stand-in.js';
+import { startComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
 import { createEngine } from '../index.js';
 import type { ComfyWorkflow } from './api-types.js';
 import { ComfyUIEngine } from './comfyui-engine.js';
@@ -156,11 +157,7 @@ describe('workflow templates', () => {
           width: 1024,
           height: 1024,
           seed: 5,
-          seamless: false,
-          mask: false,
-          similarity: 1,
-          imaginationWeight: 3.5,
-          promptAdherence: 0.9,
+          ...FORM_DEFAULTS,
           style: 0.5,
           positivePrompt: 'sand',
           negativePrompt: '',

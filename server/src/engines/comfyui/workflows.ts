@@ -277,9 +277,7 @@ export function fillPreview(template: WorkflowTemplate, inputs: PreviewInputs): 
   set(nodes.style, { weight: inputs.style });
   set(nodes.size, { width: inputs.width, height: inputs.height });
   set(nodes.sampler, { seed: inputs.seed, cfg: inputs.cfg, denoise: inputs.denoise });
-  const tiling = inputs.seamless ? 'enable' : 'disable';
-  set(nodes.seamlessModel, { tiling });
-  set(nodes.circularVae, { tiling });
+  setTiling(set, nodes, inputs.seamless);
   return prompt;
 }
 
@@ -305,13 +303,24 @@ export function fillHd(template: WorkflowTemplate, inputs: HdInputs): ComfyWorkf
   set(nodes.cr711, { rescale_factor: inputs.rescale_factor_cr711 });
   set(nodes.latent707, { scale_by: inputs.scale_by_latent707 });
   set(nodes.sampler, { seed: inputs.seed });
-  const tiling = inputs.seamless ? 'enable' : 'disable';
-  set(nodes.seamlessModel, { tiling });
-  set(nodes.circularVae, { tiling });
+  setTiling(set, nodes, inputs.seamless);
   set(nodes.ldSize, { width: inputs.sourceWidth, height: inputs.sourceHeight });
   set(nodes.cr701, { rescale_factor: inputs.rescale_factor_cr701 });
   set(nodes.image692, { scale_by: inputs.scale_by_image692 });
   return prompt;
+}
+
+type Setter = ReturnType<typeof setter>;
+
+/** Seamless output: both tiling switches on (the model's padding and the circular VAE decode). */
+function setTiling(
+  set: Setter,
+  nodes: { seamlessModel: NodeBinding; circularVae: NodeBinding },
+  seamless: boolean,
+): void {
+  const tiling = seamless ? 'enable' : 'disable';
+  set(nodes.seamlessModel, { tiling });
+  set(nodes.circularVae, { tiling });
 }
 
 /** Sets inputs of a bound node by id and input name; a missing required node is an error. */

@@ -74,10 +74,7 @@ describe('preview generation over HTTP', () => {
     ).toBe(404);
 
     const client = await t.connect('alice');
-    const list = await client.call('list-low-definition', { page: 1, size: 100 });
-    const item = (list.images as { filename: string; metadata: Record<string, unknown> }[]).find(
-      (i) => i.filename === filename,
-    );
+    const item = await client.listedImage('ld', filename);
     expect(item?.metadata).toMatchObject({
       cliptextencode_585: 'weathered red brick wall',
       cliptextencode_716: 'blurry, text',

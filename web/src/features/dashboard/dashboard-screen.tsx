@@ -3,21 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { deleteLdImage, refreshLdImages } from '../../lib/api/images';
 import { useMessaging } from '../../lib/messaging';
-import { imageAspect } from '../gallery/aspect';
-import {
-  GalleryCount,
-  GalleryEmpty,
-  GalleryError,
-  GalleryLoading,
-} from '../gallery/gallery-states';
+import { imageKey } from '../gallery/gallery-image';
+import { GalleryScreen } from '../gallery/gallery-screen';
 import { ldImagesQueryKey, removeCachedLdImages, useLdImages } from '../gallery/ld-images';
-import { MasonryGrid } from '../gallery/masonry-grid';
 import type { TileBox } from '../gallery/masonry-grid';
-import { RefreshButton } from '../gallery/refresh-button';
 import { useSelection } from '../gallery/selection';
 import { useImageDeletion } from '../gallery/use-image-deletion';
-import { useViewMode } from '../gallery/view-mode';
-import { ViewToggle } from '../gallery/view-toggle';
 import { ImageDetailsModal } from '../hd/image-details-modal';
 import { TagAssignDialog } from '../tags/tag-assign-dialog';
 import { filterImagesByTags, useTagFilter } from '../tags/tag-filter';
@@ -25,10 +16,6 @@ import { TagsPanel } from '../tags/tags-panel';
 import { tagsQueryKey, useTags } from '../tags/use-tags';
 import { LdTable } from './ld-table';
 import { LdTile } from './ld-tile';
-import '../gallery/gallery.css';
-
-const getKey = (image: LdImage) => image.filename;
-const getAspect = (image: LdImage) => imageAspect(image.metadata);
 
 /**
  * Route `/dashboard`, the LD gallery of SPEC §2 (checklist D1–D13, T1–T13): the tools column
@@ -37,12 +24,11 @@ const getAspect = (image: LdImage) => imageAspect(image.metadata);
 export function DashboardScreen() {
   const client = useMessaging();
   const queryClient = useQueryClient();
-  const { images, isPending, isFetching, isError } = useLdImages();
+  const list = useLdImages();
+  const { images } = list;
   const { tags } = useTags();
   const filter = useTagFilter(tags);
-  const [mode, setMode] = useViewMode('tessera.dashboard.view');
   const selection = useSelection();
-  const [refreshing, setRefreshing] = useState(false);
   const [detailsFor, setDetailsFor] = useState<string | null>(null);
   const [tagsFor, setTagsFor] = useState<string | null>(null);
 
@@ -74,28 +60,23 @@ export function DashboardScreen() {
   const onAssignTags = useCallback((filename: string) => setTagsFor(filename), []);
   const { toggle: onToggleSelect, replace: selectOnly, clear: clearSelection } = selection;
   const onSelectAll = useCallback(
-    (select: boolean) => (select ? selectOnly(visible.map(getKey)) : clearSelection()),
+    (select: boolean) => (select ? selectOnly(visible.map(imageKey)) : clearSelection()),
     [visible, selectOnly, clearSelection],
   );
 
   /** SPEC §4 Refresh (D3): refresh-low-definition, then clear and reload tags and images. */
   async function refresh() {
-    if (!client || refreshing) return;
-    setRefreshing(true);
+    if (!client) return;
     try {
       await refreshLdImages(client);
     } catch (error) {
       // The lists are reloaded anyway: they show what the server has, indexed or not.
       console.error('Refreshing the images failed:', error);
     }
-    try {
-      await Promise.all([
-        queryClient.resetQueries({ queryKey: tagsQueryKey(client.user) }),
-        queryClient.resetQueries({ queryKey: ldImagesQueryKey(client.user) }),
-      ]);
-    } finally {
-      setRefreshing(false);
-    }
+    await Promise.all([
+      queryClient.resetQueries({ queryKey: tagsQueryKey(client.user) }),
+      queryClient.resetQueries({ queryKey: ldImagesQueryKey(client.user) }),
+    ]);
   }
 
   const { selected } = selection;
@@ -118,73 +99,51 @@ export function DashboardScreen() {
 
   const detailsImage = detailsFor === null ? undefined : byName.get(detailsFor);
   const tagsImage = tagsFor === null ? undefined : byName.get(tagsFor);
-  const loadingFirst = isPending || (isFetching && images.length === 0);
-
-  let body;
-  if (isError) body = <GalleryError />;
-  else if (loadingFirst) body = <GalleryLoading />;
-  else if (visible.length === 0) body = <GalleryEmpty />;
-  else if (mode === 'gallery')
-    body = (
-      <MasonryGrid
-        items={visible}
-        getKey={getKey}
-        getAspect={getAspect}
-        renderItem={renderTile}
-        label="Images"
-      />
-    );
-  else
-    body = (
-      <LdTable
-        images={visible}
-        selected={selected}
-        deleting={deleting}
-        onSelectAll={onSelectAll}
-        onOpen={onOpen}
-        onToggleSelect={onToggleSelect}
-        onAssignTags={onAssignTags}
-        onDelete={onDelete}
-      />
-    );
 
   return (
-    <div className="gallery-screen">
-      <aside className="gallery-tools" aria-label="Dashboard tools">
-        <ViewToggle mode={mode} onChange={setMode} />
-        <RefreshButton busy={refreshing} onRefresh={() => void refresh()} />
-        <TagsPanel filter={filter} />
-      </aside>
-      <section className="gallery-main" aria-labelledby="dashboard-title">
-        <header className="gallery-toolbar">
-          <h1 id="dashboard-title" className="gallery-title">
-            Dashboard
-          </h1>
-          {!isError && !loadingFirst && (
-            <GalleryCount shown={visible.length} total={images.length} loadingMore={isFetching} />
-          )}
-          {selectedVisible.length > 0 && (
-            <div className="gallery-selection">
-              <span className="gallery-selection-count">{selectedVisible.length} selected</span>
-              <button type="button" className="button button-small" onClick={clearSelection}>
-                Clear selection
-              </button>
-              <button
-                type="button"
-                className="button button-small button-danger"
-                onClick={() => void deleteImages(selectedVisible.map(getKey))}
-              >
-                Delete Selection
-              </button>
-            </div>
-          )}
-        </header>
-        {body}
-      </section>
+    <GalleryScreen
+      title="Dashboard"
+      viewStorageKey="tessera.dashboard.view"
+      list={list}
+      visible={visible}
+      onRefresh={refresh}
+      tools={<TagsPanel filter={filter} />}
+      toolbar={
+        selectedVisible.length > 0 && (
+          <div className="gallery-selection">
+            <span className="gallery-selection-count">{selectedVisible.length} selected</span>
+            <button type="button" className="button button-small" onClick={clearSelection}>
+              Clear selection
+            </button>
+            <button
+              type="button"
+              className="button button-small button-danger"
+              onClick={() => void deleteImages(selectedVisible.map(imageKey))}
+            >
+              Delete Selection
+            </button>
+          </div>
+        )
+      }
+      gridLabel="Images"
+      renderTile={renderTile}
+      table={
+        <LdTable
+          images={visible}
+          selected={selected}
+          deleting={deleting}
+          onSelectAll={onSelectAll}
+          onOpen={onOpen}
+          onToggleSelect={onToggleSelect}
+          onAssignTags={onAssignTags}
+          onDelete={onDelete}
+        />
+      }
+    >
       {detailsImage && (
         <ImageDetailsModal image={detailsImage} onClose={() => setDetailsFor(null)} />
       )}
       {tagsImage && <TagAssignDialog image={tagsImage} onClose={() => setTagsFor(null)} />}
-    </div>
+    </GalleryScreen>
   );
 }

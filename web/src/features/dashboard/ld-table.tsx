@@ -1,26 +1,18 @@
-import { formatImageDate, sizeLabelFromFactors } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { memo, useCallback } from 'react';
-import { TagIcon, TrashIcon } from '../gallery/icons';
-import { Thumbnail } from '../gallery/thumbnail';
+import { imageKey } from '../gallery/gallery-image';
+import { AssignTagsButton, DeleteImageButton } from '../gallery/image-actions';
+import { IMAGE_ROW_HEIGHT, ImageRow } from '../gallery/image-row';
 import { VirtualTable } from '../gallery/virtual-table';
 import { TagChips } from '../tags/tag-chips';
+import type { LdImageHandlers } from './ld-tile';
 
-const ROW_HEIGHT = 72;
-const COLUMN_COUNT = 7;
-
-export interface LdTableProps {
+export interface LdTableProps extends LdImageHandlers {
   images: readonly LdImage[];
   selected: ReadonlySet<string>;
   deleting: ReadonlySet<string>;
   onSelectAll: (select: boolean) => void;
-  onOpen: (filename: string) => void;
-  onToggleSelect: (filename: string) => void;
-  onAssignTags: (filename: string) => void;
-  onDelete: (filename: string) => void;
 }
-
-const getKey = (image: LdImage) => image.filename;
 
 /** The List view of SPEC §2 (checklist D6): select, Preview, Name, Tags, Size, Date. */
 export function LdTable({
@@ -50,127 +42,59 @@ export function LdTable({
     ),
     [selected, deleting, onOpen, onToggleSelect, onAssignTags, onDelete],
   );
+  const selectAll = (
+    <input
+      type="checkbox"
+      aria-label="Select all images"
+      checked={allSelected}
+      onChange={(event) => onSelectAll(event.target.checked)}
+    />
+  );
 
   return (
     <VirtualTable
       items={images}
-      getKey={getKey}
-      rowHeight={ROW_HEIGHT}
+      getKey={imageKey}
+      rowHeight={IMAGE_ROW_HEIGHT}
       caption="Low-definition images"
-      columnCount={COLUMN_COUNT}
-      columns={
-        <>
-          <col className="col-select" />
-          <col className="col-preview" />
-          <col className="col-name" />
-          <col className="col-tags" />
-          <col className="col-size" />
-          <col className="col-date" />
-          <col className="col-actions" />
-        </>
-      }
-      header={
-        <tr aria-rowindex={1}>
-          <th scope="col" className="cell-select">
-            <input
-              type="checkbox"
-              aria-label="Select all images"
-              checked={allSelected}
-              onChange={(event) => onSelectAll(event.target.checked)}
-            />
-          </th>
-          <th scope="col">Preview</th>
-          <th scope="col">Name</th>
-          <th scope="col">Tags</th>
-          <th scope="col">Size</th>
-          <th scope="col">Date</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      }
+      columns={[
+        { className: 'col-select', header: selectAll, headerClassName: 'cell-select' },
+        { className: 'col-preview', header: 'Preview' },
+        { className: 'col-name', header: 'Name' },
+        { className: 'col-tags', header: 'Tags' },
+        { className: 'col-size', header: 'Size' },
+        { className: 'col-date', header: 'Date' },
+        { className: 'col-actions', header: <span className="visually-hidden">Actions</span> },
+      ]}
       renderRow={renderRow}
     />
   );
 }
 
-interface LdRowProps {
+interface LdRowProps extends LdImageHandlers {
   image: LdImage;
   index: number;
   selected: boolean;
   busy: boolean;
-  onOpen: (filename: string) => void;
-  onToggleSelect: (filename: string) => void;
-  onAssignTags: (filename: string) => void;
-  onDelete: (filename: string) => void;
 }
 
-const LdRow = memo(function LdRow({
-  image,
-  index,
-  selected,
-  busy,
-  onOpen,
-  onToggleSelect,
-  onAssignTags,
-  onDelete,
-}: LdRowProps) {
-  const { filename, metadata } = image;
-  const classes = ['gallery-row', selected && 'is-selected', busy && 'is-busy']
-    .filter(Boolean)
-    .join(' ');
+const LdRow = memo(function LdRow({ image, busy, onAssignTags, onDelete, ...row }: LdRowProps) {
+  const { filename } = image;
   return (
-    <tr className={classes} aria-rowindex={index + 2} aria-busy={busy}>
-      <td className="cell-select">
-        <input
-          type="checkbox"
-          aria-label={`Select ${filename}`}
-          checked={selected}
-          onChange={() => onToggleSelect(filename)}
-        />
-      </td>
-      <td className="cell-preview">
-        <button
-          type="button"
-          className="row-preview"
-          tabIndex={-1}
-          aria-hidden="true"
-          onClick={() => onOpen(filename)}
-        >
-          <Thumbnail src={image.thumbnail} alt="" />
-        </button>
-      </td>
-      <td className="cell-name">
-        <button type="button" className="row-name" onClick={() => onOpen(filename)}>
-          {filename}
-        </button>
-      </td>
+    <ImageRow
+      image={image}
+      busy={busy}
+      {...row}
+      actions={
+        <>
+          <AssignTagsButton filename={filename} place="row" onAssignTags={onAssignTags} />
+          <DeleteImageButton filename={filename} busy={busy} place="row" onDelete={onDelete} />
+        </>
+      }
+    >
       <td className="cell-tags">
         <TagChips ids={image.tags} />
       </td>
-      <td className="cell-size">{sizeLabelFromFactors(metadata) ?? ''}</td>
-      <td className="cell-date">{formatImageDate(metadata)}</td>
-      <td className="cell-actions">
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={`Assign tags to ${filename}`}
-          title="Assign tags"
-          onClick={() => onAssignTags(filename)}
-        >
-          <TagIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button icon-button-danger"
-          aria-label={`Delete ${filename}`}
-          title="Delete"
-          disabled={busy}
-          onClick={() => onDelete(filename)}
-        >
-          <TrashIcon />
-        </button>
-      </td>
-    </tr>
+    </ImageRow>
   );
 });

@@ -1,8 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useColumnCount } from './columns';
 import { useElementWidth } from './use-element-width';
+import { useVirtualItemKey } from './use-virtual-item-key';
 
 /** Where one tile sits inside the grid, in pixels. */
 export interface TileBox {
@@ -49,14 +50,7 @@ export function MasonryGrid<T>({
     () => items.map((item) => Math.max(Math.round(columnWidth * getAspect(item)), MIN_TILE_HEIGHT)),
     [items, columnWidth, getAspect],
   );
-  // A stable key function: the virtualiser recomputes its layout whenever it changes.
-  const getItemKey = useCallback(
-    (index: number) => {
-      const item = items[index];
-      return item === undefined ? index : getKey(item);
-    },
-    [items, getKey],
-  );
+  const getItemKey = useVirtualItemKey(items, getKey);
 
   // The app is not built with the React Compiler, so nothing memoises what this returns.
   // eslint-disable-next-line react-hooks/incompatible-library

@@ -1,5 +1,11 @@
+import type { ReactNode } from 'react';
+import { GridIcon, ListIcon } from '../../components/icons';
 import type { ViewMode } from './view-mode';
-import { GridIcon, ListIcon } from './icons';
+
+const OPTIONS: readonly { mode: ViewMode; label: string; icon: ReactNode }[] = [
+  { mode: 'gallery', label: 'Gallery', icon: <GridIcon /> },
+  { mode: 'list', label: 'List', icon: <ListIcon /> },
+];
 
 /** SPEC §2 Gallery/List toggle (checklist D1, O1): two pressed-state buttons. */
 export function ViewToggle({
@@ -11,24 +17,18 @@ export function ViewToggle({
 }) {
   return (
     <div className="view-toggle" role="group" aria-label="View">
-      <button
-        type="button"
-        className="view-toggle-option"
-        aria-pressed={mode === 'gallery'}
-        onClick={() => onChange('gallery')}
-      >
-        <GridIcon />
-        Gallery
-      </button>
-      <button
-        type="button"
-        className="view-toggle-option"
-        aria-pressed={mode === 'list'}
-        onClick={() => onChange('list')}
-      >
-        <ListIcon />
-        List
-      </button>
+      {OPTIONS.map((option) => (
+        <button
+          key={option.mode}
+          type="button"
+          className="view-toggle-option"
+          aria-pressed={mode === option.mode}
+          onClick={() => onChange(option.mode)}
+        >
+          {option.icon}
+          {option.label}
+        </button>
+      ))}
     </div>
   );
 }

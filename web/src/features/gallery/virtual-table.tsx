@@ -1,6 +1,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useRef } from 'react';
+import { useRef } from 'react';
 import type { ReactNode } from 'react';
+import { useVirtualItemKey } from './use-virtual-item-key';
+
+export interface TableColumn {
+  /** The <col>'s class, which fixes the column's width so rows coming and going do not shift it. */
+  className: string;
+  /** What the column's <th scope="col"> holds. */
+  header: ReactNode;
+  headerClassName?: string;
+}
 
 export interface VirtualTableProps<T> {
   items: readonly T[];
@@ -8,13 +17,9 @@ export interface VirtualTableProps<T> {
   /** Every row is this tall (CSS keeps it so), which makes the scroll height exact. */
   rowHeight: number;
   caption: string;
-  /** The <col> elements, fixing the column widths so rows coming and going do not shift them. */
-  columns: ReactNode;
-  /** The header row: a <tr> of <th scope="col">. */
-  header: ReactNode;
+  columns: readonly TableColumn[];
   /** One body row: a <tr> with aria-rowindex = index + 2 (the header is row 1). */
   renderRow: (item: T, index: number) => ReactNode;
-  columnCount: number;
 }
 
 /**
@@ -27,18 +32,10 @@ export function VirtualTable<T>({
   rowHeight,
   caption,
   columns,
-  header,
   renderRow,
-  columnCount,
 }: VirtualTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const getItemKey = useCallback(
-    (index: number) => {
-      const item = items[index];
-      return item === undefined ? index : getKey(item);
-    },
-    [items, getKey],
-  );
+  const getItemKey = useVirtualItemKey(items, getKey);
   // The app is not built with the React Compiler, so nothing memoises what this returns.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -57,12 +54,24 @@ export function VirtualTable<T>({
     <div ref={scrollRef} className="gallery-scroll">
       <table className="gallery-table" aria-rowcount={items.length + 1}>
         <caption className="visually-hidden">{caption}</caption>
-        <colgroup>{columns}</colgroup>
-        <thead>{header}</thead>
+        <colgroup>
+          {columns.map((column) => (
+            <col key={column.className} className={column.className} />
+          ))}
+        </colgroup>
+        <thead>
+          <tr aria-rowindex={1}>
+            {columns.map((column) => (
+              <th key={column.className} scope="col" className={column.headerClassName}>
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
         <tbody>
           {before > 0 && (
             <tr className="gallery-table-spacer" aria-hidden="true" style={{ height: before }}>
-              <td colSpan={columnCount} />
+              <td colSpan={columns.length} />
             </tr>
           )}
           {rows.map((row) => {
@@ -71,7 +80,7 @@ export function VirtualTable<T>({
           })}
           {after > 0 && (
             <tr className="gallery-table-spacer" aria-hidden="true" style={{ height: after }}>
-              <td colSpan={columnCount} />
+              <td colSpan={columns.length} />
             </tr>
           )}
         </tbody>

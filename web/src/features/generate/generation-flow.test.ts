@@ -13,7 +13,12 @@ import type {
 } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
 import { batchPercent, runGenerationBatch } from './generation-flow';
-import type { GenerationFlowApi } from './generation-flow';
+import type {
+  FlowOptions,
+  GenerationBatch,
+  GenerationEvents,
+  GenerationFlowApi,
+} from './generation-flow';
 
 const FORM: GenerationForm = {
   ...GENERATION_DEFAULTS,
@@ -102,7 +107,19 @@ function fakeServer(options: {
     log.push('wait');
   };
   let ids = 0;
-  return { api, log, posted, parsedFields, waits, wait, newId: () => `job-${++ids}` };
+  const newId = () => `job-${++ids}`;
+  /** Runs a batch here: user ana, the oak reference, FORM and no tags unless `batch` says so. */
+  const run = (
+    batch: Partial<GenerationBatch> = {},
+    events: GenerationEvents = {},
+    options: FlowOptions = {},
+  ) =>
+    runGenerationBatch(api, { user: 'ana', reference, form: FORM, tagIds: [], ...batch }, events, {
+      wait,
+      newId,
+      ...options,
+    });
+  return { api, log, posted, parsedFields, waits, run };
 }
 
 describe('the Generate flow (SPEC §4)', () => {
@@ -110,14 +127,12 @@ describe('the Generate flow (SPEC §4)', () => {
     const server = fakeServer({});
     const shown: [number, LdImage][] = [];
     const progress: number[] = [];
-    const result = await runGenerationBatch(
-      server.api,
-      { user: 'ana', reference, form: { ...FORM, batchSize: 2 }, tagIds: ['t1', 't2'] },
+    const result = await server.run(
+      { form: { ...FORM, batchSize: 2 }, tagIds: ['t1', 't2'] },
       {
         onImage: (index, image) => shown.push([index, image]),
         onProgress: (p) => progress.push(p),
       },
-      { wait: server.wait, newId: server.newId },
     );
 
     expect(result.ok).toBe(true);
@@ -160,17 +175,9 @@ describe('the Generate flow (SPEC §4)', () => {
 
   it('[P1][G11] posts exactly the spec fields, a fresh id per item and seed 10 with the fixed seed', async () => {
     const server = fakeServer({});
-    await runGenerationBatch(
-      server.api,
-      {
-        user: 'ana',
-        reference,
-        form: { ...FORM, batchSize: 2, styleWeight: 35, tiling: true, mask: true },
-        tagIds: [],
-      },
-      {},
-      { wait: server.wait, newId: server.newId },
-    );
+    await server.run({
+      form: { ...FORM, batchSize: 2, styleWeight: 35, tiling: true, mask: true },
+    });
     expect(server.posted).toHaveLength(2);
     expect(server.posted[0]).toEqual({
       id: 'job-1',
@@ -196,16 +203,10 @@ describe('the Generate flow (SPEC §4)', () => {
   it('[G11] without the fixed seed each item gets its own random seed below 2^32', async () => {
     const server = fakeServer({});
     const randoms = [0.5, 0.999999999999];
-    await runGenerationBatch(
-      server.api,
-      {
-        user: 'ana',
-        reference,
-        form: { ...FORM, batchSize: 2, use_fixed_seed: false },
-        tagIds: [],
-      },
+    await server.run(
+      { form: { ...FORM, batchSize: 2, use_fixed_seed: false } },
       {},
-      { wait: server.wait, newId: server.newId, random: () => randoms.shift() ?? 0 },
+      { random: () => randoms.shift() ?? 0 },
     );
     expect(server.posted.map((fields) => [fields.use_fixed_seed, fields.Kseed])).toEqual([
       ['False', String(2 ** 31)],
@@ -215,12 +216,7 @@ describe('the Generate flow (SPEC §4)', () => {
 
   it('[G13] waits, polling every 3 s, until an earlier preview job is no longer in progress', async () => {
     const server = fakeServer({ earlier: [running(10), running(60), finished('old.png')] });
-    await runGenerationBatch(
-      server.api,
-      { user: 'ana', reference, form: FORM, tagIds: [] },
-      {},
-      { wait: server.wait, newId: server.newId },
-    );
+    await server.run();
     expect(server.log.slice(0, 6)).toEqual([
       'status:in_progress',
       'wait',
@@ -236,23 +232,13 @@ describe('the Generate flow (SPEC §4)', () => {
     const server = fakeServer({
       jobs: () => [running(30), queued, running(20), finished('out-0.png')],
     });
-    const result = await runGenerationBatch(
-      server.api,
-      { user: 'ana', reference, form: FORM, tagIds: [] },
-      {},
-      { wait: server.wait, newId: server.newId },
-    );
+    const result = await server.run();
     expect(result.ok).toBe(true);
   });
 
   it('[G16] a failed job stops the batch: the next item is never posted', async () => {
     const server = fakeServer({ jobs: () => [running(40), { status: 'error', percent: 40 }] });
-    const result = await runGenerationBatch(
-      server.api,
-      { user: 'ana', reference, form: { ...FORM, batchSize: 3 }, tagIds: ['t1'] },
-      {},
-      { wait: server.wait, newId: server.newId },
-    );
+    const result = await server.run({ form: { ...FORM, batchSize: 3 }, tagIds: ['t1'] });
     expect(result).toMatchObject({ ok: false, index: 0, detail: undefined });
     expect(server.posted).toHaveLength(1);
     expect(server.log).not.toContain('refresh');
@@ -264,11 +250,9 @@ describe('the Generate flow (SPEC §4)', () => {
         index === 0 ? [finished('out-0.png')] : [running(5), { status: 'error', percent: 5 }],
     });
     const shown: string[] = [];
-    const result = await runGenerationBatch(
-      server.api,
-      { user: 'ana', reference, form: { ...FORM, batchSize: 3 }, tagIds: [] },
+    const result = await server.run(
+      { form: { ...FORM, batchSize: 3 } },
       { onImage: (_index, image) => shown.push(image.filename) },
-      { wait: server.wait, newId: server.newId },
     );
     expect(result).toMatchObject({ ok: false, index: 1 });
     expect(shown).toEqual(['out-0.png']);
@@ -277,56 +261,36 @@ describe('the Generate flow (SPEC §4)', () => {
 
   it("[G17] a status call that fails gives 'Error obtaining generate image status.'", async () => {
     const server = fakeServer({ jobs: () => [running(5), new Error('503')] });
-    const result = await runGenerationBatch(
-      server.api,
-      { user: 'ana', reference, form: FORM, tagIds: [] },
-      {},
-      { wait: server.wait, newId: server.newId },
-    );
+    const result = await server.run();
     expect(result).toMatchObject({ ok: false, detail: TEXTS.generateStatusError });
   });
 
   it("[G17] a finished job without output_image gives 'Error fetching the latest image. Please try again.'", async () => {
     const server = fakeServer({ jobs: () => [finished(undefined)] });
-    const result = await runGenerationBatch(
-      server.api,
-      { user: 'ana', reference, form: FORM, tagIds: [] },
-      {},
-      { wait: server.wait, newId: server.newId },
-    );
+    const result = await server.run();
     expect(result).toMatchObject({ ok: false, detail: TEXTS.latestImageError });
   });
 
   it("[G17] an output missing from the LD list gives 'Error obtaining metadata.'", async () => {
     const server = fakeServer({ listed: () => [ldImage('someone-else.png')] });
-    const result = await runGenerationBatch(
-      server.api,
-      { user: 'ana', reference, form: FORM, tagIds: [] },
-      {},
-      { wait: server.wait, newId: server.newId },
-    );
+    const result = await server.run();
     expect(result).toMatchObject({ ok: false, detail: TEXTS.metadataError });
   });
 
   it('[G16] a refused post or a failed tag assignment stops the batch too', async () => {
     const refused = fakeServer({ failPost: true });
-    expect(
-      await runGenerationBatch(
-        refused.api,
-        { user: 'ana', reference, form: { ...FORM, batchSize: 2 }, tagIds: [] },
-        {},
-        { wait: refused.wait, newId: refused.newId },
-      ),
-    ).toMatchObject({ ok: false, index: 0, detail: undefined });
+    expect(await refused.run({ form: { ...FORM, batchSize: 2 } })).toMatchObject({
+      ok: false,
+      index: 0,
+      detail: undefined,
+    });
 
     const untagged = fakeServer({ failAssign: true });
     const shown: string[] = [];
     expect(
-      await runGenerationBatch(
-        untagged.api,
-        { user: 'ana', reference, form: { ...FORM, batchSize: 2 }, tagIds: ['t1'] },
+      await untagged.run(
+        { form: { ...FORM, batchSize: 2 }, tagIds: ['t1'] },
         { onImage: (_index, image) => shown.push(image.filename) },
-        { wait: untagged.wait, newId: untagged.newId },
       ),
     ).toMatchObject({ ok: false, index: 0 });
     // Shown before the tags were assigned (step 4's order), and nothing more was posted.

@@ -1,5 +1,5 @@
-import type { HdJob, HdStatusMessage } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
+import { hdJob, hdStatus } from './fixtures';
 import {
   EMPTY_HD_JOBS,
   applyJobList,
@@ -11,22 +11,6 @@ import {
   needsPolling,
   recordOrder,
 } from './hd-job-state';
-
-function message(overrides: Partial<HdStatusMessage>): HdStatusMessage {
-  return { id: 'job-1', image: 'a.png', status: 'queued', percent: 0, ...overrides };
-}
-
-function listed(overrides: Partial<HdJob>): HdJob {
-  return {
-    id: 'job-1',
-    image: 'a.png',
-    size: '30x30',
-    status: 'queued',
-    percent: 0,
-    created_at: '2025-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-}
 
 describe('HD job state', () => {
   it('[M4] an image with no job is idle; an order makes it busy at 0% until the server speaks', () => {
@@ -44,14 +28,14 @@ describe('HD job state', () => {
 
   it('[M4][M5][H4] queued, in_progress with percent, then finished with the HD file', () => {
     let state = recordOrder(EMPTY_HD_JOBS, { id: 'job-1', image: 'a.png' });
-    state = applyStatusMessage(state, message({ status: 'queued' }));
+    state = applyStatusMessage(state, hdStatus({ status: 'queued' }));
     expect(state.pending).toEqual([]);
     expect(imageHdState(state, 'a.png')).toMatchObject({ running: true, percent: 0 });
-    state = applyStatusMessage(state, message({ status: 'in_progress', percent: 42 }));
+    state = applyStatusMessage(state, hdStatus({ status: 'in_progress', percent: 42 }));
     expect(imageHdState(state, 'a.png')).toMatchObject({ running: true, percent: 42 });
     state = applyStatusMessage(
       state,
-      message({ status: 'finished', percent: 100, output_image: 'a_30x30.png' }),
+      hdStatus({ status: 'finished', percent: 100, output_image: 'a_30x30.png' }),
     );
     expect(imageHdState(state, 'a.png')).toEqual({
       running: false,
@@ -62,23 +46,26 @@ describe('HD job state', () => {
   });
 
   it('[H4] an error ends the run; the retry goes back through queued and runs again', () => {
-    let state = applyStatusMessage(EMPTY_HD_JOBS, message({ status: 'in_progress', percent: 30 }));
-    state = applyStatusMessage(state, message({ status: 'error', percent: 0, error: 'boom' }));
+    let state = applyStatusMessage(EMPTY_HD_JOBS, hdStatus({ status: 'in_progress', percent: 30 }));
+    state = applyStatusMessage(state, hdStatus({ status: 'error', percent: 0, error: 'boom' }));
     expect(imageHdState(state, 'a.png').running).toBe(false);
-    state = applyStatusMessage(state, message({ status: 'queued' }));
+    state = applyStatusMessage(state, hdStatus({ status: 'queued' }));
     expect(imageHdState(state, 'a.png').running).toBe(true);
   });
 
   it('settles a pending order on any message about its image (the server may report the live twin)', () => {
     let state = recordOrder(EMPTY_HD_JOBS, { id: 'mine', image: 'a.png' });
-    state = applyStatusMessage(state, message({ id: 'older', status: 'in_progress', percent: 10 }));
+    state = applyStatusMessage(
+      state,
+      hdStatus({ id: 'older', status: 'in_progress', percent: 10 }),
+    );
     expect(state.pending).toEqual([]);
     expect(imageHdState(state, 'a.png')).toMatchObject({ running: true, percent: 10 });
   });
 
   it('[H11] a poll moves the newest job forward and never back', () => {
-    let state = applyStatusMessage(EMPTY_HD_JOBS, message({ id: 'old', image: 'b.png' }));
-    state = applyStatusMessage(state, message({ id: 'new', status: 'in_progress', percent: 50 }));
+    let state = applyStatusMessage(EMPTY_HD_JOBS, hdStatus({ id: 'old', image: 'b.png' }));
+    state = applyStatusMessage(state, hdStatus({ id: 'new', status: 'in_progress', percent: 50 }));
     expect(applyPolledStatus(state, { status: 'in_progress', percent: 40 })).toBe(state);
     expect(applyPolledStatus(state, { status: 'queued', percent: 0 })).toBe(state);
     const later = applyPolledStatus(state, { status: 'in_progress', percent: 70 });
@@ -101,13 +88,13 @@ describe('HD job state', () => {
   it('fills in listed jobs it did not hear of, oldest first, without overriding the stream', () => {
     let state = applyStatusMessage(
       EMPTY_HD_JOBS,
-      message({ id: 'b', status: 'in_progress', percent: 60 }),
+      hdStatus({ id: 'b', status: 'in_progress', percent: 60 }),
     );
     state = applyJobList(state, [
-      listed({ id: 'c', image: 'c.png', status: 'queued' }),
-      listed({ id: 'b', status: 'in_progress', percent: 10 }),
-      listed({ id: 'x', image: 'x.png', status: 'cancelled' }),
-      listed({ id: 'a', status: 'finished', percent: 100, output_image: 'a_hd.png' }),
+      hdJob({ id: 'c', image: 'c.png', status: 'queued' }),
+      hdJob({ id: 'b', status: 'in_progress', percent: 10 }),
+      hdJob({ id: 'x', image: 'x.png', status: 'cancelled' }),
+      hdJob({ id: 'a', status: 'finished', percent: 100, output_image: 'a_hd.png' }),
     ]);
     expect(state.order).toEqual(['b', 'a', 'c']);
     expect(state.jobs['x']).toBeUndefined();
@@ -119,7 +106,7 @@ describe('HD job state', () => {
   });
 
   it('forgets a cancelled job', () => {
-    const state = applyStatusMessage(EMPTY_HD_JOBS, message({ status: 'queued' }));
+    const state = applyStatusMessage(EMPTY_HD_JOBS, hdStatus({ status: 'queued' }));
     const cancelled = markCancelled(state, 'job-1');
     expect(imageHdState(cancelled, 'a.png').running).toBe(false);
     expect(cancelled.order).toEqual([]);

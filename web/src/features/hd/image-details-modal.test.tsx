@@ -6,7 +6,13 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hdJobStore, useHdJobs } from './hd-job-store';
 import { ImageDetailsModal } from './image-details-modal';
-import { TestProviders, fakeClient, installDialogPolyfill, stubFetch } from './testing';
+import {
+  TestProviders,
+  fakeClient,
+  resetAfterTest,
+  installDialogPolyfill,
+  stubFetch,
+} from './testing';
 import type { FakeClient, FetchCall } from './testing';
 
 const TAGS = [
@@ -83,13 +89,7 @@ beforeEach(() => {
   });
 });
 
-afterEach(() => {
-  cleanup();
-  hdJobStore.reset();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+afterEach(resetAfterTest);
 
 describe('ImageDetailsModal', () => {
   it('[M1] shows the name, reference image, prompts, weights, style × 100, seed and tags', async () => {

@@ -2,6 +2,7 @@ import { TEXTS, hdSizesForImage, isHdSizeLabel, readImageMetadata } from '@tesse
 import type { HdSizeLabel, LdImage, Tag } from '@tessera/contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
+import { CrossIcon } from '../../components/icons';
 import { useMessaging } from '../../lib/messaging';
 import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags/use-tags';
@@ -101,14 +102,7 @@ export function ImageDetailsModal({ image, onClose }: ImageDetailsModalProps) {
             {image.filename}
           </h2>
           <button type="button" className="details-close" aria-label="Close" onClick={close}>
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-              <path
-                d="M6 6l12 12M18 6L6 18"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-              />
-            </svg>
+            <CrossIcon size={20} />
           </button>
         </header>
 

@@ -2,12 +2,13 @@
 // a fetch answering by path, and the <dialog> methods jsdom lacks. Imported by tests only.
 import type { CommandInput, HdStatusMessage, Tag } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act } from '@testing-library/react';
+import { act, cleanup } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { MessagingProvider } from '../../lib/messaging';
 import type { HdStatusListener, RequestClient } from '../../lib/messaging';
+import { hdJobStore } from './hd-job-store';
 
 export interface FakeClient extends RequestClient {
   sent: CommandInput<'generate-image'>[];
@@ -123,4 +124,13 @@ export function installDialogPolyfill(): void {
     this.removeAttribute('open');
     this.dispatchEvent(new Event('close'));
   };
+}
+
+/** For afterEach: unmounts, empties the shared HD record, and undoes fake timers, stubs and spies. */
+export function resetAfterTest(): void {
+  cleanup();
+  hdJobStore.reset();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 }

@@ -2,7 +2,7 @@ import { formatImageDate, sizeLabelFromFactors } from '@tessera/contract';
 import type { HdImage } from '@tessera/contract';
 import { hdImageUrl } from '../../lib/api/images';
 import { Dialog } from '../gallery/dialog';
-import { DownloadIcon } from '../gallery/icons';
+import { DownloadIcon } from '../../components/icons';
 
 /**
  * The HD Image Details modal of SPEC §2 (checklist O3): Name, Size, Date and Download. The

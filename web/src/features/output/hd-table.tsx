@@ -1,14 +1,10 @@
-import { formatImageDate, sizeLabelFromFactors } from '@tessera/contract';
 import type { HdImage } from '@tessera/contract';
 import { memo, useCallback } from 'react';
 import { hdImageUrl } from '../../lib/api/images';
-import { DownloadIcon, TrashIcon } from '../gallery/icons';
-import { Thumbnail } from '../gallery/thumbnail';
+import { imageKey } from '../gallery/gallery-image';
+import { DeleteImageButton, DownloadImageLink } from '../gallery/image-actions';
+import { IMAGE_ROW_HEIGHT, ImageRow } from '../gallery/image-row';
 import { VirtualTable } from '../gallery/virtual-table';
-
-const ROW_HEIGHT = 72;
-const COLUMN_COUNT = 5;
-const getKey = (image: HdImage) => image.filename;
 
 export interface HdTableProps {
   images: readonly HdImage[];
@@ -35,28 +31,16 @@ export function HdTable({ images, deleting, onOpen, onDelete }: HdTableProps) {
   return (
     <VirtualTable
       items={images}
-      getKey={getKey}
-      rowHeight={ROW_HEIGHT}
+      getKey={imageKey}
+      rowHeight={IMAGE_ROW_HEIGHT}
       caption="HD images"
-      columnCount={COLUMN_COUNT}
-      columns={
-        <>
-          <col className="col-preview" />
-          <col className="col-name" />
-          <col className="col-size" />
-          <col className="col-date" />
-          <col className="col-actions" />
-        </>
-      }
-      header={
-        <tr aria-rowindex={1}>
-          <th scope="col">Preview</th>
-          <th scope="col">Name</th>
-          <th scope="col">Size</th>
-          <th scope="col">Date</th>
-          <th scope="col">Download / Delete</th>
-        </tr>
-      }
+      columns={[
+        { className: 'col-preview', header: 'Preview' },
+        { className: 'col-name', header: 'Name' },
+        { className: 'col-size', header: 'Size' },
+        { className: 'col-date', header: 'Date' },
+        { className: 'col-actions', header: 'Download / Delete' },
+      ]}
       renderRow={renderRow}
     />
   );
@@ -64,10 +48,9 @@ export function HdTable({ images, deleting, onOpen, onDelete }: HdTableProps) {
 
 const HdRow = memo(function HdRow({
   image,
-  index,
   busy,
-  onOpen,
   onDelete,
+  ...row
 }: {
   image: HdImage;
   index: number;
@@ -75,52 +58,18 @@ const HdRow = memo(function HdRow({
   onOpen: (filename: string) => void;
   onDelete: (filename: string) => void;
 }) {
-  const { filename, metadata } = image;
+  const { filename } = image;
   return (
-    <tr
-      className={busy ? 'gallery-row is-busy' : 'gallery-row'}
-      aria-rowindex={index + 2}
-      aria-busy={busy}
-    >
-      <td className="cell-preview">
-        <button
-          type="button"
-          className="row-preview"
-          tabIndex={-1}
-          aria-hidden="true"
-          onClick={() => onOpen(filename)}
-        >
-          <Thumbnail src={image.thumbnail} alt="" />
-        </button>
-      </td>
-      <td className="cell-name">
-        <button type="button" className="row-name" onClick={() => onOpen(filename)}>
-          {filename}
-        </button>
-      </td>
-      <td className="cell-size">{sizeLabelFromFactors(metadata) ?? ''}</td>
-      <td className="cell-date">{formatImageDate(metadata)}</td>
-      <td className="cell-actions">
-        <a
-          className="icon-button"
-          href={hdImageUrl(filename)}
-          download={filename}
-          aria-label={`Download ${filename}`}
-          title="Download"
-        >
-          <DownloadIcon />
-        </a>
-        <button
-          type="button"
-          className="icon-button icon-button-danger"
-          aria-label={`Delete ${filename}`}
-          title="Delete"
-          disabled={busy}
-          onClick={() => onDelete(filename)}
-        >
-          <TrashIcon />
-        </button>
-      </td>
-    </tr>
+    <ImageRow
+      image={image}
+      busy={busy}
+      {...row}
+      actions={
+        <>
+          <DownloadImageLink filename={filename} href={hdImageUrl(filename)} place="row" />
+          <DeleteImageButton filename={filename} busy={busy} place="row" onDelete={onDelete} />
+        </>
+      }
+    />
   );
 });

@@ -1,9 +1,8 @@
 import { matchesTagSearch } from '@tessera/contract';
 import { useMemo, useState } from 'react';
-import { PlusIcon } from '../gallery/icons';
+import { InlineCreateTag } from './inline-create-tag';
 import { TagSearch } from './tag-search';
 import { TagSwatch } from './tag-swatch';
-import { useInlineCreate } from './use-inline-create';
 import { useTags } from './use-tags';
 import './tags.css';
 
@@ -30,7 +29,6 @@ const NONE: ReadonlySet<string> = new Set();
 export function TagPicker({ selectedIds, onToggle, pendingIds = NONE, label }: TagPickerProps) {
   const { tags, isLoading } = useTags();
   const [search, setSearch] = useState('');
-  const inline = useInlineCreate(tags, search);
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
   // Changes under way, by tag: what the box should show until the change has settled.
   const [intents, setIntents] = useState<ReadonlyMap<string, boolean>>(() => new Map());
@@ -55,27 +53,14 @@ export function TagPicker({ selectedIds, onToggle, pendingIds = NONE, label }: T
   return (
     <div className="tag-picker">
       <TagSearch value={search} onChange={setSearch} />
-      {inline.offered && (
-        <button
-          type="button"
-          className="tags-inline-create"
-          onClick={() =>
-            void inline.create().then((tag) => {
-              if (!tag) return;
-              setSearch('');
-              toggle(tag.id, true);
-            })
-          }
-        >
-          <PlusIcon />
-          Create tag “{inline.name}”
-        </button>
-      )}
-      {inline.error && (
-        <p className="field-error" role="alert">
-          {inline.error}
-        </p>
-      )}
+      <InlineCreateTag
+        tags={tags}
+        search={search}
+        onCreated={(tag) => {
+          setSearch('');
+          toggle(tag.id, true);
+        }}
+      />
       <ul className="tag-picker-list" aria-label={label} aria-busy={isLoading}>
         {shown.map((tag) => {
           const intent = intents.get(tag.id);

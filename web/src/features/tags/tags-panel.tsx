@@ -1,13 +1,13 @@
 import { DEFAULT_TAG_COLOR, matchesTagSearch } from '@tessera/contract';
 import type { Tag } from '@tessera/contract';
 import { memo, useCallback, useId, useMemo, useState } from 'react';
-import { EditIcon, PlusIcon, TrashIcon } from '../gallery/icons';
+import { EditIcon, PlusIcon, TrashIcon } from '../../components/icons';
 import { ConfirmDialog } from './confirm-dialog';
 import type { TagFilter } from './tag-filter';
+import { InlineCreateTag } from './inline-create-tag';
 import { TagFormDialog } from './tag-form-dialog';
 import { TagSearch } from './tag-search';
 import { TagSwatch } from './tag-swatch';
-import { useInlineCreate } from './use-inline-create';
 import { usePendingTagIds, useTagCommands } from './use-tag-commands';
 import { useTags } from './use-tags';
 import './tags.css';
@@ -25,7 +25,6 @@ export function TagsPanel({ filter }: { filter: TagFilter }) {
   const pending = usePendingTagIds();
   const [search, setSearch] = useState('');
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
-  const inline = useInlineCreate(tags, search);
   const names = useMemo(() => tags.map((tag) => tag.name), [tags]);
   const shown = useMemo(
     () => tags.filter((tag) => matchesTagSearch(tag.name, search)),
@@ -52,21 +51,7 @@ export function TagsPanel({ filter }: { filter: TagFilter }) {
         </button>
       </div>
       <TagSearch value={search} onChange={setSearch} />
-      {inline.offered && (
-        <button
-          type="button"
-          className="tags-inline-create"
-          onClick={() => void inline.create().then((tag) => tag && setSearch(''))}
-        >
-          <PlusIcon />
-          Create tag “{inline.name}”
-        </button>
-      )}
-      {inline.error && (
-        <p className="field-error" role="alert">
-          {inline.error}
-        </p>
-      )}
+      <InlineCreateTag tags={tags} search={search} onCreated={() => setSearch('')} />
       {filter.enabled.size > 0 && (
         <button type="button" className="tags-clear-filter" onClick={filter.clear}>
           Show all images

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hdJobStore } from '../hd/hd-job-store';
-import { TestProviders, fakeClient, stubFetch } from '../hd/testing';
+import { TestProviders, fakeClient, resetAfterTest, stubFetch } from '../hd/testing';
 import type { FakeClient } from '../hd/testing';
 import { HdToasts } from './hd-toasts';
 
@@ -26,13 +26,7 @@ beforeEach(() => {
   stubFetch(({ path }) => (path === '/api/query/hd-jobs' ? [200, { jobs: [] }] : undefined));
 });
 
-afterEach(() => {
-  cleanup();
-  hdJobStore.reset();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+afterEach(resetAfterTest);
 
 describe('HdToasts', () => {
   it('[H6][H7][H9] shows one toast with the thumbnail and the texts of SPEC §9', () => {

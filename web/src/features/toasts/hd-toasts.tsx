@@ -1,4 +1,5 @@
 import { useReducer } from 'react';
+import { CrossIcon } from '../../components/icons';
 import { useHdStatus } from '../../lib/messaging';
 import type { HdStatusEvent } from '../../lib/messaging';
 import { useHdJobs } from '../hd';
@@ -68,14 +69,7 @@ export function HdToasts() {
               dispatch({ type: 'dismiss' });
             }}
           >
-            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-              <path
-                d="M6 6l12 12M18 6L6 18"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-              />
-            </svg>
+            <CrossIcon size={16} />
           </button>
           {(toast.kind === 'in_progress' || toast.kind === 'queued') && (
             <span className="toast-activity" aria-hidden="true" />

@@ -1,6 +1,7 @@
 import { TEXTS } from '@tessera/contract';
 import type { HdStatusMessage } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
+import { hdStatus } from '../hd/fixtures';
 import {
   INITIAL_TOAST_STATE,
   SHOWN_IDS_KEPT,
@@ -11,8 +12,9 @@ import {
 } from './toast-state';
 import type { ToastState } from './toast-state';
 
+/** A status message about brick.png. */
 function message(overrides: Partial<HdStatusMessage>): HdStatusMessage {
-  return { id: 'job-1', image: 'brick.png', status: 'queued', percent: 0, ...overrides };
+  return hdStatus({ image: 'brick.png', ...overrides });
 }
 
 function receive(state: ToastState, ...messages: HdStatusMessage[]): ToastState {

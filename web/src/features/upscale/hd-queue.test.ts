@@ -1,28 +1,16 @@
-import type { HdJob } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
+import { hdJob } from '../hd/fixtures';
 import { groupJobs, markJobCancelled, patchJobs } from './hd-queue';
-
-function job(overrides: Partial<HdJob>): HdJob {
-  return {
-    id: 'j',
-    image: 'a.png',
-    size: '30x30',
-    status: 'queued',
-    percent: 0,
-    created_at: '2025-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-}
 
 describe('HD queue', () => {
   it('groups jobs by state, keeping the newest-first order', () => {
     const groups = groupJobs([
-      job({ id: '1', status: 'queued' }),
-      job({ id: '2', status: 'in_progress', percent: 5 }),
-      job({ id: '3', status: 'queued' }),
-      job({ id: '4', status: 'finished' }),
-      job({ id: '5', status: 'error' }),
-      job({ id: '6', status: 'cancelled' }),
+      hdJob({ id: '1', status: 'queued' }),
+      hdJob({ id: '2', status: 'in_progress', percent: 5 }),
+      hdJob({ id: '3', status: 'queued' }),
+      hdJob({ id: '4', status: 'finished' }),
+      hdJob({ id: '5', status: 'error' }),
+      hdJob({ id: '6', status: 'cancelled' }),
     ]);
     expect(
       Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, v.map((j) => j.id)])),
@@ -36,7 +24,7 @@ describe('HD queue', () => {
   });
 
   it('patches a listed job from a status message', () => {
-    const jobs = [job({ id: 'a' }), job({ id: 'b' })];
+    const jobs = [hdJob({ id: 'a' }), hdJob({ id: 'b' })];
     const running = patchJobs(jobs, {
       id: 'b',
       image: 'a.png',
@@ -72,12 +60,12 @@ describe('HD queue', () => {
 
   it('asks for a refetch when the message is about a job it does not list', () => {
     expect(
-      patchJobs([job({ id: 'a' })], { id: 'new', image: 'a.png', status: 'queued', percent: 0 }),
+      patchJobs([hdJob({ id: 'a' })], { id: 'new', image: 'a.png', status: 'queued', percent: 0 }),
     ).toBeUndefined();
   });
 
   it('keeps a cancelled job cancelled', () => {
-    const jobs = markJobCancelled([job({ id: 'a' }), job({ id: 'b' })], 'a');
+    const jobs = markJobCancelled([hdJob({ id: 'a' }), hdJob({ id: 'b' })], 'a');
     expect(jobs.map((j) => j.status)).toEqual(['cancelled', 'queued']);
     const patched = patchJobs(jobs, { id: 'a', image: 'a.png', status: 'in_progress', percent: 3 });
     expect(patched?.[0]?.status).toBe('cancelled');

@@ -2,23 +2,12 @@
 import type { HdJob } from '@tessera/contract';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hdJob } from '../hd/fixtures';
 import { hdJobStore } from '../hd/hd-job-store';
-import { TestProviders, fakeClient, stubFetch } from '../hd/testing';
+import { TestProviders, fakeClient, resetAfterTest, stubFetch } from '../hd/testing';
 import type { FakeClient, FetchCall } from '../hd/testing';
 import { UpscaleScreen } from './upscale-screen';
-
-function job(overrides: Partial<HdJob>): HdJob {
-  return {
-    id: 'j',
-    image: 'a.png',
-    size: '30x30',
-    status: 'queued',
-    percent: 0,
-    created_at: '2025-03-04T10:20:30.000Z',
-    ...overrides,
-  };
-}
 
 let client: FakeClient;
 let jobs: HdJob[];
@@ -41,17 +30,17 @@ beforeEach(() => {
   hdJobStore.reset();
   client = fakeClient();
   jobs = [
-    job({ id: 'q2', image: 'wall.png', size: '60x60', status: 'queued' }),
-    job({ id: 'q1', image: 'brick.png', status: 'queued' }),
-    job({ id: 'r1', image: 'stone.png', status: 'in_progress', percent: 40 }),
-    job({
+    hdJob({ id: 'q2', image: 'wall.png', size: '60x60', status: 'queued' }),
+    hdJob({ id: 'q1', image: 'brick.png', status: 'queued' }),
+    hdJob({ id: 'r1', image: 'stone.png', status: 'in_progress', percent: 40 }),
+    hdJob({
       id: 'f1',
       image: 'wood.png',
       status: 'finished',
       percent: 100,
       output_image: 'wood_30x30.png',
     }),
-    job({ id: 'e1', image: 'sand.png', status: 'error', error: 'engine failed' }),
+    hdJob({ id: 'e1', image: 'sand.png', status: 'error', error: 'engine failed' }),
   ];
   cancelAnswer = [200, {}];
   calls = stubFetch(({ path }) => {
@@ -61,12 +50,7 @@ beforeEach(() => {
   });
 });
 
-afterEach(() => {
-  cleanup();
-  hdJobStore.reset();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+afterEach(resetAfterTest);
 
 describe('UpscaleScreen (the HD queue)', () => {
   it('lists the jobs by state: running with progress, queued, finished with download, failed', async () => {
@@ -121,7 +105,7 @@ describe('UpscaleScreen (the HD queue)', () => {
     ).toBe('/api/images/hd/stone_30x30.png');
 
     const listed = calls.filter((call) => call.path === '/api/query/hd-jobs').length;
-    jobs = [job({ id: 'n1', image: 'new.png', status: 'queued' }), ...jobs];
+    jobs = [hdJob({ id: 'n1', image: 'new.png', status: 'queued' }), ...jobs];
     client.emit({ id: 'n1', image: 'new.png', status: 'queued', percent: 0 });
     expect(await within(group('Queued')).findByRole('row', { name: /new\.png/ })).toBeTruthy();
     expect(calls.filter((call) => call.path === '/api/query/hd-jobs').length).toBeGreaterThan(

@@ -4,9 +4,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DEFAULT_WORKFLOWS_DIR } from '../engines/comfyui/workflows.js';
-import type { ComfyWorkflow } from '../engines/comfyui/api-types.js';
-import { startComfyStandIn, type ComfyStandIn } from './comfyui-stand-in.js';
+import { DEFAULT_WORKFLOWS_DIR } from '../../engines/comfyui/workflows.js';
+import type { ComfyWorkflow } from '../../engines/comfyui/api-types.js';
+import { startComfyStandIn, type ComfyStandIn } from './index.js';
 
 let comfy: ComfyStandIn | undefined;
 afterEach(async () => {

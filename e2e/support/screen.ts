@@ -1,0 +1,52 @@
+import type { Locator, Page } from 'playwright-core';
+
+// What the tests read off the screen beyond a single look: where focus goes, passing texts.
+
+/**
+ * Presses Tab `times` times with the dialog open and tells, after each press, where the focus
+ * went: into the dialog, onto the browser's own controls (seen as the body), or onto the page
+ * behind, which a modal dialog must make inert.
+ */
+export async function focusAfterTabs(
+  page: Page,
+  dialog: Locator,
+  times: number,
+): Promise<('dialog' | 'browser' | 'page')[]> {
+  const places: ('dialog' | 'browser' | 'page')[] = [];
+  for (let i = 0; i < times; i++) {
+    await page.keyboard.press('Tab');
+    places.push(
+      await dialog.evaluate((element) =>
+        element.contains(document.activeElement)
+          ? 'dialog'
+          : document.activeElement === document.body
+            ? 'browser'
+            : 'page',
+      ),
+    );
+  }
+  return places;
+}
+
+let recordings = 0;
+
+/**
+ * Starts noting every text the element shows, in order, each change once: a state can pass
+ * faster than a poll would see it. Resolves with a function that reads the texts noted so far.
+ */
+export async function recordTexts(element: Locator): Promise<() => Promise<string[]>> {
+  recordings += 1;
+  const key = `e2eRecordedTexts${recordings}`;
+  await element.evaluate((node, key) => {
+    const seen: string[] = [];
+    (window as unknown as Record<string, string[]>)[key] = seen;
+    new MutationObserver(() => {
+      const text = node.textContent ?? '';
+      if (text !== '' && seen.at(-1) !== text) seen.push(text);
+    }).observe(node, { subtree: true, childList: true, characterData: true });
+  }, key);
+  return () =>
+    element
+      .page()
+      .evaluate((key) => (window as unknown as Record<string, string[]>)[key] ?? [], key);
+}

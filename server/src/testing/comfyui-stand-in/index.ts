@@ -1,0 +1,109 @@
+/**
+ * A stand-in ComfyUI server for tests (unit and e2e): it speaks ComfyUI's real API as
+ * `server.py`, `execution.py` and `main.py` do — the routes (also under /api), their JSON
+ * shapes, prompt validation with `node_errors`, a queue run one prompt at a time, the websocket
+ * message sequence (status, execution_start, execution_cached, executing, progress with binary
+ * PREVIEW_IMAGE frames, executed, execution_success / execution_error / execution_interrupted,
+ * executing with node null), history and /view — and renders real PNG files with sharp instead
+ * of running models: the image sizes follow the graph (latents are 1/8, CR Upscale Image rounds
+ * to its modulus ...), the pixels are the input image resized and tinted by the seed.
+ *
+ *   const comfy = await startComfyStandIn();
+ *   // ENGINE=comfyui COMFYUI_URLS=comfy.url ... then look at comfy.prompts[0].prompt
+ *   await comfy.close();
+ *
+ * The parts: routes.ts and file-routes.ts (HTTP), validate.ts (prompt validation against
+ * node-classes.ts), queue.ts and executor.ts (running prompts), render.ts (what each node
+ * produces), websocket.ts (the clients and their messages), folders.ts (input, output, temp).
+ */
+import { EventEmitter } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { listInputFiles, makeFolders, removeFolders } from './folders.js';
+import { PromptQueue } from './queue.js';
+import { imageWriter } from './render.js';
+import { httpHandler, type RouteContext } from './routes.js';
+import type { ComfyStandIn, ComfyStandInOptions } from './types.js';
+import { clientSockets } from './websocket.js';
+
+export type { ComfyStandIn, ComfyStandInOptions, ReceivedPrompt, StandInRequest } from './types.js';
+
+export async function startComfyStandIn(options: ComfyStandInOptions = {}): Promise<ComfyStandIn> {
+  const folders = makeFolders();
+  const checkpoints = options.checkpoints ?? ['sd_xl_base_1.0.safetensors'];
+  const upscaleModels = options.upscaleModels ?? ['4x-UltraSharp.pth', 'RealESRGAN_x4plus.pth'];
+  const record: RouteContext['record'] = {
+    prompts: [],
+    refused: [],
+    requests: [],
+    uploads: [],
+    events: new EventEmitter(),
+  };
+  let gone = false;
+  const isGone = () => gone;
+
+  const sockets = await clientSockets({ isGone, greet: (sid) => queue.greet(sid) });
+  const queue = new PromptQueue(
+    {
+      folders,
+      save: imageWriter(folders),
+      sockets,
+      events: record.events,
+      stepDelayMs: options.stepDelayMs ?? 2,
+      maxSteps: options.maxSteps ?? 8,
+      failAtNode: options.failAtNode,
+      isGone,
+    },
+    options.paused ?? false,
+  );
+
+  const connections = new Set<Socket>();
+  const server = http.createServer(
+    httpHandler({
+      queue,
+      folders,
+      installed: () => ({ checkpoints, upscaleModels, inputFiles: listInputFiles(folders) }),
+      record,
+    }),
+  );
+  server.on('connection', (socket) => {
+    connections.add(socket);
+    socket.on('close', () => connections.delete(socket));
+  });
+  server.on('upgrade', (req, socket, head) => {
+    const route = new URL(req.url ?? '/', 'http://stand-in').pathname;
+    if (route !== '/ws' && route !== '/api/ws') {
+      socket.destroy();
+      return;
+    }
+    sockets.wss.handleUpgrade(req, socket, head, (ws) => sockets.wss.emit('connection', ws, req));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  const stop = async () => {
+    if (gone) return;
+    gone = true;
+    sockets.terminate();
+    for (const socket of connections) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    ...record,
+    queueRemaining: () => queue.remaining(),
+    pause: () => queue.pause(),
+    resume: () => queue.resume(),
+    crash: stop,
+    async close() {
+      await stop();
+      await removeFolders(folders);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/** GET /object_info's answer: the node classes as ComfyUI's server.py describes them. */
+import { NODE_CLASSES, type InputSpec, type InstalledFiles } from './node-classes.js';
+
+/** Every node class, or only the one named `only`. */
+export function objectInfo(installed: InstalledFiles, only?: string): Record<string, unknown> {
+  const describe = (specs: Record<string, InputSpec>) =>
+    Object.fromEntries(
+      Object.entries(specs).map(([name, spec]) => [
+        name,
+        spec.kind === 'link'
+          ? [spec.type]
+          : spec.kind === 'COMBO'
+            ? [spec.values(installed)]
+            : spec.kind === 'INT' || spec.kind === 'FLOAT'
+              ? [spec.kind, { min: spec.min, max: spec.max }]
+              : [spec.kind],
+      ]),
+    );
+  return Object.fromEntries(
+    Object.entries(NODE_CLASSES)
+      .filter(([name]) => only === undefined || name === only)
+      .map(([name, spec]) => [
+        name,
+        {
+          input: { required: describe(spec.required), optional: describe(spec.optional ?? {}) },
+          input_order: {
+            required: Object.keys(spec.required),
+            optional: Object.keys(spec.optional ?? {}),
+          },
+          output: spec.returns,
+          output_is_list: spec.returns.map(() => false),
+          output_name: spec.returns,
+          name,
+          display_name: name,
+          description: '',
+          python_module: 'stand-in',
+          category: spec.category,
+          output_node: spec.output === true,
+        },
+      ]),
+  );
+}

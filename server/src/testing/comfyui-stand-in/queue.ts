@@ -1,0 +1,167 @@
+/**
+ * The prompt queue as ComfyUI's main.py prompt_worker runs it: one prompt at a time, lowest
+ * number first, with the history of the finished ones and the `status` broadcast on each change.
+ */
+import type { HistoryEntry, QueueInfo, QueueItem } from '../../engines/comfyui/api-types.js';
+import {
+  clientOf,
+  executePrompt,
+  type Execution,
+  type ExecutorSettings,
+  type QueueEntry,
+} from './executor.js';
+import type { WsMessage } from './websocket.js';
+
+/** What the executor needs beyond what the queue knows itself. */
+export type QueueSettings = Omit<ExecutorSettings, 'isInterrupted' | 'nodeStarted'>;
+
+const queueItem = (e: QueueEntry): QueueItem => [
+  e.number,
+  e.promptId,
+  e.prompt,
+  e.extraData,
+  e.outputs,
+];
+
+const byNumber = (a: QueueEntry, b: QueueEntry) => a.number - b.number;
+
+export class PromptQueue {
+  /** Finished prompts by prompt id, oldest first. */
+  readonly history = new Map<string, HistoryEntry>();
+  private readonly pending: QueueEntry[] = [];
+  private running: QueueEntry | undefined;
+  private runningNode: string | undefined;
+  private counter = 0;
+  private interruptRequested = false;
+
+  /** `paused`: start held, prompts wait until resume(). */
+  constructor(
+    private readonly settings: QueueSettings,
+    private paused: boolean,
+  ) {}
+
+  /** Prompts queued and running now. */
+  remaining(): number {
+    return this.pending.length + (this.running ? 1 : 0);
+  }
+
+  info(): QueueInfo {
+    return { exec_info: { queue_remaining: this.remaining() } };
+  }
+
+  /** GET /queue's answer. */
+  items(): { queue_running: QueueItem[]; queue_pending: QueueItem[] } {
+    return {
+      queue_running: this.running ? [queueItem(this.running)] : [],
+      queue_pending: [...this.pending].sort(byNumber).map(queueItem),
+    };
+  }
+
+  /** The number of a prompt queued without one: next in line, or first with `front`. */
+  nextNumber(front: boolean): number {
+    return front ? -this.counter++ : this.counter++;
+  }
+
+  /** Adds a prompt; it runs after runSoon(). */
+  enqueue(entry: QueueEntry): void {
+    this.pending.push(entry);
+  }
+
+  /** Removes every queued prompt (not the running one). */
+  clear(): void {
+    this.pending.length = 0;
+  }
+
+  /** Removes the queued prompts of these ids (not the running one). */
+  delete(promptIds: unknown[]): void {
+    for (const id of promptIds) {
+      const at = this.pending.findIndex((e) => e.promptId === id);
+      if (at >= 0) this.pending.splice(at, 1);
+    }
+  }
+
+  /** Stops the running prompt, if it is `promptId` (or any, without one). */
+  interrupt(promptId: string | undefined): void {
+    if (this.running && (promptId === undefined || promptId === this.running.promptId)) {
+      this.interruptRequested = true;
+    }
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.runSoon();
+  }
+
+  /** Starts the next prompt on the next turn of the event loop, if it can run. */
+  runSoon(): void {
+    setImmediate(this.pump);
+  }
+
+  /** Tells every websocket client the queue's size. */
+  broadcastStatus(): void {
+    this.settings.sockets.sendJson(undefined, 'status', { status: this.info() });
+  }
+
+  /** What a websocket client gets on connecting: the status, and its prompt's running node. */
+  greet(sid: string): WsMessage[] {
+    const messages: WsMessage[] = [{ type: 'status', data: { status: this.info(), sid } }];
+    if (this.running && clientOf(this.running) === sid && this.runningNode !== undefined) {
+      messages.push({ type: 'executing', data: { node: this.runningNode } });
+    }
+    return messages;
+  }
+
+  private readonly pump = () => {
+    if (this.settings.isGone() || this.paused || this.running || this.pending.length === 0) {
+      return;
+    }
+    this.pending.sort(byNumber);
+    const entry = this.pending.shift();
+    if (!entry) return;
+    this.running = entry;
+    this.interruptRequested = false;
+    this.broadcastStatus();
+    void this.run(entry).finally(() => this.runSoon());
+  };
+
+  private async run(entry: QueueEntry): Promise<void> {
+    const execution = await executePrompt(entry, {
+      ...this.settings,
+      isInterrupted: () => this.interruptRequested,
+      nodeStarted: (id) => (this.runningNode = id),
+    });
+    if (!execution) return;
+    this.history.set(entry.promptId, historyEntry(entry, execution));
+    this.running = undefined;
+    this.runningNode = undefined;
+    this.interruptRequested = false;
+    this.broadcastStatus();
+    this.settings.sockets.sendJson(clientOf(entry), 'executing', {
+      node: null,
+      prompt_id: entry.promptId,
+    });
+    this.settings.events.emit('done', { prompt_id: entry.promptId, status: execution.status });
+  }
+}
+
+function historyEntry(entry: QueueEntry, { status, outputs, messages }: Execution): HistoryEntry {
+  return {
+    prompt: queueItem(entry),
+    outputs,
+    status: {
+      status_str: status === 'success' ? 'success' : 'error',
+      completed: status === 'success',
+      messages,
+    },
+    meta: Object.fromEntries(
+      Object.keys(outputs).map((id) => [
+        id,
+        { node_id: id, display_node: id, parent_node: null, real_node_id: id },
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * What a node produces, instead of running a model: image and latent sizes follow the graph
+ * (latents are 1/8, CR Upscale Image rounds to its modulus ...), the pixels are the input image
+ * resized and tinted by the seed, written as real PNG files with sharp.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { isLink, type ComfyImageRef, type ComfyNode } from '../../engines/comfyui/api-types.js';
+import type { Folders } from './folders.js';
+import { classOf } from './node-classes.js';
+
+/** A node output: an image or latent of a size (with the pixels it came from), or anything else. */
+export type Value =
+  | { kind: 'image'; width: number; height: number; source?: Buffer; tint: number }
+  | { kind: 'latent'; width: number; height: number; source?: Buffer; tint: number }
+  | { kind: 'other' };
+
+/** Writes IMAGE values as numbered PNG files, as SaveImage and PreviewImage do. */
+export type ImageWriter = (
+  value: Value,
+  prefix: string,
+  type: 'output' | 'temp',
+) => Promise<ComfyImageRef>;
+
+export function imageWriter(folders: Folders): ImageWriter {
+  let imageCounter = 0;
+  return async (value, prefix, type) => {
+    if (value.kind !== 'image') throw new Error('SaveImage needs an IMAGE');
+    const normalized = prefix.replace(/\\/g, '/');
+    const subfolder = path.posix.dirname(normalized) === '.' ? '' : path.posix.dirname(normalized);
+    const base = path.posix.basename(normalized) || 'ComfyUI';
+    const filename = `${base}_${String(++imageCounter).padStart(5, '0')}_.png`;
+    const dir = path.join(type === 'output' ? folders.output : folders.temp, subfolder);
+    await fsp.mkdir(dir, { recursive: true });
+    const hue = value.tint % 360;
+    const pixels = value.source
+      ? sharp(value.source, { limitInputPixels: false })
+          .resize(value.width, value.height, { fit: 'fill' })
+          .removeAlpha()
+      : sharp({
+          create: { width: value.width, height: value.height, channels: 3, background: '#8a6a4a' },
+        });
+    await pixels.modulate({ hue }).png({ compressionLevel: 1 }).toFile(path.join(dir, filename));
+    return { filename, subfolder, type };
+  };
+}
+
+/** What running one node needs from the prompt being executed. */
+export interface NodeRun {
+  node: ComfyNode;
+  /** The output values of the nodes run so far, by node id. */
+  values: Map<string, Value[]>;
+  folders: Folders;
+  save: ImageWriter;
+  /** Sampling steps reported at most per sampler. */
+  maxSteps: number;
+  /** Reports `max` progress steps (with previews or not); throws when the prompt must stop. */
+  progress(max: number, preview: boolean): Promise<void>;
+}
+
+/** A node's output values, and the images it saved (SaveImage, PreviewImage). */
+export interface NodeResult {
+  out: Value[];
+  images?: ComfyImageRef[];
+}
+
+const roundUp = (n: number, m: number) => (n % m === 0 ? n : n + (m - (n % m)));
+
+/** An image or latent scaled by a factor, its sides rounded (ImageScaleBy, LatentUpscaleBy). */
+const scaledBy = <T extends { width: number; height: number }>(value: T, by: number): T => ({
+  ...value,
+  width: Math.round(value.width * by),
+  height: Math.round(value.height * by),
+});
+
+export async function runNode(run: NodeRun): Promise<NodeResult> {
+  const { node } = run;
+  const input = (name: string): Value => {
+    const linked = node.inputs[name];
+    if (!isLink(linked)) return { kind: 'other' };
+    return run.values.get(linked[0])?.[linked[1]] ?? { kind: 'other' };
+  };
+  const num = (name: string) => Number(node.inputs[name]);
+  const other = (): Value[] => classOf(node).returns.map(() => ({ kind: 'other' }) as Value);
+  switch (node.class_type) {
+    case 'LoadImage': {
+      const file = path.join(run.folders.input, String(node.inputs.image));
+      const source = await fsp.readFile(file);
+      const meta = await sharp(source).metadata();
+      return {
+        out: [
+          { kind: 'image', width: meta.width ?? 1, height: meta.height ?? 1, source, tint: 0 },
+          { kind: 'other' },
+        ],
+      };
+    }
+    case 'EmptyLatentImage':
+      return {
+        out: [
+          {
+            kind: 'latent',
+            width: Math.floor(num('width') / 8),
+            height: Math.floor(num('height') / 8),
+            tint: 0,
+          },
+        ],
+      };
+    case 'VAEEncode': {
+      const image = input('pixels');
+      if (image.kind !== 'image') return { out: other() };
+      return {
+        out: [
+          {
+            kind: 'latent',
+            width: Math.floor(image.width / 8),
+            height: Math.floor(image.height / 8),
+            ...(image.source ? { source: image.source } : {}),
+            tint: image.tint,
+          },
+        ],
+      };
+    }
+    case 'LatentUpscaleBy': {
+      const latent = input('samples');
+      if (latent.kind !== 'latent') return { out: other() };
+      return { out: [scaledBy(latent, num('scale_by'))] };
+    }
+    case 'KSampler': {
+      const latent = input('latent_image');
+      await run.progress(Math.min(run.maxSteps, num('steps')), true);
+      if (latent.kind !== 'latent') return { out: other() };
+      return { out: [{ ...latent, tint: latent.tint + (num('seed') % 360) }] };
+    }
+    case 'VAEDecode':
+    case 'CircularVAEDecode': {
+      const latent = input('samples');
+      if (latent.kind !== 'latent') return { out: other() };
+      return {
+        out: [{ ...latent, kind: 'image', width: latent.width * 8, height: latent.height * 8 }],
+      };
+    }
+    case 'ImageScale': {
+      const image = input('image');
+      if (image.kind !== 'image') return { out: other() };
+      let width = num('width');
+      let height = num('height');
+      if (width === 0 && height === 0) [width, height] = [image.width, image.height];
+      else if (width === 0) width = Math.round((image.width * height) / image.height);
+      else if (height === 0) height = Math.round((image.height * width) / image.width);
+      return { out: [{ ...image, width, height }] };
+    }
+    case 'ImageScaleBy': {
+      const image = input('image');
+      if (image.kind !== 'image') return { out: other() };
+      return { out: [scaledBy(image, num('scale_by'))] };
+    }
+    case 'ImageUpscaleWithModel': {
+      const image = input('image');
+      await run.progress(4, false);
+      if (image.kind !== 'image') return { out: other() };
+      return { out: [{ ...image, width: image.width * 4, height: image.height * 4 }] };
+    }
+    case 'CR Upscale Image': {
+      const image = input('image');
+      await run.progress(4, false);
+      if (image.kind !== 'image') return { out: other() };
+      const modulus = num('rounding_modulus');
+      let width: number;
+      let height: number;
+      if (node.inputs.mode === 'resize') {
+        width = num('resize_width');
+        height = Math.trunc((image.height * width) / image.width);
+      } else {
+        const factor = num('rescale_factor');
+        width = Math.trunc(image.width * factor);
+        height = Math.trunc(image.height * factor);
+      }
+      return {
+        out: [
+          { ...image, width: roundUp(width, modulus), height: roundUp(height, modulus) },
+          { kind: 'other' },
+        ],
+      };
+    }
+    case 'SaveImage':
+    case 'PreviewImage': {
+      const saved = await run.save(
+        input('images'),
+        node.class_type === 'SaveImage' ? String(node.inputs.filename_prefix) : 'ComfyUI_temp',
+        node.class_type === 'SaveImage' ? 'output' : 'temp',
+      );
+      return { out: other(), images: [saved] };
+    }
+    default:
+      return { out: other() };
+  }
+}

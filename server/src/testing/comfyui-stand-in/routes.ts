@@ -1,0 +1,187 @@
+/**
+ * The HTTP routes of ComfyUI's server.py (each also under /api): /prompt, /queue, /interrupt,
+ * /history, /view, /upload/image, /system_stats and /object_info. Every request is recorded.
+ */
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import os from 'node:os';
+import { isRecord, type ComfyWorkflow } from '../../engines/comfyui/api-types.js';
+import type { QueueEntry } from './executor.js';
+import { uploadImage, view } from './file-routes.js';
+import type { Folders } from './folders.js';
+import type { InstalledFiles } from './node-classes.js';
+import { objectInfo } from './object-info.js';
+import type { PromptQueue } from './queue.js';
+import { empty, json, readBody } from './respond.js';
+import type { ComfyStandIn, ReceivedPrompt } from './types.js';
+import { validatePrompt } from './validate.js';
+
+export interface RouteContext {
+  queue: PromptQueue;
+  folders: Folders;
+  /** The models it has and the files of its input folder now. */
+  installed(): InstalledFiles;
+  /** Where requests, prompts, refusals, uploads and 'prompt' events are recorded. */
+  record: Pick<ComfyStandIn, 'prompts' | 'refused' | 'requests' | 'uploads' | 'events'>;
+}
+
+/** The request listener of the stand-in's HTTP server. */
+export function httpHandler(
+  context: RouteContext,
+): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  return (req, res) => {
+    handle(context, req, res).catch((error: unknown) => {
+      if (!res.headersSent) json(res, 500, { error: String(error) });
+      else res.destroy();
+    });
+  };
+}
+
+async function handle(
+  context: RouteContext,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
+  const { queue, folders, record } = context;
+  const url = new URL(req.url ?? '/', 'http://stand-in');
+  const route = url.pathname.startsWith('/api/') ? url.pathname.slice(4) : url.pathname;
+  const method = req.method ?? 'GET';
+  const raw = method === 'POST' ? await readBody(req) : Buffer.alloc(0);
+  const isJson = (req.headers['content-type'] ?? '').includes('application/json');
+  let body: unknown;
+  if (isJson && raw.length > 0) {
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      record.requests.push({ method, path: `${url.pathname}${url.search}` });
+      return json(res, 400, { error: 'invalid JSON', node_errors: [] });
+    }
+  }
+  record.requests.push({
+    method,
+    path: `${url.pathname}${url.search}`,
+    ...(body !== undefined ? { body } : {}),
+  });
+
+  if (method === 'GET' && route === '/prompt') return json(res, 200, queue.info());
+  if (method === 'POST' && route === '/prompt') return queuePrompt(context, res, body);
+  if (method === 'GET' && route === '/queue') return json(res, 200, queue.items());
+  if (method === 'POST' && route === '/queue') {
+    if (isRecord(body)) {
+      if (body.clear === true) queue.clear();
+      if (Array.isArray(body.delete)) queue.delete(body.delete);
+      queue.broadcastStatus();
+    }
+    return empty(res);
+  }
+  if (method === 'POST' && route === '/interrupt') {
+    queue.interrupt(
+      isRecord(body) && typeof body.prompt_id === 'string' ? body.prompt_id : undefined,
+    );
+    return empty(res);
+  }
+  if (method === 'GET' && route === '/history') {
+    const max = Number(url.searchParams.get('max_items') ?? Number.NaN);
+    const all = [...queue.history.entries()];
+    return json(res, 200, Object.fromEntries(Number.isFinite(max) ? all.slice(-max) : all));
+  }
+  if (method === 'GET' && route.startsWith('/history/')) {
+    const id = decodeURIComponent(route.slice('/history/'.length));
+    const entry = queue.history.get(id);
+    return json(res, 200, entry ? { [id]: entry } : {});
+  }
+  if (method === 'POST' && route === '/history') {
+    if (isRecord(body)) {
+      if (body.clear === true) queue.history.clear();
+      if (Array.isArray(body.delete)) {
+        for (const id of body.delete) queue.history.delete(String(id));
+      }
+    }
+    return empty(res);
+  }
+  if (method === 'GET' && route === '/view') return view(res, url, folders);
+  if (method === 'POST' && route === '/upload/image') {
+    return uploadImage(req, res, raw, folders, record.uploads);
+  }
+  if (method === 'GET' && route === '/system_stats') return json(res, 200, systemStats());
+  if (method === 'GET' && (route === '/object_info' || route.startsWith('/object_info/'))) {
+    const only = route.startsWith('/object_info/')
+      ? decodeURIComponent(route.slice('/object_info/'.length))
+      : undefined;
+    return json(res, 200, objectInfo(context.installed(), only));
+  }
+  return empty(res, 404);
+}
+
+/** POST /prompt: validates the prompt and queues it, or refuses it with a 400. */
+function queuePrompt(context: RouteContext, res: http.ServerResponse, body: unknown): void {
+  const { queue, record } = context;
+  if (!isRecord(body) || !('prompt' in body)) {
+    const answer = {
+      error: {
+        type: 'no_prompt',
+        message: 'No prompt provided',
+        details: 'No prompt provided',
+        extra_info: {},
+      },
+      node_errors: {},
+    };
+    record.refused.push({ body, answer });
+    return json(res, 400, answer);
+  }
+  const checked = validatePrompt(body.prompt, context.installed());
+  if (!checked.ok) {
+    record.refused.push({ body, answer: checked.answer });
+    return json(res, checked.status, checked.answer);
+  }
+  const number =
+    typeof body.number === 'number' ? body.number : queue.nextNumber(body.front === true);
+  const promptId = typeof body.prompt_id === 'string' ? body.prompt_id : randomUUID();
+  const extraData = isRecord(body.extra_data) ? { ...body.extra_data } : {};
+  if (typeof body.client_id === 'string') extraData.client_id = body.client_id;
+  const entry: QueueEntry = {
+    number,
+    promptId,
+    prompt: body.prompt as ComfyWorkflow,
+    extraData,
+    outputs: checked.outputs,
+  };
+  const received: ReceivedPrompt = {
+    prompt_id: promptId,
+    number,
+    client_id: typeof body.client_id === 'string' ? body.client_id : undefined,
+    prompt: structuredClone(entry.prompt),
+  };
+  record.prompts.push(received);
+  queue.enqueue(entry);
+  json(res, 200, { prompt_id: promptId, number, node_errors: checked.nodeErrors });
+  record.events.emit('prompt', received);
+  queue.broadcastStatus();
+  queue.runSoon();
+}
+
+function systemStats() {
+  return {
+    system: {
+      os: 'posix',
+      ram_total: os.totalmem(),
+      ram_free: os.freemem(),
+      comfyui_version: 'stand-in',
+      python_version: 'none',
+      pytorch_version: 'none',
+      embedded_python: false,
+      argv: ['main.py'],
+    },
+    devices: [
+      {
+        name: 'stand-in',
+        type: 'cpu',
+        index: null,
+        vram_total: 0,
+        vram_free: 0,
+        torch_vram_total: 0,
+        torch_vram_free: 0,
+      },
+    ],
+  };
+}

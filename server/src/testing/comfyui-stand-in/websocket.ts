@@ -1,0 +1,80 @@
+/**
+ * The websocket clients of /ws?clientId=... (server.py websocket_handler): a client is known by
+ * its sid, greeted on connect, and sent JSON `{type, data}` messages and binary PREVIEW_IMAGE
+ * frames.
+ */
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { WebSocket, WebSocketServer } from 'ws';
+import { BINARY_EVENT, PREVIEW_IMAGE_TYPE } from '../../engines/comfyui/api-types.js';
+
+export interface WsMessage {
+  type: string;
+  data: unknown;
+}
+
+export interface ClientSockets {
+  /** Handles the upgraded connections (noServer: the HTTP server hands them over). */
+  readonly wss: WebSocketServer;
+  /** Sends to the client `sid`, or to every client when `sid` is undefined. */
+  sendJson(sid: string | undefined, type: string, data: unknown): void;
+  /** Sends the client `sid` a binary preview image, as samplers do at each step. */
+  sendPreview(sid: string | undefined): void;
+  /** Cuts every client off and stops accepting new ones. */
+  terminate(): void;
+}
+
+export async function clientSockets(options: {
+  /** Once true, nothing more is sent. */
+  isGone: () => boolean;
+  /** The messages a client gets on connecting. */
+  greet: (sid: string) => WsMessage[];
+}): Promise<ClientSockets> {
+  const { isGone, greet } = options;
+  const previewJpeg = await sharp({
+    create: { width: 64, height: 64, channels: 3, background: '#808080' },
+  })
+    .jpeg()
+    .toBuffer();
+  const sockets = new Map<string, WebSocket>();
+  const wss = new WebSocketServer({ noServer: true });
+
+  wss.on('connection', (ws, request) => {
+    const query = new URL(request.url ?? '/', 'http://stand-in').searchParams;
+    let sid = query.get('clientId') ?? '';
+    if (sid) sockets.get(sid)?.close();
+    else sid = randomUUID().replace(/-/g, '');
+    sockets.set(sid, ws);
+    ws.on('close', () => {
+      if (sockets.get(sid) === ws) sockets.delete(sid);
+    });
+    for (const message of greet(sid)) ws.send(JSON.stringify(message));
+  });
+
+  return {
+    wss,
+    sendJson(sid, type, data) {
+      if (isGone()) return;
+      const message = JSON.stringify({ type, data });
+      if (sid === undefined) {
+        for (const ws of sockets.values()) if (ws.readyState === WebSocket.OPEN) ws.send(message);
+        return;
+      }
+      const ws = sockets.get(sid);
+      if (ws?.readyState === WebSocket.OPEN) ws.send(message);
+    },
+    sendPreview(sid) {
+      if (isGone() || sid === undefined) return;
+      const ws = sockets.get(sid);
+      if (ws?.readyState !== WebSocket.OPEN) return;
+      const header = Buffer.alloc(8);
+      header.writeUInt32BE(BINARY_EVENT.PREVIEW_IMAGE, 0);
+      header.writeUInt32BE(PREVIEW_IMAGE_TYPE.JPEG, 4);
+      ws.send(Buffer.concat([header, previewJpeg]), { binary: true });
+    },
+    terminate() {
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import type { GalleryImage } from './gallery-image';
+import { imageKey, imageTileAspect } from './gallery-image';
+import { GalleryCount, GalleryEmpty, GalleryError, GalleryLoading } from './gallery-states';
+import { MasonryGrid } from './masonry-grid';
+import type { TileBox } from './masonry-grid';
+import { RefreshButton } from './refresh-button';
+import { useViewMode } from './view-mode';
+import { ViewToggle } from './view-toggle';
+import './gallery.css';
+
+export interface GalleryScreenProps<T extends GalleryImage> {
+  /** The heading, which also names the tools column ("Dashboard tools"). */
+  title: string;
+  /** Where the Gallery/List choice is remembered for the browser tab. */
+  viewStorageKey: string;
+  /** The loaded list and how its loading goes. */
+  list: { images: readonly T[]; isPending: boolean; isFetching: boolean; isError: boolean };
+  /** The images to show: all of `list.images`, or those a filter keeps. */
+  visible: readonly T[];
+  /** What Refresh does; the button reads busy until it settles. */
+  onRefresh: () => Promise<void>;
+  /** Tools below Gallery/List and Refresh. */
+  tools?: ReactNode;
+  /** Toolbar content after the image count. */
+  toolbar?: ReactNode;
+  /** The masonry grid's accessible name. */
+  gridLabel: string;
+  /** One tile of the Gallery view (see MasonryGrid). */
+  renderTile: (image: T, box: TileBox) => ReactNode;
+  /** The List view, over `visible`. */
+  table: ReactNode;
+  /** Dialogs opened from the gallery. */
+  children?: ReactNode;
+}
+
+/**
+ * The frame of a gallery screen of SPEC §2: the tools column (Gallery/List, Refresh and more),
+ * the heading with the image count, and the images as a masonry grid or a table, or what stands
+ * for them while they load, when loading failed or when there are none.
+ */
+export function GalleryScreen<T extends GalleryImage>({
+  title,
+  viewStorageKey,
+  list: { images, isPending, isFetching, isError },
+  visible,
+  onRefresh,
+  tools,
+  toolbar,
+  gridLabel,
+  renderTile,
+  table,
+  children,
+}: GalleryScreenProps<T>) {
+  const [mode, setMode] = useViewMode(viewStorageKey);
+  const [refreshing, setRefreshing] = useState(false);
+
+  async function refresh() {
+    if (refreshing) return;
+    setRefreshing(true);
+    try {
+      await onRefresh();
+    } finally {
+      setRefreshing(false);
+    }
+  }
+
+  const loadingFirst = isPending || (isFetching && images.length === 0);
+  let body;
+  if (isError) body = <GalleryError />;
+  else if (loadingFirst) body = <GalleryLoading />;
+  else if (visible.length === 0) body = <GalleryEmpty />;
+  else if (mode === 'gallery')
+    body = (
+      <MasonryGrid
+        items={visible}
+        getKey={imageKey}
+        getAspect={imageTileAspect}
+        renderItem={renderTile}
+        label={gridLabel}
+      />
+    );
+  else body = table;
+
+  const titleId = `${title.toLowerCase()}-title`;
+  return (
+    <div className="gallery-screen">
+      <aside className="gallery-tools" aria-label={`${title} tools`}>
+        <ViewToggle mode={mode} onChange={setMode} />
+        <RefreshButton busy={refreshing} onRefresh={() => void refresh()} />
+        {tools}
+      </aside>
+      <section className="gallery-main" aria-labelledby={titleId}>
+        <header className="gallery-toolbar">
+          <h1 id={titleId} className="gallery-title">
+            {title}
+          </h1>
+          {!isError && !loadingFirst && (
+            <GalleryCount shown={visible.length} total={images.length} loadingMore={isFetching} />
+          )}
+          {toolbar}
+        </header>
+        {body}
+      </section>
+      {children}
+    </div>
+  );
+}

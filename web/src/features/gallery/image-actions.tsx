@@ -1,0 +1,103 @@
+import { DownloadIcon, TagIcon, TrashIcon } from '../../components/icons';
+
+/** Where an image's controls sit: a grid tile's hover bar, or a table row. */
+export type ControlPlace = 'tile' | 'row';
+
+const ACTION_CLASS = { tile: 'tile-action', row: 'icon-button' } as const;
+const DANGER_ACTION_CLASS = {
+  tile: 'tile-action tile-action-danger',
+  row: 'icon-button icon-button-danger',
+} as const;
+
+export function SelectImageCheckbox({
+  filename,
+  selected,
+  onToggleSelect,
+  className,
+}: {
+  filename: string;
+  selected: boolean;
+  onToggleSelect: (filename: string) => void;
+  className?: string;
+}) {
+  return (
+    <input
+      type="checkbox"
+      className={className}
+      aria-label={`Select ${filename}`}
+      checked={selected}
+      onChange={() => onToggleSelect(filename)}
+    />
+  );
+}
+
+export function AssignTagsButton({
+  filename,
+  place,
+  onAssignTags,
+}: {
+  filename: string;
+  place: ControlPlace;
+  onAssignTags: (filename: string) => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={ACTION_CLASS[place]}
+      aria-label={`Assign tags to ${filename}`}
+      title="Assign tags"
+      onClick={() => onAssignTags(filename)}
+    >
+      <TagIcon />
+    </button>
+  );
+}
+
+export function DownloadImageLink({
+  filename,
+  href,
+  place,
+}: {
+  filename: string;
+  href: string;
+  place: ControlPlace;
+}) {
+  return (
+    <a
+      className={ACTION_CLASS[place]}
+      href={href}
+      download={filename}
+      aria-label={`Download ${filename}`}
+      title="Download"
+    >
+      <DownloadIcon />
+    </a>
+  );
+}
+
+/** Disabled while the image is being deleted; on a tile it also reads "Delete" when wide enough. */
+export function DeleteImageButton({
+  filename,
+  busy,
+  place,
+  onDelete,
+}: {
+  filename: string;
+  busy: boolean;
+  place: ControlPlace;
+  onDelete: (filename: string) => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={DANGER_ACTION_CLASS[place]}
+      aria-label={`Delete ${filename}`}
+      title="Delete"
+      disabled={busy}
+      onClick={() => onDelete(filename)}
+    >
+      <TrashIcon />
+      {place === 'tile' && <span className="tile-action-text">Delete</span>}
+    </button>
+  );
+}
