@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
+import { grainyPhoto } from './support/reference.js';
 import { commandOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { collectAlerts, openPage, signIn } from './support/session.js';
@@ -18,22 +19,6 @@ import { collectAlerts, openPage, signIn } from './support/session.js';
 interface ListedImage {
   filename: string;
   tags: string[];
-}
-
-/** A small photo-like reference: noise, so the engine has texture to work from. */
-async function referenceTexture(): Promise<Buffer> {
-  const width = 160;
-  const height = 120;
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < pixels.length; i += 3) {
-    const grain = Math.floor(Math.random() * 60);
-    pixels[i] = 120 + grain;
-    pixels[i + 1] = 80 + grain;
-    pixels[i + 2] = 50 + grain;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer();
 }
 
 /**
@@ -74,7 +59,10 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     browser = await launchBrowser();
     admin = { username: 'admin', password: server.adminPassword };
     folder = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-generate-'));
-    await fs.writeFile(path.join(folder, 'oak.png'), await referenceTexture());
+    await fs.writeFile(
+      path.join(folder, 'oak.png'),
+      await grainyPhoto({ width: 160, height: 120, base: [120, 80, 50], grain: 60, format: 'png' }),
+    );
     await fs.writeFile(path.join(folder, 'undecodable.png'), await undecodableReference());
   });
   afterAll(async () => {

@@ -10,6 +10,7 @@ import {
   type ComfyStandIn,
 } from '../server/src/testing/comfyui-stand-in/index.js';
 import { browserMissing, launchBrowser } from './support/browser.js';
+import { grainyPhoto } from './support/reference.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { signIn } from './support/session.js';
 
@@ -20,22 +21,6 @@ import { signIn } from './support/session.js';
  * upscaler), once with ENGINE=comfyui against the stand-in that speaks ComfyUI's API.
  */
 const ENGINES = ['builtin', 'comfyui'] as const;
-
-/** A reference a person might photograph: warm stone with grain, so the engine has texture. */
-async function stonePhoto(): Promise<Buffer> {
-  const width = 200;
-  const height = 150;
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < pixels.length; i += 3) {
-    const grain = Math.floor(Math.random() * 70);
-    pixels[i] = 140 + grain;
-    pixels[i + 1] = 120 + grain;
-    pixels[i + 2] = 95 + grain;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .jpeg()
-    .toBuffer();
-}
 
 describe.skipIf(browserMissing).each(ENGINES)('the journey on the %s engine', (engine) => {
   let comfy: ComfyStandIn | undefined;
@@ -50,7 +35,16 @@ describe.skipIf(browserMissing).each(ENGINES)('the journey on the %s engine', (e
     server = await startServer(comfy ? { ENGINE: 'comfyui', COMFYUI_URLS: comfy.url } : {});
     browser = await launchBrowser();
     folder = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-journey-'));
-    await fs.writeFile(path.join(folder, 'limestone.jpg'), await stonePhoto());
+    await fs.writeFile(
+      path.join(folder, 'limestone.jpg'),
+      await grainyPhoto({
+        width: 200,
+        height: 150,
+        base: [140, 120, 95],
+        grain: 70,
+        format: 'jpeg',
+      }),
+    );
     const context = await browser.newContext({
       baseURL: server.url,
       acceptDownloads: true,
