@@ -25,10 +25,12 @@ import { createImageRepository } from './store/images.js';
 import { createTagRepository } from './store/tags.js';
 import { THEMES_DIR, WEB_DIST_DIR } from './paths.js';
 import { AuthService } from './services/auth.js';
-import { LoginGuard } from './services/login-guard.js';
+import { MemoryLoginGuard } from './services/login-guard.js';
 import { UserService } from './services/users.js';
+import { CredentialsWatcher } from './services/credentials-watcher.js';
 import { checkTheme } from './themes.js';
 import { openDatabase } from './store/database.js';
+import { createCredentialChangeRepository } from './store/credential-changes.js';
 import { createSessionRepository } from './store/sessions.js';
 import { createUserRepository } from './store/users.js';
 
@@ -57,7 +59,7 @@ export async function startServer(
   const db = await openDatabase(config.dataDir);
   const users = createUserRepository(db);
   const sessions = createSessionRepository(db);
-  const auth = new AuthService(users, sessions, new LoginGuard());
+  const auth = new AuthService(users, sessions, new MemoryLoginGuard());
   const files = new LocalFileStore(path.join(config.dataDir, 'files'));
   const imageRepo = createImageRepository(db);
   const images = new ImageService(imageRepo, files, log);
@@ -155,12 +157,23 @@ export async function startServer(
   hd.setNotifier((username, message) => messaging.publishHdStatus(username, message));
   await messaging.start();
   await jobs.start();
+  // On an external broker the messaging service refuses a removed user's commands (it looks the
+  // user up for each); Mosquitto keeps their connections open (docs/mosquitto.md).
+  const credentialsWatcher =
+    broker &&
+    new CredentialsWatcher(
+      createCredentialChangeRepository(db),
+      (username, changedAt) => broker.disconnectUser(username, changedAt),
+      log,
+    );
+  await credentialsWatcher?.start();
 
   const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       log.info('shutting down');
+      credentialsWatcher?.stop();
       await messaging.stop();
       await jobs.stop();
       engine.close?.();

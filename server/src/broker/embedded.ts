@@ -18,6 +18,11 @@ const SERVER_UNAVAILABLE = 3;
 export interface EmbeddedBroker {
   /** Serves MQTT over WebSocket at /mqtt on the given HTTP server. */
   attach(server: Server): void;
+  /**
+   * Closes this user's connections whose password was checked before `changedAt` (when their
+   * password changed or they were removed); later logins, with the new password, stay.
+   */
+  disconnectUser(username: string, changedAt: Date): void;
   close(): Promise<void>;
 }
 
@@ -34,6 +39,7 @@ export async function createEmbeddedBroker({
   log,
 }: Options): Promise<EmbeddedBroker> {
   const principals = new WeakMap<Client, Principal>();
+  const passwordCheckedAt = new WeakMap<Client, number>();
   const aedes = await Aedes.createBroker({
     authenticate(client, username, password, done) {
       if (username === undefined || password === undefined)
@@ -43,14 +49,16 @@ export async function createEmbeddedBroker({
         return done(null, true);
       }
       const address = client.req?.socket.remoteAddress ?? 'unknown';
+      const checkedAt = Date.now();
       auth
-        .checkCredentials(username, password.toString('utf8'), `mqtt:${address}`)
+        .checkCredentials(username, password.toString('utf8'), address, 'mqtt')
         .then((result) => {
           if (!result.ok) {
             log.info({ username, address, reason: result.reason }, 'broker login refused');
             return done(authError(result.error, BAD_USERNAME_OR_PASSWORD), false);
           }
           principals.set(client, { kind: 'user', username: result.username });
+          passwordCheckedAt.set(client, checkedAt);
           done(null, true);
         })
         .catch((err: unknown) => {
@@ -75,6 +83,9 @@ export async function createEmbeddedBroker({
       done(new Error(`Not allowed to publish to ${packet.topic}`));
     },
   });
+  const connected = new Set<Client>();
+  aedes.on('client', (client) => connected.add(client));
+  aedes.on('clientDisconnect', (client) => connected.delete(client));
   aedes.on('clientError', (client, err) =>
     log.debug({ client: client.id, err: err.message }, 'broker client error'),
   );
@@ -104,6 +115,20 @@ export async function createEmbeddedBroker({
     attach(httpServer) {
       server = httpServer;
       httpServer.on('upgrade', onUpgrade);
+    },
+    disconnectUser(username, changedAt) {
+      for (const client of connected) {
+        const principal = principals.get(client);
+        const checkedAt = passwordCheckedAt.get(client) ?? 0;
+        if (
+          principal?.kind === 'user' &&
+          principal.username === username &&
+          checkedAt <= changedAt.getTime()
+        ) {
+          log.info({ client: client.id, username }, 'connection closed: credentials changed');
+          client.close();
+        }
+      }
     },
     async close() {
       server?.off('upgrade', onUpgrade);

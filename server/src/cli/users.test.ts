@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthService } from '../services/auth.js';
-import { LoginGuard } from '../services/login-guard.js';
+import { MemoryLoginGuard } from '../services/login-guard.js';
 import { openDatabase } from '../store/database.js';
 import { createSessionRepository } from '../store/sessions.js';
 import { createUserRepository } from '../store/users.js';
@@ -22,7 +22,7 @@ async function canSignIn(username: string, password: string): Promise<boolean> {
     const auth = new AuthService(
       createUserRepository(db),
       createSessionRepository(db),
-      new LoginGuard(),
+      new MemoryLoginGuard(),
     );
     return (await auth.checkCredentials(username, password, 'test')).ok;
   } finally {

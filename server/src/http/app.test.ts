@@ -12,8 +12,8 @@ let app: FastifyInstance;
 
 beforeAll(async () => {
   store = await createTestStore(['alice', 'bob'], {
-    perAddress: { points: 30, seconds: 60 },
-    perUsername: { points: 10, seconds: 900 },
+    perUsernameAndAddress: { points: 10, seconds: 900 },
+    perAddress: { points: 30, seconds: 900 },
   });
   app = await buildHttpApp({
     logger: silentLogger,
@@ -161,27 +161,41 @@ describe('login', () => {
 });
 
 describe('login rate limiting', () => {
-  it('blocks a username after 10 failures, even from other addresses and with the right password', async () => {
+  it('throttles a username at an address after 10 failures there, and nowhere else', async () => {
     await store.users.add('carol', passwordOf('carol'));
     for (let i = 0; i < 10; i++) {
-      expect((await login('carol', `wrong-${i}`, `10.1.0.${i}`)).statusCode).toBe(401);
+      expect((await login('carol', `wrong-${i}`, '10.1.0.1')).statusCode).toBe(401);
     }
-    const blocked = await login('carol', passwordOf('carol'), '10.1.1.1');
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().error).toMatch(
+    const throttled = await login('carol', passwordOf('carol'), '10.1.0.1');
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.json().error).toMatch(
       /^Too many sign-in attempts\. Try again in \d+ seconds\.$/,
     );
-    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    // Other users are not affected.
-    expect((await login('alice', passwordOf('alice'), '10.1.1.2')).statusCode).toBe(200);
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    // The owner elsewhere, and other users at that address, are not affected.
+    expect((await login('carol', passwordOf('carol'), '10.1.1.1')).statusCode).toBe(200);
+    expect((await login('alice', passwordOf('alice'), '10.1.0.1')).statusCode).toBe(200);
   });
 
-  it('limits the attempts of one address to 30 a minute, whatever the usernames', async () => {
+  it('limits the failures of one address, whatever the usernames; successes never count', async () => {
+    for (let i = 0; i < 40; i++) {
+      expect((await login('alice', passwordOf('alice'), '10.2.0.1')).statusCode).toBe(200);
+    }
     for (let i = 0; i < 30; i++) {
       expect((await login(`user${i}`, 'x', '10.2.0.1')).statusCode).toBe(401);
     }
     const limited = await login('alice', passwordOf('alice'), '10.2.0.1');
     expect(limited.statusCode).toBe(429);
     expect((await login('alice', passwordOf('alice'), '10.2.0.2')).statusCode).toBe(200);
+  });
+
+  it('forgets the failures of a username at an address once the right password is given there', async () => {
+    await store.users.add('dave', passwordOf('dave'));
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 9; i++) {
+        expect((await login('dave', `wrong-${i}`, '10.3.0.1')).statusCode).toBe(401);
+      }
+      expect((await login('dave', passwordOf('dave'), '10.3.0.1')).statusCode).toBe(200);
+    }
   });
 });

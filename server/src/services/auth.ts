@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SessionRepository } from '../store/sessions.js';
 import type { UserRepository } from '../store/users.js';
-import type { LoginGuard } from './login-guard.js';
+import type { LoginChannel, LoginGuard } from './login-guard.js';
 import { UNUSABLE_HASH, verifyPassword } from './passwords.js';
 
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -36,8 +36,10 @@ export class AuthService {
     username: string,
     password: string,
     address: string,
+    channel: LoginChannel = 'http',
   ): Promise<{ ok: true; userId: number; username: string } | Exclude<LoginResult, { ok: true }>> {
-    const verdict = await this.guard.admit(username, address);
+    const attempt = { username, address, channel };
+    const verdict = await this.guard.reserve(attempt);
     if (!verdict.allowed) {
       const seconds = verdict.retryAfterSeconds;
       return {
@@ -49,11 +51,10 @@ export class AuthService {
     }
     const user = await this.users.findByUsername(username);
     const valid = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
-    if (!user || !valid) {
-      await this.guard.recordFailure(username);
+    // A failure was counted in advance by reserve(); only a success changes the counts.
+    if (!user || !valid)
       return { ok: false, reason: 'invalid', error: AUTH_TEXTS.invalidCredentials };
-    }
-    await this.guard.recordSuccess(username);
+    await this.guard.succeeded(attempt);
     return { ok: true, userId: user.id, username: user.username };
   }
 

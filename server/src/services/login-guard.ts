@@ -1,64 +1,105 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
+/** Where a password is checked: each channel counts its failures apart (see `LoginAttempt`). */
+export type LoginChannel = 'http' | 'mqtt';
+
+/**
+ * One password check. The channel keeps the counts of the login page apart from the broker's:
+ * a browser tab still reconnecting with a replaced password fails over MQTT every second, and
+ * must not lock its owner out of the login page where the new password is typed.
+ */
+export interface LoginAttempt {
+  username: string;
+  address: string;
+  channel: LoginChannel;
+}
+
 export interface LoginLimits {
-  /** Attempts one address may make, whatever the outcome, per window. */
+  /** Failed checks one username may suffer from one address (per channel) per window. */
+  perUsernameAndAddress: { points: number; seconds: number };
+  /** Failed checks one address may make, whatever the usernames (per channel), per window. */
   perAddress: { points: number; seconds: number };
-  /** Failed attempts one username may suffer before it is blocked for the window. */
-  perUsername: { points: number; seconds: number };
 }
 
 export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
-  perAddress: { points: 30, seconds: 60 },
-  perUsername: { points: 10, seconds: 15 * 60 },
+  perUsernameAndAddress: { points: 10, seconds: 15 * 60 },
+  perAddress: { points: 50, seconds: 15 * 60 },
 };
 
 export type GuardVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-/** Brute-force protection for anything that checks a password: per address and per username. */
-export class LoginGuard {
+/**
+ * Brute-force protection for anything that checks a password. Only failures count, per
+ * (username, address) and per address, so failures from elsewhere never refuse the owner's
+ * right password (OWASP: a lockout anyone can trigger is a denial of service). Each check is
+ * counted as a failure before the password is compared, so parallel attempts cannot slip
+ * past a limit, and given back when the password was right.
+ *
+ * An interface so that several server processes can later share the counts (a database or
+ * Redis store of rate-limiter-flexible) instead of each keeping its own in memory.
+ */
+export interface LoginGuard {
+  /** Counts the attempt as a failure in advance; refuses it when a limit is reached. */
+  reserve(attempt: LoginAttempt): Promise<GuardVerdict>;
+  /** The password was right: gives the advance back and forgets this username's failures here. */
+  succeeded(attempt: LoginAttempt): Promise<void>;
+}
+
+/** The counts of one process, in memory. */
+export class MemoryLoginGuard implements LoginGuard {
+  private readonly byUsernameAndAddress: RateLimiterMemory;
   private readonly byAddress: RateLimiterMemory;
-  private readonly failuresByUsername: RateLimiterMemory;
 
   constructor(limits: LoginLimits = DEFAULT_LOGIN_LIMITS) {
+    this.byUsernameAndAddress = new RateLimiterMemory({
+      keyPrefix: 'user-address',
+      points: limits.perUsernameAndAddress.points,
+      duration: limits.perUsernameAndAddress.seconds,
+    });
     this.byAddress = new RateLimiterMemory({
-      keyPrefix: 'addr',
+      keyPrefix: 'address',
       points: limits.perAddress.points,
       duration: limits.perAddress.seconds,
     });
-    this.failuresByUsername = new RateLimiterMemory({
-      keyPrefix: 'user',
-      points: limits.perUsername.points,
-      duration: limits.perUsername.seconds,
-      blockDuration: limits.perUsername.seconds,
-    });
   }
 
-  /** Counts an attempt from this address; refuses it when the address or the username is over its limit. */
-  async admit(username: string, address: string): Promise<GuardVerdict> {
-    const blocked = await this.failuresByUsername.get(username.toLowerCase());
-    if (blocked && blocked.remainingPoints <= 0) return refuse(blocked);
+  async reserve(attempt: LoginAttempt): Promise<GuardVerdict> {
+    const pair = pairKey(attempt);
     try {
-      await this.byAddress.consume(address);
+      await this.byUsernameAndAddress.consume(pair);
+    } catch (res) {
+      return refusal(res);
+    }
+    try {
+      await this.byAddress.consume(addressKey(attempt));
       return { allowed: true };
     } catch (res) {
-      if (res instanceof RateLimiterRes) return refuse(res);
-      throw res;
+      // Refused for the address: this username's count was not the reason, so give it back.
+      await this.byUsernameAndAddress.reward(pair);
+      return refusal(res);
     }
   }
 
-  async recordFailure(username: string): Promise<void> {
-    try {
-      await this.failuresByUsername.consume(username.toLowerCase());
-    } catch (res) {
-      if (!(res instanceof RateLimiterRes)) throw res;
-    }
-  }
-
-  async recordSuccess(username: string): Promise<void> {
-    await this.failuresByUsername.delete(username.toLowerCase());
+  async succeeded(attempt: LoginAttempt): Promise<void> {
+    await this.byAddress.reward(addressKey(attempt));
+    // The owner proved the password from this address: neither channel's failures count here.
+    await Promise.all(
+      (['http', 'mqtt'] as const).map((channel) =>
+        this.byUsernameAndAddress.delete(pairKey({ ...attempt, channel })),
+      ),
+    );
   }
 }
 
-function refuse(res: RateLimiterRes): GuardVerdict {
+function addressKey({ channel, address }: LoginAttempt): string {
+  return `${channel}:${address}`;
+}
+
+function pairKey(attempt: LoginAttempt): string {
+  return `${addressKey(attempt)}:${attempt.username.toLowerCase()}`;
+}
+
+function refusal(res: unknown): GuardVerdict {
+  if (!(res instanceof RateLimiterRes)) throw res;
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
 }

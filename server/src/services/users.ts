@@ -24,6 +24,7 @@ export class UserService {
     await this.users.create(username, await hashPassword(password));
   }
 
+  /** Ends the user's sessions, and every server closes their MQTT connections (store/users.ts). */
   async setPassword(username: string, password: string): Promise<void> {
     checkPassword(password);
     if (!(await this.users.updatePasswordHash(username, await hashPassword(password)))) {
@@ -31,7 +32,7 @@ export class UserService {
     }
   }
 
-  /** Removing a user ends their sessions too (the database cascades). */
+  /** Ends the user's sessions (the database cascades) and, on every server, MQTT connections. */
   async remove(username: string): Promise<void> {
     if (!(await this.users.remove(username))) throw new UserError(`No user '${username}'`);
   }

@@ -8,6 +8,7 @@ export interface Database {
   tags: TagsTable;
   image_tags: ImageTagsTable;
   jobs: JobsTable;
+  credential_changes: CredentialChangesTable;
 }
 
 export interface UsersTable {
@@ -73,4 +74,11 @@ export interface JobsTable {
   claimed_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A password changed or a user was removed: servers end that user's connections. */
+export interface CredentialChangesTable {
+  seq: Generated<number>;
+  username: string;
+  changed_at: string;
 }

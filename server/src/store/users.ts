@@ -11,7 +11,9 @@ export interface UserRecord {
 export interface UserRepository {
   findByUsername(username: string): Promise<UserRecord | undefined>;
   create(username: string, passwordHash: string): Promise<UserRecord>;
+  /** Also ends the user's sessions and records the change for every server (credential_changes). */
   updatePasswordHash(username: string, passwordHash: string): Promise<boolean>;
+  /** Also ends the user's sessions (cascade) and records the change for every server. */
   remove(username: string): Promise<boolean>;
   list(): Promise<UserRecord[]>;
   count(): Promise<number>;
@@ -49,19 +51,33 @@ export function createUserRepository(db: Db): UserRepository {
       return toRecord(row);
     },
     async updatePasswordHash(username, passwordHash) {
-      const result = await db
-        .updateTable('users')
-        .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
-        .where('username', '=', username)
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      return db.transaction().execute(async (tx) => {
+        const now = new Date().toISOString();
+        const user = await tx
+          .updateTable('users')
+          .set({ password_hash: passwordHash, updated_at: now })
+          .where('username', '=', username)
+          .returning('id')
+          .executeTakeFirst();
+        if (!user) return false;
+        await tx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+        await tx.insertInto('credential_changes').values({ username, changed_at: now }).execute();
+        return true;
+      });
     },
     async remove(username) {
-      const result = await db
-        .deleteFrom('users')
-        .where('username', '=', username)
-        .executeTakeFirst();
-      return result.numDeletedRows > 0n;
+      return db.transaction().execute(async (tx) => {
+        const result = await tx
+          .deleteFrom('users')
+          .where('username', '=', username)
+          .executeTakeFirst();
+        if (result.numDeletedRows === 0n) return false;
+        await tx
+          .insertInto('credential_changes')
+          .values({ username, changed_at: new Date().toISOString() })
+          .execute();
+        return true;
+      });
     },
     async list() {
       const rows = await db.selectFrom('users').select(columns).orderBy('username').execute();

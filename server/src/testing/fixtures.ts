@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { AuthService } from '../services/auth.js';
-import { LoginGuard, type LoginLimits } from '../services/login-guard.js';
+import { MemoryLoginGuard, type LoginLimits } from '../services/login-guard.js';
 import { UserService } from '../services/users.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { createSessionRepository } from '../store/sessions.js';
@@ -35,7 +35,7 @@ export async function createTestStore(
   const userRepo = createUserRepository(db);
   const users = new UserService(userRepo);
   for (const name of usernames) await users.add(name, passwordOf(name));
-  const auth = new AuthService(userRepo, createSessionRepository(db), new LoginGuard(limits));
+  const auth = new AuthService(userRepo, createSessionRepository(db), new MemoryLoginGuard(limits));
   return {
     dataDir: dir,
     db,
