@@ -65,18 +65,23 @@ export class MemoryLoginGuard implements LoginGuard {
 
   async reserve(attempt: LoginAttempt): Promise<GuardVerdict> {
     const pair = pairKey(attempt);
+    const address = addressKey(attempt);
+    // A refused attempt checks no password, so it is not counted: each count stays the number
+    // of checks admitted that failed or are under way.
     try {
       await this.byUsernameAndAddress.consume(pair);
     } catch (res) {
-      return refusal(res);
+      const verdict = refusal(res);
+      await this.byUsernameAndAddress.reward(pair);
+      return verdict;
     }
     try {
-      await this.byAddress.consume(addressKey(attempt));
+      await this.byAddress.consume(address);
       return { allowed: true };
     } catch (res) {
-      // Refused for the address: this username's count was not the reason, so give it back.
-      await this.byUsernameAndAddress.reward(pair);
-      return refusal(res);
+      const verdict = refusal(res);
+      await Promise.all([this.byAddress.reward(address), this.byUsernameAndAddress.reward(pair)]);
+      return verdict;
     }
   }
 
@@ -99,6 +104,7 @@ function pairKey(attempt: LoginAttempt): string {
   return `${addressKey(attempt)}:${attempt.username.toLowerCase()}`;
 }
 
+/** The verdict for a limiter's rejection; anything else (a store failing) is thrown on. */
 function refusal(res: unknown): GuardVerdict {
   if (!(res instanceof RateLimiterRes)) throw res;
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
