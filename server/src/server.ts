@@ -158,7 +158,7 @@ export async function startServer(
   await messaging.start();
   await jobs.start();
   // On an external broker the messaging service refuses a removed user's commands (it looks the
-  // user up for each); Mosquitto keeps their connections open (docs/mosquitto.md).
+  // user up for each); Mosquitto keeps their connections (docs/architecture.md, "Ending access").
   const credentialsWatcher =
     broker &&
     new CredentialsWatcher(
