@@ -52,14 +52,15 @@ describe('MemoryLoginGuard', () => {
 
   it('refuses an address past its failures whatever the usernames, and gives the username its try back', async () => {
     const guard = new MemoryLoginGuard(limits);
-    for (let i = 0; i < 5; i++) expect(await fail(guard, attempt(`nobody${i}`))).toBe(true);
+    // Three of bob's right passwords still being checked, and two failures, fill the address.
+    const bobs = Array.from({ length: 3 }, () => attempt('bob'));
+    for (const bob of bobs) expect((await guard.reserve(bob)).allowed).toBe(true);
+    for (let i = 0; i < 2; i++) expect(await fail(guard, attempt(`nobody${i}`))).toBe(true);
     for (let i = 0; i < 5; i++) expect(await fail(guard, attempt('alice'))).toBe(false);
-    // Three successes that were under way give the address three tries back; the refusals
-    // above did not use up alice's own tries, so she has all three.
-    const bob = attempt('bob');
-    await guard.succeeded(bob);
-    await guard.succeeded(bob);
-    await guard.succeeded(bob);
+    // Bob's successes give the address three tries back; the refusals above did not use up
+    // alice's own tries, so she gets all three.
+    for (const bob of bobs) await guard.succeeded(bob);
     for (let i = 0; i < 3; i++) expect(await fail(guard, attempt('alice'))).toBe(true);
+    expect(await fail(guard, attempt('alice'))).toBe(false);
   });
 });
