@@ -109,7 +109,12 @@ export async function startServer(
   const service = generateServiceCredentials();
   const broker = config.externalBroker
     ? undefined
-    : await createEmbeddedBroker({ auth, service, log });
+    : await createEmbeddedBroker({
+        auth,
+        service,
+        log,
+        ...(config.brokerLimits && { limits: config.brokerLimits }),
+      });
   const external = config.externalBroker;
 
   const app = await buildHttpApp({

@@ -5,7 +5,6 @@ import {
   parseCommandTopic,
   responseTopic,
   queryTopic,
-  type CommandAction,
   type CommandPayload,
   type HdStatusMessage,
   type RequestAction,
@@ -17,18 +16,16 @@ import { ServiceError } from '../services/errors.js';
 import type { Owner } from '../services/images.js';
 import type { UserRepository } from '../store/users.js';
 import type { CommandHandlers } from './handlers/index.js';
+import {
+  MAX_COMMAND_BYTES,
+  MESSAGING_TEXTS,
+  parseCommand,
+  readTransactionId,
+  replyTopic,
+} from './replies.js';
 import { SerialQueue } from './serial-queue.js';
 
-/** No command comes near this; a larger payload is refused before it is parsed. */
-export const MAX_COMMAND_BYTES = 64 * 1024;
-
-export const MESSAGING_TEXTS = {
-  malformed: 'The command is not valid JSON',
-  userMismatch: "The payload's user does not match the topic",
-  unknownAction: (action: string) => `Unknown action '${action}'`,
-  unknownUser: 'Unknown user',
-  internal: 'The command failed on the server',
-} as const;
+export { MAX_COMMAND_BYTES, MESSAGING_TEXTS };
 
 /** Takes a parsed generate-image command; it answers on the status topic itself (fire and forget). */
 export type HdOrderHandler = (
@@ -94,8 +91,9 @@ export class MessagingService {
 
   private async handle(topic: string, user: string, payload: Buffer): Promise<void> {
     const action = levels(topic)[1] ?? '';
-    const body = payload.length <= MAX_COMMAND_BYTES ? parseJson(payload) : undefined;
-    const transactionid = readTransactionId(body);
+    const body = parseCommand(payload);
+    // A payload too large or broken to parse is still answered when its head names the transaction.
+    const transactionid = readTransactionId(body, payload);
     const fail = (error: string) => {
       if (transactionid === undefined) {
         this.log.warn({ topic, error }, 'command refused (no transactionid to answer)');
@@ -105,7 +103,10 @@ export class MessagingService {
       this.publish(replyTopic(action, user), { transactionid, user, success: false, error });
     };
 
-    if (body === undefined) return fail(MESSAGING_TEXTS.malformed);
+    if (body === undefined)
+      return fail(
+        payload.length > MAX_COMMAND_BYTES ? MESSAGING_TEXTS.tooLarge : MESSAGING_TEXTS.malformed,
+      );
     const known = parseCommandTopic(topic);
     if (!known) return fail(MESSAGING_TEXTS.unknownAction(action));
     if ((body as { user?: unknown }).user !== user) return fail(MESSAGING_TEXTS.userMismatch);
@@ -197,28 +198,6 @@ export class MessagingService {
 
 function levels(topic: string): string[] {
   return topic.split('/');
-}
-
-/** Where an answer goes: the action's query topic; for an unknown action, `query/<action>/...`. */
-function replyTopic(action: string, user: string): string {
-  const known = parseCommandTopic(`command/${action}/user/${user}`);
-  return known
-    ? responseTopic(known.action as CommandAction, user)
-    : `query/${action}/user/${user}`;
-}
-
-function parseJson(payload: Buffer): object | undefined {
-  try {
-    const value: unknown = JSON.parse(payload.toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function readTransactionId(body: object | undefined): string | undefined {
-  const id = (body as { transactionid?: unknown } | undefined)?.transactionid;
-  return typeof id === 'string' && id.length > 0 && id.length <= 128 ? id : undefined;
 }
 
 /** The contract's own texts (tag names...) stand as they are; other issues name their field. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import sharp from 'sharp';
+import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from '../broker/limits.js';
 import type { Config } from '../config.js';
 import { LocalFileStore } from '../files/local-file-store.js';
 import { withPngText } from '../imaging/png-text.js';
@@ -14,6 +15,12 @@ import { TestClient } from './test-client.js';
 export type BrokerKind = 'embedded' | 'mosquitto';
 
 export const SERVICE_USERNAME = 'tessera-service';
+
+/** For suites that send commands faster than any person would. */
+export const UNLIMITED_PUBLISHING: Partial<BrokerLimits> = {
+  publishPerSecond: 10_000,
+  publishBurst: 100_000,
+};
 
 export interface TestServer {
   server: RunningServer;
@@ -41,6 +48,7 @@ export async function startTestServer(
   usernames: string[],
   broker: BrokerKind,
   overrides: ServerOverrides = {},
+  brokerLimits: Partial<BrokerLimits> = {},
 ): Promise<TestServer> {
   const data = tempDir();
   const setup = await openDatabase(data.dir);
@@ -66,6 +74,7 @@ export async function startTestServer(
     engine: 'builtin',
     builtinUpscaler: 'lanczos',
     jobConcurrency: 1,
+    brokerLimits: { ...DEFAULT_BROKER_LIMITS, ...brokerLimits },
     ...(mosquitto && {
       externalBroker: {
         url: mosquitto.tcpUrl,
