@@ -86,6 +86,8 @@ export function refusalOf(topic: string, payload: Buffer, error: string): Answer
   };
 }
 
+// JSON forbids raw control characters inside strings.
+// eslint-disable-next-line no-control-regex
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 const SCALAR = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 const SPACE = /[ \t\r\n]*/y;
