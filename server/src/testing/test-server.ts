@@ -28,6 +28,8 @@ export interface TestServer {
   /** A second connection to the server's SQLite file, to look at what commands changed. */
   db: Db;
   files: LocalFileStore;
+  /** The WebSocket address browsers connect to (the embedded broker's or Mosquitto's). */
+  brokerUrl: string;
   /** Connects as a user (password `<name>-password`) over the browsers' WebSocket address. */
   connect(username: string): Promise<TestClient>;
   /** Puts a real PNG in a user's folder, as another pipeline would, with metadata in a text chunk. */
@@ -95,6 +97,7 @@ export async function startTestServer(
     dataDir: data.dir,
     db,
     files,
+    brokerUrl: clientUrl,
     async connect(username) {
       const client = await TestClient.connect(clientUrl, username, passwordOf(username));
       clients.push(client);
