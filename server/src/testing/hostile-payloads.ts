@@ -201,7 +201,7 @@ export function hostileCases(count: number, seed: number, targets: Targets): Hos
         body[key] = hostileValue();
         break;
       case 'missing-field':
-        delete body[key];
+        Reflect.deleteProperty(body, key);
         break;
       case 'huge-number': {
         const numberKey = pick(['page', 'size', key]);
