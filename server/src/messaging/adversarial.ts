@@ -7,6 +7,7 @@ import { passwordOf } from '../testing/fixtures.js';
 import { hostileCases, type HostileCase } from '../testing/hostile-payloads.js';
 import { mqttClients, settle, subackCodes } from '../testing/mqtt-clients.js';
 import type { TestClient } from '../testing/test-client.js';
+import { MESSAGING_TEXTS } from './replies.js';
 import {
   startTestServer,
   UNLIMITED_PUBLISHING,
@@ -204,6 +205,45 @@ export function adversarialSuite(broker: BrokerKind): void {
         expect(await bob.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
       },
     );
+  });
+
+  describe(`floods over the ${broker} broker`, () => {
+    let limited: TestServer;
+    beforeAll(async () => {
+      // Almost no refill: what passes is the burst, whatever the machine's speed.
+      limited = await startTestServer(
+        ['carol', 'dave'],
+        broker,
+        {},
+        {
+          publishPerSecond: 0.001,
+          publishBurst: 2,
+        },
+      );
+    }, 60_000);
+    afterAll(() => limited?.stop());
+
+    it('[#12 defect 11] answers commands over the rate with a failure and serves the others', async () => {
+      const [carol, dave] = await Promise.all([limited.connect('carol'), limited.connect('dave')]);
+      const ids = Array.from({ length: 10 }, (_, i) => `flood-${i}`);
+      const answers = Promise.all(ids.map((id) => carol.answerTo(id)));
+      for (const transactionid of ids)
+        await carol.send('command/list-tag/user/carol', {
+          transactionid,
+          user: 'carol',
+          page: 1,
+          size: 10,
+        });
+      const bodies = (await answers).map((answer) => answer.body);
+      for (const body of bodies) expect(body).toMatchObject({ user: 'carol' });
+      const refused = bodies.filter((body) => body.error === MESSAGING_TEXTS.tooFast);
+      // The embedded broker lets 2 through per connection; on Mosquitto the service lets 4 per user.
+      expect(bodies.filter((body) => body.success === true).length).toBeGreaterThanOrEqual(2);
+      expect(refused.length).toBeGreaterThanOrEqual(6);
+      for (const body of refused) expect(body.success).toBe(false);
+      expect(carol.mqtt.connected).toBe(true);
+      expect(await dave.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
+    });
   });
 
   describe(`hostile payloads over the ${broker} broker`, () => {

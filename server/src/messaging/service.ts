@@ -21,8 +21,10 @@ import {
   MESSAGING_TEXTS,
   parseCommand,
   readTransactionId,
+  refusalOf,
   replyTopic,
 } from './replies.js';
+import { RateLimiter } from '../broker/limits.js';
 import { SerialQueue } from './serial-queue.js';
 
 export { MAX_COMMAND_BYTES, MESSAGING_TEXTS };
@@ -43,8 +45,19 @@ type Reply = { transactionid: string; user: string; success: boolean; error?: st
  * (DESIGN §3). The topic's user is the only identity that counts; bad input gets a failure
  * response when it has a transactionid and a log line otherwise, and never changes anything.
  */
+/**
+ * Commands one user may send per second, all connections together, and at once. Checked before
+ * a command is queued, so a flood costs the others nothing; on Mosquitto, which has no rate
+ * setting, it is the only rate limit.
+ */
+export interface UserCommandRate {
+  perSecond: number;
+  burst: number;
+}
+
 export class MessagingService {
   private readonly queue = new SerialQueue();
+  private readonly rates = new Map<string, RateLimiter>();
 
   constructor(
     private readonly client: MqttClient,
@@ -52,6 +65,7 @@ export class MessagingService {
     private readonly handlers: CommandHandlers,
     private readonly orderHd: HdOrderHandler,
     private readonly log: Logger,
+    private readonly rate?: UserCommandRate,
   ) {}
 
   /** An HD status message to one user (query/status-generate-image/user/{username}). */
@@ -86,7 +100,26 @@ export class MessagingService {
       this.log.warn({ topic }, 'command on a malformed topic dropped');
       return;
     }
+    if (!this.withinRate(user)) {
+      const answer = refusalOf(topic, payload, MESSAGING_TEXTS.tooFast);
+      this.log.info(
+        { topic, answered: answer !== undefined },
+        'command over the user rate refused',
+      );
+      if (answer) this.send(answer.topic, answer.payload);
+      return;
+    }
     void this.queue.run(user, () => this.handle(topic, user, payload));
+  }
+
+  private withinRate(user: string): boolean {
+    if (!this.rate) return true;
+    let limiter = this.rates.get(user);
+    if (!limiter) {
+      limiter = new RateLimiter(this.rate.perSecond, this.rate.burst);
+      this.rates.set(user, limiter);
+    }
+    return limiter.take();
   }
 
   private async handle(topic: string, user: string, payload: Buffer): Promise<void> {
@@ -190,7 +223,11 @@ export class MessagingService {
   }
 
   private publish(topic: string, reply: Reply): void {
-    this.client.publish(topic, JSON.stringify(reply), { qos: 0, retain: false }, (err) => {
+    this.send(topic, JSON.stringify(reply));
+  }
+
+  private send(topic: string, payload: string): void {
+    this.client.publish(topic, payload, { qos: 0, retain: false }, (err) => {
       if (err) this.log.warn({ err: err.message, topic }, 'response not sent');
     });
   }
