@@ -13,8 +13,8 @@ export interface BrokerLimits {
 }
 
 export const DEFAULT_BROKER_LIMITS: BrokerLimits = {
-  publishPerSecond: 30,
-  publishBurst: 120,
+  publishPerSecond: 50,
+  publishBurst: 200,
   connectionsPerUser: 16,
   unauthenticatedPerAddress: 100,
   connectTimeoutMs: 10_000,
