@@ -191,4 +191,20 @@ describe('[#12 defect 11] publish rate per connection', () => {
     await settle();
     expect(serviceSaw.received.length).toBe(4);
   });
+
+  it('disconnects a connection that goes on far over the rate (twice its burst refused in a row)', async () => {
+    const svc = await asService('svc-flood');
+    await svc.subscribeAsync('command/+/user/+');
+    const serviceSaw = inbox(svc);
+    const alice = await asUser('alice');
+    const gone = closed(alice);
+    const command = (i: number) =>
+      JSON.stringify({ transactionid: `f${i}`, user: 'alice', page: 1, size: 10 });
+    // 3 pass, 6 are refused, the 7th refusal in a row closes the connection.
+    for (let i = 0; i < 3 + 2 * limits.publishBurst + 5; i++)
+      alice.publish('command/list-tag/user/alice', command(i));
+    await gone;
+    await settle();
+    expect(serviceSaw.received.length).toBe(3);
+  });
 });

@@ -7,7 +7,7 @@ import type { AuthService } from '../services/auth.js';
 import { MESSAGING_TEXTS, refusalOf } from '../messaging/replies.js';
 import { mayPublish, maySubscribe, type Principal } from './access.js';
 import { ConnectionGuard, type ClaimResult, type GuardedConnection } from './connection-guard.js';
-import { DEFAULT_BROKER_LIMITS, RateLimiter, type BrokerLimits } from './limits.js';
+import { DEFAULT_BROKER_LIMITS, PublishAllowance, type BrokerLimits } from './limits.js';
 import { isServiceLogin, type ServiceCredentials } from './service-principal.js';
 
 export const BROKER_PATH = '/mqtt';
@@ -42,7 +42,7 @@ export async function createEmbeddedBroker({
   const principals = new WeakMap<Client, Principal>();
   const guard = new ConnectionGuard(limits);
   const guarded = new WeakMap<Client, GuardedConnection>();
-  const publishLimiters = new WeakMap<Client, RateLimiter>();
+  const publishAllowances = new WeakMap<Client, PublishAllowance>();
   /** Payloads of commands refused for their rate: answered here, delivered to nobody. */
   const dropped = new WeakSet<Buffer>();
 
@@ -55,8 +55,7 @@ export async function createEmbeddedBroker({
       : 'ok';
     if (result === 'ok') {
       principals.set(client, principal);
-      if (principal.kind === 'user')
-        publishLimiters.set(client, new RateLimiter(limits.publishPerSecond, limits.publishBurst));
+      if (principal.kind === 'user') publishAllowances.set(client, new PublishAllowance(limits));
       return undefined;
     }
     log.warn({ client: client.id, owner, result }, 'broker connection refused');
@@ -103,9 +102,14 @@ export async function createEmbeddedBroker({
       // client is null only for a will published after its client left; wills are not used here.
       const principal = client ? principals.get(client) : undefined;
       if (principal && mayPublish(principal, packet.topic, packet.retain)) {
-        const limiter = client && publishLimiters.get(client);
-        if (limiter && !limiter.take()) refuseForRate(packet.topic, packet.payload);
-        return done(null);
+        const verdict = (client && publishAllowances.get(client)?.check()) ?? 'pass';
+        if (verdict === 'pass') return done(null);
+        if (verdict === 'refuse') {
+          refuseForRate(packet.topic, packet.payload);
+          return done(null);
+        }
+        log.warn({ client: client?.id }, 'connection flooding far over the rate limit closed');
+        return done(new Error('Publishing far over the rate limit'));
       }
       log.warn({ client: client?.id, topic: packet.topic }, 'publication refused');
       // MQTT 3.1.1 gives a broker no way to refuse a PUBLISH but closing the connection.

@@ -43,3 +43,26 @@ export class RateLimiter {
     return true;
   }
 }
+
+/**
+ * One connection's publish allowance: within the rate a command passes; over it, it is refused
+ * with an answer; a connection that goes on sending refused commands (twice its burst in a
+ * row) is flooding and gets disconnected, since answering each of its commands costs too.
+ */
+export class PublishAllowance {
+  private readonly bucket: RateLimiter;
+  private refusedInARow = 0;
+
+  constructor(private readonly limits: Pick<BrokerLimits, 'publishPerSecond' | 'publishBurst'>) {
+    this.bucket = new RateLimiter(limits.publishPerSecond, limits.publishBurst);
+  }
+
+  check(now = Date.now()): 'pass' | 'refuse' | 'disconnect' {
+    if (this.bucket.take(now)) {
+      this.refusedInARow = 0;
+      return 'pass';
+    }
+    this.refusedInARow += 1;
+    return this.refusedInARow > 2 * this.limits.publishBurst ? 'disconnect' : 'refuse';
+  }
+}

@@ -225,7 +225,7 @@ export function adversarialSuite(broker: BrokerKind): void {
 
     it('[#12 defect 11] answers commands over the rate with a failure and serves the others', async () => {
       const [carol, dave] = await Promise.all([limited.connect('carol'), limited.connect('dave')]);
-      const ids = Array.from({ length: 10 }, (_, i) => `flood-${i}`);
+      const ids = Array.from({ length: 6 }, (_, i) => `flood-${i}`);
       const answers = Promise.all(ids.map((id) => carol.answerTo(id)));
       for (const transactionid of ids)
         await carol.send('command/list-tag/user/carol', {
@@ -238,8 +238,10 @@ export function adversarialSuite(broker: BrokerKind): void {
       for (const body of bodies) expect(body).toMatchObject({ user: 'carol' });
       const refused = bodies.filter((body) => body.error === MESSAGING_TEXTS.tooFast);
       // The embedded broker lets 2 through per connection; on Mosquitto the service lets 4 per user.
-      expect(bodies.filter((body) => body.success === true).length).toBeGreaterThanOrEqual(2);
-      expect(refused.length).toBeGreaterThanOrEqual(6);
+      const passed = bodies.filter((body) => body.success === true).length;
+      expect(passed).toBeGreaterThanOrEqual(2);
+      expect(refused.length).toBeGreaterThanOrEqual(2);
+      expect(passed + refused.length).toBe(ids.length);
       for (const body of refused) expect(body.success).toBe(false);
       expect(carol.mqtt.connected).toBe(true);
       expect(await dave.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
