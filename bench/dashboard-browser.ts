@@ -9,7 +9,11 @@ import sharp from 'sharp';
 import { BROKER_PATH } from '../server/src/broker/embedded.js';
 import { thumbnailName } from '../server/src/services/images.js';
 import { passwordOf } from '../server/src/testing/fixtures.js';
-import { startTestServer, type TestServer } from '../server/src/testing/test-server.js';
+import {
+  startTestServer,
+  UNLIMITED_PUBLISHING,
+  type TestServer,
+} from '../server/src/testing/test-server.js';
 import { browserMissing, launchBrowser } from '../e2e/support/browser.js';
 import { signIn } from '../e2e/support/session.js';
 import { BenchClient } from './client.js';
@@ -242,7 +246,12 @@ async function main(): Promise<void> {
     console.log('Dashboard in the browser: SKIPPED (no /usr/bin/chromium)');
     return;
   }
-  const server = await startTestServer([...SIZES.map(userFor), 'bench-dash-refresh'], 'embedded');
+  const server = await startTestServer(
+    [...SIZES.map(userFor), 'bench-dash-refresh'],
+    'embedded',
+    {},
+    UNLIMITED_PUBLISHING,
+  );
   const browser = await launchBrowser();
   try {
     const thumbnails = await makeThumbnails();

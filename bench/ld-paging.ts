@@ -6,7 +6,7 @@ import { IMAGE_PAGE_SIZE } from '@tessera/contract';
 import SQLite from 'better-sqlite3';
 import { BROKER_PATH } from '../server/src/broker/embedded.js';
 import { passwordOf } from '../server/src/testing/fixtures.js';
-import { startTestServer } from '../server/src/testing/test-server.js';
+import { startTestServer, UNLIMITED_PUBLISHING } from '../server/src/testing/test-server.js';
 import { BenchClient } from './client.js';
 import { seedLdImages, TAGS } from './ld-seed.js';
 import { machineLine } from './machine.js';
@@ -58,7 +58,7 @@ function sqliteReader(dataDir: string, ownerId: number) {
 
 async function main(): Promise<void> {
   console.log(machineLine());
-  const server = await startTestServer([USER], 'embedded');
+  const server = await startTestServer([USER], 'embedded', {}, UNLIMITED_PUBLISHING);
   let client: BenchClient | undefined;
   let reader: ReturnType<typeof sqliteReader> | undefined;
   try {

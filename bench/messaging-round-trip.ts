@@ -10,7 +10,7 @@ import mqtt from 'mqtt';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { BROKER_PATH } from '../server/src/broker/embedded.js';
 import { passwordOf } from '../server/src/testing/fixtures.js';
-import { startTestServer } from '../server/src/testing/test-server.js';
+import { startTestServer, UNLIMITED_PUBLISHING } from '../server/src/testing/test-server.js';
 import { BenchClient } from './client.js';
 import { machineLine } from './machine.js';
 import { ms, percentile, ratio, verdict, type Budget } from './stats.js';
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     'messaging round trip: list-tag (page of 10 tags) through the real server (embedded broker), ' +
       'against a raw Aedes echo over WebSocket; clients, broker and service share one Node process',
   );
-  const server = await startTestServer(USERS, 'embedded');
+  const server = await startTestServer(USERS, 'embedded', {}, UNLIMITED_PUBLISHING);
   const echo = await startEchoBroker();
   const opened: BenchClient[] = [];
   try {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_BROKER_LIMITS } from './broker/limits.js';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
@@ -29,6 +30,30 @@ describe('loadConfig', () => {
       title: 'Tiles',
       theme: 'terracotta',
     });
+  });
+
+  it('[#12] reads the broker limits, with defaults that let one user open several tabs', () => {
+    expect(loadConfig({}).brokerLimits).toEqual(DEFAULT_BROKER_LIMITS);
+    expect(DEFAULT_BROKER_LIMITS.connectionsPerUser).toBeGreaterThanOrEqual(8);
+    expect(
+      loadConfig({
+        MQTT_PUBLISH_RATE: '5',
+        MQTT_PUBLISH_BURST: '10',
+        MQTT_MAX_CONNECTIONS_PER_USER: '3',
+        MQTT_MAX_UNAUTHENTICATED_PER_ADDRESS: '7',
+        MQTT_CONNECT_TIMEOUT_MS: '2000',
+      }).brokerLimits,
+    ).toEqual({
+      publishPerSecond: 5,
+      publishBurst: 10,
+      connectionsPerUser: 3,
+      unauthenticatedPerAddress: 7,
+      connectTimeoutMs: 2000,
+    });
+    expect(() => loadConfig({ MQTT_MAX_CONNECTIONS_PER_USER: '0' })).toThrow(
+      /MQTT_MAX_CONNECTIONS_PER_USER must be a whole number from 1 to 10000/,
+    );
+    expect(() => loadConfig({ MQTT_PUBLISH_RATE: 'fast' })).toThrow(/MQTT_PUBLISH_RATE/);
   });
 
   it('treats an empty variable as unset', () => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './broker/limits.js';
 
 /** Thrown when the environment holds a value the server cannot start with. */
 export class ConfigError extends Error {
@@ -12,6 +13,17 @@ const mqttUrl = z
     error: 'must be a URL starting with mqtt://, mqtts://, ws:// or wss://',
   })
   .optional();
+
+/** A whole number from `min` to `max`, with a message naming the range. */
+const wholeNumber = (min: number, max: number, fallback: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.coerce
+    .number({ error })
+    .int({ error })
+    .min(min, { error })
+    .max(max, { error })
+    .default(fallback);
+};
 
 const envSchema = z
   .object({
@@ -54,6 +66,15 @@ const envSchema = z
       .min(1, { error: 'must be a whole number from 1 to 16' })
       .max(16, { error: 'must be a whole number from 1 to 16' })
       .default(1),
+    MQTT_PUBLISH_RATE: wholeNumber(1, 10_000, DEFAULT_BROKER_LIMITS.publishPerSecond),
+    MQTT_PUBLISH_BURST: wholeNumber(1, 100_000, DEFAULT_BROKER_LIMITS.publishBurst),
+    MQTT_MAX_CONNECTIONS_PER_USER: wholeNumber(1, 10_000, DEFAULT_BROKER_LIMITS.connectionsPerUser),
+    MQTT_MAX_UNAUTHENTICATED_PER_ADDRESS: wholeNumber(
+      1,
+      100_000,
+      DEFAULT_BROKER_LIMITS.unauthenticatedPerAddress,
+    ),
+    MQTT_CONNECT_TIMEOUT_MS: wholeNumber(500, 120_000, DEFAULT_BROKER_LIMITS.connectTimeoutMs),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -101,6 +122,8 @@ export interface Config {
   jobConcurrency: number;
   /** Unset: the embedded broker. Set: an external broker and the service principal's login. */
   externalBroker?: { url: string; username: string; password: string; publicUrl: string };
+  /** The embedded broker's per-connection, per-user and per-address limits (unset: defaults). */
+  brokerLimits?: BrokerLimits;
 }
 
 /** Reads the configuration from environment variables; every variable has a default that works. */
@@ -139,6 +162,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : {}),
     jobConcurrency: e.JOB_CONCURRENCY,
+    brokerLimits: {
+      publishPerSecond: e.MQTT_PUBLISH_RATE,
+      publishBurst: e.MQTT_PUBLISH_BURST,
+      connectionsPerUser: e.MQTT_MAX_CONNECTIONS_PER_USER,
+      unauthenticatedPerAddress: e.MQTT_MAX_UNAUTHENTICATED_PER_ADDRESS,
+      connectTimeoutMs: e.MQTT_CONNECT_TIMEOUT_MS,
+    },
     ...(e.MQTT_URL && e.MQTT_USERNAME && e.MQTT_PASSWORD
       ? {
           externalBroker: {

@@ -18,7 +18,8 @@ import { createJobRepository } from './store/jobs.js';
 import { LocalFileStore } from './files/local-file-store.js';
 import { connectServiceClient, type BrokerLogin } from './messaging/connection.js';
 import { createCommandHandlers } from './messaging/handlers/index.js';
-import { MessagingService } from './messaging/service.js';
+import { MessagingService, type UserCommandRate } from './messaging/service.js';
+import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './broker/limits.js';
 import { ImageService } from './services/images.js';
 import { TagService } from './services/tags.js';
 import { createImageRepository } from './store/images.js';
@@ -111,7 +112,12 @@ export async function startServer(
   const service = generateServiceCredentials();
   const broker = config.externalBroker
     ? undefined
-    : await createEmbeddedBroker({ auth, service, log });
+    : await createEmbeddedBroker({
+        auth,
+        service,
+        log,
+        ...(config.brokerLimits && { limits: config.brokerLimits }),
+      });
   const external = config.externalBroker;
 
   const app = await buildHttpApp({
@@ -153,6 +159,7 @@ export async function startServer(
     createCommandHandlers({ images, tags }),
     (owner, command) => hd.order(jobs, owner, command),
     log,
+    userCommandRate(config.brokerLimits ?? DEFAULT_BROKER_LIMITS),
   );
   hd.setNotifier((username, message) => messaging.publishHdStatus(username, message));
   await messaging.start();
@@ -183,6 +190,11 @@ export async function startServer(
       log.info('stopped');
     })());
   return { url, port, createdAdmin: admin, stop };
+}
+
+/** One user's commands together: twice what one connection may send, so two busy tabs fit. */
+function userCommandRate(limits: BrokerLimits): UserCommandRate {
+  return { perSecond: 2 * limits.publishPerSecond, burst: 2 * limits.publishBurst };
 }
 
 function loopbackFor(host: string): string {

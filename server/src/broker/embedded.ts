@@ -4,7 +4,10 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from 'pino';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import type { AuthService } from '../services/auth.js';
+import { MESSAGING_TEXTS, refusalOf } from '../messaging/replies.js';
 import { mayPublish, maySubscribe, type Principal } from './access.js';
+import { ConnectionGuard, type ClaimResult, type GuardedConnection } from './connection-guard.js';
+import { DEFAULT_BROKER_LIMITS, PublishAllowance, type BrokerLimits } from './limits.js';
 import { isServiceLogin, type ServiceCredentials } from './service-principal.js';
 
 export const BROKER_PATH = '/mqtt';
@@ -12,8 +15,9 @@ export const BROKER_PATH = '/mqtt';
 const MAX_FRAME_BYTES = 1024 * 1024;
 
 // Aedes' AuthErrorCode is a const enum, which isolated modules cannot read.
-const BAD_USERNAME_OR_PASSWORD = 4;
+const IDENTIFIER_REJECTED = 2;
 const SERVER_UNAVAILABLE = 3;
+const BAD_USERNAME_OR_PASSWORD = 4;
 
 export interface EmbeddedBroker {
   /** Serves MQTT over WebSocket at /mqtt on the given HTTP server. */
@@ -30,6 +34,7 @@ interface Options {
   auth: AuthService;
   service: ServiceCredentials;
   log: Logger;
+  limits?: BrokerLimits;
 }
 
 /** Aedes inside the server process: authenticates with the users' passwords, enforces access.ts. */
@@ -37,16 +42,42 @@ export async function createEmbeddedBroker({
   auth,
   service,
   log,
+  limits = DEFAULT_BROKER_LIMITS,
 }: Options): Promise<EmbeddedBroker> {
   const principals = new WeakMap<Client, Principal>();
   const passwordCheckedAt = new WeakMap<Client, number>();
+  const guard = new ConnectionGuard(limits);
+  const guarded = new WeakMap<Client, GuardedConnection>();
+  const publishAllowances = new WeakMap<Client, PublishAllowance>();
+  /** Payloads of commands refused for their rate: answered here, delivered to nobody. */
+  const dropped = new WeakSet<Buffer>();
+
+  /** Admits a logged-in principal under its client id, or says why not (CONNACK 2 or 3). */
+  function admit(client: Client, principal: Principal): AuthenticateError | undefined {
+    const connection = guarded.get(client);
+    const owner = principal.kind === 'service' ? '$service' : `user:${principal.username}`;
+    const result: ClaimResult = connection
+      ? guard.claim(connection, client.id, owner, principal.kind === 'user')
+      : 'ok';
+    if (result === 'ok') {
+      principals.set(client, principal);
+      if (principal.kind === 'user') publishAllowances.set(client, new PublishAllowance(limits));
+      return undefined;
+    }
+    log.warn({ client: client.id, owner, result }, 'broker connection refused');
+    return result === 'identifier-taken'
+      ? authError('Client id in use by another user', IDENTIFIER_REJECTED)
+      : authError('Too many connections for this user', SERVER_UNAVAILABLE);
+  }
+
   const aedes = await Aedes.createBroker({
+    connectTimeout: limits.connectTimeoutMs,
     authenticate(client, username, password, done) {
       if (username === undefined || password === undefined)
         return done(authError('Missing credentials', BAD_USERNAME_OR_PASSWORD), false);
       if (isServiceLogin(service, username, password)) {
-        principals.set(client, { kind: 'service' });
-        return done(null, true);
+        const refused = admit(client, { kind: 'service' });
+        return refused ? done(refused, false) : done(null, true);
       }
       const address = client.req?.socket.remoteAddress ?? 'unknown';
       const checkedAt = Date.now();
@@ -57,7 +88,8 @@ export async function createEmbeddedBroker({
             log.info({ username, address, reason: result.reason }, 'broker login refused');
             return done(authError(result.error, BAD_USERNAME_OR_PASSWORD), false);
           }
-          principals.set(client, { kind: 'user', username: result.username });
+          const refused = admit(client, { kind: 'user', username: result.username });
+          if (refused) return done(refused, false);
           passwordCheckedAt.set(client, checkedAt);
           done(null, true);
         })
@@ -77,15 +109,49 @@ export async function createEmbeddedBroker({
     authorizePublish(client, packet, done) {
       // client is null only for a will published after its client left; wills are not used here.
       const principal = client ? principals.get(client) : undefined;
-      if (principal && mayPublish(principal, packet.topic, packet.retain)) return done(null);
+      if (principal && mayPublish(principal, packet.topic, packet.retain)) {
+        const verdict = (client && publishAllowances.get(client)?.check()) ?? 'pass';
+        if (verdict === 'pass') return done(null);
+        if (verdict === 'refuse') {
+          refuseForRate(packet.topic, packet.payload);
+          return done(null);
+        }
+        log.warn({ client: client?.id }, 'connection flooding far over the rate limit closed');
+        return done(new Error('Publishing far over the rate limit'));
+      }
       log.warn({ client: client?.id, topic: packet.topic }, 'publication refused');
       // MQTT 3.1.1 gives a broker no way to refuse a PUBLISH but closing the connection.
       done(new Error(`Not allowed to publish to ${packet.topic}`));
+    },
+    authorizeForward(_client, packet) {
+      return dropped.has(packet.payload as Buffer) ? null : packet;
     },
   });
   const connected = new Set<Client>();
   aedes.on('client', (client) => connected.add(client));
   aedes.on('clientDisconnect', (client) => connected.delete(client));
+
+  /** Drops a command over the connection's rate and answers it as the service would refuse it. */
+  function refuseForRate(topic: string, payload: string | Buffer): void {
+    const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+    if (Buffer.isBuffer(payload)) dropped.add(payload);
+    const answer = refusalOf(topic, bytes, MESSAGING_TEXTS.tooFast);
+    log.info({ topic, answered: answer !== undefined }, 'command over the rate limit refused');
+    if (!answer) return;
+    aedes.publish(
+      {
+        cmd: 'publish',
+        topic: answer.topic,
+        payload: Buffer.from(answer.payload),
+        qos: 0,
+        retain: false,
+        dup: false,
+      },
+      (err) => {
+        if (err) log.warn({ err: err.message, topic: answer.topic }, 'rate refusal not sent');
+      },
+    );
+  }
   aedes.on('clientError', (client, err) =>
     log.debug({ client: client.id, err: err.message }, 'broker client error'),
   );
@@ -103,10 +169,20 @@ export async function createEmbeddedBroker({
       socket.destroy();
       return;
     }
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const connection = guard.open(address);
+    if (!connection) {
+      log.warn({ address }, 'too many connections not logged in from one address');
+      socket.end(
+        'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+      );
+      return;
+    }
+    socket.once('close', () => guard.close(connection));
     wss.handleUpgrade(req, socket, head, (ws) => {
       const stream = createWebSocketStream(ws);
       stream.on('error', (err) => log.debug({ err: err.message }, 'broker websocket error'));
-      aedes.handle(stream, req);
+      guarded.set(aedes.handle(stream, req), connection);
     });
   }
 

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TEXTS } from '@tessera/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type BrokerKind, type TestServer } from '../testing/test-server.js';
+import {
+  startTestServer,
+  UNLIMITED_PUBLISHING,
+  type BrokerKind,
+  type TestServer,
+} from '../testing/test-server.js';
 import type { TestClient } from '../testing/test-client.js';
 import { MAX_COMMAND_BYTES, MESSAGING_TEXTS } from './service.js';
 
@@ -16,7 +21,8 @@ export function messagingConformance(broker: BrokerKind): void {
   let bob: TestClient;
 
   beforeAll(async () => {
-    t = await startTestServer(['alice', 'bob'], broker);
+    // A functional suite: commands go out faster than any person sends them, so no rate limit.
+    t = await startTestServer(['alice', 'bob'], broker, {}, UNLIMITED_PUBLISHING);
     [alice, bob] = await Promise.all([t.connect('alice'), t.connect('bob')]);
   }, 60_000);
   afterAll(async () => {
@@ -473,6 +479,14 @@ export function messagingConformance(broker: BrokerKind): void {
         JSON.stringify({ user: 'alice', page: 1, size: 10 }),
       );
       await alice.send('command/list-tag/user/alice', Buffer.from([0xff, 0xfe, 0x00]));
+      await settle();
+      expect(alice.received.length).toBe(saw);
+      expect(await snapshot()).toBe(before);
+      expect(await alice.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
+    });
+
+    it('[#12] answers an oversized command whose head names its transactionid', async () => {
+      const before = await snapshot();
       const huge = JSON.stringify({
         transactionid: 'huge',
         user: 'alice',
@@ -480,11 +494,28 @@ export function messagingConformance(broker: BrokerKind): void {
         size: 10,
         pad: 'x'.repeat(MAX_COMMAND_BYTES),
       });
+      const answer = alice.answerTo('huge');
       await alice.send('command/list-tag/user/alice', huge);
-      await settle();
-      expect(alice.received.length).toBe(saw);
+      expect(await answer).toEqual({
+        topic: 'query/list-tag/user/alice',
+        body: {
+          transactionid: 'huge',
+          user: 'alice',
+          success: false,
+          error: MESSAGING_TEXTS.tooLarge,
+        },
+      });
+      // Broken JSON is answered too when its head is readable, also after another field.
+      const broken = alice.answerTo('broken');
+      await alice.send(
+        'command/delete-tag/user/alice',
+        '{"user":"alice","transactionid":"broken","id":',
+      );
+      expect((await broken).body).toMatchObject({
+        success: false,
+        error: MESSAGING_TEXTS.malformed,
+      });
       expect(await snapshot()).toBe(before);
-      expect(await alice.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
     });
 
     it('is not fooled by prototype keys or deep nesting', async () => {

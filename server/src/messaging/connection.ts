@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 
@@ -13,7 +14,7 @@ export interface BrokerLogin {
  */
 export async function connectServiceClient(login: BrokerLogin, log: Logger): Promise<MqttClient> {
   const client = await mqtt.connectAsync(login.url, {
-    clientId: `tessera-service-${process.pid}-${Date.now().toString(36)}`,
+    clientId: serviceClientId(),
     username: login.username,
     password: login.password,
     clean: true,
@@ -23,4 +24,12 @@ export async function connectServiceClient(login: BrokerLogin, log: Logger): Pro
   client.on('error', (err) => log.warn({ err: err.message }, 'messaging connection error'));
   client.on('reconnect', () => log.info('messaging reconnecting'));
   return client;
+}
+
+/**
+ * 128 random bits: a client id nobody can guess, so no one can take the service's session over
+ * on a broker that allows takeovers (Mosquitto), nor block it by holding the id first.
+ */
+export function serviceClientId(): string {
+  return `tessera-service-${randomBytes(16).toString('hex')}`;
 }

@@ -5,7 +5,6 @@ import {
   parseCommandTopic,
   responseTopic,
   queryTopic,
-  type CommandAction,
   type CommandPayload,
   type HdStatusMessage,
   type RequestAction,
@@ -17,18 +16,18 @@ import { ServiceError } from '../services/errors.js';
 import type { Owner } from '../services/images.js';
 import type { UserRepository } from '../store/users.js';
 import type { CommandHandlers } from './handlers/index.js';
+import {
+  MAX_COMMAND_BYTES,
+  MESSAGING_TEXTS,
+  parseCommand,
+  readTransactionId,
+  refusalOf,
+  replyTopic,
+} from './replies.js';
+import { RateLimiter } from '../broker/limits.js';
 import { SerialQueue } from './serial-queue.js';
 
-/** No command comes near this; a larger payload is refused before it is parsed. */
-export const MAX_COMMAND_BYTES = 64 * 1024;
-
-export const MESSAGING_TEXTS = {
-  malformed: 'The command is not valid JSON',
-  userMismatch: "The payload's user does not match the topic",
-  unknownAction: (action: string) => `Unknown action '${action}'`,
-  unknownUser: 'Unknown user',
-  internal: 'The command failed on the server',
-} as const;
+export { MAX_COMMAND_BYTES, MESSAGING_TEXTS };
 
 /** Takes a parsed generate-image command; it answers on the status topic itself (fire and forget). */
 export type HdOrderHandler = (
@@ -46,8 +45,19 @@ type Reply = { transactionid: string; user: string; success: boolean; error?: st
  * (DESIGN §3). The topic's user is the only identity that counts; bad input gets a failure
  * response when it has a transactionid and a log line otherwise, and never changes anything.
  */
+/**
+ * Commands one user may send per second, all connections together, and at once. Checked before
+ * a command is queued, so a flood costs the others nothing; on Mosquitto, which has no rate
+ * setting, it is the only rate limit.
+ */
+export interface UserCommandRate {
+  perSecond: number;
+  burst: number;
+}
+
 export class MessagingService {
   private readonly queue = new SerialQueue();
+  private readonly rates = new Map<string, RateLimiter>();
 
   constructor(
     private readonly client: MqttClient,
@@ -55,6 +65,7 @@ export class MessagingService {
     private readonly handlers: CommandHandlers,
     private readonly orderHd: HdOrderHandler,
     private readonly log: Logger,
+    private readonly rate?: UserCommandRate,
   ) {}
 
   /** An HD status message to one user (query/status-generate-image/user/{username}). */
@@ -89,13 +100,33 @@ export class MessagingService {
       this.log.warn({ topic }, 'command on a malformed topic dropped');
       return;
     }
+    if (!this.withinRate(user)) {
+      const answer = refusalOf(topic, payload, MESSAGING_TEXTS.tooFast);
+      this.log.info(
+        { topic, answered: answer !== undefined },
+        'command over the user rate refused',
+      );
+      if (answer) this.send(answer.topic, answer.payload);
+      return;
+    }
     void this.queue.run(user, () => this.handle(topic, user, payload));
+  }
+
+  private withinRate(user: string): boolean {
+    if (!this.rate) return true;
+    let limiter = this.rates.get(user);
+    if (!limiter) {
+      limiter = new RateLimiter(this.rate.perSecond, this.rate.burst);
+      this.rates.set(user, limiter);
+    }
+    return limiter.take();
   }
 
   private async handle(topic: string, user: string, payload: Buffer): Promise<void> {
     const action = levels(topic)[1] ?? '';
-    const body = payload.length <= MAX_COMMAND_BYTES ? parseJson(payload) : undefined;
-    const transactionid = readTransactionId(body);
+    const body = parseCommand(payload);
+    // A payload too large or broken to parse is still answered when its head names the transaction.
+    const transactionid = readTransactionId(body, payload);
     const fail = (error: string) => {
       if (transactionid === undefined) {
         this.log.warn({ topic, error }, 'command refused (no transactionid to answer)');
@@ -105,7 +136,10 @@ export class MessagingService {
       this.publish(replyTopic(action, user), { transactionid, user, success: false, error });
     };
 
-    if (body === undefined) return fail(MESSAGING_TEXTS.malformed);
+    if (body === undefined)
+      return fail(
+        payload.length > MAX_COMMAND_BYTES ? MESSAGING_TEXTS.tooLarge : MESSAGING_TEXTS.malformed,
+      );
     const known = parseCommandTopic(topic);
     if (!known) return fail(MESSAGING_TEXTS.unknownAction(action));
     if ((body as { user?: unknown }).user !== user) return fail(MESSAGING_TEXTS.userMismatch);
@@ -189,7 +223,11 @@ export class MessagingService {
   }
 
   private publish(topic: string, reply: Reply): void {
-    this.client.publish(topic, JSON.stringify(reply), { qos: 0, retain: false }, (err) => {
+    this.send(topic, JSON.stringify(reply));
+  }
+
+  private send(topic: string, payload: string): void {
+    this.client.publish(topic, payload, { qos: 0, retain: false }, (err) => {
       if (err) this.log.warn({ err: err.message, topic }, 'response not sent');
     });
   }
@@ -197,28 +235,6 @@ export class MessagingService {
 
 function levels(topic: string): string[] {
   return topic.split('/');
-}
-
-/** Where an answer goes: the action's query topic; for an unknown action, `query/<action>/...`. */
-function replyTopic(action: string, user: string): string {
-  const known = parseCommandTopic(`command/${action}/user/${user}`);
-  return known
-    ? responseTopic(known.action as CommandAction, user)
-    : `query/${action}/user/${user}`;
-}
-
-function parseJson(payload: Buffer): object | undefined {
-  try {
-    const value: unknown = JSON.parse(payload.toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function readTransactionId(body: object | undefined): string | undefined {
-  const id = (body as { transactionid?: unknown } | undefined)?.transactionid;
-  return typeof id === 'string' && id.length > 0 && id.length <= 128 ? id : undefined;
 }
 
 /** The contract's own texts (tag names...) stand as they are; other issues name their field. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import sharp from 'sharp';
+import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from '../broker/limits.js';
 import type { Config } from '../config.js';
 import { LocalFileStore } from '../files/local-file-store.js';
 import { withPngText } from '../imaging/png-text.js';
@@ -15,12 +16,20 @@ export type BrokerKind = 'embedded' | 'mosquitto';
 
 export const SERVICE_USERNAME = 'tessera-service';
 
+/** For suites that send commands faster than any person would. */
+export const UNLIMITED_PUBLISHING: Partial<BrokerLimits> = {
+  publishPerSecond: 10_000,
+  publishBurst: 100_000,
+};
+
 export interface TestServer {
   server: RunningServer;
   dataDir: string;
   /** A second connection to the server's SQLite file, to look at what commands changed. */
   db: Db;
   files: LocalFileStore;
+  /** The WebSocket address browsers connect to (the embedded broker's or Mosquitto's). */
+  brokerUrl: string;
   /** Connects as a user (password `<name>-password`) over the browsers' WebSocket address. */
   connect(username: string): Promise<TestClient>;
   /** Puts a real PNG in a user's folder, as another pipeline would, with metadata in a text chunk. */
@@ -41,6 +50,7 @@ export async function startTestServer(
   usernames: string[],
   broker: BrokerKind,
   overrides: ServerOverrides = {},
+  brokerLimits: Partial<BrokerLimits> = {},
 ): Promise<TestServer> {
   const data = tempDir();
   const setup = await openDatabase(data.dir);
@@ -66,6 +76,7 @@ export async function startTestServer(
     engine: 'builtin',
     builtinUpscaler: 'lanczos',
     jobConcurrency: 1,
+    brokerLimits: { ...DEFAULT_BROKER_LIMITS, ...brokerLimits },
     ...(mosquitto && {
       externalBroker: {
         url: mosquitto.tcpUrl,
@@ -86,6 +97,7 @@ export async function startTestServer(
     dataDir: data.dir,
     db,
     files,
+    brokerUrl: clientUrl,
     async connect(username) {
       const client = await TestClient.connect(clientUrl, username, passwordOf(username));
       clients.push(client);

@@ -1,0 +1,210 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { MESSAGING_TEXTS } from '../messaging/replies.js';
+import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
+import { inbox, mqttClients, settle } from '../testing/mqtt-clients.js';
+import { createEmbeddedBroker, type EmbeddedBroker } from './embedded.js';
+import type { BrokerLimits } from './limits.js';
+import { generateServiceCredentials } from './service-principal.js';
+
+/** The embedded broker with small limits, so each limit is reached with a handful of clients. */
+const limits: BrokerLimits = {
+  publishPerSecond: 0.001,
+  publishBurst: 3,
+  connectionsPerUser: 2,
+  unauthenticatedPerAddress: 3,
+  connectTimeoutMs: 500,
+};
+
+let store: TestStore;
+let broker: EmbeddedBroker;
+let server: http.Server;
+let port: number;
+let url: string;
+const service = generateServiceCredentials();
+const clients = mqttClients();
+const sockets: WebSocket[] = [];
+
+beforeAll(async () => {
+  store = await createTestStore(['alice', 'bob']);
+  broker = await createEmbeddedBroker({ auth: store.auth, service, log: silentLogger, limits });
+  server = http.createServer((_req, res) => res.writeHead(404).end());
+  broker.attach(server);
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  port = (server.address() as AddressInfo).port;
+  url = `ws://127.0.0.1:${port}/mqtt`;
+});
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.terminate();
+  await clients.endAll();
+});
+
+afterAll(async () => {
+  await broker.close();
+  await new Promise((resolve) => server.close(resolve));
+  await store.close();
+});
+
+const asUser = (name: string, clientId?: string) =>
+  clients.connect(url, name, passwordOf(name), clientId ? { clientId } : {});
+const asService = (clientId: string) =>
+  clients.connect(url, service.username, service.password, { clientId });
+const closed = (client: { once(event: 'close', fn: () => void): unknown }) =>
+  new Promise<void>((resolve) => client.once('close', () => resolve()));
+
+describe('[#12 defect 1] client ids', () => {
+  it("refuses a connection that would take over another user's client id", async () => {
+    const bob = await asUser('bob', 'shared-id');
+    const bobClosed = closed(bob);
+    let bobGone = false;
+    void bobClosed.then(() => (bobGone = true));
+    await expect(asUser('alice', 'shared-id')).rejects.toThrow(/Identifier rejected/);
+    await settle();
+    expect(bobGone).toBe(false);
+    expect(bob.connected).toBe(true);
+  });
+
+  it("refuses a user taking the service principal's client id", async () => {
+    const svc = await asService('tessera-service-fixed');
+    await expect(asUser('alice', 'tessera-service-fixed')).rejects.toThrow(/Identifier rejected/);
+    await settle();
+    expect(svc.connected).toBe(true);
+  });
+
+  it('lets a user take over their own client id (a reconnecting tab)', async () => {
+    const first = await asUser('alice', 'alice-tab');
+    const firstClosed = closed(first);
+    const second = await asUser('alice', 'alice-tab');
+    await firstClosed;
+    expect(second.connected).toBe(true);
+    // The id is alice's again: bob still cannot have it.
+    await expect(asUser('bob', 'alice-tab')).rejects.toThrow(/Identifier rejected/);
+  });
+
+  it('frees a client id when its connection ends', async () => {
+    const bob = await asUser('bob', 'bob-once');
+    await bob.endAsync();
+    await settle();
+    expect((await asUser('alice', 'bob-once')).connected).toBe(true);
+  });
+});
+
+describe('[#12 defect 11] connections per user', () => {
+  it('refuses a connection over the cap, counts a takeover once, and frees a slot on close', async () => {
+    const one = await asUser('alice', 'a1');
+    await asUser('alice', 'a2');
+    await expect(asUser('alice', 'a3')).rejects.toThrow(/Server unavailable/);
+    // Other users are not affected, and a reconnecting tab still gets in at the cap.
+    expect((await asUser('bob')).connected).toBe(true);
+    const oneClosed = closed(one);
+    await asUser('alice', 'a1');
+    await oneClosed;
+    await expect(asUser('alice', 'a3')).rejects.toThrow(/Server unavailable/);
+  });
+});
+
+describe('[#12 defect 11] connections not logged in', () => {
+  /** A WebSocket that never sends CONNECT, from a loopback address of its own. */
+  function silentSocket(localAddress: string): Promise<WebSocket> {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/mqtt`, 'mqtt', { localAddress });
+    sockets.push(socket);
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(socket));
+      socket.once('unexpected-response', (_req, res) =>
+        reject(new Error(`refused with ${res.statusCode}`)),
+      );
+      socket.once('error', reject);
+    });
+  }
+
+  it('caps them per address and closes them when CONNECT does not come in time', async () => {
+    const held = await Promise.all([1, 2, 3].map(() => silentSocket('127.0.0.2')));
+    await expect(silentSocket('127.0.0.2')).rejects.toThrow(/refused with 503/);
+    // Another address is not affected, nor a user logging in.
+    expect((await silentSocket('127.0.0.3')).readyState).toBe(WebSocket.OPEN);
+    expect((await asUser('bob')).connected).toBe(true);
+    // The deadline closes the silent ones, which frees the address.
+    await Promise.all(
+      held.map((socket) => new Promise((resolve) => socket.once('close', resolve))),
+    );
+    expect((await silentSocket('127.0.0.2')).readyState).toBe(WebSocket.OPEN);
+  });
+});
+
+describe('[#12 defect 11] publish rate per connection', () => {
+  it('answers commands over the rate with a failure and delivers them to nobody', async () => {
+    const svc = await asService('svc-rate');
+    await svc.subscribeAsync('command/+/user/+');
+    const serviceSaw = inbox(svc);
+    const alice = await asUser('alice');
+    await alice.subscribeAsync([
+      'query/list-tag/user/alice',
+      'query/status-generate-image/user/alice',
+    ]);
+    const aliceSaw = inbox(alice);
+    for (let i = 0; i < 5; i++)
+      await alice.publishAsync(
+        'command/list-tag/user/alice',
+        JSON.stringify({ transactionid: `t${i}`, user: 'alice', page: 1, size: 10 }),
+      );
+    await alice.publishAsync(
+      'command/generate-image/user/alice',
+      JSON.stringify({ id: 'hd-1', user: 'alice', image: 'tile.png' }),
+    );
+    await alice.publishAsync('command/list-tag/user/alice', 'no transactionid');
+    await settle();
+    expect(serviceSaw.received.map((m) => JSON.parse(m.payload).transactionid)).toEqual([
+      't0',
+      't1',
+      't2',
+    ]);
+    expect(aliceSaw.received.map((m) => [m.topic, JSON.parse(m.payload)])).toEqual([
+      [
+        'query/list-tag/user/alice',
+        { transactionid: 't3', user: 'alice', success: false, error: MESSAGING_TEXTS.tooFast },
+      ],
+      [
+        'query/list-tag/user/alice',
+        { transactionid: 't4', user: 'alice', success: false, error: MESSAGING_TEXTS.tooFast },
+      ],
+      [
+        'query/status-generate-image/user/alice',
+        {
+          id: 'hd-1',
+          image: 'tile.png',
+          status: 'error',
+          percent: 0,
+          error: MESSAGING_TEXTS.tooFast,
+        },
+      ],
+    ]);
+    // The connection stays, and another connection has its own allowance.
+    expect(alice.connected).toBe(true);
+    const other = await asUser('alice');
+    await other.publishAsync(
+      'command/list-tag/user/alice',
+      JSON.stringify({ transactionid: 'other', user: 'alice', page: 1, size: 10 }),
+    );
+    await settle();
+    expect(serviceSaw.received.length).toBe(4);
+  });
+
+  it('disconnects a connection that goes on far over the rate (twice its burst refused in a row)', async () => {
+    const svc = await asService('svc-flood');
+    await svc.subscribeAsync('command/+/user/+');
+    const serviceSaw = inbox(svc);
+    const alice = await asUser('alice');
+    const gone = closed(alice);
+    const command = (i: number) =>
+      JSON.stringify({ transactionid: `f${i}`, user: 'alice', page: 1, size: 10 });
+    // 3 pass, 6 are refused, the 7th refusal in a row closes the connection.
+    for (let i = 0; i < 3 + 2 * limits.publishBurst + 5; i++)
+      alice.publish('command/list-tag/user/alice', command(i));
+    await gone;
+    await settle();
+    expect(serviceSaw.received.length).toBe(3);
+  });
+});

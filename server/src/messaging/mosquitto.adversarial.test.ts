@@ -1,0 +1,7 @@
+import { describe } from 'vitest';
+import { mosquittoAvailable } from '../testing/mosquitto.js';
+import { adversarialSuite } from './adversarial.js';
+
+describe.skipIf(!mosquittoAvailable)('adversarial MQTT suite on Mosquitto', () =>
+  adversarialSuite('mosquitto'),
+);
