@@ -532,11 +532,11 @@ describe('validateStoredUpload', () => {
     }
   });
 
-  it('refuses a text file named .png: the format is known by content', async () => {
+  it('refuses a text file named .png as unreadable: the format is known by content', async () => {
     const target = await file('this is plain text, not a picture', 'photo.png');
     expect(await validateStoredUpload(target, 33)).toEqual({
       ok: false,
-      message: TEXTS.uploadFormat,
+      message: TEXTS.uploadUnreadable,
     });
   });
 

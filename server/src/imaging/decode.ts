@@ -179,7 +179,8 @@ function webpSize(head: Uint8Array): { width: number; height: number } | undefin
 export async function validateStoredUpload(path: string, bytes: number): Promise<UploadCheck> {
   const head = await readHead(path, HEAD_BYTES);
   const format = sniffImageFormat(head);
-  if (!format) return { ok: false, message: TEXTS.uploadFormat };
+  // The name's extension was checked first (SPEC §5): content of no known format is unreadable.
+  if (!format) return { ok: false, message: TEXTS.uploadUnreadable };
   // Written as "not within" so that NaN is refused too.
   if (!(bytes <= UPLOAD_MAX_BYTES)) return { ok: false, message: TEXTS.uploadTooLarge };
   const header = await headerOf(path, head, format);

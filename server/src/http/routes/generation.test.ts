@@ -127,15 +127,35 @@ describe('[U6] preview validation on the server', () => {
     expect(jobs).toEqual([]);
   }
 
-  it('[U1] refuses a text file renamed .png', async () => {
+  it('[U1][U4] refuses a text file renamed .png as unreadable: the extension is fine, the content is not', async () => {
     await refused(
       {
         file: { name: 'notes.png', data: Buffer.from('just some text, not a picture') },
         fields: previewFields('bob'),
       },
       400,
-      TEXTS.uploadFormat,
+      TEXTS.uploadUnreadable,
     );
+  });
+
+  for (const name of ['x.exe', 'x.svg', 'x.png.html', 'x']) {
+    it(`[U1] refuses a real PNG named ${name}: the extension is checked on the server too`, async () => {
+      await refused(
+        { file: { name, data: reference }, fields: previewFields('bob') },
+        400,
+        TEXTS.uploadFormat,
+      );
+    });
+  }
+
+  it('accepts an upper-case extension as the browser does (PHOTO.PNG)', async () => {
+    // Alice: the refusals around this test check that Bob has no job at all.
+    const res = await postPreview(base, alice, {
+      file: { name: 'PHOTO.PNG', data: reference },
+      fields: previewFields('alice'),
+    });
+    expect(res.status).toBe(202);
+    expect((await waitForPreview(base, alice)).status).toBe('finished');
   });
 
   it('[U2] refuses 25 MB + 1 byte while it streams', async () => {
@@ -222,5 +242,50 @@ describe('[U6] preview validation on the server', () => {
       fields: previewFields('bob'),
     });
     expect(res.status).toBe(401);
+  });
+});
+
+describe('malformed multipart bodies', () => {
+  const url = () => `${base}/api/command/generate-image/preview`;
+
+  async function expectReadable400(res: Response) {
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string };
+    expect(body.error).toMatch(/multipart/);
+  }
+
+  it('answers 400 with a readable error for a multipart body without a boundary', async () => {
+    const res = await fetch(url(), {
+      method: 'POST',
+      headers: { cookie: bob, 'content-type': 'multipart/form-data' },
+      body: 'not a form at all',
+    });
+    await expectReadable400(res);
+  });
+
+  it('answers 400 with a readable error for a body cut short in the middle of the file', async () => {
+    const boundary = 'tessera-test-boundary';
+    const head = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="user"',
+      '',
+      'bob',
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="image"; filename="b.png"',
+      'Content-Type: image/png',
+      '',
+      '',
+    ].join('\r\n');
+    // No closing boundary: the body ends in the middle of the file part.
+    const body = Buffer.concat([Buffer.from(head), reference.subarray(0, 500)]);
+    const res = await fetch(url(), {
+      method: 'POST',
+      headers: { cookie: bob, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    await expectReadable400(res);
+    expect(
+      fs.readdirSync(path.join(t.dataDir, 'tmp')).filter((f) => f.startsWith('upload-')),
+    ).toEqual([]);
   });
 });

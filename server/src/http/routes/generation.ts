@@ -8,6 +8,7 @@ import {
   previewRequestSchema,
   TEXTS,
   UPLOAD_MAX_BYTES,
+  validateUploadFile,
   type PreviewRequest,
 } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -31,11 +32,12 @@ export const GENERATION_TEXTS = {
   userMismatch: "The form's user is not the signed-in user",
   duplicateId: 'A job with this id is already queued or running',
   noJob: 'No generation yet',
+  malformedForm: 'The form could not be read: it is not a complete multipart/form-data body',
 } as const;
 
 interface Upload {
   fields: Record<string, string>;
-  file?: { path: string; bytes: number };
+  file?: { path: string; bytes: number; name: string };
 }
 
 /** SPEC §7: post a preview job (multipart) and read the latest preview and HD status. */
@@ -61,6 +63,10 @@ export const generationRoutes: FastifyPluginAsync<{
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
           return reply.status(413).send({ error: TEXTS.uploadTooLarge });
         }
+        if (isMalformedForm(err)) {
+          request.log.info({ reason: (err as Error).message }, 'malformed multipart refused');
+          return reply.status(400).send({ error: GENERATION_TEXTS.malformedForm });
+        }
         throw err;
       }
       try {
@@ -73,6 +79,12 @@ export const generationRoutes: FastifyPluginAsync<{
         if (fields.data.user !== user.username)
           return reply.status(403).send({ error: GENERATION_TEXTS.userMismatch });
         if (!upload.file) return reply.status(400).send({ error: GENERATION_TEXTS.noImage });
+        // SPEC §5 in the browser's order: the name's extension and size, then the content.
+        const refusal = validateUploadFile({ name: upload.file.name, size: upload.file.bytes });
+        if (refusal)
+          return reply
+            .status(refusal === TEXTS.uploadTooLarge ? 413 : 400)
+            .send({ error: refusal });
         const checked = await validateStoredUpload(upload.file.path, upload.file.bytes);
         if (!checked.ok)
           return reply
@@ -125,7 +137,7 @@ async function receive(request: FastifyRequest, scratchDir: string): Promise<Upl
         continue;
       }
       const target = path.join(scratchDir, `upload-${randomBytes(8).toString('hex')}`);
-      upload.file = { path: target, bytes: 0 };
+      upload.file = { path: target, bytes: 0, name: part.filename };
       await pipeline(part.file, fs.createWriteStream(target));
       upload.file.bytes = (await fsp.stat(target)).size;
     }
@@ -134,4 +146,15 @@ async function receive(request: FastifyRequest, scratchDir: string): Promise<Upl
     throw err;
   }
   return upload;
+}
+
+/**
+ * A body the multipart parser could not read (no boundary, cut short, broken headers) is the
+ * client's fault; only a failure of the server's own disk (a system error) is the server's.
+ */
+function isMalformedForm(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if ('syscall' in err) return false;
+  const status = (err as { statusCode?: number }).statusCode;
+  return status === undefined || (status >= 400 && status < 500);
 }
