@@ -123,13 +123,21 @@ describe('command payloads', () => {
     expect(parsed.name).toBe('Caf\u00e9');
   });
 
-  it('[T11] does not validate tag colours beyond a 64-character bound', () => {
+  it('takes hex tag colours only: other text would become CSS the browser fetches', () => {
     const create = (color: string) =>
       ok(commandSchemas['create-tag'], { ...envelope, id: 't1', name: 'Stone', color });
-    expect(create('not a colour')).toBe(true);
-    expect(create('')).toBe(true);
-    expect(create('c'.repeat(64))).toBe(true);
-    expect(create('c'.repeat(65))).toBe(false);
+    for (const color of ['#abc', '#A1B2C3', '#a1b2c3d4']) expect(create(color), color).toBe(true);
+    for (const color of [
+      'url(http://evil.example/x.png)',
+      'red',
+      '',
+      '#abcd',
+      '#a1b2c3;background:url(x)',
+      '#gggggg',
+      'c'.repeat(65),
+    ]) {
+      expect(create(color), color).toBe(false);
+    }
   });
 
   it('takes file names, never paths', () => {

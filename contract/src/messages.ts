@@ -44,8 +44,17 @@ export const tagNameSchema = z
   })
   .transform((name) => name.normalize('NFC'));
 
-/** Any text: SPEC §5 asks for no validation of tag colours (T11), only a bound on size. */
-export const tagColorSchema = z.string().max(TAG_COLOR_MAX_LENGTH);
+/**
+ * A hex colour (#rgb, #rrggbb or #rrggbbaa). The screen shows no validation message for colours
+ * (SPEC T11: the picker only makes hex colours), but the server keeps anything else out: a tag
+ * colour becomes CSS, where text such as `url(http://…)` would make every browser fetch it.
+ */
+export const tagColorSchema = z
+  .string()
+  .max(TAG_COLOR_MAX_LENGTH)
+  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, {
+    error: 'The colour must be a hex colour such as #a1b2c3',
+  });
 
 const pageRequest = { page: pageSchema, size: pageSizeSchema };
 

@@ -46,6 +46,19 @@ const envSchema = z
     PUBLIC_MQTT_URL: z
       .url({ protocol: /^wss?$/, error: 'must be a URL starting with ws:// or wss://' })
       .optional(),
+    PUBLIC_HOSTS: z
+      .string()
+      .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+      .pipe(
+        z
+          .array(
+            z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*)$/, {
+              error: 'must be host names or addresses, comma-separated, without ports',
+            }),
+          )
+          .min(1),
+      )
+      .optional(),
     ENGINE: z
       .enum(['builtin', 'comfyui'], { error: 'must be builtin or comfyui' })
       .default('builtin'),
@@ -112,6 +125,8 @@ export interface Config {
   title: string;
   theme: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Names browsers reach the server by; unset: its loopback names, host name and addresses. */
+  publicHosts?: string[];
   /** Which engine makes images (DESIGN §5). */
   engine: 'builtin' | 'comfyui';
   /** The builtin engine's HD pass: the ESRGAN network, or sharp's Lanczos alone (fast, for trials). */
@@ -149,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     title: e.TITLE,
     theme: e.THEME,
     logLevel: e.LOG_LEVEL,
+    ...(e.PUBLIC_HOSTS ? { publicHosts: e.PUBLIC_HOSTS } : {}),
     engine: e.ENGINE,
     builtinUpscaler: e.BUILTIN_UPSCALER,
     ...(e.COMFYUI_URLS

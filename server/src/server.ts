@@ -4,6 +4,7 @@ import { createEmbeddedBroker, BROKER_PATH } from './broker/embedded.js';
 import { generateServiceCredentials } from './broker/service-principal.js';
 import type { Config } from './config.js';
 import { buildHttpApp } from './http/app.js';
+import { allowedHostNames, brokerUrlResolver } from './http/public-address.js';
 import { createLogger } from './logger.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -125,10 +126,13 @@ export async function startServer(
     auth,
     title: config.title,
     theme: config.theme,
-    brokerUrlFor: ({ protocol, host }) =>
-      external
-        ? external.publicUrl
-        : `${protocol === 'https' ? 'wss' : 'ws'}://${host}${BROKER_PATH}`,
+    brokerUrlFor: external
+      ? () => external.publicUrl
+      : brokerUrlResolver({
+          allowedHosts: allowedHostNames(config.publicHosts),
+          path: BROKER_PATH,
+          port: () => (app.server.address() as AddressInfo).port,
+        }),
     healthCheck: async () => {
       await sql`select 1`.execute(db);
     },

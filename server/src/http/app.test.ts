@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../files/local-file-store.js';
 import { THEMES_DIR } from '../paths.js';
 import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
+import { brokerUrlResolver } from './public-address.js';
 import { buildHttpApp } from './app.js';
 import { SESSION_COOKIE } from './session.js';
 
@@ -20,7 +21,11 @@ beforeAll(async () => {
     auth: store.auth,
     title: 'Tessera Test',
     theme: 'default',
-    brokerUrlFor: ({ protocol, host }) => `${protocol === 'https' ? 'wss' : 'ws'}://${host}/mqtt`,
+    brokerUrlFor: brokerUrlResolver({
+      allowedHosts: ['tiles.local', 'localhost'],
+      path: '/mqtt',
+      port: () => 8080,
+    }),
     healthCheck: () => Promise.resolve(),
     themesDir: THEMES_DIR,
     // Generation has its own tests (routes/generation.test.ts); nothing here reaches it.
@@ -72,6 +77,14 @@ describe('start-up endpoints', () => {
     const res = await app.inject({
       url: '/api/mosquitto/url',
       headers: { host: 'tiles.local:8080' },
+    });
+    expect(res.json()).toEqual({ url: 'ws://tiles.local:8080/mqtt' });
+  });
+
+  it('never echoes a Host header that does not name this server', async () => {
+    const res = await app.inject({
+      url: '/api/mosquitto/url',
+      headers: { host: 'evil.example:8080' },
     });
     expect(res.json()).toEqual({ url: 'ws://tiles.local:8080/mqtt' });
   });
@@ -197,5 +210,23 @@ describe('login rate limiting', () => {
       }
       expect((await login('dave', passwordOf('dave'), '10.3.0.1')).statusCode).toBe(200);
     }
+  });
+});
+
+describe('content security policy', () => {
+  it('lets scripts come from this server only and connections go to it and its broker', async () => {
+    const res = await app.inject({ url: '/api/title', headers: { host: 'tiles.local:8080' } });
+    const policy = String(res.headers['content-security-policy']);
+    const directive = (name: string) =>
+      policy
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .find(([n]) => n === name)
+        ?.slice(1);
+    expect(directive('script-src')).toEqual(["'self'"]);
+    expect(directive('connect-src')).toEqual(["'self'", 'ws://tiles.local:8080']);
+    expect(directive('img-src')).not.toContain('*');
+    expect(directive('img-src')).not.toContain('http:');
+    expect(directive('object-src')).toEqual(["'none'"]);
   });
 });

@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { EngineHealth } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import type { AuthService } from '../services/auth.js';
+import { contentSecurityPolicy } from './content-security-policy.js';
 import { generationRoutes, type GenerationApi } from './routes/generation.js';
 import { libraryRoutes, type LibraryApi } from './routes/hd-jobs.js';
 import { imageRoutes } from './routes/images.js';
@@ -45,7 +46,9 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     routerOptions: { maxParamLength: 1024 },
   });
 
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const brokerUrl = deps.brokerUrlFor({ protocol: request.protocol, host: request.host });
+    reply.header('content-security-policy', contentSecurityPolicy(brokerUrl));
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');

@@ -1,3 +1,5 @@
+// Before anything parses with zod: no eval under the Content-Security-Policy.
+import './zod-without-eval';
 // The app's CSS first: base.css fixes the order of the cascade layers the other files use.
 import './base.css';
 import './layout.css';
