@@ -25,6 +25,12 @@ const wholeNumber = (min: number, max: number, fallback: number) => {
     .default(fallback);
 };
 
+/**
+ * Live jobs one user may have: far above what the screens make (a batch posts its previews one
+ * at a time; an HD order is one click each), low enough that one user cannot fill the queue.
+ */
+export const DEFAULT_MAX_QUEUED_PER_USER = { preview: 20, hd: 50 } as const;
+
 const envSchema = z
   .object({
     PORT: z.coerce
@@ -88,6 +94,8 @@ const envSchema = z
       DEFAULT_BROKER_LIMITS.unauthenticatedPerAddress,
     ),
     MQTT_CONNECT_TIMEOUT_MS: wholeNumber(500, 120_000, DEFAULT_BROKER_LIMITS.connectTimeoutMs),
+    MAX_QUEUED_PREVIEWS_PER_USER: wholeNumber(1, 10_000, DEFAULT_MAX_QUEUED_PER_USER.preview),
+    MAX_QUEUED_HD_PER_USER: wholeNumber(1, 10_000, DEFAULT_MAX_QUEUED_PER_USER.hd),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -137,6 +145,8 @@ export interface Config {
   jobConcurrency: number;
   /** Unset: the embedded broker. Set: an external broker and the service principal's login. */
   externalBroker?: { url: string; username: string; password: string; publicUrl: string };
+  /** Live (queued or running) jobs one user may have, per kind. */
+  maxQueuedPerUser: { preview: number; hd: number };
   /** The embedded broker's per-connection, per-user and per-address limits (unset: defaults). */
   brokerLimits?: BrokerLimits;
 }
@@ -178,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : {}),
     jobConcurrency: e.JOB_CONCURRENCY,
+    maxQueuedPerUser: { preview: e.MAX_QUEUED_PREVIEWS_PER_USER, hd: e.MAX_QUEUED_HD_PER_USER },
     brokerLimits: {
       publishPerSecond: e.MQTT_PUBLISH_RATE,
       publishBurst: e.MQTT_PUBLISH_BURST,

@@ -83,6 +83,7 @@ export async function startServer(
       [PREVIEW_JOB]: {
         handler: generation.runPreview,
         concurrency: engineConcurrency,
+        maxLivePerOwner: config.maxQueuedPerUser.preview,
         // A second attempt covers a crash or restart mid-job; the browser shows a real failure.
         maxAttempts: 2,
         retryDelayMs: exponentialBackoff(1000, 10_000),
@@ -90,6 +91,7 @@ export async function startServer(
       [HD_JOB]: {
         handler: hd.runHd,
         concurrency: engineConcurrency,
+        maxLivePerOwner: config.maxQueuedPerUser.hd,
         // Each failed attempt is told to the user and retried after a growing pause.
         maxAttempts: 3,
         retryDelayMs: overrides.hdRetryDelayMs ?? exponentialBackoff(5000, 60_000),
@@ -99,8 +101,8 @@ export async function startServer(
   );
   jobs.onChange(hd.announce);
   const generationApi: GenerationApi = {
-    enqueuePreview: async (owner, request, upload) =>
-      (await generation.enqueuePreview(jobs, owner, request, upload)) !== undefined,
+    enqueuePreview: (owner, request, upload) =>
+      generation.enqueuePreview(jobs, owner, request, upload),
     latestStatus: async (owner, kind) => {
       const job = await jobRepo.latest(owner.id, kind === 'preview' ? PREVIEW_JOB : HD_JOB);
       return job && statusOf(job);

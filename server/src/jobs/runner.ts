@@ -16,6 +16,8 @@ export interface JobKind {
   /** Jobs of this kind running at once; CPU-heavy engines want 1. */
   concurrency: number;
   maxAttempts: number;
+  /** Live (queued or running) jobs one owner may have of this kind; unset: no limit. */
+  maxLivePerOwner?: number;
   /** Wait before attempt n + 1 after attempt n failed. */
   retryDelayMs(attempt: number): number;
 }
@@ -68,11 +70,23 @@ export class JobRunner {
     this.wakeAll();
   }
 
-  /** Queues a job; undefined when a live job with the same dedupe key exists already. */
-  async enqueue(job: Omit<NewJob, 'maxAttempts'>): Promise<JobRecord | undefined> {
+  /**
+   * Queues a job; undefined when a live job with the same dedupe key exists already. Throws
+   * QueueFullError when the owner has as many live jobs of the kind as it allows.
+   */
+  async enqueue(
+    job: Omit<NewJob, 'maxAttempts' | 'maxLivePerOwner'>,
+  ): Promise<JobRecord | undefined> {
     const kind = this.kinds[job.kind];
     if (!kind) throw new Error(`No handler for jobs of kind '${job.kind}'`);
-    const record = await this.jobs.insert({ ...job, maxAttempts: kind.maxAttempts }, this.now());
+    const record = await this.jobs.insert(
+      {
+        ...job,
+        maxAttempts: kind.maxAttempts,
+        ...(kind.maxLivePerOwner !== undefined && { maxLivePerOwner: kind.maxLivePerOwner }),
+      },
+      this.now(),
+    );
     if (record) {
       this.emit(record);
       void this.pump(job.kind);

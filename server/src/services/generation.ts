@@ -9,9 +9,13 @@ import { withPngText } from '../imaging/png-text.js';
 import { makeThumbnail, probeImage } from '../imaging/probe.js';
 import type { JobHandler, JobRunner } from '../jobs/runner.js';
 import type { ImageRepository } from '../store/images.js';
-import type { JobRecord } from '../store/jobs.js';
+import { QueueFullError, type JobRecord } from '../store/jobs.js';
 import type { Owner } from './images.js';
 import { thumbnailName } from './images.js';
+
+/** What became of a preview posted for the queue. */
+export type EnqueueOutcome =
+  { status: 'queued' } | { status: 'duplicate' } | { status: 'queue-full'; limit: number };
 
 export const PREVIEW_JOB = 'preview';
 
@@ -57,7 +61,7 @@ export class GenerationService {
     owner: Owner,
     request: PreviewRequest,
     upload: { path: string; format: string },
-  ): Promise<JobRecord | undefined> {
+  ): Promise<EnqueueOutcome> {
     const extension = upload.format === 'jpeg' ? 'jpg' : upload.format;
     const inputFile = `${stem(request.image)}-${randomBytes(4).toString('hex')}.${extension}`;
     await this.files.write(owner.username, 'input', inputFile, await fs.readFile(upload.path));
@@ -77,15 +81,24 @@ export class GenerationService {
       seamless: request.seamless === 'enable',
       mask: request.mask === 'enable',
     };
-    const job = await runner.enqueue({
-      publicId: request.id,
-      ownerId: owner.id,
-      kind: PREVIEW_JOB,
-      params,
-      dedupeKey: `preview:${request.id}`,
-    });
-    if (!job) await (await this.files.prepareRemoval(owner.username, 'input', inputFile)).commit();
-    return job;
+    const outcome = await runner
+      .enqueue({
+        publicId: request.id,
+        ownerId: owner.id,
+        kind: PREVIEW_JOB,
+        params,
+        dedupeKey: `preview:${request.id}`,
+      })
+      .then(
+        (job): EnqueueOutcome => (job ? { status: 'queued' } : { status: 'duplicate' }),
+        (err: unknown): EnqueueOutcome => {
+          if (err instanceof QueueFullError) return { status: 'queue-full', limit: err.limit };
+          throw err;
+        },
+      );
+    if (outcome.status !== 'queued')
+      await (await this.files.prepareRemoval(owner.username, 'input', inputFile)).commit();
+    return outcome;
   }
 
   /** The job handler: engine → PNG with its metadata → thumbnail → recorded LD image. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import {
   hdSizesForImage,
   hdTargetSize,
+  QUEUE_LIMIT_TEXTS,
   sizeLabelFromFactors,
   type CommandPayload,
   type HdFactors,
@@ -19,7 +20,7 @@ import type { FileStore } from '../files/file-store.js';
 import { THUMBNAIL_SIZE } from '../imaging/probe.js';
 import type { JobHandler, JobRunner } from '../jobs/runner.js';
 import type { ImageRepository } from '../store/images.js';
-import type { JobRecord, JobRepository } from '../store/jobs.js';
+import { QueueFullError, type JobRecord, type JobRepository } from '../store/jobs.js';
 import { stem } from './generation.js';
 import type { Owner } from './images.js';
 import { thumbnailName } from './images.js';
@@ -115,13 +116,19 @@ export class HdService {
       seed: Number(command.seed),
     };
     const dedupeKey = `hd:${source.filename}:${size}`;
-    const job = await runner.enqueue({
-      publicId: command.id,
-      ownerId: owner.id,
-      kind: HD_JOB,
-      params,
-      dedupeKey,
-    });
+    let job: JobRecord | undefined;
+    try {
+      job = await runner.enqueue({
+        publicId: command.id,
+        ownerId: owner.id,
+        kind: HD_JOB,
+        params,
+        dedupeKey,
+      });
+    } catch (err) {
+      if (err instanceof QueueFullError) return refuse(QUEUE_LIMIT_TEXTS.hd(err.limit));
+      throw err;
+    }
     if (job) return;
     const live = await this.jobs.findLive(owner.id, HD_JOB, dedupeKey);
     this.log.info({ user: owner.username, image: source.filename, size }, 'HD order already live');

@@ -29,11 +29,23 @@ export interface NewJob {
   params: unknown;
   maxAttempts: number;
   dedupeKey?: string;
+  /** The owner may have at most this many live (queued or running) jobs of the kind. */
+  maxLivePerOwner?: number;
+}
+
+/** The owner already has as many live jobs of this kind as the queue takes. */
+export class QueueFullError extends Error {
+  constructor(readonly limit: number) {
+    super(`At most ${limit} jobs may wait at once`);
+  }
 }
 
 /** The jobs table: one method per query. Every state change is a single statement. */
 export interface JobRepository {
-  /** Undefined when a live job with the same dedupe key exists. */
+  /**
+   * Undefined when a live job with the same dedupe key exists; throws QueueFullError when the
+   * owner's live jobs of the kind reached `maxLivePerOwner` (counted in the same statement).
+   */
   insert(job: NewJob, now: Date): Promise<JobRecord | undefined>;
   /**
    * Takes the next runnable job of a kind and marks it in progress, atomically. Jobs run in
@@ -117,26 +129,50 @@ export function createJobRepository(db: Db): JobRepository {
   return {
     async insert(job, now) {
       const stamp = now.toISOString();
-      const row = await db
-        .insertInto('jobs')
-        .values({
-          public_id: job.publicId,
-          owner_id: job.ownerId,
-          kind: job.kind,
-          status: 'queued',
-          percent: 0,
-          attempts: 0,
-          params: JSON.stringify(job.params),
-          max_attempts: job.maxAttempts,
-          run_after: stamp,
-          dedupe_key: job.dedupeKey ?? null,
-          created_at: stamp,
-          updated_at: stamp,
-        })
+      const values = {
+        public_id: job.publicId,
+        owner_id: job.ownerId,
+        kind: job.kind,
+        status: 'queued' as const,
+        percent: 0,
+        attempts: 0,
+        params: JSON.stringify(job.params),
+        max_attempts: job.maxAttempts,
+        run_after: stamp,
+        dedupe_key: job.dedupeKey ?? null,
+        created_at: stamp,
+        updated_at: stamp,
+      };
+      const limit = job.maxLivePerOwner;
+      // One INSERT … SELECT … WHERE: the count and the insert are one atomic statement, so
+      // parallel requests cannot slip past the limit.
+      const insert =
+        limit === undefined
+          ? db.insertInto('jobs').values(values)
+          : db
+              .insertInto('jobs')
+              .columns(Object.keys(values) as (keyof typeof values)[])
+              .expression(
+                db
+                  .selectNoFrom(
+                    Object.entries(values).map(([column, value]) => sql.val(value).as(column)),
+                  )
+                  .where(
+                    sql<boolean>`(select count(*) from jobs
+                      where owner_id = ${job.ownerId} and kind = ${job.kind}
+                        and status in ('queued', 'in_progress')) < ${limit}`,
+                  ),
+              );
+      const row = await insert
         .onConflict((oc) => oc.doNothing())
         .returning(COLUMNS)
         .executeTakeFirst();
-      return row && toRecord(row);
+      if (row) return toRecord(row);
+      // Nothing inserted: a live duplicate, or else the owner's queue is full.
+      const duplicate =
+        job.dedupeKey && (await this.findLive(job.ownerId, job.kind, job.dedupeKey));
+      if (limit !== undefined && !duplicate) throw new QueueFullError(limit);
+      return undefined;
     },
     async claim(kind, now) {
       const stamp = now.toISOString();

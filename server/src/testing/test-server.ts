@@ -1,7 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from '../broker/limits.js';
-import type { Config } from '../config.js';
+import { DEFAULT_MAX_QUEUED_PER_USER, type Config } from '../config.js';
 import { LocalFileStore } from '../files/local-file-store.js';
 import { withPngText } from '../imaging/png-text.js';
 import { startServer, type RunningServer, type ServerOverrides } from '../server.js';
@@ -51,6 +51,7 @@ export async function startTestServer(
   broker: BrokerKind,
   overrides: ServerOverrides = {},
   brokerLimits: Partial<BrokerLimits> = {},
+  settings: Partial<Pick<Config, 'maxQueuedPerUser'>> = {},
 ): Promise<TestServer> {
   const data = tempDir();
   const setup = await openDatabase(data.dir);
@@ -77,6 +78,8 @@ export async function startTestServer(
     builtinUpscaler: 'lanczos',
     jobConcurrency: 1,
     brokerLimits: { ...DEFAULT_BROKER_LIMITS, ...brokerLimits },
+    maxQueuedPerUser: DEFAULT_MAX_QUEUED_PER_USER,
+    ...settings,
     ...(mosquitto && {
       externalBroker: {
         url: mosquitto.tcpUrl,

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
 import {
   previewRequestSchema,
+  QUEUE_LIMIT_TEXTS,
   TEXTS,
   UPLOAD_MAX_BYTES,
   validateUploadFile,
@@ -13,17 +14,17 @@ import {
 } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { validateStoredUpload } from '../../imaging/decode.js';
-import type { GenerationStatus } from '../../services/generation.js';
+import type { EnqueueOutcome, GenerationStatus } from '../../services/generation.js';
 import type { Owner } from '../../services/images.js';
 
 /** What the HTTP side needs of generation; server.ts builds it from the service and the jobs. */
 export interface GenerationApi {
-  /** False when a job with this id is already queued or running. */
+  /** 'duplicate' when a job with this id is already queued or running. */
   enqueuePreview(
     owner: Owner,
     request: PreviewRequest,
     upload: { path: string; format: string },
-  ): Promise<boolean>;
+  ): Promise<EnqueueOutcome>;
   latestStatus(owner: Owner, kind: 'preview' | 'hd'): Promise<GenerationStatus | undefined>;
 }
 
@@ -92,11 +93,14 @@ export const generationRoutes: FastifyPluginAsync<{
             .send({ error: checked.message });
 
         const owner = { id: user.userId, username: user.username };
-        const accepted = await generation.enqueuePreview(owner, fields.data, {
+        const outcome = await generation.enqueuePreview(owner, fields.data, {
           path: upload.file.path,
           format: checked.format,
         });
-        if (!accepted) return reply.status(409).send({ error: GENERATION_TEXTS.duplicateId });
+        if (outcome.status === 'duplicate')
+          return reply.status(409).send({ error: GENERATION_TEXTS.duplicateId });
+        if (outcome.status === 'queue-full')
+          return reply.status(429).send({ error: QUEUE_LIMIT_TEXTS.previews(outcome.limit) });
         return reply.status(202).send({ id: fields.data.id, status: 'queued' });
       } finally {
         if (upload.file) await fsp.rm(upload.file.path, { force: true });

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import {
+  buildHdCommand,
+  hdSizesForImage,
+  QUEUE_LIMIT_TEXTS,
+  type HdStatusMessage,
+} from '@tessera/contract';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../engines/engine.js';
+import { bricksPng, postPreview, previewFields, signIn } from '../testing/http.js';
+import type { TestClient } from '../testing/test-client.js';
+import { startTestServer, type TestServer } from '../testing/test-server.js';
+
+/** An engine whose jobs never end until the server stops: every job it takes stays live. */
+function stuckEngine(): Engine {
+  const wait = (signal: AbortSignal) =>
+    new Promise<never>((_resolve, reject) =>
+      signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }),
+    );
+  return {
+    name: 'stuck',
+    generate: (_params, _progress, signal) => wait(signal),
+    upscale: (_params, _progress, signal) => wait(signal),
+  };
+}
+
+async function liveJobs(t: TestServer, username: string, kind: string): Promise<number> {
+  const rows = await t.db
+    .selectFrom('jobs')
+    .innerJoin('users', 'users.id', 'jobs.owner_id')
+    .select('jobs.id')
+    .where('users.username', '=', username)
+    .where('jobs.kind', '=', kind)
+    .where('jobs.status', 'in', ['queued', 'in_progress'])
+    .execute();
+  return rows.length;
+}
+
+describe('per-user caps on waiting jobs', () => {
+  let t: TestServer;
+  let base: string;
+  let reference: Buffer;
+
+  beforeAll(async () => {
+    t = await startTestServer(
+      ['carol', 'dave', 'erin'],
+      'embedded',
+      { engine: stuckEngine() },
+      {},
+      { maxQueuedPerUser: { preview: 2, hd: 2 } },
+    );
+    base = `http://127.0.0.1:${t.server.port}`;
+    reference = await bricksPng();
+  }, 60_000);
+  afterAll(() => t?.stop());
+
+  const post = (cookie: string, user: string) =>
+    postPreview(base, cookie, {
+      file: { name: 'bricks.png', data: reference },
+      fields: previewFields(user),
+    });
+
+  it('refuses a preview past the cap with a clear text, and leaves other users alone', async () => {
+    const carol = await signIn(base, 'carol');
+    expect((await post(carol, 'carol')).status).toBe(202);
+    expect((await post(carol, 'carol')).status).toBe(202);
+    const third = await post(carol, 'carol');
+    expect(third.status).toBe(429);
+    expect(await third.json()).toEqual({ error: QUEUE_LIMIT_TEXTS.previews(2) });
+    expect(await liveJobs(t, 'carol', 'preview')).toBe(2);
+
+    const dave = await signIn(base, 'dave');
+    expect((await post(dave, 'dave')).status).toBe(202);
+  });
+
+  it('counts parallel posts exactly: 12 at once queue 2', async () => {
+    const erin = await signIn(base, 'erin');
+    const answers = await Promise.all(Array.from({ length: 12 }, () => post(erin, 'erin')));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 202)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    expect(await liveJobs(t, 'erin', 'preview')).toBe(2);
+    // The refused posts left no reference copy behind: two accepted, two inputs.
+    expect(await t.files.list('erin', 'input')).toHaveLength(2);
+  });
+
+  it('answers an HD order past the cap with an error status naming the limit', async () => {
+    const dave: TestClient = await t.connect('dave');
+    const square = await sharp({
+      create: { width: 1024, height: 1024, channels: 3, background: '#a0522d' },
+    })
+      .png()
+      .toBuffer();
+    await t.files.write('dave', 'ld', 'square.png', square);
+    expect((await dave.call('refresh-low-definition')).success).toBe(true);
+    const sizes = hdSizesForImage(1024, 1024).slice(0, 3);
+    expect(sizes).toHaveLength(3);
+    const ids: string[] = [];
+    for (const sizeLabel of sizes) {
+      const command = buildHdCommand({
+        id: randomUUID(),
+        user: 'dave',
+        image: 'square.png',
+        metadata: {},
+        sizeLabel,
+      });
+      ids.push(command.id);
+      await dave.send(dave.commandTopic('generate-image'), command);
+      // In order: the third is the one past the cap.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const statusOfThird = () =>
+      dave.received
+        .filter((m) => m.topic === 'query/status-generate-image/user/dave')
+        .map((m) => m.body as unknown as HdStatusMessage)
+        .find((m) => m.id === ids[2]);
+    await expect.poll(statusOfThird, { timeout: 10_000 }).toBeDefined();
+    expect(statusOfThird()).toMatchObject({ status: 'error', error: QUEUE_LIMIT_TEXTS.hd(2) });
+    expect(await liveJobs(t, 'dave', 'hd')).toBe(2);
+  });
+});
