@@ -17,19 +17,23 @@ type Body = Record<string, unknown>;
 export class BenchClient {
   /** Size in bytes of the last answer received, as it travelled. */
   lastAnswerBytes = 0;
+  /** HD status messages of this user that said 'error' (the load run counts them). */
+  readonly hdErrors: string[] = [];
   private readonly waiters = new Map<string, (body: Body) => void>();
 
   private constructor(
     private readonly mqtt: MqttClient,
     readonly username: string,
   ) {
-    mqtt.on('message', (_topic, payload) => {
+    mqtt.on('message', (topic, payload) => {
       let body: Body;
       try {
         body = JSON.parse(payload.toString('utf8')) as Body;
       } catch {
         return;
       }
+      if (topic.startsWith('query/status-generate-image/') && body.status === 'error')
+        this.hdErrors.push(JSON.stringify(body));
       this.lastAnswerBytes = payload.length;
       const id = typeof body.transactionid === 'string' ? body.transactionid : '';
       const waiter = this.waiters.get(id);
@@ -91,6 +95,15 @@ export class BenchClient {
     const payload = JSON.stringify({ transactionid, user: this.username, ...fields });
     await this.mqtt.publishAsync(`command/${action}/user/${this.username}`, payload, { qos: 0 });
     return answer;
+  }
+
+  /** A fire-and-forget command (the HD order, SPEC §7): published, nothing awaited. */
+  async publish(action: string, payload: Body): Promise<void> {
+    await this.mqtt.publishAsync(
+      `command/${action}/user/${this.username}`,
+      JSON.stringify(payload),
+      { qos: 0 },
+    );
   }
 
   async close(): Promise<void> {

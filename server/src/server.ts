@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { buildHttpApp } from './http/app.js';
 import { allowedHostNames, brokerUrlResolver } from './http/public-address.js';
 import { createLogger } from './logger.js';
+import { watchProcess } from './process-stats.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createEngine } from './engines/index.js';
@@ -56,6 +57,7 @@ export async function startServer(
   overrides: ServerOverrides = {},
 ): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
+  const processWatch = watchProcess();
   checkTheme(THEMES_DIR, config.theme);
 
   const db = await openDatabase(config.dataDir);
@@ -185,7 +187,8 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      log.info('shutting down');
+      log.info({ ...processWatch.stats() }, 'shutting down: process stats');
+      processWatch.stop();
       credentialsWatcher?.stop();
       await messaging.stop();
       await jobs.stop();
