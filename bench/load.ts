@@ -251,7 +251,8 @@ async function browse(user: LoadUser, until: number): Promise<void> {
     } else if (roll < 0.86) {
       await command(user, 'list-high-definition', { page: 1, size: IMAGE_PAGE_SIZE });
     } else if (roll < 0.94) {
-      const image = user.images.find((name) => name.startsWith('seed-'));
+      // seed-0 is never deleted: an order on an image the user deletes meanwhile is refused.
+      const image = user.images.find((name) => name === 'seed-0.png');
       const size = hdSizesForImage(1024, 1024)[0];
       if (image && size) {
         const started = performance.now();

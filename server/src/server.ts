@@ -15,6 +15,7 @@ import { exponentialBackoff, JobRunner } from './jobs/runner.js';
 import type { Engine } from './engines/engine.js';
 import { GenerationService, PREVIEW_JOB, statusOf } from './services/generation.js';
 import { HD_JOB, HdService } from './services/hd.js';
+import { RecoveryService } from './services/recovery.js';
 import { ReferenceService } from './services/references.js';
 import { createJobRepository } from './store/jobs.js';
 import { LocalFileStore } from './files/local-file-store.js';
@@ -66,7 +67,10 @@ export async function startServer(
   const auth = new AuthService(users, sessions, new MemoryLoginGuard());
   const files = new LocalFileStore(path.join(config.dataDir, 'files'));
   const imageRepo = createImageRepository(db);
-  const images = new ImageService(imageRepo, files, log);
+  // Deleting an LD image cancels its HD jobs (the runner and HD service are made just below).
+  const images = new ImageService(imageRepo, files, log, (owner, filename) =>
+    hd.cancelForImage(jobs, owner, filename),
+  );
   const tags = new TagService(createTagRepository(db), imageRepo);
 
   // Scratch files of a previous run (uploads being checked, engine outputs) are worthless now.
@@ -102,6 +106,8 @@ export async function startServer(
     log,
   );
   jobs.onChange(hd.announce);
+  // Before anything runs or is served: repair what a crash may have left half done.
+  await new RecoveryService(users, imageRepo, images, jobRepo, files, log).run();
   const generationApi: GenerationApi = {
     enqueuePreview: (owner, request, upload) =>
       generation.enqueuePreview(jobs, owner, request, upload),

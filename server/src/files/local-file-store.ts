@@ -5,11 +5,21 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isSafeFileName, isValidUsername } from '@tessera/contract';
-import type { ByteRange, FileArea, FileStore, PendingRemoval, StoredFile } from './file-store.js';
+import { faultPoint } from '../faults.js';
+import type {
+  ByteRange,
+  FileArea,
+  FileStore,
+  InterruptedRemoval,
+  PendingRemoval,
+  StoredFile,
+} from './file-store.js';
 
 const AREAS: readonly FileArea[] = ['input', 'ld', 'hd', 'ld-thumbnails', 'hd-thumbnails'];
 /** Temporary and to-be-removed files start with this, which no valid file name may. */
 const HIDDEN_PREFIX = '.';
+const TEMPORARY = /^\.tmp-[0-9a-f]{12}-/;
+const REMOVING = /^\.removing-[0-9a-f]{12}-(.+)$/;
 
 export class UnsafePathError extends Error {
   override name = 'UnsafePathError';
@@ -45,9 +55,11 @@ export class LocalFileStore implements FileStore {
     try {
       await pipeline(
         Buffer.isBuffer(data) ? Readable.from([data]) : data,
-        fs.createWriteStream(temp, { flags: 'wx' }),
+        fs.createWriteStream(temp, { flags: 'wx', flush: true }),
       );
+      faultPoint(`${area}:temp-written`);
       await fsp.rename(temp, target);
+      await syncDirectory(path.dirname(target));
     } catch (err) {
       await fsp.rm(temp, { force: true });
       throw err;
@@ -111,14 +123,71 @@ export class LocalFileStore implements FileStore {
       if (!isNotFound(err)) throw err;
       moved = false;
     }
-    return {
-      commit: async () => {
-        if (moved) await fsp.rm(aside, { force: true });
-      },
-      rollback: async () => {
-        if (moved) await fsp.rename(aside, target);
-      },
-    };
+    return moved ? removalOf(aside, target) : NOTHING_TO_REMOVE;
+  }
+
+  async clearTemporary(owner: string): Promise<number> {
+    let cleared = 0;
+    for (const area of AREAS) {
+      for (const name of await this.hiddenNames(owner, area)) {
+        if (!TEMPORARY.test(name)) continue;
+        await fsp.rm(path.join(this.dir(owner, area), name), { force: true });
+        cleared++;
+      }
+    }
+    return cleared;
+  }
+
+  async interruptedRemovals(owner: string): Promise<InterruptedRemoval[]> {
+    const found: InterruptedRemoval[] = [];
+    for (const area of AREAS) {
+      for (const hidden of await this.hiddenNames(owner, area)) {
+        const name = REMOVING.exec(hidden)?.[1];
+        if (!name || !isSafeFileName(name)) continue;
+        const dir = this.dir(owner, area);
+        found.push({ area, name, ...removalOf(path.join(dir, hidden), path.join(dir, name)) });
+      }
+    }
+    return found;
+  }
+
+  private async hiddenNames(owner: string, area: FileArea): Promise<string[]> {
+    try {
+      const entries = await fsp.readdir(this.dir(owner, area), { withFileTypes: true });
+      return entries
+        .filter((e) => e.isFile() && e.name.startsWith(HIDDEN_PREFIX))
+        .map((e) => e.name);
+    } catch (err) {
+      if (isNotFound(err)) return [];
+      throw err;
+    }
+  }
+}
+
+/** The removal of a file that was not there: nothing to commit or roll back. */
+const NOTHING_TO_REMOVE: PendingRemoval = {
+  commit: () => Promise.resolve(),
+  rollback: () => Promise.resolve(),
+};
+
+function removalOf(aside: string, target: string): PendingRemoval {
+  return {
+    commit: async () => {
+      await fsp.rm(aside, { force: true });
+    },
+    rollback: async () => {
+      await fsp.rename(aside, target);
+    },
+  };
+}
+
+/** Makes a rename in this folder durable: without it a crash can forget the new name. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await fsp.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

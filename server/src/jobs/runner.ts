@@ -4,8 +4,26 @@ import type { JobRecord, JobRepository, NewJob } from '../store/jobs.js';
 export interface JobContext {
   /** Reports progress from 0 to 100; cheap to call often. */
   progress(percent: number): void;
-  /** Fires when the server stops: the handler stops and the job goes back to the queue. */
+  /**
+   * Fires when the server stops (the job goes back to the queue) or the job is cancelled (its
+   * image was deleted): the handler stops and writes nothing more.
+   */
   signal: AbortSignal;
+  /**
+   * Notes the output name before the handler writes it. A rerun of the job (after a crash)
+   * finds it as `job.output` and writes the same name again, so a rerun never adds a file.
+   */
+  reserveOutput(name: string): Promise<void>;
+}
+
+/** A failure no retry can mend (the job's source is gone): the job fails at once. */
+export class PermanentJobError extends Error {
+  override name = 'PermanentJobError';
+}
+
+/** The abort reason of a job cancelled while it ran. */
+class JobCancelled extends Error {
+  override name = 'JobCancelled';
 }
 
 /** Runs one job; resolves with its output (a file name). Throwing fails the attempt. */
@@ -39,7 +57,7 @@ const PROGRESS_WRITE_MS = 250;
  */
 export class JobRunner {
   private readonly running = new Map<string, Set<Promise<void>>>();
-  private readonly controllers = new Set<AbortController>();
+  private readonly controllers = new Map<number, AbortController>();
   private readonly listeners = new Set<JobListener>();
   private readonly pumping = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
@@ -98,8 +116,13 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    for (const controller of this.controllers) controller.abort();
+    for (const controller of this.controllers.values()) controller.abort();
     await Promise.all([...this.running.values()].flatMap((set) => [...set]));
+  }
+
+  /** Stops these jobs if they are running here; the store has marked them cancelled already. */
+  abortCancelled(ids: readonly number[]): void {
+    for (const id of ids) this.controllers.get(id)?.abort(new JobCancelled('Cancelled'));
   }
 
   private wakeAll(): void {
@@ -133,7 +156,7 @@ export class JobRunner {
 
   private async execute(job: JobRecord, config: JobKind): Promise<void> {
     const controller = new AbortController();
-    this.controllers.add(controller);
+    this.controllers.set(job.id, controller);
     let percent = 0;
     let lastWrite = 0;
     const progress = (value: number) => {
@@ -150,14 +173,25 @@ export class JobRunner {
       }
     };
     try {
-      const output = await config.handler(job, { progress, signal: controller.signal });
+      const output = await config.handler(job, {
+        progress,
+        signal: controller.signal,
+        reserveOutput: (name) => this.jobs.reserveOutput(job.id, name),
+      });
       if (controller.signal.aborted) throw controller.signal.reason;
       this.emit(await this.jobs.finish(job.id, output, this.now()));
       this.log.info({ job: job.id, kind: job.kind, output }, 'job finished');
     } catch (err) {
-      await this.settleFailure(job, config, err, controller.signal.aborted);
+      // A cancelled job fails however its handler stopped: the cancellation is what happened.
+      const cancelled = controller.signal.reason instanceof JobCancelled;
+      await this.settleFailure(
+        job,
+        config,
+        cancelled ? controller.signal.reason : err,
+        controller.signal.aborted,
+      );
     } finally {
-      this.controllers.delete(controller);
+      this.controllers.delete(job.id);
     }
   }
 
@@ -172,7 +206,12 @@ export class JobRunner {
       await this.jobs.release(job.id, this.now());
       return;
     }
-    if (job.attempts < job.maxAttempts) {
+    if (err instanceof JobCancelled) {
+      this.log.info({ job: job.id, kind: job.kind }, 'running job cancelled');
+      this.emit({ ...job, status: 'cancelled' });
+      return;
+    }
+    if (job.attempts < job.maxAttempts && !(err instanceof PermanentJobError)) {
       const delay = config.retryDelayMs(job.attempts);
       this.log.warn(
         { job: job.id, kind: job.kind, attempt: job.attempts, err: message, delay },

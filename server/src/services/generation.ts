@@ -9,6 +9,7 @@ import { withPngText } from '../imaging/png-text.js';
 import { makeThumbnail, probeImage } from '../imaging/probe.js';
 import type { JobHandler, JobRunner } from '../jobs/runner.js';
 import type { ImageRepository } from '../store/images.js';
+import { faultPoint } from '../faults.js';
 import { QueueFullError, type JobRecord } from '../store/jobs.js';
 import type { Owner } from './images.js';
 import { thumbnailName } from './images.js';
@@ -101,10 +102,24 @@ export class GenerationService {
     return outcome;
   }
 
-  /** The job handler: engine → PNG with its metadata → thumbnail → recorded LD image. */
-  readonly runPreview: JobHandler = async (job, { progress, signal }) => {
+  /**
+   * The job handler, in the commit order of docs/reliability.md: reserve the output name →
+   * engine → thumbnail (written, flushed, renamed) → LD file (likewise) → record. A rerun after
+   * a crash reuses the reserved name, so it overwrites what the crash left instead of adding,
+   * and finds the record if the crash came after it.
+   */
+  readonly runPreview: JobHandler = async (job, { progress, signal, reserveOutput }) => {
     const params = job.params as PreviewJobParams;
     const { owner } = params;
+    const filename =
+      job.output ??
+      (await this.freeName(
+        owner,
+        `${stem(params.originalName)}-${randomBytes(3).toString('hex')}.png`,
+      ));
+    if (job.output === null) await reserveOutput(filename);
+    // Recorded by an earlier attempt (or indexed by a refresh since): the work is done.
+    if (await this.images.find(owner.id, 'ld', filename)) return filename;
     await fs.mkdir(this.scratchDir, { recursive: true });
     const scratch = path.join(
       this.scratchDir,
@@ -151,18 +166,16 @@ export class GenerationService {
       const png = withPngText(await fs.readFile(scratch), 'metadata', JSON.stringify(metadata));
       const probe = await probeImage(png);
       if (!probe) throw new Error('The engine wrote no readable image');
-      const filename = await this.freeName(
-        owner,
-        `${stem(params.originalName)}-${randomBytes(3).toString('hex')}.png`,
-      );
       await this.files.write(
         owner.username,
         'ld-thumbnails',
         thumbnailName(filename),
         await makeThumbnail(png),
       );
+      faultPoint('preview:thumbnail-written');
       // Written (atomically) before it is recorded: nothing half-written is ever listed.
       const stored = await this.files.write(owner.username, 'ld', filename, png);
+      faultPoint('preview:file-written');
       await this.images.insert({
         ownerId: owner.id,
         kind: 'ld',
@@ -174,6 +187,7 @@ export class GenerationService {
         metadata,
         createdAt,
       });
+      faultPoint('preview:recorded');
       this.log.info({ user: owner.username, filename, job: job.id }, 'preview generated');
       return filename;
     } finally {

@@ -18,8 +18,9 @@ import sharp from 'sharp';
 import type { Engine } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import { THUMBNAIL_SIZE } from '../imaging/probe.js';
-import type { JobHandler, JobRunner } from '../jobs/runner.js';
-import type { ImageRepository } from '../store/images.js';
+import { faultPoint } from '../faults.js';
+import { PermanentJobError, type JobHandler, type JobRunner } from '../jobs/runner.js';
+import type { ImageRepository, NewImage } from '../store/images.js';
 import { QueueFullError, type JobRecord, type JobRepository } from '../store/jobs.js';
 import { stem } from './generation.js';
 import type { Owner } from './images.js';
@@ -173,13 +174,21 @@ export class HdService {
     }
   };
 
-  /** The job handler: upscale to the size's exact pixels, then thumbnail, file and record. */
-  readonly runHd: JobHandler = async (job, { progress, signal }) => {
+  /**
+   * The job handler, in the commit order of docs/reliability.md: reserve the output name →
+   * upscale to the size's exact pixels → thumbnail → HD file → record. A rerun after a crash
+   * reuses the reserved name (no `-2` copy) and finds the record if the crash came after it.
+   */
+  readonly runHd: JobHandler = async (job, { progress, signal, reserveOutput }) => {
     const { owner, image, size, factors, seed } = job.params as HdJobParams;
     const source = await this.images.find(owner.id, 'ld', image);
-    if (!source) throw new Error(HD_TEXTS.sourceGone(image));
+    if (!source) throw new PermanentJobError(HD_TEXTS.sourceGone(image));
     const target = hdTargetSize(source.width, source.height, size);
     const extension = target.width * target.height <= HD_PNG_MAX_PIXELS ? 'png' : 'jpg';
+    // The name says what it is: the source and the size (brick-wall-1a2b3c_120x240.jpg).
+    const filename = job.output ?? (await this.freeName(owner, stem(image), size, extension));
+    if (job.output === null) await reserveOutput(filename);
+    if (await this.images.find(owner.id, 'hd', filename)) return filename;
     await fsp.mkdir(this.scratchDir, { recursive: true });
     const scratch = path.join(
       this.scratchDir,
@@ -203,8 +212,8 @@ export class HdService {
       if (written.width !== target.width || written.height !== target.height) {
         throw new Error(HD_TEXTS.wrongSize);
       }
-      // The name says what it is: the source and the size (brick-wall-1a2b3c_120x240.jpg).
-      const filename = await this.freeName(owner, stem(image), size, extension);
+      // Cancelled meanwhile (its LD image deleted): write nothing.
+      signal.throwIfAborted();
       await this.files.write(
         owner.username,
         'hd-thumbnails',
@@ -214,14 +223,16 @@ export class HdService {
           .webp({ quality: 80 })
           .toBuffer(),
       );
+      faultPoint('hd:thumbnail-written');
       const stored = await this.files.write(
         owner.username,
         'hd',
         filename,
         fs.createReadStream(scratch),
       );
+      faultPoint('hd:file-written');
       const createdAt = new Date().toISOString();
-      await this.images.insert({
+      await this.recordOrUndo(owner, image, filename, {
         ownerId: owner.id,
         kind: 'hd',
         filename,
@@ -239,12 +250,48 @@ export class HdService {
         },
         createdAt,
       });
+      faultPoint('hd:recorded');
       this.log.info({ user: owner.username, filename, job: job.id }, 'HD image generated');
       return filename;
     } finally {
       await fsp.rm(scratch, { force: true });
     }
   };
+
+  /**
+   * Records the HD image; if its LD source was deleted while it ran (the record would point at
+   * nothing), removes the files just written and fails the job for good with a readable text.
+   */
+  private async recordOrUndo(
+    owner: Owner,
+    image: string,
+    filename: string,
+    record: NewImage,
+  ): Promise<void> {
+    try {
+      await this.images.insert(record);
+    } catch (err) {
+      if (await this.images.find(owner.id, 'ld', image)) throw err;
+      for (const [area, name] of [
+        ['hd', filename],
+        ['hd-thumbnails', thumbnailName(filename)],
+      ] as const) {
+        await (await this.files.prepareRemoval(owner.username, area, name)).commit();
+      }
+      throw new PermanentJobError(HD_TEXTS.sourceGone(image));
+    }
+  }
+
+  /**
+   * Cancels the HD jobs of an LD image being deleted: queued ones never start, running ones
+   * stop and write nothing more.
+   */
+  async cancelForImage(runner: JobRunner, owner: Owner, image: string): Promise<void> {
+    const ids = await this.jobs.cancelByKeyPrefix(owner.id, HD_JOB, `hd:${image}:`, new Date());
+    runner.abortCancelled(ids);
+    if (ids.length > 0)
+      this.log.info({ user: owner.username, image, jobs: ids }, 'HD jobs cancelled');
+  }
 
   /** The owner's HD jobs for the queue page, newest first. */
   async list(owner: Owner, limit = 200): Promise<HdJob[]> {

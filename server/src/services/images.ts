@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { FileArea, FileStore, PendingRemoval } from '../files/file-store.js';
+import { faultPoint } from '../faults.js';
 import { makeThumbnail, probeImage } from '../imaging/probe.js';
 import type { ImageKind, ImageRecord, ImageRepository } from '../store/images.js';
 import { ServiceError, SERVICE_TEXTS } from './errors.js';
@@ -35,6 +36,9 @@ export class ImageService {
     private readonly images: ImageRepository,
     private readonly files: FileStore,
     private readonly log: Logger,
+    /** Stops the jobs that work from an LD image about to be deleted (its HD orders). */
+    private readonly cancelJobsOf: (owner: Owner, filename: string) => Promise<void> = () =>
+      Promise.resolve(),
   ) {}
 
   async list(
@@ -72,6 +76,7 @@ export class ImageService {
    */
   async remove(owner: Owner, kind: ImageKind, filename: string): Promise<void> {
     const image = await this.get(owner, kind, filename);
+    if (kind === 'ld') await this.cancelJobsOf(owner, filename);
     const pending: PendingRemoval[] = [];
     try {
       pending.push(await this.files.prepareRemoval(owner.username, AREA[kind], filename));
@@ -82,7 +87,9 @@ export class ImageService {
           thumbnailName(filename),
         ),
       );
+      faultPoint('delete:moved-aside');
       await this.images.remove(owner.id, [image.id]);
+      faultPoint('delete:row-removed');
     } catch (err) {
       for (const removal of pending.reverse()) await removal.rollback();
       throw err;
@@ -143,6 +150,7 @@ export class ImageService {
       thumbnailName(filename),
       await makeThumbnail(data),
     );
+    faultPoint('refresh:thumbnail-written');
     await this.images.insert({
       ownerId: owner.id,
       kind,

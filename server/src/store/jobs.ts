@@ -75,6 +75,15 @@ export interface JobRepository {
     now: Date,
   ): Promise<JobRecord | undefined>;
   nextRunAfter(kind: string): Promise<string | undefined>;
+  /**
+   * Notes the output name a running job is about to write, before it writes it: a rerun after
+   * a crash writes the same name again (overwriting, never adding a second file).
+   */
+  reserveOutput(id: number, output: string): Promise<void>;
+  /** The output names that live (queued or running) jobs of the owner have reserved. */
+  liveOutputs(ownerId: number): Promise<Set<string>>;
+  /** Cancels the owner's live jobs whose dedupe key starts with `prefix`; their ids. */
+  cancelByKeyPrefix(ownerId: number, kind: string, prefix: string, now: Date): Promise<number[]>;
 }
 
 function toRecord(row: Row): JobRecord {
@@ -294,6 +303,33 @@ export function createJobRepository(db: Db): JobRepository {
         .where('status', 'in', ['queued', 'in_progress'])
         .executeTakeFirst();
       return row && toRecord(row);
+    },
+    async reserveOutput(id, output) {
+      await db.updateTable('jobs').set({ output }).where('id', '=', id).execute();
+    },
+    async liveOutputs(ownerId) {
+      const rows = await db
+        .selectFrom('jobs')
+        .select('output')
+        .where('owner_id', '=', ownerId)
+        .where('status', 'in', ['queued', 'in_progress'])
+        .where('output', 'is not', null)
+        .execute();
+      return new Set(rows.flatMap((row) => (row.output === null ? [] : [row.output])));
+    },
+    async cancelByKeyPrefix(ownerId, kind, prefix, now) {
+      // Dedupe keys are written by the services (hd:<image>:<size>); LIKE needs its wildcards escaped.
+      const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const rows = await db
+        .updateTable('jobs')
+        .set({ status: 'cancelled', updated_at: now.toISOString() })
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .where('status', 'in', ['queued', 'in_progress'])
+        .where(sql<boolean>`dedupe_key like ${pattern} escape '\\'`)
+        .returning('id')
+        .execute();
+      return rows.map((row) => row.id);
     },
     async cancel(ownerId, kind, publicId, now) {
       // One statement: a runner claiming the job at the same moment either wins or finds it gone.

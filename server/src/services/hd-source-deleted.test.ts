@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildHdCommand, type HdStatusMessage } from '@tessera/contract';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BuiltinEngine } from '../engines/builtin/builtin-engine.js';
+import type { Engine } from '../engines/engine.js';
+import type { TestClient } from '../testing/test-client.js';
+import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { HD_TEXTS } from './hd.js';
+
+// Issue 12, defect 6: deleting an LD image while its HD job runs.
+
+let running: TestServer | undefined;
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+});
+
+/** The server of the test under way. */
+function server(): TestServer {
+  if (!running) throw new Error('no server started');
+  return running;
+}
+
+/** The builtin engine (Lanczos) whose upscale first waits for `before` to settle. */
+function gatedEngine(before: (signal: AbortSignal) => Promise<void>): Engine {
+  const real = new BuiltinEngine({ upscaler: 'lanczos' });
+  return {
+    name: 'gated',
+    generate: (...args) => real.generate(...args),
+    upscale: async (params, progress, signal) => {
+      await before(signal);
+      return real.upscale(params, progress, signal);
+    },
+  };
+}
+
+async function setUp(engine: Engine): Promise<TestClient> {
+  const t = (running = await startTestServer(['alice'], 'embedded', {
+    engine,
+    hdRetryDelayMs: () => 10,
+  }));
+  const alice = await t.connect('alice');
+  const png = await sharp({
+    create: { width: 1024, height: 1024, channels: 3, background: '#884422' },
+  })
+    .png()
+    .toBuffer();
+  await t.files.write('alice', 'ld', 'square.png', png);
+  expect((await alice.call('refresh-low-definition')).success).toBe(true);
+  return alice;
+}
+
+function order(alice: TestClient): Promise<void> {
+  const command = buildHdCommand({
+    id: randomUUID(),
+    user: 'alice',
+    image: 'square.png',
+    metadata: {},
+    sizeLabel: '30x30',
+  });
+  return alice.send(alice.commandTopic('generate-image'), command);
+}
+
+const statuses = (alice: TestClient) =>
+  alice.received
+    .filter((m) => m.topic === 'query/status-generate-image/user/alice')
+    .map((m) => m.body as unknown as HdStatusMessage);
+
+async function hdJobStatuses(): Promise<string[]> {
+  const jobs = await server()
+    .db.selectFrom('jobs')
+    .select('status')
+    .where('kind', '=', 'hd')
+    .execute();
+  return jobs.map((job) => job.status);
+}
+
+const filesIn = (area: string) => {
+  const dir = path.join(server().dataDir, 'files', 'alice', area);
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+};
+
+describe('deleting an LD image while its HD job runs', () => {
+  it('answers success, cancels the job and leaves no HD file, thumbnail or row', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const alice = await setUp(
+      gatedEngine((signal) => {
+        started();
+        // Runs until the job is cancelled.
+        return new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+        );
+      }),
+    );
+    await order(alice);
+    await running;
+
+    const answer = await alice.call('delete-low-definition', { filename: 'square.png' });
+    expect(answer.success).toBe(true);
+    await expect.poll(hdJobStatuses, { timeout: 10_000 }).toEqual(['cancelled']);
+
+    expect(filesIn('hd')).toEqual([]);
+    expect(filesIn('hd-thumbnails')).toEqual([]);
+    expect(filesIn('ld')).toEqual([]);
+    const images = await server().db.selectFrom('images').select('filename').execute();
+    expect(images).toEqual([]);
+    expect(statuses(alice).map((s) => s.status)).not.toContain('finished');
+    expect(JSON.stringify(statuses(alice))).not.toMatch(/FOREIGN KEY/);
+  });
+
+  it('fails the job once with a readable text, and removes what it wrote, when the source vanished as it was recorded', async () => {
+    const alice = await setUp(
+      gatedEngine(async () => {
+        // The LD row goes as the engine works, without the delete command's cancellation: the
+        // HD record would point at nothing.
+        await server().db.deleteFrom('images').where('filename', '=', 'square.png').execute();
+      }),
+    );
+    await order(alice);
+    await expect.poll(hdJobStatuses, { timeout: 20_000 }).toEqual(['error']);
+
+    const errors = statuses(alice).filter((s) => s.status === 'error');
+    expect(errors.map((s) => s.error)).toEqual([HD_TEXTS.sourceGone('square.png')]);
+    expect(filesIn('hd')).toEqual([]);
+    expect(filesIn('hd-thumbnails')).toEqual([]);
+  });
+});
