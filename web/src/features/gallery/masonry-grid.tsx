@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef } from 'react';
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { useColumnCount } from './columns';
 import { useElementWidth } from './use-element-width';
 import { useVirtualItemKey } from './use-virtual-item-key';
@@ -25,8 +25,13 @@ export interface MasonryGridProps<T> {
 
 const GAP = 12;
 const PADDING = 16;
-/** Even a plank stays tall enough to show its controls. */
-const MIN_TILE_HEIGHT = 48;
+/** Even a plank's picture stays tall enough to aim at. */
+const MIN_PICTURE_HEIGHT = 56;
+/**
+ * The bar of actions below each picture. The actions have a place of their own: laid over the
+ * picture, a click meant to open a short tile (a plank) would land on Delete.
+ */
+export const TILE_ACTIONS_HEIGHT = 44;
 
 /**
  * The masonry grid of SPEC §2 (checklist D5): 5/3/2/1 columns by window width, each tile in the
@@ -47,7 +52,12 @@ export function MasonryGrid<T>({
   const columnWidth = width > 0 ? (width - GAP * (columns - 1)) / columns : 0;
 
   const heights = useMemo(
-    () => items.map((item) => Math.max(Math.round(columnWidth * getAspect(item)), MIN_TILE_HEIGHT)),
+    () =>
+      items.map(
+        (item) =>
+          Math.max(Math.round(columnWidth * getAspect(item)), MIN_PICTURE_HEIGHT) +
+          TILE_ACTIONS_HEIGHT,
+      ),
     [items, columnWidth, getAspect],
   );
   const getItemKey = useVirtualItemKey(items, getKey);
@@ -79,7 +89,13 @@ export function MasonryGrid<T>({
         aria-label={label}
         className="masonry"
         data-columns={columns}
-        style={{ height: columnWidth > 0 ? virtualizer.getTotalSize() : 0 }}
+        style={
+          {
+            height: columnWidth > 0 ? virtualizer.getTotalSize() : 0,
+            // The stylesheet sizes the actions bar from the same figure the layout counts.
+            '--tile-actions-height': `${TILE_ACTIONS_HEIGHT}px`,
+          } as CSSProperties
+        }
       >
         {columnWidth > 0 &&
           virtualizer.getVirtualItems().map((virtual) => {
