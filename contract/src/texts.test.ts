@@ -71,6 +71,12 @@ describe('user-facing texts, verbatim from the spec', () => {
     expect(TEXTS.uploadUnreadable).toBe('No se han podido leer las dimensiones de la imagen.');
   });
 
+  it('an area just over the limit shows enough decimals to differ from 17.00 MP', () => {
+    expect(TEXTS.uploadPixels(4251, 4000)).toBe(
+      'La imagen (4251x4000, 17.004 MP) supera el máximo permitido: 17.00 MP (~4096×4096).',
+    );
+  });
+
   it('[Q8] connection problems', () => {
     expect(CONNECTION_ERROR_TEXTS).toEqual([
       'connack timeout',

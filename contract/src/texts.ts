@@ -1,10 +1,21 @@
 // Every user-facing text of SPEC §2, §5, §8 and §9, written once. Spec texts are verbatim;
 // the few the spec leaves open (tag name required/too long, form field errors) are ours.
 
-/** Formats megapixels the way the upload message shows them: two decimals. */
+/**
+ * Formats megapixels the way the upload message shows them: two decimals, or more where two
+ * would round an area just over the limit to the limit's own "17.00" (4251x4000 is 17.004 MP).
+ */
 function megapixels(width: number, height: number): string {
-  return ((width * height) / 1_000_000).toFixed(2);
+  const value = (width * height) / 1_000_000;
+  const limit = MAX_UPLOAD_PIXELS / 1_000_000;
+  for (let decimals = 2; decimals < 6; decimals += 1) {
+    const text = value.toFixed(decimals);
+    if (value <= limit || Number(text) > limit) return text;
+  }
+  return value.toFixed(6);
 }
+
+const MAX_UPLOAD_PIXELS = 17_000_000;
 
 export const TEXTS = {
   // Login (§8)

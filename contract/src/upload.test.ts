@@ -44,7 +44,7 @@ describe('upload pixel checks', () => {
     expect(UPLOAD_MAX_PIXELS).toBe(17_000_000);
     expect(validateUploadPixels(4250, 4000)).toBeUndefined();
     expect(validateUploadPixels(17_000_001, 1)).toBe(
-      'La imagen (17000001x1, 17.00 MP) supera el máximo permitido: 17.00 MP (~4096×4096).',
+      'La imagen (17000001x1, 17.000001 MP) supera el máximo permitido: 17.00 MP (~4096×4096).',
     );
   });
 
@@ -53,7 +53,7 @@ describe('upload pixel checks', () => {
       'La imagen (5000x4000, 20.00 MP) supera el máximo permitido: 17.00 MP (~4096×4096).',
     );
     expect(validateUploadPixels(4097, 4150)).toBe(
-      'La imagen (4097x4150, 17.00 MP) supera el máximo permitido: 17.00 MP (~4096×4096).',
+      'La imagen (4097x4150, 17.003 MP) supera el máximo permitido: 17.00 MP (~4096×4096).',
     );
   });
 
