@@ -12,3 +12,6 @@ export const POLL_INTERVAL_MS = 3000;
 export const MQTT_RESPONSE_TIMEOUT_MS = 50_000;
 /** Connect timeout of the messaging client. */
 export const MQTT_CONNECT_TIMEOUT_MS = 4000;
+
+/** Largest uploaded image area (SPEC §5): about 4096 x 4096. */
+export const UPLOAD_MAX_PIXELS = 17_000_000;

@@ -1,5 +1,6 @@
 // Every user-facing text of SPEC §2, §5, §8 and §9, written once. Spec texts are verbatim;
 // the few the spec leaves open (tag name required/too long, form field errors) are ours.
+import { UPLOAD_MAX_PIXELS } from './constants.js';
 
 /**
  * Formats megapixels the way the upload message shows them: two decimals, or more where two
@@ -7,15 +8,13 @@
  */
 function megapixels(width: number, height: number): string {
   const value = (width * height) / 1_000_000;
-  const limit = MAX_UPLOAD_PIXELS / 1_000_000;
+  const limit = UPLOAD_MAX_PIXELS / 1_000_000;
   for (let decimals = 2; decimals < 6; decimals += 1) {
     const text = value.toFixed(decimals);
     if (value <= limit || Number(text) > limit) return text;
   }
   return value.toFixed(6);
 }
-
-const MAX_UPLOAD_PIXELS = 17_000_000;
 
 export const TEXTS = {
   // Login (§8)

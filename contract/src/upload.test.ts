@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { UPLOAD_MAX_PIXELS } from './constants.js';
 import {
   UPLOAD_EXTENSIONS,
   UPLOAD_MAX_BYTES,
-  UPLOAD_MAX_PIXELS,
   fileExtension,
   validateUploadFile,
   validateUploadPixels,

@@ -1,11 +1,10 @@
 // Upload limits of SPEC §5, checked by the browser before upload and by the server on receipt.
+import { UPLOAD_MAX_PIXELS } from './constants.js';
 import { TEXTS } from './texts.js';
 
 export const UPLOAD_EXTENSIONS = ['png', 'jpg', 'jpeg', 'bmp', 'gif', 'webp'] as const;
 /** 25 MB. */
 export const UPLOAD_MAX_BYTES = 26_214_400;
-/** About 4096 x 4096. */
-export const UPLOAD_MAX_PIXELS = 17_000_000;
 
 /** The file name's extension, lower-case, or '' when it has none. */
 export function fileExtension(name: string): string {
