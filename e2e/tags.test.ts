@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
+import { recordTexts } from './support/screen.js';
 import { commandOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { addNewUser, openPage, signIn, type User } from './support/session.js';
@@ -102,6 +103,19 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
     expect(
       await page.getByRole('dialog', { name: 'Edit tag' }).getByLabel('Color').inputValue(),
     ).toBe('#000000');
+  });
+
+  it('[T10] never flashes a duplicate-name error for the tag being created', async () => {
+    const user = await newUser();
+    await open(user);
+    await panel().getByRole('button', { name: 'New tag' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New tag' });
+    const shown = await recordTexts(dialog);
+    await dialog.getByLabel('Name').fill('Terrazo');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await tagButton('Terrazo').waitFor();
+    expect((await shown()).filter((text) => text.includes('already exists'))).toEqual([]);
   });
 
   it('[T1][T10] edits a tag: its own name is no duplicate, another tag’s is', async () => {

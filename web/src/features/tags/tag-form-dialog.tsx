@@ -45,7 +45,10 @@ export function TagFormDialog({
   const [attempted, setAttempted] = useState(false);
   const [saving, setSaving] = useState(false);
   const [failed, setFailed] = useState(false);
-  const nameError = attempted ? validateTagName(name, existingNames, currentName) : undefined;
+  // Not while saving: the tag's own optimistic entry is in `existingNames` by then, and the
+  // name would read as its own duplicate until the dialog closes.
+  const nameError =
+    attempted && !saving ? validateTagName(name, existingNames, currentName) : undefined;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
