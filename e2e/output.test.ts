@@ -67,6 +67,36 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     await page.waitForURL('**/output');
   }
 
+  it("shows each HD tile in its image's real shape, as the LD masonry does", async () => {
+    const user = addNewUser(server, 'outshape');
+    await seedLdImages(server, user, [
+      {
+        filename: 'strip.png',
+        width: 1448,
+        height: 724,
+        metadata: { latent_width: 1448, latent_height: 724 },
+        color: '#6f8a4e',
+      },
+    ]);
+    const command = buildHdCommand({
+      id: `e2e-shape-${Date.now()}`,
+      user: user.username,
+      image: 'strip.png',
+      metadata: { latent_width: 1448, latent_height: 724 },
+      sizeLabel: '30x60',
+    });
+    const name = await orderHdOverMqtt(server, user, command);
+    await openOutput(user);
+    const picture = grid()
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('img', { name }) })
+      .locator('.tile-open');
+    await picture.waitFor();
+    const box = await picture.boundingBox();
+    // A Rectangle: twice as wide as high, not cropped to a square.
+    expect(box && box.width / box.height).toBeCloseTo(2, 1);
+  });
+
   it('[O1][O2][Z1][Z2] lists HD images in the grid and in a table of Preview, Name, Size, Date and download/delete', async () => {
     const user = await newUser();
     const slate = await orderHd(user, 'slate.png', '30x30');

@@ -3,6 +3,7 @@ import {
   HD_FIXED_FACTORS,
   HD_SIZES,
   HD_SIZES_BY_FORMAT,
+  formatOfHdSize,
   hdFactorsFor,
   hdSizesForFormat,
   hdSizesForImage,
@@ -135,5 +136,13 @@ describe('HD target size', () => {
     expect(hdTargetSize(1448, 724, '120x240')).toEqual({ width: 16333, height: 8167 });
     expect(hdTargetSize(2506, 418, '120x20')).toEqual({ width: 8520, height: 1421 });
     expect(hdTargetSize(677, 1548, '320x140')).toEqual({ width: 9505, height: 21734 });
+  });
+});
+
+describe('formatOfHdSize', () => {
+  it('names the LD format every HD size is made from', () => {
+    for (const [format, labels] of Object.entries(HD_SIZES_BY_FORMAT)) {
+      for (const label of labels) expect(formatOfHdSize(label)?.name, label).toBe(format);
+    }
   });
 });

@@ -1,5 +1,5 @@
 // HD sizes of SPEC §3: each physical size (in cm) is a pair of upscale factors.
-import { formatBySize, type OutputFormatName } from './formats.js';
+import { formatByName, formatBySize, type OutputFormat, type OutputFormatName } from './formats.js';
 import { toFiniteNumber, toHundredths } from './numbers.js';
 
 /** The two factors that are the same for every size. */
@@ -90,4 +90,13 @@ export function hdTargetSize(
   const scaled = (side: number) =>
     Math.round(side * size.rescale_factor_cr701 * size.scale_by_image692);
   return { width: scaled(ldWidth), height: scaled(ldHeight) };
+}
+
+/**
+ * The LD format an HD size is made from. An HD image keeps its source's shape (both sides are
+ * scaled alike), so this gives an HD image's aspect from its size alone.
+ */
+export function formatOfHdSize(label: HdSizeLabel): OutputFormat | undefined {
+  const entry = Object.entries(HD_SIZES_BY_FORMAT).find(([, labels]) => labels.includes(label));
+  return entry && formatByName(entry[0]);
 }
