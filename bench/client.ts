@@ -11,8 +11,8 @@ type Body = Record<string, unknown>;
 /**
  * A browser's side of the protocol for benchmarks: the same steps as the server's TestClient
  * (random transactionid, QoS 0 publish, JSON answer matched by transactionid), without keeping
- * every message, and able to pick its loopback source address (the server allows 30 logins per
- * address and minute).
+ * every message, and able to pick its loopback source address (the server's limits are per
+ * address, as people on many machines would come).
  */
 export class BenchClient {
   /** Size in bytes of the last answer received, as it travelled. */

@@ -24,9 +24,9 @@ export interface SeedImage {
 let lastAddress = 1;
 
 /**
- * The server admits 30 logins per address and minute. Seeding connects often, so each of its
- * connections comes from another loopback address (127.0.0.2 to 127.0.0.254), leaving 127.0.0.1's
- * allowance to the browser under test.
+ * Seeding connects often; each of its connections comes from another loopback address (127.0.0.2
+ * to 127.0.0.254), as another machine of the user's would, so the per-address broker limits
+ * (connections not yet logged in, failed logins) leave 127.0.0.1 to the browser under test.
  */
 function nextLocalAddress(): string {
   lastAddress = lastAddress >= 254 ? 2 : lastAddress + 1;
