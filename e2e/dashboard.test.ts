@@ -253,7 +253,11 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     await expect.poll(() => count().textContent()).toBe('2 images');
     expect(await page.getByRole('button', { name: 'Delete Selection' }).count()).toBe(0);
 
-    // Gone on the server too: a fresh load lists what is left.
+    // Closing the undo bar sends the deletion at once; then it is gone on the server too.
+    await page.getByRole('button', { name: 'Delete now' }).click();
+    await expect
+      .poll(async () => (await fs.readdir(userFolder(server, user.username, 'ld'))).length)
+      .toBe(2);
     await page.reload();
     await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('2 images');
     expect(
@@ -294,11 +298,85 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     const tile = tiles().filter({ has: page.getByRole('img', { name: 'img-001.png' }) });
     await tile.hover();
     await tile.getByRole('button', { name: 'Delete img-001.png' }).click();
+    await page.getByRole('button', { name: 'Delete now' }).click();
     await expect
       .poll(() => logged.some((text) => text.includes('Deleting img-001.png failed')))
       .toBe(true);
     expect(await page.getByRole('alert').count()).toBe(0);
+    // The image the server kept shows again.
+    await tile.waitFor();
     expect(await tile.getAttribute('aria-busy')).toBe('false');
+  });
+
+  /** The delete-low-definition commands the page publishes, by the frames it sends. */
+  function recordDeleteCommands(): string[] {
+    const sent: string[] = [];
+    page.on('websocket', (socket) => {
+      socket.on('framesent', ({ payload }) => {
+        const text = typeof payload === 'string' ? payload : payload.toString('latin1');
+        for (const part of text.split('command/delete-low-definition/user/').slice(1)) {
+          sent.push(/"filename":"([^"]+)"/.exec(part)?.[1] ?? '?');
+        }
+      });
+    });
+    return sent;
+  }
+  const ldFiles = async (user: User) =>
+    (await fs.readdir(userFolder(server, user.username, 'ld'))).sort();
+
+  it('select all + Delete Selection can be undone: nothing is sent and every image comes back (issue 13)', async () => {
+    const user = newUser();
+    await seedLdImages(server, user, images(4));
+    const sent = recordDeleteCommands();
+    await open(user);
+    await page.getByRole('button', { name: 'List' }).click();
+    await page.getByRole('checkbox', { name: 'Select all images' }).check();
+    await page.getByRole('button', { name: 'Delete Selection' }).click();
+
+    const bar = page.getByRole('status', { name: 'Deletion' });
+    expect(await bar.getByText('4 images deleted').count()).toBe(1);
+    await page.getByText('No se han encontrado imágenes.').waitFor();
+    await bar.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => count().textContent()).toBe('4 images');
+    expect(await bar.count()).toBe(0);
+
+    // Past the end of the undo window nothing has gone out, and the server still has them all.
+    await page.waitForTimeout(7000);
+    expect(sent).toEqual([]);
+    expect((await ldFiles(user)).length).toBe(4);
+    await page.reload();
+    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('4 images');
+  });
+
+  it('a deletion left alone is sent when the undo window ends; Ctrl+Z undoes the next (issue 13)', async () => {
+    const user = newUser();
+    await seedLdImages(server, user, images(3));
+    const sent = recordDeleteCommands();
+    await open(user);
+    await expect.poll(() => count().textContent()).toBe('3 images');
+    const tile = (name: string) => tiles().filter({ has: page.getByRole('img', { name }) });
+
+    await tile('img-001.png').hover();
+    await tile('img-001.png').getByRole('button', { name: 'Delete img-001.png' }).click();
+    await expect.poll(() => count().textContent()).toBe('2 images');
+    const bar = page.getByRole('status', { name: 'Deletion' });
+    expect(await bar.getByText('1 image deleted').count()).toBe(1);
+    // Not sent yet: the window is still open.
+    expect(sent).toEqual([]);
+    expect((await ldFiles(user)).length).toBe(3);
+    await expect.poll(() => sent, { timeout: 10_000 }).toEqual(['img-001.png']);
+    await expect.poll(() => ldFiles(user)).toEqual(['img-002.png', 'img-003.png']);
+    await bar.waitFor({ state: 'detached' });
+
+    await tile('img-002.png').hover();
+    await tile('img-002.png').getByRole('button', { name: 'Delete img-002.png' }).click();
+    await expect.poll(() => count().textContent()).toBe('1 image');
+    await page.mouse.move(1, 1);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => count().textContent()).toBe('2 images');
+    await page.waitForTimeout(7000);
+    expect(sent).toEqual(['img-001.png']);
+    expect(await ldFiles(user)).toEqual(['img-002.png', 'img-003.png']);
   });
 
   it("[D11] a list the server cannot read shows 'Error al obtener la lista de imágenes.'", async () => {

@@ -204,6 +204,7 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     await tile.hover();
     await tile.getByRole('button', { name: `Delete ${clay}` }).click();
     await page.getByText('No se han encontrado imágenes.').waitFor();
-    expect(await fs.readdir(userFolder(server, user.username, 'hd'))).toEqual([]);
+    await page.getByRole('button', { name: 'Delete now' }).click();
+    await expect.poll(() => fs.readdir(userFolder(server, user.username, 'hd'))).toEqual([]);
   });
 });

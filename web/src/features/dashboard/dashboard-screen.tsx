@@ -4,7 +4,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { deleteLdImage, refreshLdImages } from '../../lib/api/images';
 import { useMessaging } from '../../lib/messaging';
 import { imageKey } from '../gallery/gallery-image';
-import { GalleryScreen } from '../gallery/gallery-screen';
+import { GalleryScreen, withoutDeleted } from '../gallery/gallery-screen';
 import { ldImagesQueryKey, removeCachedLdImages, useLdImages } from '../gallery/ld-images';
 import type { TileBox } from '../gallery/masonry-grid';
 import { useSelection } from '../gallery/selection';
@@ -32,19 +32,8 @@ export function DashboardScreen() {
   const [detailsFor, setDetailsFor] = useState<string | null>(null);
   const [tagsFor, setTagsFor] = useState<string | null>(null);
 
-  // Filtering happens here, over the whole loaded list: instant, and no request per click.
-  const visible = useMemo(
-    () => filterImagesByTags(images, filter.enabled),
-    [images, filter.enabled],
-  );
-  const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
-  const selectedVisible = useMemo(
-    () => visible.filter((image) => selection.selected.has(image.filename)),
-    [visible, selection.selected],
-  );
-
   const { remove: unselect } = selection;
-  const { deleting, deleteImages } = useImageDeletion(
+  const deletion = useImageDeletion(
     async (filename) => {
       if (!client) throw new Error('Not signed in');
       await deleteLdImage(client, filename);
@@ -55,7 +44,25 @@ export function DashboardScreen() {
     },
   );
 
-  const onDelete = useCallback((filename: string) => void deleteImages([filename]), [deleteImages]);
+  // Filtering happens here, over the whole loaded list: instant, and no request per click.
+  const visible = useMemo(
+    () => withoutDeleted(filterImagesByTags(images, filter.enabled), deletion.hidden),
+    [images, filter.enabled, deletion.hidden],
+  );
+  const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
+  const selectedVisible = useMemo(
+    () => visible.filter((image) => selection.selected.has(image.filename)),
+    [visible, selection.selected],
+  );
+
+  const { deleting, deleteImages } = deletion;
+  const onDelete = useCallback(
+    (filename: string) => {
+      deleteImages([filename]);
+      unselect([filename]);
+    },
+    [deleteImages, unselect],
+  );
   const onOpen = useCallback((filename: string) => setDetailsFor(filename), []);
   const onAssignTags = useCallback((filename: string) => setTagsFor(filename), []);
   const { toggle: onToggleSelect, replace: selectOnly, clear: clearSelection } = selection;
@@ -106,6 +113,7 @@ export function DashboardScreen() {
       viewStorageKey="tessera.dashboard.view"
       list={list}
       visible={visible}
+      deletion={deletion}
       onRefresh={refresh}
       tools={<TagsPanel filter={filter} />}
       toolbar={
@@ -118,7 +126,11 @@ export function DashboardScreen() {
             <button
               type="button"
               className="button button-small button-danger"
-              onClick={() => void deleteImages(selectedVisible.map(imageKey))}
+              onClick={() => {
+                const names = selectedVisible.map(imageKey);
+                deleteImages(names);
+                unselect(names);
+              }}
             >
               Delete Selection
             </button>

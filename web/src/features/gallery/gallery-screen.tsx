@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { GalleryImage } from './gallery-image';
 import { imageKey, imageTileAspect } from './gallery-image';
@@ -6,6 +6,8 @@ import { GalleryCount, GalleryEmpty, GalleryError, GalleryLoading } from './gall
 import { MasonryGrid } from './masonry-grid';
 import type { TileBox } from './masonry-grid';
 import { RefreshButton } from './refresh-button';
+import { UndoDeleteBar } from './undo-delete-bar';
+import type { ImageDeletion } from './use-image-deletion';
 import { useViewMode } from './view-mode';
 import { ViewToggle } from './view-toggle';
 import './gallery.css';
@@ -31,8 +33,18 @@ export interface GalleryScreenProps<T extends GalleryImage> {
   renderTile: (image: T, box: TileBox) => ReactNode;
   /** The List view, over `visible`. */
   table: ReactNode;
+  /** The screen's deletions: the images they hide, and the one that can be undone. */
+  deletion: Pick<ImageDeletion, 'hidden' | 'pending'>;
   /** Dialogs opened from the gallery. */
   children?: ReactNode;
+}
+
+/** The images a screen shows while some are deleted (see useImageDeletion). */
+export function withoutDeleted<T extends GalleryImage>(
+  images: readonly T[],
+  hidden: ReadonlySet<string>,
+): readonly T[] {
+  return hidden.size === 0 ? images : images.filter((image) => !hidden.has(imageKey(image)));
 }
 
 /**
@@ -43,16 +55,20 @@ export interface GalleryScreenProps<T extends GalleryImage> {
 export function GalleryScreen<T extends GalleryImage>({
   title,
   viewStorageKey,
-  list: { images, isPending, isFetching, isError },
-  visible,
+  list: { images: listed, isPending, isFetching, isError },
+  visible: kept,
   onRefresh,
   tools,
   toolbar,
   gridLabel,
   renderTile,
   table,
+  deletion,
   children,
 }: GalleryScreenProps<T>) {
+  // Deleted images leave the screen at once, while their deletion can still be undone.
+  const images = useMemo(() => withoutDeleted(listed, deletion.hidden), [listed, deletion.hidden]);
+  const visible = useMemo(() => withoutDeleted(kept, deletion.hidden), [kept, deletion.hidden]);
   const [mode, setMode] = useViewMode(viewStorageKey);
   const [refreshing, setRefreshing] = useState(false);
 
@@ -103,6 +119,7 @@ export function GalleryScreen<T extends GalleryImage>({
         </header>
         {body}
       </section>
+      <UndoDeleteBar pending={deletion.pending} />
       {children}
     </div>
   );

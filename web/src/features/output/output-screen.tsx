@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { deleteHdImage } from '../../lib/api/images';
 import { useMessaging } from '../../lib/messaging';
-import { GalleryScreen } from '../gallery/gallery-screen';
+import { GalleryScreen, withoutDeleted } from '../gallery/gallery-screen';
 import type { TileBox } from '../gallery/masonry-grid';
 import { useImageDeletion } from '../gallery/use-image-deletion';
 import { HdImageDetailsModal } from './hd-image-details-modal';
@@ -25,7 +25,7 @@ export function OutputScreen() {
   const [detailsFor, setDetailsFor] = useState<string | null>(null);
   const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
 
-  const { deleting, deleteImages } = useImageDeletion(
+  const deletion = useImageDeletion(
     async (filename) => {
       if (!client) throw new Error('Not signed in');
       await deleteHdImage(client, filename);
@@ -34,7 +34,9 @@ export function OutputScreen() {
       if (client) removeCachedHdImage(queryClient, client.user, filename);
     },
   );
-  const onDelete = useCallback((filename: string) => void deleteImages([filename]), [deleteImages]);
+  const { deleting, deleteImages } = deletion;
+  const onDelete = useCallback((filename: string) => deleteImages([filename]), [deleteImages]);
+  const visible = useMemo(() => withoutDeleted(images, deletion.hidden), [images, deletion.hidden]);
   const onOpen = useCallback((filename: string) => setDetailsFor(filename), []);
 
   async function refresh() {
@@ -63,11 +65,12 @@ export function OutputScreen() {
       title="Output"
       viewStorageKey="tessera.output.view"
       list={list}
-      visible={images}
+      visible={visible}
+      deletion={deletion}
       onRefresh={refresh}
       gridLabel="HD images"
       renderTile={renderTile}
-      table={<HdTable images={images} deleting={deleting} onOpen={onOpen} onDelete={onDelete} />}
+      table={<HdTable images={visible} deleting={deleting} onOpen={onOpen} onDelete={onDelete} />}
     >
       {details && <HdImageDetailsModal image={details} onClose={() => setDetailsFor(null)} />}
     </GalleryScreen>
