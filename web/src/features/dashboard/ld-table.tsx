@@ -25,6 +25,7 @@ export function LdTable({
   onAssignTags,
   onDelete,
 }: LdTableProps) {
+  const untagged = images.every((image) => image.tags.length === 0);
   const allSelected = images.length > 0 && images.every((image) => selected.has(image.filename));
   const renderRow = useCallback(
     (image: LdImage, index: number) => (
@@ -57,6 +58,7 @@ export function LdTable({
       getKey={imageKey}
       rowHeight={IMAGE_ROW_HEIGHT}
       caption="Low-definition images"
+      className={untagged ? 'is-untagged' : undefined}
       columns={[
         { className: 'col-select', header: selectAll, headerClassName: 'cell-select' },
         { className: 'col-preview', header: 'Preview' },

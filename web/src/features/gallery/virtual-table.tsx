@@ -20,6 +20,8 @@ export interface VirtualTableProps<T> {
   columns: readonly TableColumn[];
   /** One body row: a <tr> with aria-rowindex = index + 2 (the header is row 1). */
   renderRow: (item: T, index: number) => ReactNode;
+  /** Extra classes of the <table>, for column widths that depend on the content. */
+  className?: string;
 }
 
 /**
@@ -33,6 +35,7 @@ export function VirtualTable<T>({
   caption,
   columns,
   renderRow,
+  className,
 }: VirtualTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const getItemKey = useVirtualItemKey(items, getKey);
@@ -52,7 +55,10 @@ export function VirtualTable<T>({
 
   return (
     <div ref={scrollRef} className="gallery-scroll">
-      <table className="gallery-table" aria-rowcount={items.length + 1}>
+      <table
+        className={className ? `gallery-table ${className}` : 'gallery-table'}
+        aria-rowcount={items.length + 1}
+      >
         <caption className="visually-hidden">{caption}</caption>
         <colgroup>
           {columns.map((column) => (

@@ -39,7 +39,7 @@ export function HdTable({ images, deleting, onOpen, onDelete }: HdTableProps) {
         { className: 'col-name', header: 'Name' },
         { className: 'col-size', header: 'Size' },
         { className: 'col-date', header: 'Date' },
-        { className: 'col-actions', header: 'Download / Delete' },
+        { className: 'col-download-delete', header: 'Download / Delete' },
       ]}
       renderRow={renderRow}
     />
