@@ -8,7 +8,7 @@ import type { GenerationFormErrors, LdImage } from '@tessera/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { fetchInputImage } from '../../lib/api/generation';
 import { useMessaging } from '../../lib/messaging';
 import { LD_IMAGES_QUERY_KEY } from '../gallery/ld-images';
@@ -22,7 +22,7 @@ import { createGenerationApi } from './generation-api';
 import { ParametersSection } from './parameters-section';
 import { PreviewArea } from './preview-area';
 import { checkReference } from './reference-check';
-import { REFERENCE_PARAM } from './reference-link';
+import { REFERENCE_PARAM, remixOf } from './reference-link';
 import { ReferenceUpload } from './reference-upload';
 import { ResultsStrip } from './results-strip';
 import { TagsSection } from './tags-section';
@@ -66,6 +66,7 @@ export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateSc
   const [referenceError, setReferenceError] = useState<string | undefined>();
   const [details, setDetails] = useState<LdImage | null>(null);
   useReferenceFromLink(session);
+  useRemixFromLink(session);
 
   const { busy } = state;
 
@@ -193,4 +194,31 @@ function useReferenceFromLink(session: GenerateSession): void {
       current = false;
     };
   }, [filename, session, setParams]);
+}
+
+/**
+ * /generate with a remix in the router state ("Use these settings" in Image Details): the
+ * image's reference is fetched back, then the form takes it with every parameter and tag of the
+ * image. The state is then cleared, so Back or a reload does not apply it again over new edits.
+ */
+function useRemixFromLink(session: GenerateSession): void {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const remix = remixOf(location.state);
+  useEffect(() => {
+    if (remix === null) return;
+    let current = true;
+    const path = readImageMetadata(remix.metadata).inputImagePath;
+    void (path ? referenceFromInput(path) : Promise.resolve(null)).then((reference) => {
+      if (!current) return;
+      // A batch under way keeps its form: the remix waits for none, it is simply not applied.
+      if (!session.getState().busy) session.remix(remix.metadata, remix.tags, reference);
+      void navigate(location.pathname + location.search, { replace: true, state: null });
+    });
+    return () => {
+      current = false;
+    };
+    // The remix is read once per navigation (location.key), not per render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [location.key]);
 }

@@ -98,6 +98,19 @@ export class GenerateSession {
     });
   }
 
+  /**
+   * "Use these settings" of an image: its reference, every parameter and its tags in the form;
+   * the preview and the session's results stay as they are.
+   */
+  remix(
+    metadata: Record<string, unknown>,
+    tagIds: readonly string[],
+    reference: Omit<Reference, 'url'> | null,
+  ): void {
+    if (reference) this.setReference(reference);
+    this.update({ fields: fieldsFromMetadata(metadata, this.state.fields), tagIds, error: null });
+  }
+
   clearError(): void {
     this.update({ error: null });
   }

@@ -2,8 +2,10 @@ import { TEXTS, hdSizesForImage, isHdSizeLabel, readImageMetadata } from '@tesse
 import type { HdSizeLabel, LdImage, Tag } from '@tessera/contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
+import { useNavigate } from 'react-router';
 import { CrossIcon } from '../../components/icons';
 import { useMessaging } from '../../lib/messaging';
+import type { RemixState } from '../generate/reference-link';
 import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags/use-tags';
 import { hdImageUrl, inputImageUrl, ldImageUrl } from './hd-api';
@@ -51,6 +53,7 @@ export function ImageDetailsModal({ image, onClose }: ImageDetailsModalProps) {
   const [naturalSize, setNaturalSize] = useState<{ width: number; height: number }>();
   const [size, setSize] = useState('');
   const sizes = hdSizesFor(image.metadata, naturalSize);
+  const navigate = useNavigate();
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -79,6 +82,15 @@ export function ImageDetailsModal({ image, onClose }: ImageDetailsModalProps) {
       () => undefined,
     );
     close();
+  }
+
+  /** Remix: Generate opens with this image's reference, parameters and tags filled in. */
+  function remix() {
+    const state: RemixState = {
+      remix: { filename: image.filename, metadata: image.metadata, tags: image.tags },
+    };
+    close();
+    void navigate('/generate', { state });
   }
 
   const imageTags = image.tags
@@ -160,6 +172,9 @@ export function ImageDetailsModal({ image, onClose }: ImageDetailsModalProps) {
                 )}
               </Field>
             </dl>
+            <button type="button" className="button details-remix" onClick={remix}>
+              Use these settings
+            </button>
 
             <section className="details-hd" aria-label="HD version">
               <div className="field">

@@ -1,0 +1,129 @@
+import fs from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { browserMissing, launchBrowser } from './support/browser.js';
+import { grainyPhoto } from './support/reference.js';
+import { commandOverMqtt, seedLdImages } from './support/seed.js';
+import { startServer, type RunningServer } from './support/server.js';
+import { addNewUser, openPage, signIn, userFolder, type User } from './support/session.js';
+
+/**
+ * "Use these settings" (issue 13, feature 11): from an image's details, Generate opens with the
+ * image's reference, every parameter and its tags filled in, and generating makes a new image
+ * with those settings.
+ */
+
+const REFERENCE = 'reference-slate.png';
+const SOURCE = 'slate-source.png';
+const METADATA = {
+  input_image_path: REFERENCE,
+  cliptextencode_585: 'wet slate tiles, grey and blue',
+  cliptextencode_716: 'people, text',
+  ksampler_cfg: 6.5,
+  ksampler_denoise: 0.55,
+  ipadapter_weight: 0.8,
+  style: 0.4,
+  kseed: 123456,
+  seamless: true,
+  latent_width: 1448,
+  latent_height: 724,
+};
+
+describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let user: User;
+
+  beforeAll(async () => {
+    server = await startServer();
+    user = addNewUser(server, 'remix');
+    const inputFolder = userFolder(server, user.username, 'input');
+    await fs.mkdir(inputFolder, { recursive: true });
+    await fs.writeFile(
+      `${inputFolder}/${REFERENCE}`,
+      await grainyPhoto({ width: 256, height: 256, base: [70, 90, 100], grain: 60, format: 'png' }),
+    );
+    await seedLdImages(server, user, [
+      { filename: SOURCE, width: 1448, height: 724, metadata: METADATA, color: '#50606e' },
+    ]);
+    await commandOverMqtt(server, user, 'create-tag', {
+      id: 't-slate',
+      name: 'Slate',
+      color: '#445566',
+    });
+    await commandOverMqtt(server, user, 'create-tag', {
+      id: 't-wood',
+      name: 'Wood',
+      color: '#aa7744',
+    });
+    await commandOverMqtt(server, user, 'assign-tag', { id: 't-slate', filename: SOURCE });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    page = await openPage(browser, server);
+    await signIn(page, user.username, user.password);
+  });
+  afterEach(() => page.context().close());
+
+  const generateButton = () => page.getByRole('button', { name: /^Generat/ });
+
+  it("'Use these settings' opens Generate with the reference, every parameter and the tags, and generates with them (issue 13)", async () => {
+    await page.getByRole('button', { name: SOURCE, exact: true }).press('Enter');
+    const details = page.getByRole('dialog', { name: SOURCE });
+    await details.getByRole('button', { name: 'Use these settings' }).click();
+    await page.waitForURL('**/generate');
+    expect(await details.count()).toBe(0);
+
+    await page.getByRole('button', { name: `Change reference image (${REFERENCE})` }).waitFor();
+    expect(await page.getByLabel('Positive Prompt').inputValue()).toBe(METADATA.cliptextencode_585);
+    expect(await page.getByLabel('Negative Prompt').inputValue()).toBe('people, text');
+    expect(await page.getByLabel('Output Format').inputValue()).toBe('Rectangle');
+    expect(await page.getByLabel('Imagination Weight').inputValue()).toBe('6.5');
+    expect(await page.getByLabel('Similarity').inputValue()).toBe('0.55');
+    expect(await page.getByLabel('Prompt Adherence').inputValue()).toBe('0.8');
+    expect(await page.getByLabel('Style Weight').inputValue()).toBe('40');
+    expect(await page.getByRole('switch', { name: 'Seamless' }).isChecked()).toBe(true);
+    // Its seed was not the fixed one: a new image needs a new seed.
+    expect(await page.getByRole('switch', { name: 'Use Fixed Seed' }).isChecked()).toBe(false);
+    // The image's tag is chosen for the new images: the collapsed section counts it.
+    const tagsSection = page.locator('summary').filter({ hasText: 'Tags' });
+    expect(await tagsSection.textContent()).toBe('Tags1');
+    await tagsSection.click();
+    expect(await page.getByRole('checkbox', { name: 'Slate' }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'Wood' }).isChecked()).toBe(false);
+
+    await page.getByLabel('Batch Size').fill('1');
+    await generateButton().click();
+    await expect.poll(() => generateButton().textContent(), { timeout: 60_000 }).toBe('Generate');
+    const answer = await commandOverMqtt(server, user, 'list-low-definition', {
+      page: 1,
+      size: 10,
+      filters: { tags: ['t-slate'] },
+    });
+    const made = (answer.images as { filename: string; metadata: Record<string, unknown> }[]).find(
+      (image) => image.filename !== SOURCE,
+    );
+    expect(made?.metadata).toMatchObject({
+      cliptextencode_585: METADATA.cliptextencode_585,
+      cliptextencode_716: 'people, text',
+      ksampler_cfg: 6.5,
+      ksampler_denoise: 0.55,
+      ipadapter_weight: 0.8,
+      style: 0.4,
+      seamless: true,
+      latent_width: 1448,
+      latent_height: 724,
+    });
+
+    // The remix was used once: a reload starts a fresh form instead of applying it again.
+    await page.reload();
+    await page.getByLabel('Positive Prompt').waitFor();
+    await page.waitForTimeout(500);
+    expect(await page.getByLabel('Positive Prompt').inputValue()).toBe('');
+  });
+});
