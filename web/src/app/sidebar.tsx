@@ -12,6 +12,8 @@ import {
 } from '../components/icons';
 import { useCredentials } from '../features/auth/credentials';
 import { useSignOut } from '../features/auth/use-sign-out';
+import { ActiveHdJobsBadge } from '../features/hd';
+import { NotifyToggle } from '../features/notifications';
 import { themeQuery } from '../lib/config-queries';
 import { themeAsset } from '../lib/theme';
 
@@ -46,12 +48,14 @@ export function Sidebar() {
               >
                 {item.icon}
               </NavLink>
+              {item.to === '/upscale' && <ActiveHdJobsBadge />}
             </li>
           ))}
         </ul>
       </nav>
       <div className="sidebar-footer">
         <ConnectionStatus />
+        <NotifyToggle />
         <button
           type="button"
           className="sidebar-signout"

@@ -176,6 +176,17 @@ export function CloseIcon() {
   );
 }
 
+/** A bell; struck through when notifications are off. */
+export function BellIcon({ off }: { off: boolean }) {
+  return (
+    <Icon size="small">
+      <path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z" />
+      <path d="M10 20.5a2 2 0 0 0 4 0" />
+      {off && <path d="M4 4l16 16" />}
+    </Icon>
+  );
+}
+
 /** The plain × of the details modal's and the toasts' close buttons, `size` pixels wide. */
 export function CrossIcon({ size }: { size: number }) {
   return (

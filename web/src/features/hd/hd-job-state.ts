@@ -40,6 +40,12 @@ export function isActive(status: GenerationStatus): boolean {
   return status === 'queued' || status === 'in_progress';
 }
 
+/** The jobs still to come: known to wait or run, or ordered here and not yet heard of. */
+export function activeJobCount(state: HdJobsState): number {
+  const known = Object.values(state.jobs).filter((job) => isActive(job.status)).length;
+  return known + state.pending.length;
+}
+
 function withJob(state: HdJobsState, job: HdJobView): HdJobsState {
   const known = job.id in state.jobs;
   return {

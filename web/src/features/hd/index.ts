@@ -4,3 +4,4 @@ export type { ImageDetailsModalProps } from './image-details-modal';
 export { orderHd, reportHdJobCancelled, useHdJobs, useImageHdState } from './hd-job-store';
 export { cancelHdJob, fetchHdJobs, hdImageUrl, ldThumbnailUrl } from './hd-api';
 export type { HdJobView, HdJobsState, ImageHdState } from './hd-job-state';
+export { ActiveHdJobsBadge } from './active-hd-jobs';
