@@ -5,6 +5,7 @@ import {
   generationStatusResponseSchema,
   isValidUsername,
   loginRequestSchema,
+  sessionResponseSchema,
   themeResponseSchema,
   titleResponseSchema,
 } from './http.js';
@@ -13,8 +14,27 @@ describe('HTTP shapes', () => {
   it('[B1] [B2] [B3] reads title, theme and broker url', () => {
     expect(titleResponseSchema.parse({ title: 'Tessera' })).toEqual({ title: 'Tessera' });
     expect(themeResponseSchema.parse({ theme: 'dark' })).toEqual({ theme: 'dark' });
-    expect(brokerUrlResponseSchema.parse({ url: 'ws://h/mqtt' })).toEqual({ url: 'ws://h/mqtt' });
+    expect(brokerUrlResponseSchema.parse({ url: 'ws://h/mqtt' }).url).toBe('ws://h/mqtt');
     expect(titleResponseSchema.safeParse({}).success).toBe(false);
+  });
+
+  it('reads the broker protocol version, MQTT 3.1.1 when the answer leaves it out', () => {
+    expect(brokerUrlResponseSchema.parse({ url: 'ws://h/mqtt' })).toEqual({
+      url: 'ws://h/mqtt',
+      protocolVersion: 4,
+    });
+    expect(brokerUrlResponseSchema.parse({ url: 'ws://h/mqtt', protocolVersion: 5 })).toEqual({
+      url: 'ws://h/mqtt',
+      protocolVersion: 5,
+    });
+    expect(
+      brokerUrlResponseSchema.safeParse({ url: 'ws://h/mqtt', protocolVersion: 3 }).success,
+    ).toBe(false);
+  });
+
+  it('reads who the session belongs to', () => {
+    expect(sessionResponseSchema.parse({ username: 'alice' })).toEqual({ username: 'alice' });
+    expect(sessionResponseSchema.safeParse({}).success).toBe(false);
   });
 
   it('[L2] takes a login of username up to 64 and password up to 1024 characters', () => {

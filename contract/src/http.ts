@@ -14,7 +14,30 @@ export function isValidUsername(name: string): boolean {
 
 export const titleResponseSchema = z.object({ title: z.string() });
 export const themeResponseSchema = z.object({ theme: z.string() });
-export const brokerUrlResponseSchema = z.object({ url: z.string() });
+
+/**
+ * The MQTT protocol versions the browser may speak, as mqtt.js numbers them: 4 is MQTT 3.1.1
+ * (the embedded broker, Aedes, speaks nothing newer), 5 is MQTT 5 (an external Mosquitto).
+ */
+export const MQTT_PROTOCOL_VERSIONS = [4, 5] as const;
+export type MqttProtocolVersion = (typeof MQTT_PROTOCOL_VERSIONS)[number];
+/** What a client assumes when the server does not say: every broker speaks MQTT 3.1.1. */
+export const DEFAULT_MQTT_PROTOCOL_VERSION: MqttProtocolVersion = 4;
+
+/**
+ * SPEC §7's `url`, plus the protocol version the broker speaks. The addition is optional, so an
+ * answer without it still parses (as MQTT 3.1.1).
+ */
+export const brokerUrlResponseSchema = z.object({
+  url: z.string(),
+  protocolVersion: z
+    .union([z.literal(4), z.literal(5)])
+    .optional()
+    .default(DEFAULT_MQTT_PROTOCOL_VERSION),
+});
+
+/** GET /api/session (beyond the spec): who the session cookie belongs to; 401 without one. */
+export const sessionResponseSchema = z.object({ username: z.string() });
 
 // No pattern check on the username: login is not validated on the client (SPEC §5), and a
 // name that is no account simply fails to sign in.
@@ -34,6 +57,7 @@ export const generationStatusResponseSchema = z.object({
 export type TitleResponse = z.infer<typeof titleResponseSchema>;
 export type ThemeResponse = z.infer<typeof themeResponseSchema>;
 export type BrokerUrlResponse = z.infer<typeof brokerUrlResponseSchema>;
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 export type GenerationStatusResponse = z.infer<typeof generationStatusResponseSchema>;

@@ -96,6 +96,27 @@ describe('loadConfig', () => {
       username: 's',
       password: 'p',
       publicUrl: 'wss://tiles.example/mqtt',
+      publicProtocolVersion: 5,
     });
+  });
+
+  it('tells browsers MQTT 5 on an external broker unless told 4, and 3.1.1 on the embedded one', () => {
+    const external = {
+      MQTT_URL: 'ws://broker:9001',
+      MQTT_USERNAME: 's',
+      MQTT_PASSWORD: 'p',
+    };
+    expect(loadConfig(external).externalBroker?.publicProtocolVersion).toBe(5);
+    expect(
+      loadConfig({ ...external, PUBLIC_MQTT_PROTOCOL_VERSION: '4' }).externalBroker
+        ?.publicProtocolVersion,
+    ).toBe(4);
+    expect(() => loadConfig({ ...external, PUBLIC_MQTT_PROTOCOL_VERSION: '3' })).toThrow(
+      /PUBLIC_MQTT_PROTOCOL_VERSION must be 4 \(MQTT 3\.1\.1\) or 5/,
+    );
+    expect(() => loadConfig({ PUBLIC_MQTT_PROTOCOL_VERSION: '5' })).toThrow(
+      /PUBLIC_MQTT_PROTOCOL_VERSION cannot be 5 without MQTT_URL/,
+    );
+    expect(loadConfig({ PUBLIC_MQTT_PROTOCOL_VERSION: '4' }).externalBroker).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { MqttProtocolVersion } from '@tessera/contract';
 import { z } from 'zod';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './broker/limits.js';
 
@@ -51,6 +52,10 @@ const envSchema = z
     MQTT_PASSWORD: z.string().min(1).optional(),
     PUBLIC_MQTT_URL: z
       .url({ protocol: /^wss?$/, error: 'must be a URL starting with ws:// or wss://' })
+      .optional(),
+    PUBLIC_MQTT_PROTOCOL_VERSION: z
+      .enum(['4', '5'], { error: 'must be 4 (MQTT 3.1.1) or 5 (MQTT 5)' })
+      .transform((value) => (value === '5' ? 5 : 4))
       .optional(),
     PUBLIC_HOSTS: z
       .string()
@@ -108,7 +113,16 @@ const envSchema = z
         message: 'is required with ENGINE=comfyui (one or more ComfyUI base URLs)',
       });
     }
-    if (!env.MQTT_URL) return;
+    if (!env.MQTT_URL) {
+      if (env.PUBLIC_MQTT_PROTOCOL_VERSION === 5) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PUBLIC_MQTT_PROTOCOL_VERSION'],
+          message: 'cannot be 5 without MQTT_URL: the embedded broker speaks MQTT 3.1.1 only',
+        });
+      }
+      return;
+    }
     if (!env.MQTT_USERNAME || !env.MQTT_PASSWORD) {
       ctx.addIssue({
         code: 'custom',
@@ -144,7 +158,14 @@ export interface Config {
   /** Engine jobs running at once; one per CPU-heavy engine by default. */
   jobConcurrency: number;
   /** Unset: the embedded broker. Set: an external broker and the service principal's login. */
-  externalBroker?: { url: string; username: string; password: string; publicUrl: string };
+  externalBroker?: {
+    url: string;
+    username: string;
+    password: string;
+    publicUrl: string;
+    /** The MQTT version browsers speak to it: 5 unless PUBLIC_MQTT_PROTOCOL_VERSION says 4. */
+    publicProtocolVersion: MqttProtocolVersion;
+  };
   /** Live (queued or running) jobs one user may have, per kind. */
   maxQueuedPerUser: { preview: number; hd: number };
   /** The embedded broker's per-connection, per-user and per-address limits (unset: defaults). */
@@ -203,6 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             username: e.MQTT_USERNAME,
             password: e.MQTT_PASSWORD,
             publicUrl: e.PUBLIC_MQTT_URL ?? e.MQTT_URL,
+            // Mosquitto 2, the broker deploy/ ships, speaks MQTT 5.
+            publicProtocolVersion: e.PUBLIC_MQTT_PROTOCOL_VERSION ?? 5,
           },
         }
       : {}),

@@ -1,6 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { createEmbeddedBroker, BROKER_PATH } from './broker/embedded.js';
+import {
+  createEmbeddedBroker,
+  BROKER_PATH,
+  EMBEDDED_BROKER_PROTOCOL_VERSION,
+} from './broker/embedded.js';
 import { generateServiceCredentials } from './broker/service-principal.js';
 import type { Config } from './config.js';
 import { buildHttpApp } from './http/app.js';
@@ -143,6 +147,8 @@ export async function startServer(
           path: BROKER_PATH,
           port: () => (app.server.address() as AddressInfo).port,
         }),
+    // Aedes, the embedded broker, speaks MQTT 3.1.1 only.
+    brokerProtocolVersion: external?.publicProtocolVersion ?? EMBEDDED_BROKER_PROTOCOL_VERSION,
     healthCheck: async () => {
       await sql`select 1`.execute(db);
     },

@@ -11,6 +11,8 @@ import { DEFAULT_BROKER_LIMITS, PublishAllowance, type BrokerLimits } from './li
 import { isServiceLogin, type ServiceCredentials } from './service-principal.js';
 
 export const BROKER_PATH = '/mqtt';
+/** Aedes speaks MQTT 3.1.1 (mqtt.js's protocolVersion 4) and refuses MQTT 5 clients. */
+export const EMBEDDED_BROKER_PROTOCOL_VERSION = 4;
 /** No command or response comes near this; a larger frame is hostile. */
 const MAX_FRAME_BYTES = 1024 * 1024;
 

@@ -26,6 +26,7 @@ beforeAll(async () => {
       path: '/mqtt',
       port: () => 8080,
     }),
+    brokerProtocolVersion: 4,
     healthCheck: () => Promise.resolve(),
     themesDir: THEMES_DIR,
     // Generation has its own tests (routes/generation.test.ts); nothing here reaches it.
@@ -78,7 +79,7 @@ describe('start-up endpoints', () => {
       url: '/api/mosquitto/url',
       headers: { host: 'tiles.local:8080' },
     });
-    expect(res.json()).toEqual({ url: 'ws://tiles.local:8080/mqtt' });
+    expect(res.json()).toEqual({ url: 'ws://tiles.local:8080/mqtt', protocolVersion: 4 });
   });
 
   it('never echoes a Host header that does not name this server', async () => {
@@ -86,7 +87,7 @@ describe('start-up endpoints', () => {
       url: '/api/mosquitto/url',
       headers: { host: 'evil.example:8080' },
     });
-    expect(res.json()).toEqual({ url: 'ws://tiles.local:8080/mqtt' });
+    expect(res.json()).toMatchObject({ url: 'ws://tiles.local:8080/mqtt' });
   });
 
   it('answers the health check', async () => {

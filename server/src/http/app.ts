@@ -1,4 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
+import type { MqttProtocolVersion } from '@tessera/contract';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { EngineHealth } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
@@ -19,6 +20,8 @@ export interface HttpDependencies {
   theme: string;
   /** The broker's WebSocket address as a browser that sent this request must reach it. */
   brokerUrlFor(request: { protocol: string; host: string }): string;
+  /** The MQTT version browsers speak to that broker (4: MQTT 3.1.1, the embedded broker). */
+  brokerProtocolVersion: MqttProtocolVersion;
   /** Throws when a part the server needs (the database) does not answer. */
   healthCheck(): Promise<void>;
   /** The engine's own state (its ComfyUI servers), when it has one to tell. */

@@ -86,6 +86,7 @@ export async function startTestServer(
         username: SERVICE_USERNAME,
         password: servicePassword,
         publicUrl: mosquitto.wsUrl,
+        publicProtocolVersion: 5,
       },
     }),
   };

@@ -9,13 +9,21 @@ import { OutputScreen } from '../features/output/output-screen';
 import { UpscaleScreen } from '../features/upscale/upscale-screen';
 import { Layout } from './layout';
 import { NotFound } from './not-found';
+import { RequireSession } from './require-session';
 import { StartUpLoading } from './startup';
 
-/** Routes of SPEC §2 (checklist R1, R2): Login alone, every other screen inside the sidebar layout. */
+/**
+ * Routes of SPEC §2 (checklist R1, R2): Login alone, every other screen inside the sidebar layout
+ * and behind the session check.
+ */
 const router = createBrowserRouter([
   { path: '/', element: <LoginScreen /> },
   {
-    element: <Layout />,
+    element: (
+      <RequireSession>
+        <Layout />
+      </RequireSession>
+    ),
     children: [
       { path: '/dashboard', element: <DashboardScreen /> },
       { path: '/generate', element: <GenerateScreen /> },

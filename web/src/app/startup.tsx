@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { readCredentials } from '../features/auth/credentials';
-import { brokerUrlQuery, themeQuery, titleQuery } from '../lib/config-queries';
+import { brokerQuery, themeQuery, titleQuery } from '../lib/config-queries';
 import { startMessaging, useMessagingState } from '../lib/mqtt';
 import { applyTheme } from '../lib/theme';
 
@@ -14,24 +14,24 @@ import { applyTheme } from '../lib/theme';
 export function StartUp({ children }: { children: ReactNode }) {
   const title = useQuery(titleQuery);
   const theme = useQuery(themeQuery);
-  const brokerUrl = useQuery(brokerUrlQuery);
+  const broker = useQuery(brokerQuery);
   const messaging = useMessagingState();
 
   // One step once all three answers are in, in the order of SPEC §1: the title, the theme, then
   // the messaging client; the routes render right after (when the broker address is set).
   useEffect(() => {
-    if (title.data === undefined || theme.data === undefined || brokerUrl.data === undefined) {
+    if (title.data === undefined || theme.data === undefined || broker.data === undefined) {
       return;
     }
     document.title = title.data;
     applyTheme(theme.data);
-    startMessaging(brokerUrl.data, readCredentials());
-  }, [title.data, theme.data, brokerUrl.data]);
+    startMessaging(broker.data, readCredentials());
+  }, [title.data, theme.data, broker.data]);
 
   const steps = [
     { query: title, what: 'the page title' },
     { query: theme, what: 'the theme' },
-    { query: brokerUrl, what: 'the messaging address' },
+    { query: broker, what: 'the messaging address' },
   ];
   const failed = steps.find((step) => step.query.isError);
   const busy = steps.some((step) => step.query.isFetching);
@@ -55,7 +55,7 @@ export function StartUp({ children }: { children: ReactNode }) {
     );
   }
 
-  if (messaging.brokerUrl === null) {
+  if (messaging.broker === null) {
     return <StartUpLoading />;
   }
 

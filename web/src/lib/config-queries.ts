@@ -5,6 +5,7 @@ import {
 } from '@tessera/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from './http';
+import type { BrokerAddress } from './messaging/connect-options';
 
 /**
  * The three start-up answers (SPEC §1). They hold for the page's life: never stale, fetched once
@@ -24,9 +25,10 @@ export const themeQuery = queryOptions({
   ...once,
 });
 
-export const brokerUrlQuery = queryOptions({
-  queryKey: ['config', 'broker-url'],
-  queryFn: async () => (await getJson('/api/mosquitto/url', brokerUrlResponseSchema)).url,
+/** The broker's address and the MQTT version it speaks (3.1.1 when the server does not say). */
+export const brokerQuery = queryOptions({
+  queryKey: ['config', 'broker'],
+  queryFn: (): Promise<BrokerAddress> => getJson('/api/mosquitto/url', brokerUrlResponseSchema),
   ...once,
 });
 

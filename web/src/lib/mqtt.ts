@@ -1,7 +1,8 @@
-import { MQTT_CONNECT_TIMEOUT_MS } from '@tessera/contract';
 import mqtt from 'mqtt';
 import type { MqttClient } from 'mqtt';
 import { useSyncExternalStore } from 'react';
+import { messagingConnectOptions } from './messaging/connect-options';
+import type { BrokerAddress, MessagingLogin } from './messaging/connect-options';
 import { createRequestClient } from './messaging/request-client';
 import type { RequestClient } from './messaging/request-client';
 
@@ -15,20 +16,17 @@ import type { RequestClient } from './messaging/request-client';
 
 export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'error';
 
+export type { BrokerAddress, MessagingLogin };
+
 export interface MessagingState {
-  /** The broker address from GET /api/mosquitto/url; null until start-up has fetched it. */
-  brokerUrl: string | null;
+  /** The broker from GET /api/mosquitto/url; null until start-up has fetched it. */
+  broker: BrokerAddress | null;
   status: ConnectionStatus;
   /** The last connection error, kept until the client connects again. */
   error: string | null;
 }
 
-export interface MessagingLogin {
-  username: string;
-  password: string;
-}
-
-let state: MessagingState = { brokerUrl: null, status: 'offline', error: null };
+let state: MessagingState = { broker: null, status: 'offline', error: null };
 let client: MqttClient | null = null;
 let requestClient: RequestClient | null = null;
 let login: MessagingLogin | null = null;
@@ -37,12 +35,6 @@ const listeners = new Set<() => void>();
 function update(change: Partial<MessagingState>): void {
   state = { ...state, ...change };
   for (const listener of listeners) listener();
-}
-
-function randomClientId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(6));
-  // 'tessera_' and 12 hex digits: 20 characters, within the 23 every MQTT 3.1.1 broker accepts.
-  return 'tessera_' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function watch(created: MqttClient): void {
@@ -76,8 +68,8 @@ function watch(created: MqttClient): void {
  * repeated calls create nothing new). Does nothing before start-up has set the broker address.
  */
 export function connectMessaging(credentials: MessagingLogin): MqttClient | null {
-  const url = state.brokerUrl;
-  if (url === null) return null;
+  const broker = state.broker;
+  if (broker === null) return null;
   if (
     client !== null &&
     login?.username === credentials.username &&
@@ -88,23 +80,17 @@ export function connectMessaging(credentials: MessagingLogin): MqttClient | null
   requestClient?.dispose();
   if (client !== null) client.end(true);
   login = { ...credentials };
-  client = mqtt.connect(url, {
-    clientId: randomClientId(),
-    clean: true,
-    username: credentials.username,
-    password: credentials.password,
-    connectTimeout: MQTT_CONNECT_TIMEOUT_MS,
-  });
+  client = mqtt.connect(broker.url, messagingConnectOptions(credentials, broker.protocolVersion));
   requestClient = createRequestClient(client, credentials.username);
   watch(client);
   update({ status: 'connecting', error: null });
   return client;
 }
 
-/** Start-up: remembers the broker address, then connects when credentials are stored. */
-export function startMessaging(url: string, credentials: MessagingLogin | null): void {
+/** Start-up: remembers the broker, then connects when credentials are stored. */
+export function startMessaging(broker: BrokerAddress, credentials: MessagingLogin | null): void {
   // The client is created in the same task, before React renders the routes this unblocks.
-  if (state.brokerUrl === null) update({ brokerUrl: url });
+  if (state.broker === null) update({ broker });
   if (credentials !== null) connectMessaging(credentials);
 }
 

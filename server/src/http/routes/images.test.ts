@@ -42,6 +42,7 @@ beforeAll(async () => {
     title: 'Tessera Test',
     theme: 'default',
     brokerUrlFor: () => 'ws://localhost/mqtt',
+    brokerProtocolVersion: 4,
     healthCheck: () => Promise.resolve(),
     themesDir: THEMES_DIR,
     files,

@@ -5,8 +5,10 @@ import type { HttpDependencies } from '../app.js';
 export const metaRoutes: FastifyPluginAsync<HttpDependencies> = async (app, deps) => {
   app.get('/api/title', () => ({ title: deps.title }));
   app.get('/api/theme', () => ({ theme: deps.theme }));
+  // SPEC §7's url, and the protocol version the broker speaks (an addition the client may miss).
   app.get('/api/mosquitto/url', (request) => ({
     url: deps.brokerUrlFor({ protocol: request.protocol, host: request.host }),
+    protocolVersion: deps.brokerProtocolVersion,
   }));
   app.get('/api/health', async (request, reply) => {
     try {

@@ -1,4 +1,5 @@
-import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
+import type { SessionResponse } from '@tessera/contract';
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -8,11 +9,13 @@ import { themeAsset } from '../../lib/theme';
 import { storeCredentials } from './credentials';
 import type { Credentials } from './credentials';
 import { login } from './login-request';
+import { sessionQuery } from './session';
 import './login-screen.css';
 
 /** Route `/` (SPEC §2 Login, checklist L1–L5). No client-side validation, on purpose. */
 export function LoginScreen() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const id = useId();
   const { data: title } = useSuspenseQuery(titleQuery);
   const { data: theme } = useSuspenseQuery(themeQuery);
@@ -29,6 +32,9 @@ export function LoginScreen() {
       }
       storeCredentials(credentials);
       connectMessaging(credentials);
+      // The cookie just set is this user's: the screens need not ask the server who it is.
+      const session: SessionResponse = { username: credentials.username };
+      queryClient.setQueryData(sessionQuery.queryKey, session);
       void navigate('/dashboard');
     },
   });

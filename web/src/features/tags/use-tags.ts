@@ -21,6 +21,10 @@ export function useTags(): { tags: Tag[]; isLoading: boolean; error: unknown } {
     queryKey: tagsQueryKey(client?.user),
     queryFn: () => (client ? loadAllTags(client) : Promise.resolve([])),
     enabled: client !== null,
+    // One list-tag per load: tiles, tables and pickers that mount later read the cache rather
+    // than fetch again. The list changes only through this client's tag commands (which update
+    // and reload it) and Refresh (which resets it), so it never goes stale by itself.
+    staleTime: Infinity,
   });
   return { tags: query.data ?? NO_TAGS, isLoading: query.isLoading, error: query.error };
 }

@@ -34,6 +34,11 @@ export class PendingRequests {
     this.#waiting.set(transactionid, { request, timer });
   }
 
+  /** Whether a request still waits for `transactionid` (not answered, timed out or removed). */
+  has(transactionid: string): boolean {
+    return this.#waiting.has(transactionid);
+  }
+
   /** Removes and returns the request waiting for `transactionid` on `topic`, if any. */
   take(transactionid: string, topic: string): PendingRequest | undefined {
     const waiting = this.#waiting.get(transactionid);

@@ -42,6 +42,7 @@ beforeEach(async () => {
 afterEach(async () => {
   vi.useRealTimers();
   vi.restoreAllMocks();
+  releaseSubscriptions?.();
   for (const client of requestClients.splice(0)) client.dispose();
   await Promise.all(mqttClients.splice(0).map((client) => client.endAsync(true)));
   await service.close();
@@ -52,6 +53,38 @@ afterAll(async () => {
 });
 
 let clientCount = 0;
+
+let releaseSubscriptions: (() => void) | undefined;
+
+/**
+ * Makes the broker take `delayMs` over each subscription of the user's clients (the messaging
+ * service's own are left alone), as a loaded broker may, and grant or refuse it then. Undone
+ * after the test.
+ */
+function holdSubscriptions(delayMs: number, verdict: 'grant' | 'refuse' = 'grant'): void {
+  const { aedes } = broker;
+  const original = aedes.authorizeSubscribe;
+  aedes.authorizeSubscribe = (client, subscription, done) => {
+    if (client.id === 'fake-messaging-service') return original(client, subscription, done);
+    setTimeout(() => done(null, verdict === 'grant' ? subscription : null), delayMs);
+  };
+  releaseSubscriptions = () => {
+    aedes.authorizeSubscribe = original;
+    releaseSubscriptions = undefined;
+  };
+}
+
+/** The kinds of the packets the client sends, in order. */
+function sentPackets(client: MqttClient): string[] {
+  const kinds: string[] = [];
+  client.on('packetsend', (packet: { cmd: string }) => kinds.push(packet.cmd));
+  return kinds;
+}
+
+/** Plays a fast service: answers every list-tag with an empty page as soon as it arrives. */
+async function answerListTagsAtOnce(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await service.answer(await service.nextCommand(), tagPage(1, []));
+}
 
 /** A browser-like client of `USER`: the options of lib/mqtt.ts, mqtt.js defaults otherwise. */
 function connectUser(options: IClientOptions = {}): MqttClient {
@@ -421,6 +454,96 @@ describe('request client over a real broker', () => {
     );
     expect(mqttClient.listenerCount('message')).toBe(messageListeners - 1);
     expect(mqttClient.connected).toBe(true);
+  });
+
+  it('[Q1] holds a command made while connecting until the SUBACK, so a fast answer is not lost', async () => {
+    holdSubscriptions(300);
+    const mqttClient = connectUser();
+    const sent = sentPackets(mqttClient);
+    const messaging = createRequestClient(mqttClient, USER, { responseTimeoutMs: 3000 });
+    requestClients.push(messaging);
+
+    const response = messaging.request('list-tag', { page: 1, size: 10 });
+    void answerListTagsAtOnce(1);
+
+    await expect(response).resolves.toMatchObject({ tags: [] });
+    expect(sent.filter((kind) => kind === 'subscribe' || kind === 'publish')).toEqual([
+      'subscribe',
+      'publish',
+    ]);
+  });
+
+  it('[Q1] holds a command on a connected client until the SUBACK of its new subscriptions', async () => {
+    const mqttClient = connectUser();
+    await new Promise((resolve) => mqttClient.once('connect', resolve));
+    holdSubscriptions(300);
+    const messaging = createRequestClient(mqttClient, USER, { responseTimeoutMs: 3000 });
+    requestClients.push(messaging);
+    const acknowledged = subscribeAcknowledged(mqttClient).then(() => 'suback');
+    const commandArrived = service.nextCommand().then(async (command) => {
+      await service.answer(command, tagPage(1, []));
+      return 'command';
+    });
+
+    const response = messaging.request('list-tag', { page: 1, size: 10 });
+
+    // Whichever comes first: the command must not reach the service before the SUBACK.
+    expect(await Promise.race([acknowledged, commandArrived])).toBe('suback');
+    await expect(response).resolves.toMatchObject({ tags: [] });
+  });
+
+  it('[Q1] a command made while the connection is down waits for the new SUBACK', async () => {
+    const { mqttClient, messaging } = await signIn({
+      messaging: { responseTimeoutMs: 5000 },
+    });
+    const closed = new Promise<void>((resolve) => mqttClient.once('close', () => resolve()));
+    await service.close();
+    const { port } = broker;
+    await broker.close();
+    await closed;
+
+    // Offline, mqtt.js would queue it and send it the moment it reconnects, before subscribing.
+    const response = messaging.request('list-tag', { page: 1, size: 10 });
+    broker = await startTestBroker(port);
+    holdSubscriptions(300);
+    service = await FakeMessagingService.start(broker.url);
+    void answerListTagsAtOnce(1);
+
+    await expect(response).resolves.toMatchObject({ tags: [] });
+  });
+
+  it('[Q1] sends each command once, however many are made before the SUBACK', async () => {
+    holdSubscriptions(200);
+    const mqttClient = connectUser();
+    const sent = sentPackets(mqttClient);
+    const messaging = createRequestClient(mqttClient, USER, { responseTimeoutMs: 3000 });
+    requestClients.push(messaging);
+
+    const responses = [1, 2, 3].map((page) => messaging.request('list-tag', { page, size: 10 }));
+    void answerListTagsAtOnce(3);
+
+    await expect(Promise.all(responses)).resolves.toHaveLength(3);
+    expect(sent.filter((kind) => kind === 'publish')).toHaveLength(3);
+    expect(sent.filter((kind) => kind === 'subscribe')).toHaveLength(1);
+  });
+
+  it('[Q8] a refused subscription fails the waiting command at once, not after the timeout', async () => {
+    holdSubscriptions(0, 'refuse');
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const mqttClient = connectUser();
+    const sent = sentPackets(mqttClient);
+    const messaging = createRequestClient(mqttClient, USER, { responseTimeoutMs: 5000 });
+    requestClients.push(messaging);
+
+    const started = Date.now();
+    const rejection = await messaging
+      .request('list-tag', { page: 1, size: 10 })
+      .catch((error: unknown) => error);
+
+    expect(rejection).toBeInstanceOf(Error);
+    expect((rejection as Error).message).toMatch(/^Subscribe error/);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(sent).not.toContain('publish');
   });
 
   it('[Q1] subscribes again after the broker restarts and answers still arrive', async () => {

@@ -6,7 +6,7 @@ import {
   userQueryTopics,
 } from '@tessera/contract';
 import type { CommandInput, CommandResponse, RequestAction } from '@tessera/contract';
-import type { MqttClient } from 'mqtt';
+import type { ISubscriptionMap, MqttClient } from 'mqtt';
 import { RequestCancelledError } from './errors';
 import { toHdStatusEvent } from './hd-status';
 import type { HdStatusListener } from './hd-status';
@@ -14,6 +14,7 @@ import { readJsonPayload } from './json-payload';
 import { PendingRequests } from './pending-requests';
 import { publishJson } from './publish';
 import { parseCommandResponse, transactionIdOf } from './responses';
+import { SubscriptionGate } from './subscription-gate';
 
 /** A command's own fields: the client adds the envelope (transactionid, user). */
 export type RequestFields<A extends RequestAction> = Omit<
@@ -24,7 +25,8 @@ export type RequestFields<A extends RequestAction> = Omit<
 export interface RequestClient {
   readonly user: string;
   /**
-   * Publishes the command and resolves with its answer, parsed by the contract. Rejects with
+   * Publishes the command, once the broker has acknowledged the subscription its answer arrives
+   * on, and resolves with the answer, parsed by the contract. Rejects with
    * CommandFailedError (success false), InvalidResponseError, ResponseTimeoutError, the
    * publish error of mqtt.js, or RequestCancelledError after `dispose`.
    */
@@ -32,7 +34,10 @@ export interface RequestClient {
     action: A,
     fields: RequestFields<A>,
   ): Promise<CommandResponse<A>>;
-  /** Publishes the HD command as given; no answer is awaited. Rejects when publishing fails. */
+  /**
+   * Publishes the HD command as given (after the SUBACK, as `request`, so that its status
+   * messages reach this client); no answer is awaited. Rejects when publishing fails.
+   */
   sendHdCommand(payload: CommandInput<'generate-image'>): Promise<void>;
   /** Listens to the HD status messages; returns the function that stops listening. */
   onHdStatus(listener: HdStatusListener): () => void;
@@ -55,13 +60,52 @@ export function createRequestClient(
   const hdStatusTopic = queryTopic('status-generate-image', user);
   const pending = new PendingRequests(responseTimeoutMs);
   const hdListeners = new Set<HdStatusListener>();
+  const gate = new SubscriptionGate();
   let disposed = false;
 
-  // A clean session forgets subscriptions, so every connection (first or reconnect) makes them.
+  // A clean session forgets subscriptions, so every connection (first or reconnect) makes them;
+  // commands wait at the gate for the SUBACK, so that no answer comes before its subscription.
   function subscribeQueries(): void {
-    mqttClient.subscribe(queryTopics, { qos: 0 }, (error) => {
-      if (error) console.error('Subscribing to the query topics failed:', error);
+    gate.shut();
+    // `resubscribe: true` sends the SUBSCRIBE even for topics mqtt.js thinks subscribed already
+    // (its own resubscribe may have sent them); otherwise it answers at once, with no SUBACK.
+    const subscriptions: ISubscriptionMap = Object.assign(
+      Object.fromEntries(queryTopics.map((topic) => [topic, { qos: 0 as const }])),
+      { resubscribe: true },
+    );
+    mqttClient.subscribe(subscriptions, (error, _granted, packet) => {
+      if (!error) {
+        gate.open();
+        return;
+      }
+      // Without a SUBACK the connection was lost: the next connection subscribes again.
+      if (packet?.cmd !== 'suback') return;
+      // A SUBACK that refuses: no answer can arrive, so waiting commands fail now.
+      console.error('Subscribing to the query topics failed:', error);
+      gate.refuse(error);
     });
+  }
+
+  function onClose(): void {
+    // Offline, mqtt.js would queue commands and send them on reconnect, before the new SUBACK.
+    gate.shut();
+  }
+
+  function onEnd(): void {
+    // mqtt.js's own words for a client that was ended (SPEC §8's connection problems).
+    gate.refuse(new Error('client disconnecting'));
+  }
+
+  /** Publishes once the gate lets it through, unless `stillWanted` says nobody waits any more. */
+  async function publishWhenSubscribed(
+    topic: string,
+    payload: unknown,
+    stillWanted: () => boolean,
+  ): Promise<void> {
+    // A client being ended refuses at once, with mqtt.js's own error.
+    if (!mqttClient.disconnecting) await gate.pass();
+    if (!stillWanted()) return;
+    await publishJson(mqttClient, topic, payload);
   }
 
   function onMessage(topic: string, payload: Uint8Array): void {
@@ -90,6 +134,8 @@ export function createRequestClient(
   }
 
   mqttClient.on('connect', subscribeQueries);
+  mqttClient.on('close', onClose);
+  mqttClient.on('end', onEnd);
   mqttClient.on('message', onMessage);
   if (mqttClient.connected) subscribeQueries();
 
@@ -112,19 +158,27 @@ export function createRequestClient(
           },
           reject,
         });
-        publishJson(mqttClient, commandTopic(action, user), command).catch((error: unknown) => {
-          console.error(`Publishing the ${action} command failed:`, error);
-          pending.remove(transactionid)?.reject(error as Error);
-        });
+        const waiting = () => pending.has(transactionid);
+        publishWhenSubscribed(commandTopic(action, user), command, waiting).catch(
+          (error: unknown) => {
+            // Undefined when the request already ended: timed out, or cancelled by dispose.
+            const request = pending.remove(transactionid);
+            if (request === undefined) return;
+            console.error(`Publishing the ${action} command failed:`, error);
+            request.reject(error as Error);
+          },
+        );
       });
     },
 
     async sendHdCommand(payload) {
       if (disposed) throw new RequestCancelledError();
       try {
-        await publishJson(mqttClient, commandTopic('generate-image', user), payload);
+        await publishWhenSubscribed(commandTopic('generate-image', user), payload, () => !disposed);
       } catch (error) {
-        console.error('Publishing the generate-image command failed:', error);
+        if (!(error instanceof RequestCancelledError)) {
+          console.error('Publishing the generate-image command failed:', error);
+        }
         throw error;
       }
     },
@@ -143,9 +197,12 @@ export function createRequestClient(
       if (disposed) return;
       disposed = true;
       mqttClient.off('connect', subscribeQueries);
+      mqttClient.off('close', onClose);
+      mqttClient.off('end', onEnd);
       mqttClient.off('message', onMessage);
       hdListeners.clear();
       pending.rejectAll(new RequestCancelledError());
+      gate.refuse(new RequestCancelledError());
     },
   };
 }
