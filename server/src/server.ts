@@ -154,6 +154,8 @@ export async function startServer(
     library: {
       hdJobs: (owner) => hd.list(owner),
       cancelHdJob: (owner, id) => hd.cancel(owner, id),
+      moveHdJobToTop: (owner, id) => hd.moveToTop(owner, id),
+      setHdQueuePaused: (owner, paused) => (paused ? hd.pause(owner) : hd.resume(jobs, owner)),
       inputs: (owner) => references.list(owner),
     },
     scratchDir,

@@ -37,6 +37,8 @@ beforeAll(async () => {
     library: {
       hdJobs: () => Promise.reject(new Error('not used here')),
       cancelHdJob: () => Promise.reject(new Error('not used here')),
+      moveHdJobToTop: () => Promise.reject(new Error('not used here')),
+      setHdQueuePaused: () => Promise.reject(new Error('not used here')),
       inputs: () => Promise.reject(new Error('not used here')),
     },
     scratchDir: store.dataDir,
