@@ -25,6 +25,7 @@ import { MessagingService, type UserCommandRate } from './messaging/service.js';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './broker/limits.js';
 import { ImageService } from './services/images.js';
 import { TagService } from './services/tags.js';
+import { ZipDownloads } from './services/zip-downloads.js';
 import { createImageRepository } from './store/images.js';
 import { createTagRepository } from './store/tags.js';
 import { THEMES_DIR, WEB_DIST_DIR } from './paths.js';
@@ -81,6 +82,7 @@ export async function startServer(
   const generation = new GenerationService(imageRepo, files, engine, scratchDir, log);
   const hd = new HdService(imageRepo, files, jobRepo, engine, scratchDir, log);
   const references = new ReferenceService(imageRepo, files);
+  const zips = new ZipDownloads(imageRepo, files, log);
   // CPU engines run one job per core budget; with ComfyUI every configured GPU server takes one.
   const engineConcurrency = Math.max(config.jobConcurrency, config.comfyui?.urls.length ?? 0);
   const jobs = new JobRunner(
@@ -158,6 +160,7 @@ export async function startServer(
       setHdQueuePaused: (owner, paused) => (paused ? hd.pause(owner) : hd.resume(jobs, owner)),
       inputs: (owner) => references.list(owner),
     },
+    zips,
     scratchDir,
   });
   broker?.attach(app.server);
@@ -203,6 +206,7 @@ export async function startServer(
       engine.close?.();
       await broker?.close();
       await app.close();
+      zips.close();
       await db.destroy();
       log.info('stopped');
     })());

@@ -41,6 +41,12 @@ beforeAll(async () => {
       setHdQueuePaused: () => Promise.reject(new Error('not used here')),
       inputs: () => Promise.reject(new Error('not used here')),
     },
+    // And the ZIP downloads (routes/zip.test.ts).
+    zips: {
+      prepare: () => Promise.reject(new Error('not used here')),
+      progress: () => undefined,
+      open: () => Promise.reject(new Error('not used here')),
+    },
     scratchDir: store.dataDir,
     files: new LocalFileStore(path.join(store.dataDir, 'files')),
   });
