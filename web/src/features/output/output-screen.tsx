@@ -3,9 +3,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { deleteHdImage } from '../../lib/api/images';
 import { useMessaging } from '../../lib/messaging';
+import { imageKey } from '../gallery/gallery-image';
 import { GalleryScreen } from '../gallery/gallery-screen';
 import type { TileBox } from '../gallery/masonry-grid';
+import { useSelection } from '../gallery/selection';
+import { SelectionBar } from '../gallery/selection-bar';
 import { useImageDeletion } from '../gallery/use-image-deletion';
+import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
 import { HdImageDetailsModal } from './hd-image-details-modal';
 import { hdImagesQueryKey, removeCachedHdImage, useHdImages } from './hd-images';
 import { HdTable } from './hd-table';
@@ -15,7 +19,7 @@ import './output.css';
 /**
  * Route `/output`, the HD gallery of SPEC §2 (checklist O1–O3): the same Gallery/List toggle and
  * Refresh as the Dashboard (here Refresh reloads the HD list), a grid or a table, and the HD
- * Image Details modal.
+ * Image Details modal; a selection downloads as one ZIP (issue 13, feature 10).
  */
 export function OutputScreen() {
   const client = useMessaging();
@@ -24,6 +28,18 @@ export function OutputScreen() {
   const { images } = list;
   const [detailsFor, setDetailsFor] = useState<string | null>(null);
   const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
+  const selection = useSelection();
+  const zip = useZipDownload('hd');
+  const selectedImages = useMemo(
+    () => images.filter((image) => selection.selected.has(image.filename)),
+    [images, selection.selected],
+  );
+  const { remove: unselect, toggle: onToggleSelect, replace: selectOnly } = selection;
+  const { clear: clearSelection } = selection;
+  const onSelectAll = useCallback(
+    (select: boolean) => (select ? selectOnly(images.map(imageKey)) : clearSelection()),
+    [images, selectOnly, clearSelection],
+  );
 
   const { deleting, deleteImages } = useImageDeletion(
     async (filename) => {
@@ -32,6 +48,7 @@ export function OutputScreen() {
     },
     (filename) => {
       if (client) removeCachedHdImage(queryClient, client.user, filename);
+      unselect([filename]);
     },
   );
   const onDelete = useCallback((filename: string) => void deleteImages([filename]), [deleteImages]);
@@ -42,18 +59,21 @@ export function OutputScreen() {
     if (client) await queryClient.resetQueries({ queryKey: hdImagesQueryKey(client.user) });
   }
 
+  const { selected } = selection;
   const renderTile = useCallback(
     (image: HdImage, box: TileBox) => (
       <HdTile
         key={image.filename}
         image={image}
         {...box}
+        selected={selected.has(image.filename)}
         busy={deleting.has(image.filename)}
         onOpen={onOpen}
+        onToggleSelect={onToggleSelect}
         onDelete={onDelete}
       />
     ),
-    [deleting, onOpen, onDelete],
+    [selected, deleting, onOpen, onToggleSelect, onDelete],
   );
 
   const details = detailsFor === null ? undefined : byName.get(detailsFor);
@@ -65,9 +85,29 @@ export function OutputScreen() {
       list={list}
       visible={images}
       onRefresh={refresh}
+      toolbar={
+        <>
+          {selectedImages.length > 0 && (
+            <SelectionBar count={selectedImages.length} onClear={clearSelection}>
+              <DownloadZipButton files={selectedImages.map(imageKey)} zip={zip} />
+            </SelectionBar>
+          )}
+          <ZipDownloadStatus zip={zip} />
+        </>
+      }
       gridLabel="HD images"
       renderTile={renderTile}
-      table={<HdTable images={images} deleting={deleting} onOpen={onOpen} onDelete={onDelete} />}
+      table={
+        <HdTable
+          images={images}
+          selected={selected}
+          deleting={deleting}
+          onSelectAll={onSelectAll}
+          onOpen={onOpen}
+          onToggleSelect={onToggleSelect}
+          onDelete={onDelete}
+        />
+      }
     >
       {details && <HdImageDetailsModal image={details} onClose={() => setDetailsFor(null)} />}
     </GalleryScreen>
