@@ -71,7 +71,8 @@ export function patchJobs(jobs: readonly HdJob[], message: HdStatusMessage): HdJ
 export function markJobCancelled(jobs: readonly HdJob[], id: string): HdJob[] {
   return jobs.map((job) => {
     if (job.id !== id) return job;
-    const { position: _left, ...rest } = job;
-    return { ...rest, status: 'cancelled' };
+    const cancelled: HdJob = { ...job, status: 'cancelled' };
+    delete cancelled.position;
+    return cancelled;
   });
 }
