@@ -157,7 +157,13 @@ export class ZipDownloads {
         },
       );
     }
-    const total = await endZip(zip);
+    let total: number;
+    try {
+      total = await endZip(zip);
+    } catch (err) {
+      this.finish(token, ticket, 'failed', ZIP_TEXTS.readFailed);
+      throw err;
+    }
     ticket.total = total;
 
     const counter = new Transform({
