@@ -114,13 +114,10 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     await page.getByRole('button', { name: 'List' }).click();
     const table = page.getByRole('table');
     await table.waitFor();
-    expect(await table.getByRole('columnheader').allTextContents()).toEqual([
-      'Preview',
-      'Name',
-      'Size',
-      'Date',
-      'Download / Delete',
-    ]);
+    // A select column first (issue 13: a selection downloads as one ZIP), then the spec's.
+    const headers = await table.getByRole('columnheader').allTextContents();
+    expect(headers.slice(1)).toEqual(['Preview', 'Name', 'Size', 'Date', 'Download / Delete']);
+    expect(await table.getByRole('checkbox', { name: 'Select all images' }).count()).toBe(1);
     const listed = await commandOverMqtt(server, user, 'list-high-definition', {
       page: 1,
       size: 100,
@@ -137,7 +134,8 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     ] as const) {
       const row = table.getByRole('row').filter({ hasText: name });
       const cells = await row.getByRole('cell').allTextContents();
-      expect(cells.slice(1, 4)).toEqual([name, size, formatImageDate(metadata.get(name) ?? {})]);
+      expect(cells.slice(2, 5)).toEqual([name, size, formatImageDate(metadata.get(name) ?? {})]);
+      expect(await row.getByRole('checkbox', { name: `Select ${name}` }).count()).toBe(1);
       expect(await row.getByRole('link', { name: `Download ${name}` }).getAttribute('href')).toBe(
         `/api/images/hd/${name}`,
       );

@@ -1,14 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { seedLdImages, sendHdOrdersOverMqtt } from './support/seed.js';
+import { commandOverMqtt, seedLdImages, sendHdOrdersOverMqtt } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openPage, signIn } from './support/session.js';
 
 /**
  * /upscale, the HD queue (beyond the spec): the user's HD jobs by state, kept live from the
- * status stream, and cancelling a job that still waits. One job runs at a time, so orders sent
- * together queue up.
+ * status stream, cancelling a job that still waits, moving one to the top and pausing the queue
+ * (issue 13, feature 13). One job runs at a time, so orders sent together queue up.
  */
 
 interface HdJobAnswer {
@@ -27,14 +27,23 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     await seedLdImages(
       server,
       admin,
-      ['big-1.png', 'small-1.png', 'small-2.png', 'small-3.png', 'big-2.png', 'small-4.png'].map(
-        (filename) => ({
-          filename,
-          width: 1024,
-          height: 1024,
-          metadata: { latent_width: 1024, latent_height: 1024 },
-        }),
-      ),
+      [
+        'big-1.png',
+        'small-1.png',
+        'small-2.png',
+        'small-3.png',
+        'big-2.png',
+        'small-4.png',
+        'big-3.png',
+        'order-1.png',
+        'order-2.png',
+        'order-3.png',
+      ].map((filename) => ({
+        filename,
+        width: 1024,
+        height: 1024,
+        metadata: { latent_width: 1024, latent_height: 1024 },
+      })),
     );
     browser = await launchBrowser();
   });
@@ -154,4 +163,81 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
       .poll(async () => row('Queued', 'small-4.png').count(), { timeout: 10_000 })
       .toBe(0);
   });
+
+  it('pauses the queue (a running job finishes, nothing else starts), moves a job to the top, and resumes in that order', async () => {
+    await openQueue();
+    const images = ['order-1.png', 'order-2.png', 'order-3.png'];
+    const queued = async () =>
+      (await group('Queued').getByRole('rowheader').allTextContents()).filter(
+        (name) => name === 'big-3.png' || images.includes(name),
+      );
+    // Every image the Running group shows, in the order they first appear there.
+    await page.evaluate(() => {
+      const started: string[] = [];
+      (window as unknown as { e2eStarted: string[] }).e2eStarted = started;
+      new MutationObserver(() => {
+        for (const section of Array.from(document.querySelectorAll('section'))) {
+          const title = document.getElementById(section.getAttribute('aria-labelledby') ?? '');
+          if (title?.textContent !== 'Running') continue;
+          for (const cell of Array.from(section.querySelectorAll('tbody th'))) {
+            const name = cell.textContent ?? '';
+            if (!started.includes(name)) started.push(name);
+          }
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const started = () =>
+      page.evaluate(() => (window as unknown as { e2eStarted: string[] }).e2eStarted);
+
+    await page.getByRole('button', { name: 'Pause queue' }).click();
+    const notice = page.getByRole('status', { name: 'Queue state' });
+    await notice.getByText('Your queue is paused').waitFor();
+    await sendHdOrdersOverMqtt(server, admin, [
+      { image: 'big-3.png', sizeLabel: '120x120' },
+      ...images.map((image) => ({ image, sizeLabel: '30x30' as const })),
+    ]);
+    await expect
+      .poll(queued, { timeout: 20_000 })
+      .toEqual(['big-3.png', 'order-1.png', 'order-2.png', 'order-3.png']);
+    // Paused: more than the runner's poll goes by, and nothing starts.
+    await page.waitForTimeout(1500);
+    expect(await group('Running').count()).toBe(0);
+    expect(await started()).toEqual([]);
+
+    // Resumed, the first starts; paused again while it runs, it finishes and the rest wait.
+    await page.getByRole('button', { name: 'Resume queue' }).click();
+    await row('Running', 'big-3.png').waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Pause queue' }).click();
+    await notice.getByText('Your queue is paused').waitFor();
+    await row('Finished', 'big-3.png').waitFor({ timeout: 90_000 });
+    await page.waitForTimeout(1500);
+    expect(await group('Running').count()).toBe(0);
+    expect(await queued()).toEqual(images);
+
+    await row('Queued', 'order-3.png')
+      .getByRole('button', { name: 'Move HD job for order-3.png (30x30) to the top' })
+      .click();
+    await expect.poll(queued).toEqual(['order-3.png', 'order-1.png', 'order-2.png']);
+    expect(await row('Queued', 'order-3.png').textContent()).toContain('next');
+
+    await page.getByRole('button', { name: 'Resume queue' }).click();
+    await notice.waitFor({ state: 'detached' });
+    for (const image of images) await row('Finished', image).waitFor({ timeout: 60_000 });
+    expect(await started()).toEqual(['big-3.png', 'order-3.png', 'order-1.png', 'order-2.png']);
+    // The server ran them in that order too: the HD list is newest first.
+    const listed = (await commandOverMqtt(server, admin, 'list-high-definition', {
+      page: 1,
+      size: 100,
+    })) as { images: { filename: string }[] };
+    const made = listed.images
+      .map((image) => image.filename)
+      .filter((name) => /^(order-\d|big-3)_/.test(name))
+      .reverse();
+    expect(made.map((name) => name.split('_')[0])).toEqual([
+      'big-3',
+      'order-3',
+      'order-1',
+      'order-2',
+    ]);
+  }, 180_000);
 });

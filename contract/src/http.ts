@@ -64,6 +64,20 @@ export type GenerationStatusResponse = z.infer<typeof generationStatusResponseSc
 
 // Beyond the spec: the HD queue page (/upscale) and the references library (/input).
 
+/** The routes of the HD queue page, named once for the server and the app. */
+export const HD_QUEUE_ROUTES = {
+  /** GET: the user's HD jobs and whether their queue is paused (hdJobsResponseSchema). */
+  jobs: '/api/query/hd-jobs',
+  /** POST { id }: cancels a queued job; 409 once it runs or ended. */
+  cancel: '/api/command/cancel-hd-job',
+  /** POST { id }: the queued job runs next among the user's jobs; answers the queue. */
+  moveToTop: '/api/command/move-hd-job-to-top',
+  /** POST: none of the user's queued jobs starts until resumed (a running one finishes). */
+  pause: '/api/command/pause-hd-queue',
+  /** POST: the user's queued jobs run again. */
+  resume: '/api/command/resume-hd-queue',
+} as const;
+
 /** One of the user's HD jobs, as GET /api/query/hd-jobs lists them (newest first). */
 export const hdJobSchema = z.object({
   /** The id the generate-image command carried (the status messages' id). */
@@ -78,11 +92,22 @@ export const hdJobSchema = z.object({
   output_image: z.string().optional(),
   error: z.string().optional(),
   created_at: z.string(),
+  /** A queued job's place in the user's own queue: 1 starts next (when the user's turn comes). */
+  position: z.number().int().positive().optional(),
 });
-export const hdJobsResponseSchema = z.object({ jobs: z.array(hdJobSchema) });
+/** The answer of GET /api/query/hd-jobs and of the queue commands. */
+export const hdJobsResponseSchema = z.object({
+  jobs: z.array(hdJobSchema),
+  /** The user paused their queue: queued jobs wait until resumed. */
+  paused: z.boolean(),
+});
+
+const hdJobIdSchema = z.string().min(1).max(128);
 
 /** POST /api/command/cancel-hd-job: cancels a queued HD job (409 once it runs or ended). */
-export const cancelHdJobRequestSchema = z.object({ id: z.string().min(1).max(128) });
+export const cancelHdJobRequestSchema = z.object({ id: hdJobIdSchema });
+/** POST /api/command/move-hd-job-to-top: the queued job runs next (409 once it runs or ended). */
+export const moveHdJobRequestSchema = z.object({ id: hdJobIdSchema });
 
 /** One uploaded reference, with the LD images generated from it (GET /api/query/inputs). */
 export const inputImageSchema = z.object({
@@ -97,5 +122,6 @@ export const inputsResponseSchema = z.object({ inputs: z.array(inputImageSchema)
 export type HdJob = z.infer<typeof hdJobSchema>;
 export type HdJobsResponse = z.infer<typeof hdJobsResponseSchema>;
 export type CancelHdJobRequest = z.infer<typeof cancelHdJobRequestSchema>;
+export type MoveHdJobRequest = z.infer<typeof moveHdJobRequestSchema>;
 export type InputImage = z.infer<typeof inputImageSchema>;
 export type InputsResponse = z.infer<typeof inputsResponseSchema>;

@@ -78,6 +78,16 @@ const REQUIRED_EXPORTS = [
   'isValidUsername',
   'TEXTS',
   'CONNECTION_ERROR_TEXTS',
+  'HD_QUEUE_ROUTES',
+  'hdJobsResponseSchema',
+  'moveHdJobRequestSchema',
+  'ZIP_ROUTES',
+  'ZIP_MAX_FILES',
+  'ZIP_TOKEN_PATTERN',
+  'withToken',
+  'zipDownloadRequestSchema',
+  'zipDownloadTicketSchema',
+  'zipDownloadProgressSchema',
 ];
 
 describe('package root', () => {

@@ -14,3 +14,4 @@ export * from './tags.js';
 export * from './texts.js';
 export * from './topics.js';
 export * from './upload.js';
+export * from './zip.js';

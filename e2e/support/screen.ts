@@ -50,3 +50,33 @@ export async function recordTexts(element: Locator): Promise<() => Promise<strin
       .page()
       .evaluate((key) => (window as unknown as Record<string, string[]>)[key] ?? [], key);
 }
+
+/**
+ * Like recordTexts, for an element that is not on the screen yet: notes every text the element
+ * with this accessible label (aria-label) shows, whenever it is there, each change once.
+ */
+export async function recordShownTexts(
+  page: Page,
+  label: string,
+): Promise<() => Promise<string[]>> {
+  recordings += 1;
+  const key = `e2eRecordedTexts${recordings}`;
+  await page.evaluate(
+    ({ key, label }) => {
+      const seen: string[] = [];
+      (window as unknown as Record<string, string[]>)[key] = seen;
+      const note = () => {
+        const text = document.querySelector(`[aria-label="${label}"]`)?.textContent ?? '';
+        if (text !== '' && seen.at(-1) !== text) seen.push(text);
+      };
+      new MutationObserver(note).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    },
+    { key, label },
+  );
+  return () =>
+    page.evaluate((key) => (window as unknown as Record<string, string[]>)[key] ?? [], key);
+}

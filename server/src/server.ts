@@ -29,6 +29,7 @@ import { MessagingService, type UserCommandRate } from './messaging/service.js';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './broker/limits.js';
 import { ImageService } from './services/images.js';
 import { TagService } from './services/tags.js';
+import { ZipDownloads } from './services/zip-downloads.js';
 import { createImageRepository } from './store/images.js';
 import { createTagRepository } from './store/tags.js';
 import { THEMES_DIR, WEB_DIST_DIR } from './paths.js';
@@ -85,6 +86,7 @@ export async function startServer(
   const generation = new GenerationService(imageRepo, files, engine, scratchDir, log);
   const hd = new HdService(imageRepo, files, jobRepo, engine, scratchDir, log);
   const references = new ReferenceService(imageRepo, files);
+  const zips = new ZipDownloads(imageRepo, files, log);
   // CPU engines run one job per core budget; with ComfyUI every configured GPU server takes one.
   const engineConcurrency = Math.max(config.jobConcurrency, config.comfyui?.urls.length ?? 0);
   const jobs = new JobRunner(
@@ -160,8 +162,11 @@ export async function startServer(
     library: {
       hdJobs: (owner) => hd.list(owner),
       cancelHdJob: (owner, id) => hd.cancel(owner, id),
+      moveHdJobToTop: (owner, id) => hd.moveToTop(owner, id),
+      setHdQueuePaused: (owner, paused) => (paused ? hd.pause(owner) : hd.resume(jobs, owner)),
       inputs: (owner) => references.list(owner),
     },
+    zips,
     scratchDir,
   });
   broker?.attach(app.server);
@@ -207,6 +212,7 @@ export async function startServer(
       engine.close?.();
       await broker?.close();
       await app.close();
+      zips.close();
       await db.destroy();
       log.info('stopped');
     })());

@@ -38,7 +38,15 @@ beforeAll(async () => {
     library: {
       hdJobs: () => Promise.reject(new Error('not used here')),
       cancelHdJob: () => Promise.reject(new Error('not used here')),
+      moveHdJobToTop: () => Promise.reject(new Error('not used here')),
+      setHdQueuePaused: () => Promise.reject(new Error('not used here')),
       inputs: () => Promise.reject(new Error('not used here')),
+    },
+    // And the ZIP downloads (routes/zip.test.ts).
+    zips: {
+      prepare: () => Promise.reject(new Error('not used here')),
+      progress: () => undefined,
+      open: () => Promise.reject(new Error('not used here')),
     },
     scratchDir: store.dataDir,
     files: new LocalFileStore(path.join(store.dataDir, 'files')),

@@ -12,6 +12,7 @@ import { metaRoutes } from './routes/meta.js';
 import { sessionRoutes } from './routes/session.js';
 import { sessionHook } from './session.js';
 import { staticFiles } from './static.js';
+import { zipRoutes, type ZipApi } from './routes/zip.js';
 
 export interface HttpDependencies {
   logger: FastifyBaseLogger;
@@ -35,6 +36,8 @@ export interface HttpDependencies {
   generation: GenerationApi;
   /** The HD queue and the references library (beyond the spec). */
   library: LibraryApi;
+  /** Selections of images as one ZIP download. */
+  zips: ZipApi;
   /** Where uploads stream to while they are checked, on the same disk as the files. */
   scratchDir: string;
 }
@@ -76,6 +79,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     scratchDir: deps.scratchDir,
   });
   await app.register(libraryRoutes, { library: deps.library });
+  await app.register(zipRoutes, { zips: deps.zips });
   await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
   return app;
 }

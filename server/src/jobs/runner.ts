@@ -125,6 +125,11 @@ export class JobRunner {
     for (const id of ids) this.controllers.get(id)?.abort(new JobCancelled('Cancelled'));
   }
 
+  /** Claims what can run now rather than at the next poll, e.g. after an owner resumed a queue. */
+  wake(kind: string): void {
+    void this.pump(kind);
+  }
+
   private wakeAll(): void {
     for (const kind of Object.keys(this.kinds)) void this.pump(kind);
   }

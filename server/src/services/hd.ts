@@ -10,6 +10,7 @@ import {
   type CommandPayload,
   type HdFactors,
   type HdJob,
+  type HdJobsResponse,
   type HdSizeLabel,
   type HdStatusMessage,
 } from '@tessera/contract';
@@ -56,6 +57,7 @@ export interface HdJobParams {
 export type HdStatusNotifier = (username: string, message: HdStatusMessage) => void;
 
 export type CancelResult = 'cancelled' | 'not-queued' | 'unknown';
+export type MoveResult = 'moved' | 'not-queued' | 'unknown';
 
 /**
  * The HD pipeline (SPEC §4): checks and queues generate-image orders, runs them through the
@@ -293,22 +295,60 @@ export class HdService {
       this.log.info({ user: owner.username, image, jobs: ids }, 'HD jobs cancelled');
   }
 
-  /** The owner's HD jobs for the queue page, newest first. */
-  async list(owner: Owner, limit = 200): Promise<HdJob[]> {
-    const jobs = await this.jobs.list(owner.id, HD_JOB, limit);
-    return jobs.map((job) => {
-      const params = job.params as HdJobParams;
-      return {
-        id: job.publicId,
-        image: params.image,
-        size: params.size,
-        status: job.status,
-        percent: job.percent,
-        ...(job.status === 'finished' && job.output ? { output_image: job.output } : {}),
-        ...(job.error && job.status !== 'finished' ? { error: job.error } : {}),
-        created_at: job.createdAt,
-      };
-    });
+  /**
+   * The owner's HD jobs for the queue page, newest first, the queued ones numbered in the order
+   * they will run; and whether the owner paused the queue.
+   */
+  async list(owner: Owner, limit = 200): Promise<HdJobsResponse> {
+    const [jobs, paused] = await Promise.all([
+      this.jobs.list(owner.id, HD_JOB, limit),
+      this.jobs.isPaused(owner.id, HD_JOB),
+    ]);
+    // The claim's order within one owner: queue_order, then arrival.
+    const positions = new Map(
+      jobs
+        .filter((job) => job.status === 'queued')
+        .sort((a, b) => a.queueOrder - b.queueOrder || a.id - b.id)
+        .map((job, index) => [job.id, index + 1]),
+    );
+    return { jobs: jobs.map((job) => this.view(job, positions.get(job.id))), paused };
+  }
+
+  private view(job: JobRecord, position: number | undefined): HdJob {
+    const params = job.params as HdJobParams;
+    return {
+      id: job.publicId,
+      image: params.image,
+      size: params.size,
+      status: job.status,
+      percent: job.percent,
+      ...(job.status === 'finished' && job.output ? { output_image: job.output } : {}),
+      ...(job.error && job.status !== 'finished' ? { error: job.error } : {}),
+      created_at: job.createdAt,
+      ...(position !== undefined ? { position } : {}),
+    };
+  }
+
+  /** Puts the owner's queued job first in their queue. */
+  async moveToTop(owner: Owner, id: string): Promise<MoveResult> {
+    const job = await this.jobs.moveToTop(owner.id, HD_JOB, id, new Date());
+    if (!job) return 'unknown';
+    if (job.status !== 'queued') return 'not-queued';
+    this.log.info({ user: owner.username, job: job.id }, 'HD job moved to the top');
+    return 'moved';
+  }
+
+  /** Holds back the owner's queued jobs; a running one finishes. */
+  async pause(owner: Owner): Promise<void> {
+    await this.jobs.pause(owner.id, HD_JOB, new Date());
+    this.log.info({ user: owner.username }, 'HD queue paused');
+  }
+
+  /** Lets the owner's queued jobs run again, starting one now if the runner has room. */
+  async resume(runner: JobRunner, owner: Owner): Promise<void> {
+    await this.jobs.resume(owner.id, HD_JOB);
+    runner.wake(HD_JOB);
+    this.log.info({ user: owner.username }, 'HD queue resumed');
   }
 
   async cancel(owner: Owner, id: string): Promise<CancelResult> {

@@ -20,6 +20,8 @@ export interface JobRecord {
   runAfter: string;
   dedupeKey: string | null;
   createdAt: string;
+  /** Rank among the owner's queued jobs: lower runs first, ties in arrival order. */
+  queueOrder: number;
 }
 
 export interface NewJob {
@@ -48,8 +50,9 @@ export interface JobRepository {
    */
   insert(job: NewJob, now: Date): Promise<JobRecord | undefined>;
   /**
-   * Takes the next runnable job of a kind and marks it in progress, atomically. Jobs run in
-   * arrival order taken round-robin per owner: one owner's many jobs do not starve another's one.
+   * Takes the next runnable job of a kind and marks it in progress, atomically. Owners take turns
+   * (round-robin: one owner's many jobs do not starve another's one); within an owner's turn their
+   * own order counts (queue_order, then arrival). A paused owner's jobs are passed over.
    */
   claim(kind: string, now: Date): Promise<JobRecord | undefined>;
   progress(id: number, percent: number, now: Date): Promise<void>;
@@ -65,8 +68,25 @@ export interface JobRepository {
   latest(ownerId: number, kind: string): Promise<JobRecord | undefined>;
   /** The owner's jobs of a kind, newest first. */
   list(ownerId: number, kind: string, limit: number): Promise<JobRecord[]>;
+  /** The owner's latest job with this public id (the id the client knows it by). */
+  findByPublicId(ownerId: number, kind: string, publicId: string): Promise<JobRecord | undefined>;
   /** The queued or running job holding a dedupe key. */
   findLive(ownerId: number, kind: string, dedupeKey: string): Promise<JobRecord | undefined>;
+  /**
+   * Puts the owner's queued job ahead of their other queued jobs; the job as it is now, or
+   * undefined if unknown (a job that is not queued is left as it is).
+   */
+  moveToTop(
+    ownerId: number,
+    kind: string,
+    publicId: string,
+    now: Date,
+  ): Promise<JobRecord | undefined>;
+  /** Holds back the owner's queued jobs of the kind (running ones go on); idempotent. */
+  pause(ownerId: number, kind: string, now: Date): Promise<void>;
+  /** Lets the owner's queued jobs of the kind run again; idempotent. */
+  resume(ownerId: number, kind: string): Promise<void>;
+  isPaused(ownerId: number, kind: string): Promise<boolean>;
   /** Cancels the owner's job if it is still queued; the job as it is now, or undefined if unknown. */
   cancel(
     ownerId: number,
@@ -102,6 +122,7 @@ function toRecord(row: Row): JobRecord {
     runAfter: row.run_after,
     dedupeKey: row.dedupe_key,
     createdAt: row.created_at,
+    queueOrder: row.queue_order,
   };
 }
 
@@ -120,6 +141,7 @@ const COLUMNS = [
   'run_after',
   'dedupe_key',
   'created_at',
+  'queue_order',
 ] as const;
 
 /** A row as the queries select it: the COLUMNS. */
@@ -185,15 +207,20 @@ export function createJobRepository(db: Db): JobRepository {
     },
     async claim(kind, now) {
       const stamp = now.toISOString();
-      // Each owner's oldest runnable job competes; the owner served longest ago wins, so jobs run
-      // in arrival order taken round-robin. One UPDATE statement: SQLite runs it atomically, so
-      // two runners never take the same job.
+      // Each owner not paused puts forward their first runnable job in their own order; the
+      // owner served longest ago wins, so owners take turns. One UPDATE statement: SQLite runs it
+      // atomically, so two runners never take the same job.
       const next = sql<number>`(
         select q.id from jobs q
         where q.kind = ${kind} and q.status = 'queued' and q.run_after <= ${stamp}
+          and not exists (
+            select 1 from job_queue_pauses p where p.owner_id = q.owner_id and p.kind = q.kind
+          )
           and q.id = (
-            select min(o.id) from jobs o
+            select o.id from jobs o
             where o.owner_id = q.owner_id and o.kind = q.kind and o.status = 'queued' and o.run_after <= ${stamp}
+            order by o.queue_order asc, o.id asc
+            limit 1
           )
         order by (
           select max(s.claimed_at) from jobs s where s.owner_id = q.owner_id and s.kind = q.kind
@@ -331,6 +358,46 @@ export function createJobRepository(db: Db): JobRepository {
         .execute();
       return rows.map((row) => row.id);
     },
+    async moveToTop(ownerId, kind, publicId, now) {
+      // One statement: the rank is one below the owner's lowest queued rank at this very moment,
+      // and only a job still queued moves (a runner claiming it meanwhile wins).
+      await db
+        .updateTable('jobs')
+        .set({
+          queue_order: sql<number>`(select min(t.queue_order) from jobs t
+            where t.owner_id = ${ownerId} and t.kind = ${kind} and t.status = 'queued') - 1`,
+          updated_at: now.toISOString(),
+        })
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .where('public_id', '=', publicId)
+        .where('status', '=', 'queued')
+        .execute();
+      return this.findByPublicId(ownerId, kind, publicId);
+    },
+    async pause(ownerId, kind, now) {
+      await db
+        .insertInto('job_queue_pauses')
+        .values({ owner_id: ownerId, kind, paused_at: now.toISOString() })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    },
+    async resume(ownerId, kind) {
+      await db
+        .deleteFrom('job_queue_pauses')
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .execute();
+    },
+    async isPaused(ownerId, kind) {
+      const row = await db
+        .selectFrom('job_queue_pauses')
+        .select('owner_id')
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
     async cancel(ownerId, kind, publicId, now) {
       // One statement: a runner claiming the job at the same moment either wins or finds it gone.
       await db
@@ -341,6 +408,9 @@ export function createJobRepository(db: Db): JobRepository {
         .where('public_id', '=', publicId)
         .where('status', '=', 'queued')
         .execute();
+      return this.findByPublicId(ownerId, kind, publicId);
+    },
+    async findByPublicId(ownerId, kind, publicId) {
       const row = await db
         .selectFrom('jobs')
         .select(COLUMNS)

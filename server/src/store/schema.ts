@@ -9,6 +9,7 @@ export interface Database {
   image_tags: ImageTagsTable;
   jobs: JobsTable;
   credential_changes: CredentialChangesTable;
+  job_queue_pauses: JobQueuePausesTable;
 }
 
 export interface UsersTable {
@@ -74,6 +75,15 @@ export interface JobsTable {
   claimed_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The job's rank among its owner's queued jobs: lower runs first, ties in arrival order. */
+  queue_order: Generated<number>;
+}
+
+/** An owner who paused their queue of a kind: none of those queued jobs is claimed meanwhile. */
+export interface JobQueuePausesTable {
+  owner_id: number;
+  kind: string;
+  paused_at: string;
 }
 
 /** A password changed or a user was removed: servers end that user's connections. */

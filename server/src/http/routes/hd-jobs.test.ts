@@ -1,4 +1,12 @@
-import { inputsResponseSchema } from '@tessera/contract';
+import { randomUUID } from 'node:crypto';
+import {
+  buildHdCommand,
+  HD_QUEUE_ROUTES,
+  hdJobsResponseSchema,
+  inputsResponseSchema,
+  type HdJobsResponse,
+} from '@tessera/contract';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bricksPng,
@@ -63,7 +71,10 @@ describe('the HD queue (GET /api/query/hd-jobs, POST /api/command/cancel-hd-job)
     });
 
   it('is empty before any order', async () => {
-    expect(await (await get('/api/query/hd-jobs', bob)).json()).toEqual({ jobs: [] });
+    expect(await (await get('/api/query/hd-jobs', bob)).json()).toEqual({
+      jobs: [],
+      paused: false,
+    });
   });
 
   it('refuses a cancel without a usable id, and an unknown id, changing nothing', async () => {
@@ -75,4 +86,110 @@ describe('the HD queue (GET /api/query/hd-jobs, POST /api/command/cancel-hd-job)
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: 'No such job' });
   });
+});
+
+describe('HD queue control (move to top, pause, resume)', () => {
+  const post = (path: string, cookie: string, body?: unknown) =>
+    fetch(`${t.server.url}${path}`, {
+      method: 'POST',
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+  const queueOf = async (cookie: string): Promise<HdJobsResponse> =>
+    hdJobsResponseSchema.parse(await (await get(HD_QUEUE_ROUTES.jobs, cookie)).json());
+  /** The queued jobs' images in the order they will run, as the answer numbers them. */
+  const runOrder = (queue: HdJobsResponse) =>
+    queue.jobs
+      .filter((job) => job.status === 'queued')
+      .sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
+      .map((job) => job.image);
+
+  it('orders, moves, pauses and resumes only the owner’s queue; the jobs run in the order shown', async () => {
+    const client = await t.connect('alice');
+    const images = ['q-one.png', 'q-two.png', 'q-three.png'];
+    for (const image of images) {
+      const png = await sharp({
+        create: { width: 1024, height: 1024, channels: 3, background: '#7a5230' },
+      })
+        .png()
+        .toBuffer();
+      await t.files.write('alice', 'ld', image, png);
+    }
+    expect((await client.call('refresh-low-definition')).success).toBe(true);
+
+    // Paused before ordering: nothing may start.
+    const paused = await post(HD_QUEUE_ROUTES.pause, alice);
+    expect(paused.status).toBe(200);
+    expect(hdJobsResponseSchema.parse(await paused.json()).paused).toBe(true);
+    const ids = new Map<string, string>();
+    for (const image of images) {
+      const id = randomUUID();
+      ids.set(image, id);
+      await client.send(
+        client.commandTopic('generate-image'),
+        buildHdCommand({ id, user: 'alice', image, metadata: {}, sizeLabel: '30x30' }),
+      );
+    }
+    await expect
+      .poll(async () => runOrder(await queueOf(alice)), { timeout: 10_000 })
+      .toEqual(images);
+    // Longer than the runner's poll: still nothing started.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const waiting = await queueOf(alice);
+    expect(waiting.paused).toBe(true);
+    expect(waiting.jobs.map((job) => [job.image, job.status, job.position])).toEqual([
+      ['q-three.png', 'queued', 3],
+      ['q-two.png', 'queued', 2],
+      ['q-one.png', 'queued', 1],
+    ]);
+
+    // Bob cannot touch Alice's jobs or queue: unknown to him, and nothing changes.
+    const third = ids.get('q-three.png') ?? '';
+    const stolen = await post(HD_QUEUE_ROUTES.moveToTop, bob, { id: third });
+    expect(stolen.status).toBe(404);
+    expect(await stolen.json()).toEqual({ error: 'No such job' });
+    expect(
+      hdJobsResponseSchema.parse(await (await post(HD_QUEUE_ROUTES.resume, bob)).json()),
+    ).toMatchObject({ jobs: [], paused: false });
+    for (const bad of ['{}', 'not json', JSON.stringify({ id: 'x'.repeat(129) })]) {
+      expect((await post(HD_QUEUE_ROUTES.moveToTop, alice, bad)).status).toBe(400);
+    }
+    expect((await post(HD_QUEUE_ROUTES.moveToTop, alice, { id: 'no-such-job' })).status).toBe(404);
+    expect(
+      (await post(HD_QUEUE_ROUTES.moveToTop, 'tessera_session=forged', { id: third })).status,
+    ).toBe(401);
+    expect(runOrder(await queueOf(alice))).toEqual(images);
+    expect((await queueOf(alice)).paused).toBe(true);
+
+    // Alice moves the third to the top: the answer is the queue in its new order.
+    const moved = await post(HD_QUEUE_ROUTES.moveToTop, alice, { id: third });
+    expect(moved.status).toBe(200);
+    expect(runOrder(hdJobsResponseSchema.parse(await moved.json()))).toEqual([
+      'q-three.png',
+      'q-one.png',
+      'q-two.png',
+    ]);
+
+    const resumed = await post(HD_QUEUE_ROUTES.resume, alice);
+    expect(hdJobsResponseSchema.parse(await resumed.json()).paused).toBe(false);
+    await expect
+      .poll(async () => (await queueOf(alice)).jobs.every((job) => job.status === 'finished'), {
+        timeout: 60_000,
+        interval: 200,
+      })
+      .toBe(true);
+    // The order they started in, as the status stream told Alice.
+    const started = client.received
+      .filter((m) => m.topic === 'query/status-generate-image/user/alice')
+      .filter((m) => m.body.status === 'in_progress' && m.body.percent === 0)
+      .map((m) => m.body.image);
+    expect(started).toEqual(['q-three.png', 'q-one.png', 'q-two.png']);
+
+    // A finished job cannot be moved.
+    const done = await post(HD_QUEUE_ROUTES.moveToTop, alice, { id: third });
+    expect(done.status).toBe(409);
+    expect(await done.json()).toEqual({ error: 'Only a queued job can be moved' });
+  }, 90_000);
 });

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ByteRange, FileArea, FileStore, StoredFile } from '../../files/file-store.js';
 import { sniffImageFormat, type ImageFormat } from '../../imaging/decode.js';
 import { thumbnailName } from '../../services/images.js';
+import { dispositionFileName } from '../content-disposition.js';
 
 /**
  * The answer depends on the session cookie, so only the browser may keep it; and a name is not
@@ -120,12 +121,6 @@ async function serveFile(
       .send(files.read(owner, area, name, range));
   }
   return reply.header('content-length', stat.bytes).send(files.read(owner, area, name));
-}
-
-/** RFC 6266: an ASCII fallback and the exact name in UTF-8 (RFC 8187). */
-function dispositionFileName(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 function notFound(reply: FastifyReply) {

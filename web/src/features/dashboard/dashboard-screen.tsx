@@ -8,12 +8,14 @@ import { GalleryScreen, withoutDeleted } from '../gallery/gallery-screen';
 import { ldImagesQueryKey, removeCachedLdImages, useLdImages } from '../gallery/ld-images';
 import type { TileBox } from '../gallery/masonry-grid';
 import { useSelection } from '../gallery/selection';
+import { SelectionBar } from '../gallery/selection-bar';
 import { useImageDeletion } from '../gallery/use-image-deletion';
 import { ImageDetailsModal } from '../hd/image-details-modal';
 import { TagAssignDialog } from '../tags/tag-assign-dialog';
 import { filterImagesByTags, useTagFilter } from '../tags/tag-filter';
 import { TagsPanel } from '../tags/tags-panel';
 import { tagsQueryKey, useTags } from '../tags/use-tags';
+import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
 import { LdTable } from './ld-table';
 import { LdTile } from './ld-tile';
 
@@ -29,6 +31,7 @@ export function DashboardScreen() {
   const { tags } = useTags();
   const filter = useTagFilter(tags);
   const selection = useSelection();
+  const zip = useZipDownload('ld');
   const [detailsFor, setDetailsFor] = useState<string | null>(null);
   const [tagsFor, setTagsFor] = useState<string | null>(null);
 
@@ -117,25 +120,25 @@ export function DashboardScreen() {
       onRefresh={refresh}
       tools={<TagsPanel filter={filter} />}
       toolbar={
-        selectedVisible.length > 0 && (
-          <div className="gallery-selection">
-            <span className="gallery-selection-count">{selectedVisible.length} selected</span>
-            <button type="button" className="button button-small" onClick={clearSelection}>
-              Clear selection
-            </button>
-            <button
-              type="button"
-              className="button button-small button-danger"
-              onClick={() => {
-                const names = selectedVisible.map(imageKey);
-                deleteImages(names);
-                unselect(names);
-              }}
-            >
-              Delete Selection
-            </button>
-          </div>
-        )
+        <>
+          {selectedVisible.length > 0 && (
+            <SelectionBar count={selectedVisible.length} onClear={clearSelection}>
+              <DownloadZipButton files={selectedVisible.map(imageKey)} zip={zip} />
+              <button
+                type="button"
+                className="button button-small button-danger"
+                onClick={() => {
+                  const names = selectedVisible.map(imageKey);
+                  deleteImages(names);
+                  unselect(names);
+                }}
+              >
+                Delete Selection
+              </button>
+            </SelectionBar>
+          )}
+          <ZipDownloadStatus zip={zip} />
+        </>
       }
       gridLabel="Images"
       renderTile={renderTile}

@@ -1,9 +1,16 @@
-import { generationStatusResponseSchema, hdJobsResponseSchema } from '@tessera/contract';
-import type { GenerationStatusResponse, HdJob } from '@tessera/contract';
+import {
+  generationStatusResponseSchema,
+  HD_QUEUE_ROUTES,
+  hdJobsResponseSchema,
+} from '@tessera/contract';
+import type { GenerationStatusResponse, HdJob, HdJobsResponse } from '@tessera/contract';
 import { expectAnswer, getJson, postJson, send } from '../../lib/http';
 import type { Parser } from '../../lib/http';
 
-/** The HTTP side of HD: the polled status (SPEC §7), and the job list and cancel (beyond it). */
+/**
+ * The HTTP side of HD: the polled status (SPEC §7), and the job list and the queue commands
+ * (beyond it).
+ */
 
 /** The status of the user's newest HD job; undefined while the user has none (404). */
 export async function fetchLatestHdStatus(): Promise<GenerationStatusResponse | undefined> {
@@ -14,7 +21,12 @@ export async function fetchLatestHdStatus(): Promise<GenerationStatusResponse | 
 
 /** The user's HD jobs, newest first. */
 export async function fetchHdJobs(): Promise<HdJob[]> {
-  return (await getJson('/api/query/hd-jobs', hdJobsResponseSchema)).jobs;
+  return (await fetchHdQueue()).jobs;
+}
+
+/** The user's HD jobs (the queued ones numbered in run order) and whether the queue is paused. */
+export function fetchHdQueue(): Promise<HdJobsResponse> {
+  return getJson(HD_QUEUE_ROUTES.jobs, hdJobsResponseSchema);
 }
 
 const anyBody: Parser<unknown> = { safeParse: (input) => ({ success: true, data: input }) };
@@ -24,7 +36,21 @@ const anyBody: Parser<unknown> = { safeParse: (input) => ({ success: true, data:
  * already runs or ended (409) or is unknown (404).
  */
 export async function cancelHdJob(id: string): Promise<void> {
-  expectAnswer(await postJson('/api/command/cancel-hd-job', { id }), anyBody);
+  expectAnswer(await postJson(HD_QUEUE_ROUTES.cancel, { id }), anyBody);
+}
+
+/**
+ * Makes a queued job the next of the user's to run; resolves with the queue as it now is.
+ * Rejects with the server's text when the job already runs or ended (409) or is unknown (404).
+ */
+export async function moveHdJobToTop(id: string): Promise<HdJobsResponse> {
+  return expectAnswer(await postJson(HD_QUEUE_ROUTES.moveToTop, { id }), hdJobsResponseSchema);
+}
+
+/** Pauses (or resumes) the user's queue: a running job finishes; the answer is the queue. */
+export async function setHdQueuePaused(paused: boolean): Promise<HdJobsResponse> {
+  const path = paused ? HD_QUEUE_ROUTES.pause : HD_QUEUE_ROUTES.resume;
+  return expectAnswer(await postJson(path), hdJobsResponseSchema);
 }
 
 /** Where a finished HD file downloads from (the server names the download). */

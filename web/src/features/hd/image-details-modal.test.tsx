@@ -83,7 +83,7 @@ beforeEach(() => {
   client = fakeClient({ tags: TAGS });
   polled = undefined;
   calls = stubFetch(({ path }) => {
-    if (path === '/api/query/hd-jobs') return [200, { jobs: [] }];
+    if (path === '/api/query/hd-jobs') return [200, { jobs: [], paused: false }];
     if (path === '/api/query/status-generate-image' && polled) return [200, polled];
     return undefined;
   });

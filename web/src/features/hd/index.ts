@@ -2,6 +2,14 @@
 export { ImageDetailsModal } from './image-details-modal';
 export type { ImageDetailsModalProps } from './image-details-modal';
 export { orderHd, reportHdJobCancelled, useHdJobs, useImageHdState } from './hd-job-store';
-export { cancelHdJob, fetchHdJobs, hdImageUrl, ldThumbnailUrl } from './hd-api';
+export {
+  cancelHdJob,
+  fetchHdJobs,
+  fetchHdQueue,
+  hdImageUrl,
+  ldThumbnailUrl,
+  moveHdJobToTop,
+  setHdQueuePaused,
+} from './hd-api';
 export type { HdJobView, HdJobsState, ImageHdState } from './hd-job-state';
 export { ActiveHdJobsBadge } from './active-hd-jobs';

@@ -8,25 +8,50 @@ import { VirtualTable } from '../gallery/virtual-table';
 
 export interface HdTableProps {
   images: readonly HdImage[];
+  selected: ReadonlySet<string>;
   deleting: ReadonlySet<string>;
+  onSelectAll: (select: boolean) => void;
   onOpen: (filename: string) => void;
+  onToggleSelect: (filename: string) => void;
   onDelete: (filename: string) => void;
 }
 
-/** The Output List view (checklist O2): Preview, Name, Size, Date and download/delete. */
-export function HdTable({ images, deleting, onOpen, onDelete }: HdTableProps) {
+/**
+ * The Output List view (checklist O2): Preview, Name, Size, Date and download/delete, after a
+ * select column (a selection downloads as one ZIP).
+ */
+export function HdTable({
+  images,
+  selected,
+  deleting,
+  onSelectAll,
+  onOpen,
+  onToggleSelect,
+  onDelete,
+}: HdTableProps) {
+  const allSelected = images.length > 0 && images.every((image) => selected.has(image.filename));
   const renderRow = useCallback(
     (image: HdImage, index: number) => (
       <HdRow
         key={image.filename}
         image={image}
         index={index}
+        selected={selected.has(image.filename)}
         busy={deleting.has(image.filename)}
         onOpen={onOpen}
+        onToggleSelect={onToggleSelect}
         onDelete={onDelete}
       />
     ),
-    [deleting, onOpen, onDelete],
+    [selected, deleting, onOpen, onToggleSelect, onDelete],
+  );
+  const selectAll = (
+    <input
+      type="checkbox"
+      aria-label="Select all images"
+      checked={allSelected}
+      onChange={(event) => onSelectAll(event.target.checked)}
+    />
   );
   return (
     <VirtualTable
@@ -35,6 +60,7 @@ export function HdTable({ images, deleting, onOpen, onDelete }: HdTableProps) {
       rowHeight={IMAGE_ROW_HEIGHT}
       caption="HD images"
       columns={[
+        { className: 'col-select', header: selectAll, headerClassName: 'cell-select' },
         { className: 'col-preview', header: 'Preview' },
         { className: 'col-name', header: 'Name' },
         { className: 'col-size', header: 'Size' },
@@ -54,8 +80,10 @@ const HdRow = memo(function HdRow({
 }: {
   image: HdImage;
   index: number;
+  selected: boolean;
   busy: boolean;
   onOpen: (filename: string) => void;
+  onToggleSelect: (filename: string) => void;
   onDelete: (filename: string) => void;
 }) {
   const { filename } = image;

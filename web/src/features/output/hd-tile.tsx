@@ -7,12 +7,17 @@ import type { TileBox } from '../gallery/masonry-grid';
 
 export interface HdTileProps extends TileBox {
   image: HdImage;
+  selected: boolean;
   busy: boolean;
   onOpen: (filename: string) => void;
+  onToggleSelect: (filename: string) => void;
   onDelete: (filename: string) => void;
 }
 
-/** One HD image of the Output grid: opens its details; Download and Delete on hover or focus. */
+/**
+ * One HD image of the Output grid: opens its details; Select (for a ZIP of several), Download
+ * and Delete on hover or focus.
+ */
 export const HdTile = memo(function HdTile({ image, busy, onDelete, ...tile }: HdTileProps) {
   const { filename } = image;
   return (

@@ -3,9 +3,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { deleteHdImage } from '../../lib/api/images';
 import { useMessaging } from '../../lib/messaging';
+import { imageKey } from '../gallery/gallery-image';
 import { GalleryScreen, withoutDeleted } from '../gallery/gallery-screen';
 import type { TileBox } from '../gallery/masonry-grid';
+import { useSelection } from '../gallery/selection';
+import { SelectionBar } from '../gallery/selection-bar';
 import { useImageDeletion } from '../gallery/use-image-deletion';
+import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
 import { HdImageDetailsModal } from './hd-image-details-modal';
 import { hdImagesQueryKey, removeCachedHdImage, useHdImages } from './hd-images';
 import { HdTable } from './hd-table';
@@ -15,7 +19,7 @@ import './output.css';
 /**
  * Route `/output`, the HD gallery of SPEC §2 (checklist O1–O3): the same Gallery/List toggle and
  * Refresh as the Dashboard (here Refresh reloads the HD list), a grid or a table, and the HD
- * Image Details modal.
+ * Image Details modal; a selection downloads as one ZIP (issue 13, feature 10).
  */
 export function OutputScreen() {
   const client = useMessaging();
@@ -24,6 +28,10 @@ export function OutputScreen() {
   const { images } = list;
   const [detailsFor, setDetailsFor] = useState<string | null>(null);
   const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
+  const selection = useSelection();
+  const zip = useZipDownload('hd');
+  const { remove: unselect, toggle: onToggleSelect, replace: selectOnly } = selection;
+  const { clear: clearSelection } = selection;
 
   const deletion = useImageDeletion(
     async (filename) => {
@@ -32,11 +40,26 @@ export function OutputScreen() {
     },
     (filename) => {
       if (client) removeCachedHdImage(queryClient, client.user, filename);
+      unselect([filename]);
     },
   );
   const { deleting, deleteImages } = deletion;
-  const onDelete = useCallback((filename: string) => deleteImages([filename]), [deleteImages]);
+  const onDelete = useCallback(
+    (filename: string) => {
+      deleteImages([filename]);
+      unselect([filename]);
+    },
+    [deleteImages, unselect],
+  );
   const visible = useMemo(() => withoutDeleted(images, deletion.hidden), [images, deletion.hidden]);
+  const selectedImages = useMemo(
+    () => visible.filter((image) => selection.selected.has(image.filename)),
+    [visible, selection.selected],
+  );
+  const onSelectAll = useCallback(
+    (select: boolean) => (select ? selectOnly(visible.map(imageKey)) : clearSelection()),
+    [visible, selectOnly, clearSelection],
+  );
   const onOpen = useCallback((filename: string) => setDetailsFor(filename), []);
 
   async function refresh() {
@@ -44,18 +67,21 @@ export function OutputScreen() {
     if (client) await queryClient.resetQueries({ queryKey: hdImagesQueryKey(client.user) });
   }
 
+  const { selected } = selection;
   const renderTile = useCallback(
     (image: HdImage, box: TileBox) => (
       <HdTile
         key={image.filename}
         image={image}
         {...box}
+        selected={selected.has(image.filename)}
         busy={deleting.has(image.filename)}
         onOpen={onOpen}
+        onToggleSelect={onToggleSelect}
         onDelete={onDelete}
       />
     ),
-    [deleting, onOpen, onDelete],
+    [selected, deleting, onOpen, onToggleSelect, onDelete],
   );
 
   const details = detailsFor === null ? undefined : byName.get(detailsFor);
@@ -68,9 +94,29 @@ export function OutputScreen() {
       visible={visible}
       deletion={deletion}
       onRefresh={refresh}
+      toolbar={
+        <>
+          {selectedImages.length > 0 && (
+            <SelectionBar count={selectedImages.length} onClear={clearSelection}>
+              <DownloadZipButton files={selectedImages.map(imageKey)} zip={zip} />
+            </SelectionBar>
+          )}
+          <ZipDownloadStatus zip={zip} />
+        </>
+      }
       gridLabel="HD images"
       renderTile={renderTile}
-      table={<HdTable images={visible} deleting={deleting} onOpen={onOpen} onDelete={onDelete} />}
+      table={
+        <HdTable
+          images={visible}
+          selected={selected}
+          deleting={deleting}
+          onSelectAll={onSelectAll}
+          onOpen={onOpen}
+          onToggleSelect={onToggleSelect}
+          onDelete={onDelete}
+        />
+      }
     >
       {details && <HdImageDetailsModal image={details} onClose={() => setDetailsFor(null)} />}
     </GalleryScreen>

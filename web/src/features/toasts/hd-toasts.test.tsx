@@ -23,7 +23,9 @@ const toast = () => region().querySelector<HTMLElement>('.toast');
 beforeEach(() => {
   hdJobStore.reset();
   client = fakeClient();
-  stubFetch(({ path }) => (path === '/api/query/hd-jobs' ? [200, { jobs: [] }] : undefined));
+  stubFetch(({ path }) =>
+    path === '/api/query/hd-jobs' ? [200, { jobs: [], paused: false }] : undefined,
+  );
 });
 
 afterEach(resetAfterTest);

@@ -23,6 +23,27 @@ describe('HD queue', () => {
     });
   });
 
+  it('puts the queued jobs in the order they will run', () => {
+    const groups = groupJobs([
+      hdJob({ id: 'new', status: 'queued', position: 2 }),
+      hdJob({ id: 'moved', status: 'queued', position: 1 }),
+      hdJob({ id: 'unplaced', status: 'queued' }),
+      hdJob({ id: 'old', status: 'queued', position: 3 }),
+    ]);
+    expect(groups.queued.map((job) => job.id)).toEqual(['moved', 'new', 'old', 'unplaced']);
+  });
+
+  it('drops a job’s place once it leaves the queue', () => {
+    const jobs = [hdJob({ id: 'a', status: 'queued', position: 1 })];
+    expect(
+      patchJobs(jobs, { id: 'a', image: 'a.png', status: 'queued', percent: 0 })?.[0]?.position,
+    ).toBe(1);
+    expect(
+      patchJobs(jobs, { id: 'a', image: 'a.png', status: 'in_progress', percent: 1 })?.[0],
+    ).not.toHaveProperty('position');
+    expect(markJobCancelled(jobs, 'a')[0]).not.toHaveProperty('position');
+  });
+
   it('patches a listed job from a status message', () => {
     const jobs = [hdJob({ id: 'a' }), hdJob({ id: 'b' })];
     const running = patchJobs(jobs, {

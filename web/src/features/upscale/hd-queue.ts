@@ -19,7 +19,10 @@ export const HD_JOB_GROUPS: readonly {
   { name: 'cancelled', title: 'Cancelled', status: 'cancelled' },
 ];
 
-/** The jobs of each group, keeping the list's order (newest first). */
+/**
+ * The jobs of each group, keeping the list's order (newest first), but the queued ones in the
+ * order they will run (their position; one without keeps its place after those with).
+ */
 export function groupJobs(jobs: readonly HdJob[]): Record<HdJobGroupName, HdJob[]> {
   const groups: Record<HdJobGroupName, HdJob[]> = {
     running: [],
@@ -32,6 +35,8 @@ export function groupJobs(jobs: readonly HdJob[]): Record<HdJobGroupName, HdJob[
     const group = HD_JOB_GROUPS.find((candidate) => candidate.status === job.status);
     if (group) groups[group.name].push(job);
   }
+  const place = (job: HdJob) => job.position ?? Number.MAX_SAFE_INTEGER;
+  groups.queued.sort((a, b) => place(a) - place(b));
   return groups;
 }
 
@@ -47,6 +52,9 @@ export function patchJobs(jobs: readonly HdJob[], message: HdStatusMessage): HdJ
   // A cancelled job stays cancelled: a late message of the attempt it stopped changes nothing.
   if (job.status === 'cancelled') return [...jobs];
   const patched: HdJob = { ...job, status: message.status, percent: message.percent };
+  // A place in the queue holds only while the job stays queued (a retry's new place is the
+  // server's to tell).
+  if (message.status !== job.status) delete patched.position;
   if (message.status === 'finished') {
     delete patched.error;
     if (message.output_image !== undefined) patched.output_image = message.output_image;
@@ -61,5 +69,10 @@ export function patchJobs(jobs: readonly HdJob[], message: HdStatusMessage): HdJ
 
 /** The list after a job was cancelled. */
 export function markJobCancelled(jobs: readonly HdJob[], id: string): HdJob[] {
-  return jobs.map((job) => (job.id === id ? { ...job, status: 'cancelled' } : job));
+  return jobs.map((job) => {
+    if (job.id !== id) return job;
+    const cancelled: HdJob = { ...job, status: 'cancelled' };
+    delete cancelled.position;
+    return cancelled;
+  });
 }

@@ -11,7 +11,9 @@ import { UpscaleScreen } from './upscale-screen';
 
 let client: FakeClient;
 let jobs: HdJob[];
+let paused: boolean;
 let cancelAnswer: [number, unknown];
+let moveAnswer: (() => [number, unknown]) | undefined;
 let calls: FetchCall[];
 
 function renderScreen() {
@@ -42,10 +44,16 @@ beforeEach(() => {
     }),
     hdJob({ id: 'e1', image: 'sand.png', status: 'error', error: 'engine failed' }),
   ];
+  paused = false;
   cancelAnswer = [200, {}];
+  moveAnswer = undefined;
   calls = stubFetch(({ path }) => {
-    if (path === '/api/query/hd-jobs') return [200, { jobs }];
+    if (path === '/api/query/hd-jobs') return [200, { jobs, paused }];
     if (path === '/api/command/cancel-hd-job') return cancelAnswer;
+    if (path === '/api/command/move-hd-job-to-top') return moveAnswer?.();
+    if (path === '/api/command/pause-hd-queue') paused = true;
+    if (path === '/api/command/resume-hd-queue') paused = false;
+    if (path.endsWith('-hd-queue')) return [200, { jobs, paused }];
     return undefined;
   });
 });
@@ -139,6 +147,74 @@ describe('UpscaleScreen (the HD queue)', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Only a queued job can be cancelled');
     expect(alert.textContent).toContain('wall.png');
+  });
+
+  it('lists the queued jobs in the order they will run, and moves one to the top', async () => {
+    const user = userEvent.setup();
+    // Positions from the server: wall.png (the newer) runs after brick.png.
+    const positioned = (first: string) =>
+      jobs.map((job) =>
+        job.status === 'queued' ? { ...job, position: job.id === first ? 1 : 2 } : job,
+      );
+    jobs = positioned('q1');
+    moveAnswer = () => {
+      jobs = positioned('q2');
+      return [200, { jobs, paused }];
+    };
+    renderScreen();
+    const queuedImages = () =>
+      within(group('Queued'))
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.querySelector('th')?.textContent);
+    await screen.findByRole('region', { name: 'Queued' });
+    expect(queuedImages()).toEqual(['brick.png', 'wall.png']);
+    // The first is next already: nothing to move.
+    expect(row('Queued', 'brick.png').textContent).toContain('next');
+    expect(
+      within(row('Queued', 'brick.png')).queryByRole('button', { name: /to the top/ }),
+    ).toBeNull();
+
+    await user.click(
+      screen.getByRole('button', { name: 'Move HD job for wall.png (60x60) to the top' }),
+    );
+    await waitFor(() => expect(queuedImages()).toEqual(['wall.png', 'brick.png']));
+    expect(calls.find((call) => call.path === '/api/command/move-hd-job-to-top')).toEqual({
+      path: '/api/command/move-hd-job-to-top',
+      method: 'POST',
+      body: { id: 'q2' },
+    });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("shows the server's error when the job can no longer be moved (409)", async () => {
+    const user = userEvent.setup();
+    jobs = jobs.map((job) => (job.status === 'queued' ? { ...job, position: 1 } : job));
+    moveAnswer = () => [409, { error: 'Only a queued job can be moved' }];
+    renderScreen();
+    await user.click(
+      await screen.findByRole('button', { name: 'Move HD job for brick.png (30x30) to the top' }),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      'Could not move the HD job for brick.png (30x30) to the top: Only a queued job can be moved×',
+    );
+  });
+
+  it('pauses and resumes the queue, saying what pausing means', async () => {
+    const user = userEvent.setup();
+    renderScreen();
+    await user.click(await screen.findByRole('button', { name: 'Pause queue' }));
+    const notice = await screen.findByRole('status', { name: 'Queue state' });
+    expect(notice.textContent).toContain('Your queue is paused');
+    expect(notice.textContent).toContain('A job already running finishes.');
+    await user.click(screen.getByRole('button', { name: 'Resume queue' }));
+    await screen.findByRole('button', { name: 'Pause queue' });
+    expect(screen.queryByRole('status', { name: 'Queue state' })).toBeNull();
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([
+      '/api/command/pause-hd-queue',
+      '/api/command/resume-hd-queue',
+    ]);
   });
 
   it('says so when there are no jobs, and when the list cannot be loaded', async () => {

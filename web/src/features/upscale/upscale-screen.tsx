@@ -1,15 +1,17 @@
 import { TEXTS, formatImageDate } from '@tessera/contract';
-import type { HdJob } from '@tessera/contract';
+import type { HdJob, HdJobsResponse } from '@tessera/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useHdStatus, useMessaging } from '../../lib/messaging';
 import {
   cancelHdJob,
-  fetchHdJobs,
+  fetchHdQueue,
   hdImageUrl,
   ldThumbnailUrl,
+  moveHdJobToTop,
   reportHdJobCancelled,
+  setHdQueuePaused,
   useHdJobs,
 } from '../hd';
 import { HD_JOB_GROUPS, groupJobs, markJobCancelled, patchJobs } from './hd-queue';
@@ -18,40 +20,71 @@ import './upscale-screen.css';
 
 /**
  * Route `/upscale` (beyond the spec, which leaves it open): the user's HD jobs by state, kept live
- * from the HD status stream; a job still waiting in the queue can be cancelled.
+ * from the HD status stream. A job still waiting can be cancelled or moved to the top of the
+ * user's queue, and the whole queue paused and resumed (issue 13, feature 13).
  */
 export function UpscaleScreen() {
   const client = useMessaging();
   const queryClient = useQueryClient();
   const queryKey = ['hd-jobs', client?.user ?? null];
-  const jobsQuery = useQuery({ queryKey, queryFn: fetchHdJobs });
-  const [cancelError, setCancelError] = useState<string | null>(null);
+  const jobsQuery = useQuery({ queryKey, queryFn: fetchHdQueue });
+  const [actionError, setActionError] = useState<string | null>(null);
   // Keeps the shared HD record (and its 3 s poll) alive while the queue is on screen.
   useHdJobs();
 
+  const patchQueue = (change: (jobs: HdJob[]) => HdJob[]) =>
+    queryClient.setQueryData<HdJobsResponse>(
+      queryKey,
+      (queue) => queue && { ...queue, jobs: change(queue.jobs) },
+    );
+
   useHdStatus((event) => {
     if (event.kind !== 'status') return;
-    const jobs = queryClient.getQueryData<HdJob[]>(queryKey);
-    const patched = jobs && patchJobs(jobs, event.message);
-    if (patched) queryClient.setQueryData(queryKey, patched);
-    else void queryClient.invalidateQueries({ queryKey });
+    const { message } = event;
+    const queue = queryClient.getQueryData<HdJobsResponse>(queryKey);
+    const patched = queue && patchJobs(queue.jobs, message);
+    if (patched) patchQueue(() => patched);
+    const placeUnknown = patched?.some(
+      (job) => job.id === message.id && job.status === 'queued' && job.position === undefined,
+    );
+    // A new order, or a job back in the queue for a retry: the server tells where it stands.
+    if (!patched || placeUnknown) void queryClient.invalidateQueries({ queryKey });
   });
+
+  /** A queue command failed: say so, and show where the queue really is now. */
+  const failed = (text: string, error: Error) => {
+    setActionError(`${text}: ${error.message}`);
+    void queryClient.invalidateQueries({ queryKey });
+  };
 
   const cancel = useMutation({
     mutationFn: (job: HdJob) => cancelHdJob(job.id),
-    onMutate: () => setCancelError(null),
+    onMutate: () => setActionError(null),
     onSuccess: (_answer, job) => {
-      queryClient.setQueryData<HdJob[]>(queryKey, (jobs) => jobs && markJobCancelled(jobs, job.id));
+      patchQueue((jobs) => markJobCancelled(jobs, job.id));
       reportHdJobCancelled(job.id);
     },
-    onError: (error, job) => {
-      setCancelError(
-        `Could not cancel the HD job for ${job.image} (${job.size}): ${error.message}`,
-      );
-      // It has most likely started meanwhile: show where it is now.
-      void queryClient.invalidateQueries({ queryKey });
-    },
+    // It has most likely started meanwhile.
+    onError: (error, job) =>
+      failed(`Could not cancel the HD job for ${job.image} (${job.size})`, error),
   });
+
+  // Both answer with the queue as the server now has it, in its new order.
+  const moveToTop = useMutation({
+    mutationFn: (job: HdJob) => moveHdJobToTop(job.id),
+    onMutate: () => setActionError(null),
+    onSuccess: (queue) => queryClient.setQueryData(queryKey, queue),
+    onError: (error, job) =>
+      failed(`Could not move the HD job for ${job.image} (${job.size}) to the top`, error),
+  });
+  const pause = useMutation({
+    mutationFn: setHdQueuePaused,
+    onMutate: () => setActionError(null),
+    onSuccess: (queue) => queryClient.setQueryData(queryKey, queue),
+    onError: (error, paused) =>
+      failed(paused ? 'Could not pause the queue' : 'Could not resume the queue', error),
+  });
+  const paused = jobsQuery.data?.paused ?? false;
 
   return (
     <section className="screen upscale" aria-labelledby="upscale-title">
@@ -70,16 +103,33 @@ export function UpscaleScreen() {
         >
           {jobsQuery.isFetching ? TEXTS.refreshing : 'Refresh'}
         </button>
+        {jobsQuery.isSuccess && (
+          <button
+            type="button"
+            className="button"
+            disabled={pause.isPending}
+            onClick={() => pause.mutate(!paused)}
+          >
+            {paused ? 'Resume queue' : 'Pause queue'}
+          </button>
+        )}
       </header>
 
-      {cancelError !== null && (
+      {paused && (
+        <p className="upscale-paused" role="status" aria-label="Queue state">
+          Your queue is paused: queued jobs wait until you resume it. A job already running
+          finishes.
+        </p>
+      )}
+
+      {actionError !== null && (
         <div className="upscale-alert" role="alert">
-          <p>{cancelError}</p>
+          <p>{actionError}</p>
           <button
             type="button"
             className="upscale-alert-close"
             aria-label="Dismiss"
-            onClick={() => setCancelError(null)}
+            onClick={() => setActionError(null)}
           >
             ×
           </button>
@@ -98,7 +148,7 @@ export function UpscaleScreen() {
             Try again
           </button>
         </div>
-      ) : jobsQuery.data.length === 0 ? (
+      ) : jobsQuery.data.jobs.length === 0 ? (
         <div className="upscale-state">
           <p>No HD jobs yet.</p>
           <p className="screen-text">
@@ -107,24 +157,28 @@ export function UpscaleScreen() {
         </div>
       ) : (
         <JobGroups
-          jobs={jobsQuery.data}
-          cancelling={cancel.isPending ? cancel.variables.id : null}
-          onCancel={(job) => cancel.mutate(job)}
+          jobs={jobsQuery.data.jobs}
+          actions={{
+            cancelling: cancel.isPending ? cancel.variables.id : null,
+            moving: moveToTop.isPending ? moveToTop.variables.id : null,
+            onCancel: (job) => cancel.mutate(job),
+            onMoveToTop: (job) => moveToTop.mutate(job),
+          }}
         />
       )}
     </section>
   );
 }
 
-function JobGroups({
-  jobs,
-  cancelling,
-  onCancel,
-}: {
-  jobs: readonly HdJob[];
+/** What a queued job's row can do, and which job a command is on its way for. */
+interface QueuedJobActions {
   cancelling: string | null;
+  moving: string | null;
   onCancel: (job: HdJob) => void;
-}) {
+  onMoveToTop: (job: HdJob) => void;
+}
+
+function JobGroups({ jobs, actions }: { jobs: readonly HdJob[]; actions: QueuedJobActions }) {
   const groups = groupJobs(jobs);
   return (
     <div className="upscale-groups">
@@ -134,8 +188,7 @@ function JobGroups({
           name={group.name}
           title={group.title}
           jobs={groups[group.name]}
-          cancelling={cancelling}
-          onCancel={onCancel}
+          actions={actions}
         />
       ))}
     </div>
@@ -146,14 +199,12 @@ function JobGroup({
   name,
   title,
   jobs,
-  cancelling,
-  onCancel,
+  actions,
 }: {
   name: HdJobGroupName;
   title: string;
   jobs: readonly HdJob[];
-  cancelling: string | null;
-  onCancel: (job: HdJob) => void;
+  actions: QueuedJobActions;
 }) {
   const titleId = useId();
   return (
@@ -175,7 +226,7 @@ function JobGroup({
           </tr>
         </thead>
         <tbody>
-          {jobs.map((job) => (
+          {jobs.map((job, index) => (
             <tr key={job.id} data-status={job.status}>
               <td>
                 <img
@@ -193,7 +244,7 @@ function JobGroup({
               <td>{job.size}</td>
               <td>{formatImageDate({ created_at: job.created_at })}</td>
               <td>
-                <JobStatus job={job} cancelling={cancelling === job.id} onCancel={onCancel} />
+                <JobStatus job={job} first={index === 0} actions={actions} />
               </td>
             </tr>
           ))}
@@ -205,12 +256,13 @@ function JobGroup({
 
 function JobStatus({
   job,
-  cancelling,
-  onCancel,
+  first,
+  actions,
 }: {
   job: HdJob;
-  cancelling: boolean;
-  onCancel: (job: HdJob) => void;
+  /** First of its group: a queued one is next already. */
+  first: boolean;
+  actions: QueuedJobActions;
 }) {
   switch (job.status) {
     case 'in_progress': {
@@ -222,21 +274,38 @@ function JobStatus({
         </div>
       );
     }
-    case 'queued':
+    case 'queued': {
+      const cancelling = actions.cancelling === job.id;
+      const moving = actions.moving === job.id;
       return (
         <div className="upscale-queued">
-          <span>{job.error === undefined ? 'Waiting' : 'Waiting to retry'}</span>
+          <span>
+            {job.error === undefined ? 'Waiting' : 'Waiting to retry'}
+            {first && ' · next'}
+          </span>
+          {!first && (
+            <button
+              type="button"
+              className="button upscale-action"
+              aria-label={`Move HD job for ${job.image} (${job.size}) to the top`}
+              disabled={moving || cancelling}
+              onClick={() => actions.onMoveToTop(job)}
+            >
+              {moving ? 'Moving…' : 'Move to top'}
+            </button>
+          )}
           <button
             type="button"
-            className="button upscale-cancel"
+            className="button upscale-action"
             aria-label={`Cancel HD job for ${job.image} (${job.size})`}
             disabled={cancelling}
-            onClick={() => onCancel(job)}
+            onClick={() => actions.onCancel(job)}
           >
             {cancelling ? 'Cancelling…' : 'Cancel'}
           </button>
         </div>
       );
+    }
     case 'finished':
       return job.output_image === undefined ? (
         <span>Finished</span>

@@ -1,0 +1,55 @@
+import { DownloadIcon } from '../../components/icons';
+import type { ZipDownload } from './use-zip-download';
+import { zipStatusText } from './zip-progress';
+import './zip.css';
+
+/** The selection's "Download ZIP" action; disabled while a ZIP is on its way. */
+export function DownloadZipButton({ files, zip }: { files: readonly string[]; zip: ZipDownload }) {
+  return (
+    <button
+      type="button"
+      className="button button-small zip-button"
+      disabled={zip.busy || files.length === 0}
+      onClick={() => zip.start(files)}
+    >
+      <DownloadIcon />
+      Download ZIP
+    </button>
+  );
+}
+
+/**
+ * How the ZIP download goes: a bar (indeterminate while the server prepares it) and a line such
+ * as "Downloading… 45 % (12.3 MB of 27.0 MB)"; at the end, what was downloaded or why it failed.
+ */
+export function ZipDownloadStatus({ zip }: { zip: ZipDownload }) {
+  const { view } = zip;
+  if (view.phase === 'idle') return null;
+  const ended = view.phase === 'done' || view.phase === 'failed';
+  return (
+    <div
+      className={`zip-status zip-status-${view.phase}`}
+      role={view.phase === 'failed' ? 'alert' : 'status'}
+      aria-label="ZIP download"
+    >
+      {view.phase === 'preparing' && <progress aria-label="ZIP download progress" />}
+      {view.phase === 'downloading' &&
+        (view.total === undefined ? (
+          <progress aria-label="ZIP download progress" />
+        ) : (
+          <progress aria-label="ZIP download progress" max={view.total} value={view.sent} />
+        ))}
+      <span className="zip-status-text">{zipStatusText(view)}</span>
+      {ended && (
+        <button
+          type="button"
+          className="zip-status-close"
+          aria-label="Dismiss ZIP download status"
+          onClick={zip.dismiss}
+        >
+          ×
+        </button>
+      )}
+    </div>
+  );
+}
