@@ -122,7 +122,7 @@ describe.skipIf(browserMissing)('layout: everything fits', () => {
     expect(await showsWhole(tools)).toBe(true);
   });
 
-  it('the HD queue page has Refresh on the title line (issue 13)', async () => {
+  it('the HD queue page has Refresh and Pause queue on the title line (issue 13)', async () => {
     const user = addNewUser(server, 'fit');
     await signIn(page, user.username, user.password);
     await page.getByRole('link', { name: 'Upscale', exact: true }).click();
@@ -133,5 +133,9 @@ describe.skipIf(browserMissing)('layout: everything fits', () => {
     const r = await boxOf(refresh);
     expect(Math.abs(t.y + t.height / 2 - (r.y + r.height / 2))).toBeLessThanOrEqual(2);
     expect(r.x).toBeGreaterThan(t.x + t.width);
+    // The queue's other buttons sit beside it on that line, none over another.
+    const pause = await boxOf(page.getByRole('button', { name: 'Pause queue' }));
+    expect(pause.x).toBeGreaterThanOrEqual(r.x + r.width);
+    expect(Math.abs(pause.y - r.y)).toBeLessThanOrEqual(1);
   });
 });

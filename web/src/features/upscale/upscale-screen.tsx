@@ -89,30 +89,32 @@ export function UpscaleScreen() {
   return (
     <section className="screen upscale" aria-labelledby="upscale-title">
       <header className="upscale-header">
-        <div>
+        <div className="upscale-heading">
           <h1 id="upscale-title" className="screen-title">
             HD queue
           </h1>
           <p className="screen-text">Your HD orders, as they wait, run and finish.</p>
         </div>
-        <button
-          type="button"
-          className="button"
-          disabled={jobsQuery.isFetching}
-          onClick={() => void jobsQuery.refetch()}
-        >
-          {jobsQuery.isFetching ? TEXTS.refreshing : 'Refresh'}
-        </button>
-        {jobsQuery.isSuccess && (
+        <div className="upscale-actions">
           <button
             type="button"
             className="button"
-            disabled={pause.isPending}
-            onClick={() => pause.mutate(!paused)}
+            disabled={jobsQuery.isFetching}
+            onClick={() => void jobsQuery.refetch()}
           >
-            {paused ? 'Resume queue' : 'Pause queue'}
+            {jobsQuery.isFetching ? TEXTS.refreshing : 'Refresh'}
           </button>
-        )}
+          {jobsQuery.isSuccess && (
+            <button
+              type="button"
+              className="button"
+              disabled={pause.isPending}
+              onClick={() => pause.mutate(!paused)}
+            >
+              {paused ? 'Resume queue' : 'Pause queue'}
+            </button>
+          )}
+        </div>
       </header>
 
       {paused && (
