@@ -14,17 +14,22 @@ import { TagAssignDialog } from '../tags/tag-assign-dialog';
 import { filterImagesByTags, useTagFilter } from '../tags/tag-filter';
 import { TagsPanel } from '../tags/tags-panel';
 import { tagsQueryKey, useTags } from '../tags/use-tags';
+import { useLdSearch } from './ld-search';
+import { LdSearchBar } from './ld-search-bar';
 import { LdTable } from './ld-table';
 import { LdTile } from './ld-tile';
+import { useStarImage } from './use-star';
 
 /**
  * Route `/dashboard`, the LD gallery of SPEC §2 (checklist D1–D13, T1–T13): the tools column
- * (Gallery/List, Refresh, Tags), and the images as a masonry grid or a table, filtered by tag.
+ * (Gallery/List, Refresh, Tags), and the images as a masonry grid or a table, filtered by tag;
+ * found, ordered and starred by the search above them (issue 13, features 8 and 9).
  */
 export function DashboardScreen() {
   const client = useMessaging();
   const queryClient = useQueryClient();
-  const list = useLdImages();
+  const find = useLdSearch();
+  const list = useLdImages(find.search);
   const { images } = list;
   const { tags } = useTags();
   const filter = useTagFilter(tags);
@@ -32,11 +37,14 @@ export function DashboardScreen() {
   const [detailsFor, setDetailsFor] = useState<string | null>(null);
   const [tagsFor, setTagsFor] = useState<string | null>(null);
 
-  // Filtering happens here, over the whole loaded list: instant, and no request per click.
-  const visible = useMemo(
-    () => filterImagesByTags(images, filter.enabled),
-    [images, filter.enabled],
+  // The server found the list. An image unstarred in the Starred view leaves it at once, as the
+  // server's next answer would have it; tags filter here, instant, with no request per click.
+  const { starredOnly } = find;
+  const found = useMemo(
+    () => (starredOnly ? images.filter((image) => image.starred === true) : images),
+    [images, starredOnly],
   );
+  const visible = useMemo(() => filterImagesByTags(found, filter.enabled), [found, filter.enabled]);
   const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
   const selectedVisible = useMemo(
     () => visible.filter((image) => selection.selected.has(image.filename)),
@@ -58,6 +66,7 @@ export function DashboardScreen() {
   const onDelete = useCallback((filename: string) => void deleteImages([filename]), [deleteImages]);
   const onOpen = useCallback((filename: string) => setDetailsFor(filename), []);
   const onAssignTags = useCallback((filename: string) => setTagsFor(filename), []);
+  const onToggleStar = useStarImage();
   const { toggle: onToggleSelect, replace: selectOnly, clear: clearSelection } = selection;
   const onSelectAll = useCallback(
     (select: boolean) => (select ? selectOnly(visible.map(imageKey)) : clearSelection()),
@@ -92,9 +101,10 @@ export function DashboardScreen() {
         onToggleSelect={onToggleSelect}
         onAssignTags={onAssignTags}
         onDelete={onDelete}
+        onToggleStar={onToggleStar}
       />
     ),
-    [selected, deleting, onOpen, onToggleSelect, onAssignTags, onDelete],
+    [selected, deleting, onOpen, onToggleSelect, onAssignTags, onDelete, onToggleStar],
   );
 
   const detailsImage = detailsFor === null ? undefined : byName.get(detailsFor);
@@ -104,26 +114,29 @@ export function DashboardScreen() {
     <GalleryScreen
       title="Dashboard"
       viewStorageKey="tessera.dashboard.view"
-      list={list}
+      list={{ ...list, images: found }}
       visible={visible}
       onRefresh={refresh}
       tools={<TagsPanel filter={filter} />}
       toolbar={
-        selectedVisible.length > 0 && (
-          <div className="gallery-selection">
-            <span className="gallery-selection-count">{selectedVisible.length} selected</span>
-            <button type="button" className="button button-small" onClick={clearSelection}>
-              Clear selection
-            </button>
-            <button
-              type="button"
-              className="button button-small button-danger"
-              onClick={() => void deleteImages(selectedVisible.map(imageKey))}
-            >
-              Delete Selection
-            </button>
-          </div>
-        )
+        <>
+          {selectedVisible.length > 0 && (
+            <div className="gallery-selection">
+              <span className="gallery-selection-count">{selectedVisible.length} selected</span>
+              <button type="button" className="button button-small" onClick={clearSelection}>
+                Clear selection
+              </button>
+              <button
+                type="button"
+                className="button button-small button-danger"
+                onClick={() => void deleteImages(selectedVisible.map(imageKey))}
+              >
+                Delete Selection
+              </button>
+            </div>
+          )}
+          <LdSearchBar {...find} />
+        </>
       }
       gridLabel="Images"
       renderTile={renderTile}
@@ -137,11 +150,16 @@ export function DashboardScreen() {
           onToggleSelect={onToggleSelect}
           onAssignTags={onAssignTags}
           onDelete={onDelete}
+          onToggleStar={onToggleStar}
         />
       }
     >
       {detailsImage && (
-        <ImageDetailsModal image={detailsImage} onClose={() => setDetailsFor(null)} />
+        <ImageDetailsModal
+          image={detailsImage}
+          onClose={() => setDetailsFor(null)}
+          onToggleStar={onToggleStar}
+        />
       )}
       {tagsImage && <TagAssignDialog image={tagsImage} onClose={() => setTagsFor(null)} />}
     </GalleryScreen>
