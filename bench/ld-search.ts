@@ -109,11 +109,12 @@ async function main(): Promise<void> {
     for (const [i, [label, search]] of CASES.entries()) {
       const value = median(samples[i] ?? []);
       const all = await allPages(client, search);
+      const pages = Math.floor(all.found / IMAGE_PAGE_SIZE) + 1;
       line(
         label,
         value,
         `ratio ${ratio(value / base)} | goal < ${GOAL_MS} ms: ${verdict(value < GOAL_MS)} | ` +
-          `all ${all.found} found in ${Math.ceil((all.found + 1) / IMAGE_PAGE_SIZE)} pages: ${ms(all.ms)}`,
+          `all ${all.found} found, ${pages} page${pages === 1 ? '' : 's'}: ${ms(all.ms)}`,
       );
     }
   } finally {
