@@ -9,6 +9,7 @@ export * from './http.js';
 export * from './messages.js';
 export * from './metadata.js';
 export * from './numbers.js';
+export * from './search.js';
 export * from './status.js';
 export * from './tags.js';
 export * from './texts.js';

@@ -60,6 +60,7 @@ describe('command payloads', () => {
       'assign-tag': { ...envelope, id: 't1', filename: 'a.png' },
       'unassign-tag': { ...envelope, id: 't1', filename: 'a.png' },
       'refresh-low-definition': envelope,
+      'star-low-definition': { ...envelope, filename: 'a.png', starred: true },
     } as const;
     for (const [action, payload] of Object.entries(samples)) {
       expect(commandSchemas[action as keyof typeof samples].parse(payload), action).toEqual(

@@ -10,6 +10,7 @@ import {
 } from './hd-sizes.js';
 import { hdSeedFromMetadata } from './metadata.js';
 import { NUMERIC_STRING_PATTERN, toFiniteNumber, toHundredths } from './numbers.js';
+import { ldSearchSchema } from './search.js';
 import { GENERATION_STATUSES } from './status.js';
 import { validateTagName } from './tags.js';
 import type { CommandAction } from './topics.js';
@@ -61,8 +62,18 @@ const pageRequest = { page: pageSchema, size: pageSizeSchema };
 export const listLowDefinitionCommandSchema = envelopeSchema.extend({
   ...pageRequest,
   filters: z.object({ tags: z.array(tagIdSchema).max(FILTER_TAGS_MAX).optional() }).optional(),
+  /**
+   * Beyond SPEC §7 (issue 13): search and sort. Only a command with `search` (even `{}`) gets
+   * each image's `starred`, so the spec's payload gets exactly the spec's answer.
+   */
+  search: ldSearchSchema.optional(),
 });
 export const deleteLowDefinitionCommandSchema = envelopeSchema.extend({ filename: fileNameSchema });
+/** Beyond SPEC §7 (issue 13): stars or unstars one of the user's LD images. */
+export const starLowDefinitionCommandSchema = envelopeSchema.extend({
+  filename: fileNameSchema,
+  starred: z.boolean(),
+});
 export const listHighDefinitionCommandSchema = envelopeSchema.extend(pageRequest);
 export const deleteHighDefinitionCommandSchema = envelopeSchema.extend({
   filename: fileNameSchema,
@@ -133,6 +144,7 @@ export const commandSchemas = {
   'assign-tag': assignTagCommandSchema,
   'unassign-tag': unassignTagCommandSchema,
   'refresh-low-definition': refreshLowDefinitionCommandSchema,
+  'star-low-definition': starLowDefinitionCommandSchema,
   'generate-image': generateImageCommandSchema,
 } as const satisfies Record<CommandAction, z.ZodType>;
 
@@ -159,6 +171,8 @@ export const ldImageSchema = z.object({
   thumbnail: z.string(),
   metadata: metadataSchema,
   tags: z.array(z.string()),
+  /** Present only in answers to a list-low-definition command that had a `search`. */
+  starred: z.boolean().optional(),
 });
 export const hdImageSchema = z.object({
   filename: z.string(),
@@ -190,6 +204,10 @@ export const listTagResponseSchema = baseResponseSchema.extend({
   tags: z.array(tagSchema),
 });
 export const createTagResponseSchema = baseResponseSchema.extend({ id: z.string() });
+export const starLowDefinitionResponseSchema = baseResponseSchema.extend({
+  filename: z.string(),
+  starred: z.boolean(),
+});
 
 export type ListLowDefinitionResponse = z.infer<typeof listLowDefinitionResponseSchema>;
 export type ListHighDefinitionResponse = z.infer<typeof listHighDefinitionResponseSchema>;
@@ -212,6 +230,7 @@ export const responseSchemas = {
   'assign-tag': baseResponseSchema,
   'unassign-tag': baseResponseSchema,
   'refresh-low-definition': baseResponseSchema,
+  'star-low-definition': starLowDefinitionResponseSchema,
 } as const satisfies Record<RequestAction, z.ZodType>;
 
 export type CommandResponse<A extends RequestAction> = z.infer<(typeof responseSchemas)[A]>;

@@ -1,4 +1,5 @@
 // Tag rules of SPEC §5 and §9: name validation, search and colours.
+import { textSearchKey } from './search.js';
 import { TEXTS } from './texts.js';
 
 export const TAG_NAME_MAX_LENGTH = 15;
@@ -38,10 +39,8 @@ export function validateTagName(
   return taken ? TEXTS.tagDuplicate(normalized) : undefined;
 }
 
-/** Search key of a text: accents stripped, lower-case, so 'Árbol' and 'arbol' meet. */
-export function tagSearchKey(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
+/** Search key of a tag name: accents stripped, lower-case, so 'Árbol' and 'arbol' meet. */
+export const tagSearchKey = textSearchKey;
 
 /** A search box value cut to the longest query the box accepts. */
 export function capTagSearch(query: string): string {

@@ -17,7 +17,7 @@ describe('topics', () => {
     expect(commandTopic('generate-image', 'bob')).toBe('command/generate-image/user/bob');
   });
 
-  it('[Q4] knows the twelve command actions', () => {
+  it('[Q4] knows the twelve command actions of SPEC §7, and star-low-definition (issue 13)', () => {
     expect(COMMAND_ACTIONS).toEqual([
       'list-low-definition',
       'delete-low-definition',
@@ -30,6 +30,7 @@ describe('topics', () => {
       'assign-tag',
       'unassign-tag',
       'refresh-low-definition',
+      'star-low-definition',
       'generate-image',
     ]);
   });
@@ -75,6 +76,7 @@ describe('topics', () => {
       'list-low-definition': 'list-low-definition',
       'delete-low-definition': 'status-low-definition',
       'refresh-low-definition': 'status-low-definition',
+      'star-low-definition': 'status-low-definition',
       'list-high-definition': 'list-high-definition',
       'delete-high-definition': 'status-high-definition',
       'list-tag': 'list-tag',

@@ -12,6 +12,8 @@ export const COMMAND_ACTIONS = [
   'assign-tag',
   'unassign-tag',
   'refresh-low-definition',
+  // Beyond SPEC §7 (issue 13); answered on a topic the spec's clients already read.
+  'star-low-definition',
   'generate-image',
 ] as const;
 export type CommandAction = (typeof COMMAND_ACTIONS)[number];
@@ -34,6 +36,7 @@ export const RESPONSE_TOPIC_FOR_ACTION: Readonly<Record<CommandAction, QueryTopi
   'list-low-definition': 'list-low-definition',
   'delete-low-definition': 'status-low-definition',
   'refresh-low-definition': 'status-low-definition',
+  'star-low-definition': 'status-low-definition',
   'list-high-definition': 'list-high-definition',
   'delete-high-definition': 'status-high-definition',
   'list-tag': 'list-tag',

@@ -2,7 +2,11 @@ import fs from 'node:fs/promises';
 import { buildHdCommand, type HdSizeLabel } from '@tessera/contract';
 import mqtt from 'mqtt';
 import sharp from 'sharp';
+import { makeThumbnail } from '../../server/src/imaging/probe.js';
 import { withPngText } from '../../server/src/imaging/png-text.js';
+import { openDatabase } from '../../server/src/store/database.js';
+import { createImageRepository } from '../../server/src/store/images.js';
+import { createUserRepository } from '../../server/src/store/users.js';
 import type { RunningServer } from './server.js';
 import { userFolder, type User } from './session.js';
 
@@ -78,6 +82,55 @@ export async function seedLdImages(
     }
   }
   await refreshOverMqtt(server, user);
+}
+
+/**
+ * Many LD images at once (a gallery of a thousand in about a second): one small picture and its
+ * thumbnail copied under every name, and the rows written through the server's own image
+ * repository into its SQLite file (WAL lets the running server read on), as generation records
+ * them. For scale; seedLdImages takes the way another pipeline would.
+ */
+export async function seedManyLdImages(
+  server: RunningServer,
+  user: User,
+  images: readonly (Omit<SeedImage, 'modifiedAt' | 'color'> & { addedAt?: Date })[],
+): Promise<void> {
+  const folder = userFolder(server, user.username, 'ld');
+  const thumbnails = userFolder(server, user.username, 'ld-thumbnails');
+  await Promise.all([folder, thumbnails].map((dir) => fs.mkdir(dir, { recursive: true })));
+  const png = await sharp({
+    create: { width: 64, height: 64, channels: 3, background: '#8a6f4e' },
+  })
+    .png()
+    .toBuffer();
+  const thumbnail = await makeThumbnail(png);
+  for (const image of images) {
+    await fs.writeFile(`${folder}/${image.filename}`, png);
+    await fs.writeFile(`${thumbnails}/${image.filename}.webp`, thumbnail);
+  }
+  const db = await openDatabase(server.dataDir);
+  try {
+    const owner = await createUserRepository(db).findByUsername(user.username);
+    if (!owner) throw new Error(`no user ${user.username}`);
+    await db.transaction().execute(async (trx) => {
+      const rows = createImageRepository(trx);
+      for (const image of images) {
+        await rows.insert({
+          ownerId: owner.id,
+          kind: 'ld',
+          filename: image.filename,
+          sourceImageId: null,
+          width: image.width ?? 64,
+          height: image.height ?? 64,
+          bytes: png.length,
+          metadata: image.metadata ?? {},
+          createdAt: (image.addedAt ?? new Date()).toISOString(),
+        });
+      }
+    });
+  } finally {
+    await db.destroy();
+  }
 }
 
 /** Sends refresh-low-definition as the user and waits for its answer. */

@@ -1,8 +1,9 @@
+import { DEFAULT_LD_SORT, seedSearchKey, textSearchKey, type LdSearch } from '@tessera/contract';
 import type { Logger } from 'pino';
 import type { FileArea, FileStore, PendingRemoval } from '../files/file-store.js';
 import { faultPoint } from '../faults.js';
 import { makeThumbnail, probeImage } from '../imaging/probe.js';
-import type { ImageKind, ImageRecord, ImageRepository } from '../store/images.js';
+import type { ImageKind, ImageRecord, ImageRepository, ImageSearch } from '../store/images.js';
 import { ServiceError, SERVICE_TEXTS } from './errors.js';
 
 export interface Owner {
@@ -15,6 +16,20 @@ export interface ImageListItem {
   thumbnail: string;
   metadata: Record<string, unknown>;
   tags: string[];
+  starred: boolean;
+}
+
+/** A search in the store's terms: the text and the seed folded as their columns are. */
+function storeSearch(search: LdSearch): ImageSearch {
+  const promptKey = textSearchKey(search.text?.trim() ?? '');
+  return {
+    ...(promptKey !== '' && { promptKey }),
+    ...(search.seed !== undefined && { seedKey: seedSearchKey(search.seed) }),
+    ...(search.from !== undefined && { from: search.from }),
+    ...(search.to !== undefined && { to: search.to }),
+    ...(search.starred === true && { starredOnly: true }),
+    sort: search.sort ?? DEFAULT_LD_SORT,
+  };
 }
 
 const AREA: Record<ImageKind, FileArea> = { ld: 'ld', hd: 'hd' };
@@ -41,14 +56,23 @@ export class ImageService {
       Promise.resolve(),
   ) {}
 
+  /** One page of the owner's images; with `search`, only those it finds, in its order. */
   async list(
     owner: Owner,
     kind: ImageKind,
     page: number,
     size: number,
     anyOfTags?: readonly string[],
+    search?: LdSearch,
   ): Promise<{ images: ImageListItem[]; total: number }> {
-    const result = await this.images.page({ ownerId: owner.id, kind, page, size, anyOfTags });
+    const result = await this.images.page({
+      ownerId: owner.id,
+      kind,
+      page,
+      size,
+      anyOfTags,
+      ...(search && { search: storeSearch(search) }),
+    });
     const tags =
       kind === 'ld'
         ? await this.images.tagsOf(result.images.map((i) => i.id))
@@ -60,6 +84,7 @@ export class ImageService {
         thumbnail: thumbnailUrl(kind, image.filename),
         metadata: image.metadata,
         tags: tags.get(image.id) ?? [],
+        starred: image.starred,
       })),
     };
   }
@@ -68,6 +93,12 @@ export class ImageService {
     const image = await this.images.find(owner.id, kind, filename);
     if (!image) throw new ServiceError(SERVICE_TEXTS.imageNotFound(filename));
     return image;
+  }
+
+  /** Stars or unstars one of the owner's LD images; another user's name is simply not found. */
+  async star(owner: Owner, filename: string, starred: boolean): Promise<void> {
+    const image = await this.get(owner, 'ld', filename);
+    await this.images.setStarred(owner.id, image.id, starred);
   }
 
   /**

@@ -1,4 +1,5 @@
-import type { Selectable } from 'kysely';
+import { imageSearchKeys, type LdSort } from '@tessera/contract';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from './database.js';
 import type { ImagesTable } from './schema.js';
 
@@ -15,9 +16,23 @@ export interface ImageRecord {
   bytes: number;
   metadata: Record<string, unknown>;
   createdAt: string;
+  starred: boolean;
 }
 
-export type NewImage = Omit<ImageRecord, 'id'>;
+export type NewImage = Omit<ImageRecord, 'id' | 'starred'>;
+
+/** A search in the terms of the columns of migration 0009: keys already folded as stored. */
+export interface ImageSearch {
+  /** Part of the folded positive prompt; empty or missing matches all. */
+  promptKey?: string;
+  seedKey?: string;
+  /** Dated at or after (ISO text). */
+  from?: string;
+  /** Dated before (ISO text). */
+  to?: string;
+  starredOnly?: boolean;
+  sort: LdSort;
+}
 
 export interface ImagePageQuery {
   ownerId: number;
@@ -26,6 +41,8 @@ export interface ImagePageQuery {
   size: number;
   /** Keep images that carry any of these tags; empty or missing keeps all. */
   anyOfTags?: readonly string[];
+  /** Missing: every image, newest added first (SPEC §7's list, as it always was). */
+  search?: ImageSearch;
 }
 
 /** The images and image_tags tables: one method per query. */
@@ -42,9 +59,10 @@ export interface ImageRepository {
   remove(ownerId: number, ids: readonly number[]): Promise<number>;
   assignTag(ownerId: number, imageId: number, tagId: string): Promise<void>;
   unassignTag(ownerId: number, imageId: number, tagId: string): Promise<void>;
+  setStarred(ownerId: number, imageId: number, starred: boolean): Promise<void>;
 }
 
-type Row = Selectable<ImagesTable>;
+type Row = Omit<Selectable<ImagesTable>, 'prompt_key' | 'seed_key' | 'dated_at'>;
 
 const COLUMNS = [
   'images.id',
@@ -57,6 +75,7 @@ const COLUMNS = [
   'images.bytes',
   'images.metadata',
   'images.created_at',
+  'images.starred',
 ] as const;
 
 function toRecord(row: Row): ImageRecord {
@@ -71,6 +90,7 @@ function toRecord(row: Row): ImageRecord {
     bytes: row.bytes,
     metadata: parseMetadata(row.metadata),
     createdAt: row.created_at,
+    starred: row.starred === 1,
   };
 }
 
@@ -87,7 +107,7 @@ function parseMetadata(text: string): Record<string, unknown> {
 
 export function createImageRepository(db: Db): ImageRepository {
   return {
-    async page({ ownerId, kind, page, size, anyOfTags }) {
+    async page({ ownerId, kind, page, size, anyOfTags, search }) {
       let base = db
         .selectFrom('images')
         .where('images.owner_id', '=', ownerId)
@@ -105,17 +125,39 @@ export function createImageRepository(db: Db): ImageRepository {
           ),
         );
       }
-      const [rows, count] = await Promise.all([
-        base
-          .select(COLUMNS)
-          .orderBy('images.created_at', 'desc')
-          .orderBy('images.id', 'desc')
+      if (search?.promptKey) {
+        // instr, not LIKE: the user's text is matched as it is, with no wildcards to escape.
+        const key = search.promptKey;
+        base = base.where((eb) => eb(eb.fn('instr', ['images.prompt_key', eb.val(key)]), '>', 0));
+      }
+      if (search?.seedKey !== undefined) base = base.where('images.seed_key', '=', search.seedKey);
+      if (search?.from !== undefined) base = base.where('images.dated_at', '>=', search.from);
+      if (search?.to !== undefined) base = base.where('images.dated_at', '<', search.to);
+      if (search?.starredOnly) base = base.where('images.starred', '=', 1);
+
+      let rows = base.select(COLUMNS);
+      switch (search?.sort) {
+        case undefined:
+          rows = rows.orderBy('images.created_at', 'desc').orderBy('images.id', 'desc');
+          break;
+        case 'newest':
+          rows = rows.orderBy('images.dated_at', 'desc').orderBy('images.id', 'desc');
+          break;
+        case 'oldest':
+          rows = rows.orderBy('images.dated_at', 'asc').orderBy('images.id', 'asc');
+          break;
+        case 'name':
+          rows = rows.orderBy(sql`images.filename collate nocase`).orderBy('images.id', 'asc');
+          break;
+      }
+      const [found, count] = await Promise.all([
+        rows
           .limit(size)
           .offset((page - 1) * size)
           .execute(),
         base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { images: rows.map(toRecord), total: Number(count.n) };
+      return { images: found.map(toRecord), total: Number(count.n) };
     },
     async tagsOf(imageIds) {
       const result = new Map<number, string[]>();
@@ -176,6 +218,7 @@ export function createImageRepository(db: Db): ImageRepository {
       );
     },
     async insert(image) {
+      const keys = imageSearchKeys(image.metadata, image.createdAt);
       const row = await db
         .insertInto('images')
         .values({
@@ -188,6 +231,9 @@ export function createImageRepository(db: Db): ImageRepository {
           bytes: image.bytes,
           metadata: JSON.stringify(image.metadata),
           created_at: image.createdAt,
+          prompt_key: keys.prompt,
+          seed_key: keys.seed,
+          dated_at: keys.datedAt,
         })
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
@@ -215,6 +261,14 @@ export function createImageRepository(db: Db): ImageRepository {
         .where('owner_id', '=', ownerId)
         .where('image_id', '=', imageId)
         .where('tag_id', '=', tagId)
+        .execute();
+    },
+    async setStarred(ownerId, imageId, starred) {
+      await db
+        .updateTable('images')
+        .set({ starred: starred ? 1 : 0 })
+        .where('owner_id', '=', ownerId)
+        .where('id', '=', imageId)
         .execute();
     },
   };

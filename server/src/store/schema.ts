@@ -40,6 +40,12 @@ export interface ImagesTable {
   /** JSON text: the generation parameters the image was made with. */
   metadata: string;
   created_at: string;
+  // What a search matches (migration 0009), from the metadata; the repository fills them in.
+  prompt_key: Generated<string>;
+  seed_key: Generated<string | null>;
+  dated_at: Generated<string>;
+  /** 1 when the owner starred the image. */
+  starred: Generated<number>;
 }
 
 export interface TagsTable {

@@ -138,7 +138,12 @@ export function hostileCases(count: number, seed: number, targets: Targets): Hos
     const ownFile = pick(targets.ownFiles);
     const ownTag = pick(targets.ownTags);
     const fields: Record<string, Record<string, unknown>> = {
-      'list-low-definition': { page: 1, size: 100, filters: { tags: [ownTag] } },
+      'list-low-definition': {
+        page: 1,
+        size: 100,
+        filters: { tags: [ownTag] },
+        ...(n % 2 === 0 && { search: { text: 'tile', starred: true, sort: 'name' } }),
+      },
       'delete-low-definition': { filename: ownFile },
       'list-high-definition': { page: 1, size: 100 },
       'delete-high-definition': { filename: 'hd-none.png' },
@@ -149,6 +154,7 @@ export function hostileCases(count: number, seed: number, targets: Targets): Hos
       'assign-tag': { id: ownTag, filename: ownFile },
       'unassign-tag': { id: ownTag, filename: ownFile },
       'refresh-low-definition': {},
+      'star-low-definition': { filename: ownFile, starred: n % 2 === 0 },
     };
     if (action === 'generate-image')
       // Aimed at images the sender does not have, so no order can start real work.

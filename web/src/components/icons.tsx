@@ -130,6 +130,18 @@ export function TagIcon() {
   );
 }
 
+/** Filled when the image is starred; the button's aria-pressed says the same to assistive tech. */
+export function StarIcon({ filled }: { filled: boolean }) {
+  return (
+    <Icon size="small">
+      <path
+        d="M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z"
+        fill={filled ? 'currentColor' : 'none'}
+      />
+    </Icon>
+  );
+}
+
 export function TrashIcon() {
   return (
     <Icon size="small">

@@ -6,15 +6,28 @@ type ImageActions =
   | 'delete-low-definition'
   | 'list-high-definition'
   | 'delete-high-definition'
-  | 'refresh-low-definition';
+  | 'refresh-low-definition'
+  | 'star-low-definition';
 
 export function imageHandlers(images: ImageService): Pick<CommandHandlers, ImageActions> {
   return {
-    'list-low-definition': async (owner, { page, size, filters }) => ({
-      page,
-      size,
-      ...(await images.list(owner, 'ld', page, size, filters?.tags)),
-    }),
+    'list-low-definition': async (owner, { page, size, filters, search }) => {
+      const { images: list, total } = await images.list(
+        owner,
+        'ld',
+        page,
+        size,
+        filters?.tags,
+        search,
+      );
+      // Stars go only to clients that asked with a search: the spec's answer stays as it was.
+      return {
+        page,
+        size,
+        total,
+        images: search ? list : list.map(({ starred: _starred, ...image }) => image),
+      };
+    },
     'delete-low-definition': async (owner, { filename }) => {
       await images.remove(owner, 'ld', filename);
       return {};
@@ -40,6 +53,10 @@ export function imageHandlers(images: ImageService): Pick<CommandHandlers, Image
     'refresh-low-definition': async (owner) => {
       await images.refresh(owner, 'ld');
       return {};
+    },
+    'star-low-definition': async (owner, { filename, starred }) => {
+      await images.star(owner, filename, starred);
+      return { filename, starred };
     },
   };
 }

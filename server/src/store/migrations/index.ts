@@ -4,6 +4,7 @@ import * as imagesAndTags from './0002-images-and-tags.js';
 import * as jobs from './0003-jobs.js';
 import * as jobLookup from './0004-job-lookup.js';
 import * as credentialChanges from './0008-credential-changes.js';
+import * as imageSearch from './0009-image-search.js';
 import * as hdQueueControl from './0010-hd-queue-control.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003-jobs': jobs,
   '0004-job-lookup': jobLookup,
   '0008-credential-changes': credentialChanges,
+  '0009-image-search': imageSearch,
   '0010-hd-queue-control': hdQueueControl,
 };
 

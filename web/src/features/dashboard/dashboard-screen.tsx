@@ -16,17 +16,22 @@ import { filterImagesByTags, useTagFilter } from '../tags/tag-filter';
 import { TagsPanel } from '../tags/tags-panel';
 import { tagsQueryKey, useTags } from '../tags/use-tags';
 import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
+import { useLdSearch } from './ld-search';
+import { LdSearchBar } from './ld-search-bar';
 import { LdTable } from './ld-table';
 import { LdTile } from './ld-tile';
+import { useStarImage } from './use-star';
 
 /**
  * Route `/dashboard`, the LD gallery of SPEC §2 (checklist D1–D13, T1–T13): the tools column
- * (Gallery/List, Refresh, Tags), and the images as a masonry grid or a table, filtered by tag.
+ * (Gallery/List, Refresh, Tags), and the images as a masonry grid or a table, filtered by tag;
+ * found, ordered and starred by the search above them (issue 13, features 8 and 9).
  */
 export function DashboardScreen() {
   const client = useMessaging();
   const queryClient = useQueryClient();
-  const list = useLdImages();
+  const find = useLdSearch();
+  const list = useLdImages(find.search);
   const { images } = list;
   const { tags } = useTags();
   const filter = useTagFilter(tags);
@@ -47,10 +52,17 @@ export function DashboardScreen() {
     },
   );
 
-  // Filtering happens here, over the whole loaded list: instant, and no request per click.
+  // The server found the list. An image unstarred in the Starred view leaves it at once, as the
+  // server's next answer would have it; tags filter here, instant, with no request per click;
+  // deleted images leave at once while their deletion can be undone.
+  const { starredOnly } = find;
+  const found = useMemo(
+    () => (starredOnly ? images.filter((image) => image.starred === true) : images),
+    [images, starredOnly],
+  );
   const visible = useMemo(
-    () => withoutDeleted(filterImagesByTags(images, filter.enabled), deletion.hidden),
-    [images, filter.enabled, deletion.hidden],
+    () => withoutDeleted(filterImagesByTags(found, filter.enabled), deletion.hidden),
+    [found, filter.enabled, deletion.hidden],
   );
   const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
   const selectedVisible = useMemo(
@@ -68,6 +80,7 @@ export function DashboardScreen() {
   );
   const onOpen = useCallback((filename: string) => setDetailsFor(filename), []);
   const onAssignTags = useCallback((filename: string) => setTagsFor(filename), []);
+  const onToggleStar = useStarImage();
   const { toggle: onToggleSelect, replace: selectOnly, clear: clearSelection } = selection;
   const onSelectAll = useCallback(
     (select: boolean) => (select ? selectOnly(visible.map(imageKey)) : clearSelection()),
@@ -102,9 +115,10 @@ export function DashboardScreen() {
         onToggleSelect={onToggleSelect}
         onAssignTags={onAssignTags}
         onDelete={onDelete}
+        onToggleStar={onToggleStar}
       />
     ),
-    [selected, deleting, onOpen, onToggleSelect, onAssignTags, onDelete],
+    [selected, deleting, onOpen, onToggleSelect, onAssignTags, onDelete, onToggleStar],
   );
 
   const detailsImage = detailsFor === null ? undefined : byName.get(detailsFor);
@@ -114,7 +128,7 @@ export function DashboardScreen() {
     <GalleryScreen
       title="Dashboard"
       viewStorageKey="tessera.dashboard.view"
-      list={list}
+      list={{ ...list, images: found }}
       visible={visible}
       deletion={deletion}
       onRefresh={refresh}
@@ -138,6 +152,7 @@ export function DashboardScreen() {
             </SelectionBar>
           )}
           <ZipDownloadStatus zip={zip} />
+          <LdSearchBar {...find} />
         </>
       }
       gridLabel="Images"
@@ -152,11 +167,16 @@ export function DashboardScreen() {
           onToggleSelect={onToggleSelect}
           onAssignTags={onAssignTags}
           onDelete={onDelete}
+          onToggleStar={onToggleStar}
         />
       }
     >
       {detailsImage && (
-        <ImageDetailsModal image={detailsImage} onClose={() => setDetailsFor(null)} />
+        <ImageDetailsModal
+          image={detailsImage}
+          onClose={() => setDetailsFor(null)}
+          onToggleStar={onToggleStar}
+        />
       )}
       {tagsImage && <TagAssignDialog image={tagsImage} onClose={() => setTagsFor(null)} />}
     </GalleryScreen>

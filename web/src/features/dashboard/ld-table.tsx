@@ -1,7 +1,7 @@
 import type { LdImage } from '@tessera/contract';
 import { memo, useCallback } from 'react';
 import { imageKey } from '../gallery/gallery-image';
-import { AssignTagsButton, DeleteImageButton } from '../gallery/image-actions';
+import { AssignTagsButton, DeleteImageButton, StarImageButton } from '../gallery/image-actions';
 import { IMAGE_ROW_HEIGHT, ImageRow } from '../gallery/image-row';
 import { VirtualTable } from '../gallery/virtual-table';
 import { TagChips } from '../tags/tag-chips';
@@ -14,7 +14,7 @@ export interface LdTableProps extends LdImageHandlers {
   onSelectAll: (select: boolean) => void;
 }
 
-/** The List view of SPEC §2 (checklist D6): select, Preview, Name, Tags, Size, Date. */
+/** The List view of SPEC §2 (checklist D6): select, Preview, Name, Tags, Size, Date; and Star. */
 export function LdTable({
   images,
   selected,
@@ -24,6 +24,7 @@ export function LdTable({
   onToggleSelect,
   onAssignTags,
   onDelete,
+  onToggleStar,
 }: LdTableProps) {
   const untagged = images.every((image) => image.tags.length === 0);
   const allSelected = images.length > 0 && images.every((image) => selected.has(image.filename));
@@ -39,9 +40,10 @@ export function LdTable({
         onToggleSelect={onToggleSelect}
         onAssignTags={onAssignTags}
         onDelete={onDelete}
+        onToggleStar={onToggleStar}
       />
     ),
-    [selected, deleting, onOpen, onToggleSelect, onAssignTags, onDelete],
+    [selected, deleting, onOpen, onToggleSelect, onAssignTags, onDelete, onToggleStar],
   );
   const selectAll = (
     <input
@@ -66,7 +68,10 @@ export function LdTable({
         { className: 'col-tags', header: 'Tags' },
         { className: 'col-size', header: 'Size' },
         { className: 'col-date', header: 'Date' },
-        { className: 'col-actions', header: <span className="visually-hidden">Actions</span> },
+        {
+          className: 'col-actions col-actions-3',
+          header: <span className="visually-hidden">Actions</span>,
+        },
       ]}
       renderRow={renderRow}
     />
@@ -80,7 +85,14 @@ interface LdRowProps extends LdImageHandlers {
   busy: boolean;
 }
 
-const LdRow = memo(function LdRow({ image, busy, onAssignTags, onDelete, ...row }: LdRowProps) {
+const LdRow = memo(function LdRow({
+  image,
+  busy,
+  onAssignTags,
+  onDelete,
+  onToggleStar,
+  ...row
+}: LdRowProps) {
   const { filename } = image;
   return (
     <ImageRow
@@ -89,6 +101,12 @@ const LdRow = memo(function LdRow({ image, busy, onAssignTags, onDelete, ...row 
       {...row}
       actions={
         <>
+          <StarImageButton
+            filename={filename}
+            starred={image.starred ?? false}
+            place="row"
+            onToggleStar={onToggleStar}
+          />
           <AssignTagsButton filename={filename} place="row" onAssignTags={onAssignTags} />
           <DeleteImageButton filename={filename} busy={busy} place="row" onDelete={onDelete} />
         </>

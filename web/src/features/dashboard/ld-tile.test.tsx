@@ -61,6 +61,7 @@ function Tiles({ initial }: { initial: LdImage[] }) {
           onToggleSelect={toggle}
           onAssignTags={noop}
           onDelete={noop}
+          onToggleStar={noop}
         />
       ))}
     </div>
@@ -100,5 +101,8 @@ describe('grid tiles at scale', () => {
     expect(screen.getByRole('checkbox', { name: 'Select a.png' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Assign tags to a.png' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Delete a.png' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Star a.png' }).getAttribute('aria-pressed')).toBe(
+      'false',
+    );
   });
 });

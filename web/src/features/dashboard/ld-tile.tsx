@@ -1,6 +1,7 @@
 import type { LdImage } from '@tessera/contract';
 import { memo } from 'react';
-import { AssignTagsButton, DeleteImageButton } from '../gallery/image-actions';
+import { StarIcon } from '../../components/icons';
+import { AssignTagsButton, DeleteImageButton, StarImageButton } from '../gallery/image-actions';
 import { ImageTile } from '../gallery/image-tile';
 import type { TileBox } from '../gallery/masonry-grid';
 import { TagChips } from '../tags/tag-chips';
@@ -11,6 +12,7 @@ export interface LdImageHandlers {
   onToggleSelect: (filename: string) => void;
   onAssignTags: (filename: string) => void;
   onDelete: (filename: string) => void;
+  onToggleStar: (filename: string, starred: boolean) => void;
 }
 
 export interface LdTileProps extends TileBox, LdImageHandlers {
@@ -20,8 +22,8 @@ export interface LdTileProps extends TileBox, LdImageHandlers {
 }
 
 /**
- * One image of the Dashboard's masonry grid (checklist D7, D9): Select, Assign tags, Delete and
- * its tags. Memoised: every prop is a primitive, the image record (replaced only when that image
+ * One image of the Dashboard's masonry grid (checklist D7, D9): Select, Star, Assign tags, Delete
+ * and its tags; a starred image shows its star on the picture too. Memoised: every prop is a primitive, the image record (replaced only when that image
  * changes) or a stable callback.
  */
 export const LdTile = memo(function LdTile({
@@ -30,9 +32,11 @@ export const LdTile = memo(function LdTile({
   busy,
   onAssignTags,
   onDelete,
+  onToggleStar,
   ...tile
 }: LdTileProps) {
   const { filename } = image;
+  const starred = image.starred ?? false;
   return (
     <ImageTile
       image={image}
@@ -41,11 +45,23 @@ export const LdTile = memo(function LdTile({
       {...tile}
       actions={
         <>
+          <StarImageButton
+            filename={filename}
+            starred={starred}
+            place="tile"
+            onToggleStar={onToggleStar}
+          />
           <AssignTagsButton filename={filename} place="tile" onAssignTags={onAssignTags} />
           <DeleteImageButton filename={filename} busy={busy} place="tile" onDelete={onDelete} />
         </>
       }
     >
+      {/* The button says it to assistive tech; this is for eyes, over the picture. */}
+      {starred && (
+        <span className="tile-star" aria-hidden="true">
+          <StarIcon filled />
+        </span>
+      )}
       <div className="tile-tags">
         <TagChips ids={image.tags} compact />
       </div>

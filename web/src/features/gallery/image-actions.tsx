@@ -1,4 +1,4 @@
-import { DownloadIcon, TagIcon, TrashIcon } from '../../components/icons';
+import { DownloadIcon, StarIcon, TagIcon, TrashIcon } from '../../components/icons';
 
 /** Where an image's controls sit: a grid tile's hover bar, or a table row. */
 export type ControlPlace = 'tile' | 'row';
@@ -28,6 +28,38 @@ export function SelectImageCheckbox({
       checked={selected}
       onChange={() => onToggleSelect(filename)}
     />
+  );
+}
+
+const STAR_CLASS = { ...ACTION_CLASS, details: 'details-star' } as const;
+
+/**
+ * Stars or unstars the image (issue 13, feature 9), on a tile, a row or the details dialog. One
+ * name whatever the state, as a toggle button has: aria-pressed tells whether it is starred.
+ */
+export function StarImageButton({
+  filename,
+  starred,
+  place,
+  onToggleStar,
+}: {
+  filename: string;
+  starred: boolean;
+  place: ControlPlace | 'details';
+  /** Gets the state the image should take: starred after a click on an unstarred one. */
+  onToggleStar: (filename: string, starred: boolean) => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={`${STAR_CLASS[place]} star-button`}
+      aria-label={`Star ${filename}`}
+      aria-pressed={starred}
+      title={starred ? 'Unstar' : 'Star'}
+      onClick={() => onToggleStar(filename, !starred)}
+    >
+      <StarIcon filled={starred} />
+    </button>
   );
 }
 

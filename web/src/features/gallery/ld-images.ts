@@ -1,5 +1,5 @@
-import type { LdImage } from '@tessera/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LdImage, LdSearchInput } from '@tessera/contract';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { loadAllLdImages } from '../../lib/api/images';
 import { useMessaging } from '../../lib/messaging';
@@ -8,8 +8,14 @@ import type { RequestClient } from '../../lib/messaging';
 /** The query key prefix of the user's LD list; invalidate it when images were added elsewhere. */
 export const LD_IMAGES_QUERY_KEY = ['ld-images'] as const;
 
+/** Every LD list of the user (all searches): the prefix to reset or update them all. */
 export function ldImagesQueryKey(user: string | undefined) {
   return [...LD_IMAGES_QUERY_KEY, user] as const;
+}
+
+/** One list: the spec's plain one, or what one search found. */
+function ldListQueryKey(user: string | undefined, search: LdSearchInput | undefined) {
+  return search === undefined ? ldImagesQueryKey(user) : [...ldImagesQueryKey(user), search];
 }
 
 /** While later pages stream in, the gallery takes them in at most this often. */
@@ -24,10 +30,12 @@ const STREAM_FLUSH_MS = 150;
 async function fetchLdImages(
   client: RequestClient,
   queryClient: QueryClient,
+  search: LdSearchInput | undefined,
   signal: AbortSignal,
 ): Promise<LdImage[]> {
-  const key = ldImagesQueryKey(client.user);
-  if (queryClient.getQueryData(key) !== undefined) return loadAllLdImages(client, { signal });
+  const key = ldListQueryKey(client.user, search);
+  if (queryClient.getQueryData(key) !== undefined)
+    return loadAllLdImages(client, { signal, search });
 
   let waiting: LdImage[] = [];
   let first = true;
@@ -43,6 +51,7 @@ async function fetchLdImages(
   try {
     const all = await loadAllLdImages(client, {
       signal,
+      search,
       onPage: (page) => {
         waiting.push(...page);
         if (first) flush();
@@ -68,14 +77,21 @@ export interface LdImagesState {
 
 const NO_IMAGES: readonly LdImage[] = [];
 
-/** The signed-in user's LD images, shared by every screen through the query cache. */
-export function useLdImages(): LdImagesState {
+/**
+ * The signed-in user's LD images, shared by every screen through the query cache; with `search`,
+ * those the server finds, in its order, each saying whether it is starred.
+ */
+export function useLdImages(search?: LdSearchInput): LdImagesState {
   const client = useMessaging();
   const queryClient = useQueryClient();
   const query = useQuery({
-    queryKey: ldImagesQueryKey(client?.user),
-    queryFn: ({ signal }) => (client ? fetchLdImages(client, queryClient, signal) : []),
+    queryKey: ldListQueryKey(client?.user, search),
+    queryFn: ({ signal }) => (client ? fetchLdImages(client, queryClient, search, signal) : []),
     enabled: client !== null,
+    // A new search keeps the last results on screen until its first page arrives (the same
+    // user's only: another user's images never stand in, even for a moment).
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === client?.user ? keepPreviousData(previous) : undefined,
     // Image objects keep their identity, so memoised tiles skip unchanged images; a deep
     // comparison of 10,000 records per page would only cost time.
     structuralSharing: false,
@@ -93,26 +109,38 @@ export function useLdImages(): LdImagesState {
   };
 }
 
-/** Replaces one image of the cached list (by file name) with `change(image)`. */
+/** Changes every cached LD list of the user (the plain one and each search's). */
+function updateCachedLists(
+  queryClient: QueryClient,
+  user: string,
+  change: (images: LdImage[]) => LdImage[],
+): void {
+  queryClient.setQueriesData<LdImage[]>(
+    { queryKey: ldImagesQueryKey(user) },
+    (old) => old && change(old),
+  );
+}
+
+/** Replaces one image of the cached lists (by file name) with `change(image)`. */
 export function updateCachedLdImage(
   queryClient: QueryClient,
   user: string,
   filename: string,
   change: (image: LdImage) => LdImage,
 ): void {
-  queryClient.setQueryData<LdImage[]>(ldImagesQueryKey(user), (old) =>
-    old?.map((image) => (image.filename === filename ? change(image) : image)),
+  updateCachedLists(queryClient, user, (images) =>
+    images.map((image) => (image.filename === filename ? change(image) : image)),
   );
 }
 
-/** Drops images from the cached list. */
+/** Drops images from the cached lists. */
 export function removeCachedLdImages(
   queryClient: QueryClient,
   user: string,
   filenames: ReadonlySet<string>,
 ): void {
-  queryClient.setQueryData<LdImage[]>(ldImagesQueryKey(user), (old) =>
-    old?.filter((image) => !filenames.has(image.filename)),
+  updateCachedLists(queryClient, user, (images) =>
+    images.filter((image) => !filenames.has(image.filename)),
   );
 }
 
@@ -122,8 +150,8 @@ export function removeTagFromCachedLdImages(
   user: string,
   tagId: string,
 ): void {
-  queryClient.setQueryData<LdImage[]>(ldImagesQueryKey(user), (old) =>
-    old?.map((image) =>
+  updateCachedLists(queryClient, user, (images) =>
+    images.map((image) =>
       image.tags.includes(tagId)
         ? { ...image, tags: image.tags.filter((id) => id !== tagId) }
         : image,

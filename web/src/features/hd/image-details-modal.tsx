@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { CrossIcon } from '../../components/icons';
 import { useMessaging } from '../../lib/messaging';
 import type { RemixState } from '../generate/reference-link';
+import { StarImageButton } from '../gallery/image-actions';
 import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags/use-tags';
 import { hdImageUrl, inputImageUrl, ldImageUrl } from './hd-api';
@@ -15,6 +16,8 @@ import './image-details-modal.css';
 export interface ImageDetailsModalProps {
   image: LdImage;
   onClose: () => void;
+  /** Given, the header has a Star toggle (the Dashboard's images, issue 13 feature 9). */
+  onToggleStar?: (filename: string, starred: boolean) => void;
 }
 
 /** A number as the metadata holds it, or a dash when the field is missing. */
@@ -41,7 +44,7 @@ export function hdSizesFor(
  * The Image Details modal (SPEC §2; M1–M7): what the image was made from, and the HD order.
  * A native <dialog> opened with showModal(), so focus stays inside and Escape closes it.
  */
-export function ImageDetailsModal({ image, onClose }: ImageDetailsModalProps) {
+export function ImageDetailsModal({ image, onClose, onToggleStar }: ImageDetailsModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const closed = useRef(false);
   const titleId = useId();
@@ -113,9 +116,19 @@ export function ImageDetailsModal({ image, onClose }: ImageDetailsModalProps) {
           <h2 id={titleId} className="details-title">
             {image.filename}
           </h2>
-          <button type="button" className="details-close" aria-label="Close" onClick={close}>
-            <CrossIcon size={20} />
-          </button>
+          <div className="details-header-actions">
+            {onToggleStar && (
+              <StarImageButton
+                filename={image.filename}
+                starred={image.starred ?? false}
+                place="details"
+                onToggleStar={onToggleStar}
+              />
+            )}
+            <button type="button" className="details-close" aria-label="Close" onClick={close}>
+              <CrossIcon size={20} />
+            </button>
+          </div>
         </header>
 
         <div className="details-body">

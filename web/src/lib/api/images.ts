@@ -1,5 +1,5 @@
 import { IMAGE_PAGE_SIZE } from '@tessera/contract';
-import type { HdImage, LdImage } from '@tessera/contract';
+import type { HdImage, LdImage, LdSearchInput } from '@tessera/contract';
 import type { RequestClient } from '../messaging';
 
 export interface LoadAllOptions<T> {
@@ -16,11 +16,12 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 
 /**
  * The whole LD list (SPEC §9): pages of IMAGE_PAGE_SIZE until a page comes back short. `tags`
- * keeps images with any of them (none: all).
+ * keeps images with any of them (none: all). With `search` the server finds and orders the
+ * images and says which are starred (issue 13); without it the payload is the spec's own.
  */
 export async function loadAllLdImages(
   client: RequestClient,
-  options: LoadAllOptions<LdImage> & { tags?: readonly string[] } = {},
+  options: LoadAllOptions<LdImage> & { tags?: readonly string[]; search?: LdSearchInput } = {},
 ): Promise<LdImage[]> {
   const all: LdImage[] = [];
   for (let page = 1; ; page++) {
@@ -29,6 +30,7 @@ export async function loadAllLdImages(
       page,
       size: IMAGE_PAGE_SIZE,
       filters: { tags: [...(options.tags ?? [])] },
+      ...(options.search && { search: options.search }),
     });
     throwIfAborted(options.signal);
     all.push(...answer.images);
@@ -56,6 +58,15 @@ export async function loadAllHdImages(
 /** Has the server index files other pipelines placed in the user's LD folder (SPEC §4 Refresh). */
 export async function refreshLdImages(client: RequestClient): Promise<void> {
   await client.request('refresh-low-definition', {});
+}
+
+/** Stars or unstars one of the user's LD images (issue 13). */
+export async function starLdImage(
+  client: RequestClient,
+  filename: string,
+  starred: boolean,
+): Promise<void> {
+  await client.request('star-low-definition', { filename, starred });
 }
 
 export async function deleteLdImage(client: RequestClient, filename: string): Promise<void> {

@@ -1,0 +1,3 @@
+import { findAndStarSuite } from './find-and-star.js';
+
+findAndStarSuite('embedded');

@@ -1,0 +1,7 @@
+import { describe } from 'vitest';
+import { mosquittoAvailable } from '../testing/mosquitto.js';
+import { findAndStarSuite } from './find-and-star.js';
+
+describe.skipIf(!mosquittoAvailable)('finding and starring on Mosquitto', () =>
+  findAndStarSuite('mosquitto'),
+);
