@@ -55,7 +55,7 @@ async function until(check: () => boolean, timeoutMs = 10_000) {
 
 describe('ComfyUI stand-in', () => {
   it('runs a prompt with the real message sequence, history and /view', async () => {
-    comfy = await startComfyStandIn();
+    comfy = await startComfyStandIn({ previews: true });
     const png = await sharp({
       create: { width: 64, height: 48, channels: 3, background: '#334455' },
     })
@@ -93,8 +93,11 @@ describe('ComfyUI stand-in', () => {
     );
     ws.close();
 
-    const types = frames.filter((f) => f.json && f.json.type !== 'status').map((f) => f.json?.type);
+    const types = frames
+      .filter((f) => f.json && f.json.type !== 'status' && f.json.type !== 'progress_state')
+      .map((f) => f.json?.type);
     expect(types.slice(0, 3)).toEqual(['execution_start', 'execution_cached', 'executing']);
+    expect(frames.some((f) => f.json?.type === 'progress_state')).toBe(true);
     expect(types.slice(-2)).toEqual(['execution_success', 'executing']);
     expect(types).toContain('progress');
     expect(types).toContain('executed');
@@ -144,7 +147,7 @@ describe('ComfyUI stand-in', () => {
     });
   });
 
-  it('refuses a bad prompt with node_errors, an unknown node with missing_node_type', async () => {
+  it('refuses a bad prompt with node_errors, an unknown node with invalid_prompt (v0.3.68)', async () => {
     comfy = await startComfyStandIn();
     const prompt = template('preview');
     (prompt['3'] as { inputs: Record<string, unknown> }).inputs.cfg = 150;
@@ -196,7 +199,11 @@ describe('ComfyUI stand-in', () => {
     });
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({
-      error: { type: 'missing_node_type', details: "Node ID '#1'" },
+      error: {
+        type: 'invalid_prompt',
+        message: 'Cannot execute because node NoSuchNode does not exist.',
+        details: "Node ID '#1'",
+      },
       node_errors: {},
     });
     expect(comfy.prompts).toHaveLength(0);
