@@ -175,6 +175,30 @@ describe('workflow templates', () => {
     }
   });
 
+  it('the shipped HD template does not supersample (8x the target size); an operator may', () => {
+    // supersample "true" makes CR Upscale Image resize to 8x the target first: up to ~826 MP.
+    const hd = loadWorkflowTemplates().hd;
+    for (const id of ['711', '701']) {
+      expect(hd.workflow[id]?.inputs.supersample, `node ${id}`).toBe('false');
+    }
+    const own = shipped('hd');
+    if (own['701']) own['701'].inputs.supersample = 'true';
+    write('hd.json', own);
+    const filled = fillHd(loadWorkflowTemplates(dir.dir).hd, {
+      sourceImage: 'ld.png',
+      sourceWidth: 1024,
+      sourceHeight: 1024,
+      rescale_factor_cr711: 1.74,
+      scale_by_latent707: 1,
+      rescale_factor_cr701: 1.5,
+      scale_by_image692: 1.4,
+      seed: 1,
+      seamless: false,
+    });
+    expect(filled['701']?.inputs.supersample).toBe('true');
+    expect(filled['711']?.inputs.supersample).toBe('false');
+  });
+
   it('createEngine makes the ComfyUI engine for ENGINE=comfyui', () => {
     const engine = createEngine({
       engine: 'comfyui',
