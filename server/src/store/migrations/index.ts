@@ -4,6 +4,7 @@ import * as imagesAndTags from './0002-images-and-tags.js';
 import * as jobs from './0003-jobs.js';
 import * as jobLookup from './0004-job-lookup.js';
 import * as credentialChanges from './0008-credential-changes.js';
+import * as jobRemotePrompt from './0011-job-remote-prompt.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003-jobs': jobs,
   '0004-job-lookup': jobLookup,
   '0008-credential-changes': credentialChanges,
+  '0011-job-remote-prompt': jobRemotePrompt,
 };
 
 export const migrationProvider: MigrationProvider = {
