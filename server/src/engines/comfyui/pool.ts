@@ -118,8 +118,9 @@ export class ServerPool {
       );
     }
     if (ready.length === 0) {
+      const lacking = this.members.some((m) => m.state === 'incomplete');
       throw new NoServerAvailableError(
-        `No ComfyUI server answers: ${this.members
+        `${lacking ? 'No ComfyUI server can take the job' : 'No ComfyUI server answers'}: ${this.members
           .map(
             (m) =>
               `${m.client.displayUrl} (${
