@@ -70,19 +70,37 @@ function idleDeadline(ms: number): IdleDeadline {
   return { signal: controller.signal, touch, stop: () => clearTimeout(timer) };
 }
 
-/** A stream that touches `idle` with each chunk and stops it at the end. */
-function watched(body: ReadableStream<Uint8Array>, idle: IdleDeadline): ReadableStream<Uint8Array> {
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
+/**
+ * A stream that touches `idle` with each chunk and stops it at the end; when the idle deadline
+ * ends it, it fails with `stalled()` rather than a bare abort.
+ */
+function watched(
+  body: ReadableStream<Uint8Array>,
+  idle: IdleDeadline,
+  stalled: () => Error,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          idle.stop();
+          controller.close();
+          return;
+        }
         idle.touch();
-        controller.enqueue(chunk);
-      },
-      flush() {
+        controller.enqueue(value);
+      } catch (error) {
         idle.stop();
-      },
-    }),
-  );
+        controller.error(idle.signal.aborted ? stalled() : error);
+      }
+    },
+    cancel(reason) {
+      idle.stop();
+      return reader.cancel(reason);
+    },
+  });
 }
 
 export class ComfyClient {
@@ -141,7 +159,7 @@ export class ComfyClient {
         {
           method: 'POST',
           headers: { 'content-type': encoded.headers.get('content-type') ?? '' },
-          body: encoded.body ? watched(encoded.body, idle) : null,
+          body: encoded.body ? watched(encoded.body, idle, () => new Error('stalled')) : null,
           duplex: 'half',
         } as RequestInit,
         idle.signal,
@@ -332,7 +350,15 @@ export class ComfyClient {
         signal,
       );
       if (!res.body) throw new ComfyServerError(this.displayUrl, 'GET /view answered no body');
-      return watched(res.body as ReadableStream<Uint8Array>, idle);
+      return watched(
+        res.body as ReadableStream<Uint8Array>,
+        idle,
+        () =>
+          new ComfyServerError(
+            this.displayUrl,
+            `GET /view sent nothing for ${this.options.transferIdleTimeoutMs / 1000} s`,
+          ),
+      );
     } catch (error) {
       idle.stop();
       throw error;

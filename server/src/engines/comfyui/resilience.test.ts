@@ -185,6 +185,60 @@ describe('a 4xx is not a dead server (part 5)', () => {
   });
 });
 
+describe("operators' settings (part 6)", () => {
+  it.each([
+    [
+      'a header',
+      { header: { name: 'X-API-Key', value: 'k1' } },
+      { header: { name: 'x-api-key', value: 'k1' } },
+    ],
+    [
+      'a bearer token',
+      { header: { name: 'authorization', value: 'Bearer t1' } },
+      { bearerToken: 't1' },
+    ],
+    [
+      'a query token',
+      { query: { name: 'token', value: 'q1' } },
+      { queryToken: { name: 'token', value: 'q1' } },
+    ],
+  ] as const)(
+    'authenticates to a proxy by %s, on every route and the websocket',
+    async (_, requireAuth, auth) => {
+      const comfy = await standIn({ requireAuth });
+      const made = engine([comfy.url], { client: { auth } });
+      const params = previewParams();
+      await made.generate(params, () => undefined, never());
+      expect(fs.existsSync(params.outputPath)).toBe(true);
+      // Without it the proxy refuses: a 401 is the job's error, the server is not "down".
+      const without = engine([comfy.url]);
+      await expect(without.generate(previewParams(), () => undefined, never())).rejects.toThrow(
+        /answered 401|No ComfyUI server/,
+      );
+    },
+  );
+
+  it('a download has no fixed time limit while bytes come; one that stalls fails', async () => {
+    // 16 KB every 20 ms: each pause well inside the 500 ms idle timeout, the whole longer than it.
+    const slow = await standIn({ slowView: { chunkBytes: 16_384, pauseMs: 20 } });
+    const made = engine([slow.url], { client: { transferIdleTimeoutMs: 500 } });
+    let downloadStarted = 0;
+    slow.events.once('done', () => (downloadStarted = Date.now()));
+    const params = previewParams({ width: 1448, height: 724 });
+    await made.generate(params, () => undefined, never());
+    expect(Date.now() - downloadStarted).toBeGreaterThan(500);
+    expect(fs.existsSync(params.outputPath)).toBe(true);
+
+    const stalled = await standIn({
+      slowView: { chunkBytes: 1000, pauseMs: 1, stallAfterBytes: 1000 },
+    });
+    const failing = engine([stalled.url], { client: { transferIdleTimeoutMs: 300 } });
+    await expect(failing.generate(previewParams(), () => undefined, never())).rejects.toThrow(
+      `ComfyUI server ${stalled.url}: GET /view sent nothing for 0.3 s`,
+    );
+  });
+});
+
 describe('cleanup (part 7)', () => {
   it('a finished prompt’s history is deleted; the upload went to the temp folder, not input', async () => {
     const comfy = await standIn();

@@ -5,6 +5,7 @@ import { tempDir } from '../../testing/fixtures.js';
 import { FORM_DEFAULTS } from '../../testing/generate-params.js';
 import { bricksPng } from '../../testing/http.js';
 import { startComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
+import { loadConfig } from '../../config.js';
 import { createEngine } from '../index.js';
 import type { ComfyWorkflow } from './api-types.js';
 import { ComfyUIEngine } from './comfyui-engine.js';
@@ -200,11 +201,9 @@ describe('workflow templates', () => {
   });
 
   it('createEngine makes the ComfyUI engine for ENGINE=comfyui', () => {
-    const engine = createEngine({
-      engine: 'comfyui',
-      builtinUpscaler: 'lanczos',
-      comfyui: { urls: ['http://127.0.0.1:8188'] },
-    });
+    const engine = createEngine(
+      loadConfig({ ENGINE: 'comfyui', COMFYUI_URLS: 'http://127.0.0.1:8188' }),
+    );
     expect(engine).toBeInstanceOf(ComfyUIEngine);
     expect(engine.name).toBe('comfyui');
     (engine as ComfyUIEngine).close();

@@ -91,6 +91,7 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
       record,
       maxUploadBytes: options.maxUploadBytes ?? 100 * 1024 * 1024,
       ...(options.requireAuth ? { requireAuth: options.requireAuth } : {}),
+      ...(options.slowView ? { slowView: options.slowView } : {}),
     }),
   );
   server.on('connection', (socket) => {

@@ -26,6 +26,7 @@ export interface RouteContext {
   /** aiohttp's client_max_size: a larger request body answers 413. */
   maxUploadBytes: number;
   requireAuth?: ComfyStandInOptions['requireAuth'];
+  slowView?: ComfyStandInOptions['slowView'];
 }
 
 /** The check of a proxy in front of ComfyUI (ComfyUI itself has none). */
@@ -129,7 +130,7 @@ async function handle(
     }
     return empty(res);
   }
-  if (method === 'GET' && route === '/view') return view(res, url, folders);
+  if (method === 'GET' && route === '/view') return view(res, url, folders, context.slowView);
   if (method === 'POST' && route === '/upload/image') {
     return uploadImage(req, res, raw, folders, record.uploads);
   }

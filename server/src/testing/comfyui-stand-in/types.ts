@@ -25,6 +25,11 @@ export interface ComfyStandInOptions {
    * drop it. `sid` is the client it was for.
    */
   dropMessage?: (message: { type: string; data: unknown }, sid: string | undefined) => boolean;
+  /**
+   * GET /view sends the file in chunks of `chunkBytes` with `pauseMs` between them (a slow link);
+   * with `stallAfterBytes` it stops sending there, the connection left open (a hung transfer).
+   */
+  slowView?: { chunkBytes: number; pauseMs: number; stallAfterBytes?: number };
   /** A reverse proxy's check in front of it: requests without this header or query answer 401. */
   requireAuth?: {
     header?: { name: string; value: string };
