@@ -239,6 +239,65 @@ describe("operators' settings (part 6)", () => {
   });
 });
 
+describe('a 200 with node_errors (part 8)', () => {
+  const templateWith = (extra: Record<string, unknown>, dir: string) => {
+    const preview = JSON.parse(
+      fs.readFileSync(path.join(import.meta.dirname, 'workflows', 'preview.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'preview.json'), JSON.stringify({ ...preview, ...extra }));
+    return dir;
+  };
+  // A second output whose ImageScale is out of range: ComfyUI queues the prompt (200), runs the
+  // outputs that passed and names the other in node_errors.
+  const brokenPreview = {
+    '50': {
+      class_type: 'ImageScale',
+      inputs: {
+        image: ['12', 0],
+        upscale_method: 'lanczos',
+        width: -5,
+        height: 8,
+        crop: 'disabled',
+      },
+    },
+    '51': { class_type: 'PreviewImage', inputs: { images: ['50', 0] } },
+  };
+
+  it('errors of another output leave the job to finish', async () => {
+    const comfy = await standIn();
+    const dir = templateWith(brokenPreview, path.join(tmp.dir, 'extra-output'));
+    const made = engine([comfy.url], { workflowsDir: dir });
+    const params = previewParams();
+    await made.generate(params, () => undefined, never());
+    expect(fs.existsSync(params.outputPath)).toBe(true);
+    expect(comfy.prompts).toHaveLength(1);
+  });
+
+  it('errors that reach node 9 fail the job, and the prompt is taken off the queue', async () => {
+    const comfy = await standIn({ paused: true });
+    // Node 9 saves the broken branch now; the extra PreviewImage keeps the prompt valid (200).
+    const dir = templateWith(
+      {
+        ...brokenPreview,
+        '9': { class_type: 'SaveImage', inputs: { images: ['50', 0], filename_prefix: 'x' } },
+        '52': { class_type: 'PreviewImage', inputs: { images: ['721', 0] } },
+      },
+      path.join(tmp.dir, 'broken-output'),
+    );
+    const made = engine([comfy.url], { workflowsDir: dir });
+    await expect(made.generate(previewParams(), () => undefined, never())).rejects.toThrow(
+      'ComfyUI refused the workflow: node 50 (ImageScale): Value -5 smaller than min of 0: width',
+    );
+    expect(comfy.requests).toContainEqual({
+      method: 'POST',
+      path: '/queue',
+      body: { delete: [comfy.prompts[0]?.prompt_id] },
+    });
+    expect(comfy.queueRemaining()).toBe(0);
+  });
+});
+
 describe('cleanup (part 7)', () => {
   it('a finished prompt’s history is deleted; the upload went to the temp folder, not input', async () => {
     const comfy = await standIn();
