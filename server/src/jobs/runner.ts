@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ServerStopping } from '../shutdown.js';
 import type { JobRecord, JobRemotePrompt, JobRepository, NewJob } from '../store/jobs.js';
 
 export interface JobContext {
@@ -121,7 +122,7 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    for (const controller of this.controllers.values()) controller.abort();
+    for (const controller of this.controllers.values()) controller.abort(new ServerStopping());
     await Promise.all([...this.running.values()].flatMap((set) => [...set]));
   }
 

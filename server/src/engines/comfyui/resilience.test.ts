@@ -8,7 +8,8 @@ import { createTestStore, silentLogger, tempDir, type TestStore } from '../../te
 import { bricksPng } from '../../testing/http.js';
 import { JobRunner } from '../../jobs/runner.js';
 import { createJobRepository, type JobRecord } from '../../store/jobs.js';
-import type { GenerateParams } from '../engine.js';
+import { ServerStopping } from '../../shutdown.js';
+import type { GenerateParams, RemotePrompt } from '../engine.js';
 import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui-engine.js';
 import { ComfyExecutionError, ComfyRequestError } from './errors.js';
 
@@ -182,6 +183,53 @@ describe('a 4xx is not a dead server (part 5)', () => {
     await expect(failure).rejects.toBeInstanceOf(ComfyRequestError);
     await expect(failure).rejects.toThrow('POST /upload/image answered 413');
     expect((await made.health()).servers?.[0]?.state).toBe('up');
+  });
+});
+
+describe('Tessera stopping mid-prompt (part 2)', () => {
+  it('a graceful stop leaves the prompt running; the rerun picks it up without queueing again', async () => {
+    const comfy = await standIn();
+    comfy.holdAt('3');
+    const made = engine([comfy.url]);
+    const noted: RemotePrompt[] = [];
+    const remote = { queued: async (prompt: RemotePrompt) => void noted.push(prompt) };
+    const stopping = new AbortController();
+    const first = made.generate(previewParams({ remote }), () => undefined, stopping.signal);
+    await until(() => noted.length === 1 && comfy.queueRemaining() === 1, 'the prompt to run');
+    stopping.abort(new ServerStopping());
+    await expect(first).rejects.toBeInstanceOf(ServerStopping);
+    expect(comfy.requests.some((r) => r.path === '/interrupt' || r.path === '/queue')).toBe(false);
+    expect(comfy.queueRemaining()).toBe(1);
+
+    const rerun = previewParams({ remote: { ...remote, previous: noted[0] } });
+    const second = made.generate(rerun, () => undefined, never());
+    await until(
+      () => comfy.socketClients.filter((id) => id === noted[0]?.clientId).length === 2,
+      'the rerun to follow the prompt',
+    );
+    comfy.release();
+    await second;
+    expect(fs.existsSync(rerun.outputPath)).toBe(true);
+    expect(comfy.prompts).toHaveLength(1);
+    expect(comfy.uploads).toHaveLength(1);
+  });
+
+  it('a prompt that finished while Tessera was away is downloaded from its history', async () => {
+    const comfy = await standIn();
+    const made = engine([comfy.url]);
+    const noted: RemotePrompt[] = [];
+    const remote = { queued: async (prompt: RemotePrompt) => void noted.push(prompt) };
+    const stopping = new AbortController();
+    comfy.events.once('prompt', () => stopping.abort(new ServerStopping()));
+    const done = new Promise((resolve) => comfy.events.once('done', resolve));
+    await expect(
+      made.generate(previewParams({ remote }), () => undefined, stopping.signal),
+    ).rejects.toBeInstanceOf(ServerStopping);
+    await done;
+    const rerun = previewParams({ remote: { ...remote, previous: noted[0] } });
+    await made.generate(rerun, () => undefined, never());
+    expect(fs.existsSync(rerun.outputPath)).toBe(true);
+    expect(comfy.prompts).toHaveLength(1);
   });
 });
 

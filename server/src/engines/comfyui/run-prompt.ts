@@ -15,7 +15,8 @@
  * - The execution deadline runs from the prompt's start: past it, the prompt is interrupted and
  *   fails with a ComfyDeadlineError (the job runner retries it as usual).
  * - Aborting `signal` takes the prompt off the queue if it has not started (POST /queue
- *   {delete}) or interrupts it if it runs (POST /interrupt), then rejects with the abort reason.
+ *   {delete}) or interrupts it if it runs (POST /interrupt), then rejects with the abort reason;
+ *   unless the reason is ServerStopping: then the prompt runs on, to be resumed after the restart.
  * - A failed prompt's history entry is deleted; a finished one's is the caller's to delete once
  *   it has downloaded the image.
  */
@@ -27,6 +28,7 @@ import {
   type HistoryEntry,
   type NodeError,
 } from './api-types.js';
+import { ServerStopping } from '../../shutdown.js';
 import type { ComfyClient, ComfySocket } from './client.js';
 import {
   ComfyDeadlineError,
@@ -151,9 +153,12 @@ async function follow(
   follower.onStart(() => deadline.start());
   link.startPolling(promptId);
   try {
-    await waitUnlessAborted(follower.done, signal, () =>
-      cancelPrompt(client, promptId, follower.started),
-    );
+    await waitUnlessAborted(follower.done, signal, async () => {
+      // Tessera stopping: the prompt runs on, for the job to pick it up after the restart.
+      if (signal.reason instanceof ServerStopping) return;
+      await cancelPrompt(client, promptId, follower.started);
+      void forgetLater(client, promptId, options.historyWaitMs ?? 5000);
+    });
     const history =
       follower.finishedHistory ??
       (await readHistory(client, promptId, options.historyWaitMs ?? 5000));
