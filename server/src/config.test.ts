@@ -56,6 +56,43 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MQTT_PUBLISH_RATE: 'fast' })).toThrow(/MQTT_PUBLISH_RATE/);
   });
 
+  it('reads the ComfyUI proxy authentication and timeouts, with defaults', () => {
+    const plain = loadConfig({ ENGINE: 'comfyui', COMFYUI_URLS: 'https://gpu-1/comfy/' });
+    expect(plain.comfyui).toEqual({
+      urls: ['https://gpu-1/comfy/'],
+      auth: {},
+      requestTimeoutMs: 15_000,
+      socketTimeoutMs: 15_000,
+      transferIdleTimeoutMs: 60_000,
+      promptDeadlineMs: 1_800_000,
+    });
+    const set = loadConfig({
+      ENGINE: 'comfyui',
+      COMFYUI_URLS: 'https://gpu-1/',
+      COMFYUI_AUTH_HEADER: 'X-API-Key: s3cr=t value',
+      COMFYUI_BEARER_TOKEN: 'tok',
+      COMFYUI_QUERY_TOKEN: 'token=abc=',
+      COMFYUI_REQUEST_TIMEOUT_MS: '5000',
+      COMFYUI_SOCKET_TIMEOUT_MS: '6000',
+      COMFYUI_TRANSFER_IDLE_TIMEOUT_MS: '120000',
+      COMFYUI_PROMPT_DEADLINE_MS: '0',
+    });
+    expect(set.comfyui).toMatchObject({
+      auth: {
+        header: { name: 'X-API-Key', value: 's3cr=t value' },
+        bearerToken: 'tok',
+        queryToken: { name: 'token', value: 'abc=' },
+      },
+      requestTimeoutMs: 5000,
+      socketTimeoutMs: 6000,
+      transferIdleTimeoutMs: 120_000,
+      promptDeadlineMs: 0,
+    });
+    expect(() =>
+      loadConfig({ ENGINE: 'comfyui', COMFYUI_URLS: 'http://x/', COMFYUI_AUTH_HEADER: 'nocolon' }),
+    ).toThrow("COMFYUI_AUTH_HEADER must be 'Header-Name: value'");
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', MQTT_URL: '' }).port).toBe(8080);
   });

@@ -84,6 +84,21 @@ const envSchema = z
       )
       .optional(),
     COMFYUI_WORKFLOWS_DIR: z.string().min(1).optional(),
+    COMFYUI_AUTH_HEADER: z
+      .string()
+      .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+:\s*\S.*$/, {
+        error: "must be 'Header-Name: value'",
+      })
+      .optional(),
+    COMFYUI_BEARER_TOKEN: z.string().min(1).optional(),
+    COMFYUI_QUERY_TOKEN: z
+      .string()
+      .regex(/^[^=&\s]+=[^&\s]+$/, { error: "must be 'name=value'" })
+      .optional(),
+    COMFYUI_REQUEST_TIMEOUT_MS: wholeNumber(100, 600_000, 15_000),
+    COMFYUI_SOCKET_TIMEOUT_MS: wholeNumber(100, 600_000, 15_000),
+    COMFYUI_TRANSFER_IDLE_TIMEOUT_MS: wholeNumber(1000, 3_600_000, 60_000),
+    COMFYUI_PROMPT_DEADLINE_MS: wholeNumber(0, 86_400_000, 30 * 60_000),
     JOB_CONCURRENCY: z.coerce
       .number({ error: 'must be a whole number from 1 to 16' })
       .int({ error: 'must be a whole number from 1 to 16' })
@@ -153,8 +168,11 @@ export interface Config {
   engine: 'builtin' | 'comfyui';
   /** The builtin engine's HD pass: the ESRGAN network, or sharp's Lanczos alone (fast, for trials). */
   builtinUpscaler: 'esrgan' | 'lanczos';
-  /** ENGINE=comfyui: the servers jobs are spread over, and the operator's own workflow templates. */
-  comfyui?: { urls: string[]; workflowsDir?: string };
+  /**
+   * ENGINE=comfyui: the servers jobs are spread over, the operator's own workflow templates, how
+   * Tessera proves itself to a proxy in front of them, and the timeouts (docs/comfyui.md).
+   */
+  comfyui?: ComfyUIConfig;
   /** Engine jobs running at once; one per CPU-heavy engine by default. */
   jobConcurrency: number;
   /** Unset: the embedded broker. Set: an external broker and the service principal's login. */
@@ -170,6 +188,27 @@ export interface Config {
   maxQueuedPerUser: { preview: number; hd: number };
   /** The embedded broker's per-connection, per-user and per-address limits (unset: defaults). */
   brokerLimits?: BrokerLimits;
+}
+
+export interface ComfyUIConfig {
+  urls: string[];
+  workflowsDir?: string;
+  auth: {
+    header?: { name: string; value: string };
+    bearerToken?: string;
+    queryToken?: { name: string; value: string };
+  };
+  requestTimeoutMs: number;
+  socketTimeoutMs: number;
+  transferIdleTimeoutMs: number;
+  /** A prompt's execution deadline; 0: none. */
+  promptDeadlineMs: number;
+}
+
+/** "Name: value" → its parts (the schema has checked the form). */
+function headerParts(text: string): { name: string; value: string } {
+  const at = text.indexOf(':');
+  return { name: text.slice(0, at).trim(), value: text.slice(at + 1).trim() };
 }
 
 /** Reads the configuration from environment variables; every variable has a default that works. */
@@ -205,6 +244,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ...(e.COMFYUI_WORKFLOWS_DIR
               ? { workflowsDir: path.resolve(e.COMFYUI_WORKFLOWS_DIR) }
               : {}),
+            auth: {
+              ...(e.COMFYUI_AUTH_HEADER ? { header: headerParts(e.COMFYUI_AUTH_HEADER) } : {}),
+              ...(e.COMFYUI_BEARER_TOKEN ? { bearerToken: e.COMFYUI_BEARER_TOKEN } : {}),
+              ...(e.COMFYUI_QUERY_TOKEN
+                ? {
+                    queryToken: {
+                      name: e.COMFYUI_QUERY_TOKEN.split('=')[0] ?? '',
+                      value: e.COMFYUI_QUERY_TOKEN.slice(e.COMFYUI_QUERY_TOKEN.indexOf('=') + 1),
+                    },
+                  }
+                : {}),
+            },
+            requestTimeoutMs: e.COMFYUI_REQUEST_TIMEOUT_MS,
+            socketTimeoutMs: e.COMFYUI_SOCKET_TIMEOUT_MS,
+            transferIdleTimeoutMs: e.COMFYUI_TRANSFER_IDLE_TIMEOUT_MS,
+            promptDeadlineMs: e.COMFYUI_PROMPT_DEADLINE_MS,
           },
         }
       : {}),

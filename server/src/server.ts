@@ -188,6 +188,26 @@ export async function startServer(
   );
   hd.setNotifier((username, message) => messaging.publishHdStatus(username, message));
   await messaging.start();
+  // Not awaited: a server that is down or slow to list its nodes must not hold up the start.
+  void engine
+    .start?.()
+    .then((health) => {
+      for (const server of health.servers ?? []) {
+        if (server.state === 'up') continue;
+        log.warn(
+          {
+            server: server.url,
+            state: server.state,
+            missing: server.missing,
+            err: server.lastError,
+          },
+          server.state === 'incomplete'
+            ? 'ComfyUI server lacks what the templates need: it gets no jobs'
+            : 'ComfyUI server not answering',
+        );
+      }
+    })
+    .catch((err: unknown) => log.error({ err }, 'checking the engine failed'));
   await jobs.start();
   // On an external broker the messaging service refuses a removed user's commands (it looks the
   // user up for each); Mosquitto keeps their connections (docs/architecture.md, "Ending access").

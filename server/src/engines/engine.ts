@@ -18,6 +18,8 @@ export interface Engine {
     progress: ProgressReporter,
     signal: AbortSignal,
   ): Promise<GeneratedImage>;
+  /** Checks its servers at start (ENGINE=comfyui): their state, as health() tells it. */
+  start?(): Promise<EngineHealth>;
   /** For GET /api/health: whether the engine can take work, and its servers (ENGINE=comfyui). */
   health?(): Promise<EngineHealth>;
   /** Releases timers and connections when the server stops. */
@@ -35,8 +37,16 @@ export interface EngineHealth {
 export interface EngineServerHealth {
   /** The base URL, credentials removed. */
   url: string;
-  /** 'down': left out after a failure until `nextCheckAt`; 'checking': being asked again. */
-  state: 'up' | 'down' | 'checking';
+  /**
+   * 'down': left out after a failure until `nextCheckAt`; 'checking': being asked again;
+   * 'incomplete': it answers but lacks node types or models the templates need (`missing`), so
+   * it gets no jobs until a check finds them.
+   */
+  state: 'up' | 'down' | 'checking' | 'incomplete';
+  /** What the server lacks for the templates ("node type CR Upscale Image", "model ..."). */
+  missing: string[];
+  /** The ComfyUI version its /system_stats reports, when known. */
+  version: string | null;
   /** Prompts waiting or running on the server by its own count, when last asked. */
   queueRemaining: number | null;
   /** Tessera's jobs on it now. */
@@ -48,6 +58,24 @@ export interface EngineServerHealth {
 }
 
 export type ProgressReporter = (percent: number) => void;
+
+/**
+ * A prompt an engine queued on a remote image server (ComfyUI), noted with the job so that after
+ * a restart of Tessera the engine picks it up instead of running the same GPU work again.
+ */
+export interface RemotePrompt {
+  server: string;
+  promptId: string;
+  clientId: string;
+}
+
+/** The job's side of remote prompts. */
+export interface RemoteWork {
+  /** The prompt an earlier run of this job queued and did not see to its end. */
+  previous?: RemotePrompt;
+  /** Called (and awaited) once the engine has queued its prompt: the job stores it. */
+  queued(prompt: RemotePrompt): Promise<void>;
+}
 
 /** A preview (LD) generation: the form of SPEC §3, read off the multipart request. */
 export interface GenerateParams {
@@ -74,6 +102,8 @@ export interface GenerateParams {
   style: number;
   positivePrompt: string;
   negativePrompt: string;
+  /** Engines on remote servers note their prompt here (and pick it up after a restart). */
+  remote?: RemoteWork;
 }
 
 /** An HD (upscale) job: the LD image, the size ordered, and where the result goes. */
@@ -91,6 +121,8 @@ export interface UpscaleParams {
   seed: number;
   /** The LD image tiles: the upscaler pads by wrapping so the result tiles too. */
   seamless: boolean;
+  /** Engines on remote servers note their prompt here (and pick it up after a restart). */
+  remote?: RemoteWork;
 }
 
 export interface GeneratedImage {

@@ -3,6 +3,23 @@ import { BuiltinEngine } from './builtin/builtin-engine.js';
 import { ComfyUIEngine } from './comfyui/comfyui-engine.js';
 import type { Engine } from './engine.js';
 
+/** The ComfyUI engine's options from the configuration (COMFYUI_*). */
+export function comfyOptions(
+  config: NonNullable<Config['comfyui']>,
+): ConstructorParameters<typeof ComfyUIEngine>[0] {
+  return {
+    urls: config.urls,
+    ...(config.workflowsDir ? { workflowsDir: config.workflowsDir } : {}),
+    client: {
+      auth: config.auth,
+      requestTimeoutMs: config.requestTimeoutMs,
+      socketTimeoutMs: config.socketTimeoutMs,
+      transferIdleTimeoutMs: config.transferIdleTimeoutMs,
+    },
+    ...(config.promptDeadlineMs > 0 ? { prompt: { deadlineMs: config.promptDeadlineMs } } : {}),
+  };
+}
+
 /** The engine the configuration names (ENGINE). */
 export function createEngine(
   config: Pick<Config, 'engine' | 'builtinUpscaler' | 'comfyui'>,
@@ -12,9 +29,6 @@ export function createEngine(
       return new BuiltinEngine({ upscaler: config.builtinUpscaler });
     case 'comfyui':
       if (!config.comfyui) throw new Error('ENGINE=comfyui needs COMFYUI_URLS');
-      return new ComfyUIEngine({
-        urls: config.comfyui.urls,
-        ...(config.comfyui.workflowsDir ? { workflowsDir: config.comfyui.workflowsDir } : {}),
-      });
+      return new ComfyUIEngine(comfyOptions(config.comfyui));
   }
 }

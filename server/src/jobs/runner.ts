@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { JobRecord, JobRepository, NewJob } from '../store/jobs.js';
+import { ServerStopping } from '../shutdown.js';
+import type { JobRecord, JobRemotePrompt, JobRepository, NewJob } from '../store/jobs.js';
 
 export interface JobContext {
   /** Reports progress from 0 to 100; cheap to call often. */
@@ -14,6 +15,11 @@ export interface JobContext {
    * finds it as `job.output` and writes the same name again, so a rerun never adds a file.
    */
   reserveOutput(name: string): Promise<void>;
+  /**
+   * Remote prompts (ENGINE=comfyui): the one an earlier run of this job queued and did not see to
+   * its end (a restart came between), and where the engine notes the one it queues now.
+   */
+  remote: { previous?: JobRemotePrompt; queued(prompt: JobRemotePrompt): Promise<void> };
 }
 
 /** A failure no retry can mend (the job's source is gone): the job fails at once. */
@@ -116,7 +122,7 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    for (const controller of this.controllers.values()) controller.abort();
+    for (const controller of this.controllers.values()) controller.abort(new ServerStopping());
     await Promise.all([...this.running.values()].flatMap((set) => [...set]));
   }
 
@@ -182,6 +188,10 @@ export class JobRunner {
         progress,
         signal: controller.signal,
         reserveOutput: (name) => this.jobs.reserveOutput(job.id, name),
+        remote: {
+          ...(job.remotePrompt ? { previous: job.remotePrompt } : {}),
+          queued: (prompt) => this.jobs.rememberPrompt(job.id, prompt),
+        },
       });
       if (controller.signal.aborted) throw controller.signal.reason;
       this.emit(await this.jobs.finish(job.id, output, this.now()));

@@ -108,7 +108,7 @@ export class GenerationService {
    * a crash reuses the reserved name, so it overwrites what the crash left instead of adding,
    * and finds the record if the crash came after it.
    */
-  readonly runPreview: JobHandler = async (job, { progress, signal, reserveOutput }) => {
+  readonly runPreview: JobHandler = async (job, { progress, signal, reserveOutput, remote }) => {
     const params = job.params as PreviewJobParams;
     const { owner } = params;
     const filename =
@@ -141,6 +141,7 @@ export class GenerationService {
           style: params.style,
           positivePrompt: params.positivePrompt,
           negativePrompt: params.negativePrompt,
+          remote,
         },
         (percent) => progress(percent * 0.95),
         signal,

@@ -181,7 +181,7 @@ export class HdService {
    * upscale to the size's exact pixels → thumbnail → HD file → record. A rerun after a crash
    * reuses the reserved name (no `-2` copy) and finds the record if the crash came after it.
    */
-  readonly runHd: JobHandler = async (job, { progress, signal, reserveOutput }) => {
+  readonly runHd: JobHandler = async (job, { progress, signal, reserveOutput, remote }) => {
     const { owner, image, size, factors, seed } = job.params as HdJobParams;
     const source = await this.images.find(owner.id, 'ld', image);
     if (!source) throw new PermanentJobError(HD_TEXTS.sourceGone(image));
@@ -206,6 +206,7 @@ export class HdService {
           factors,
           seed,
           seamless: source.metadata['seamless'] === true,
+          remote,
         },
         (percent) => progress(percent * 0.95),
         signal,

@@ -22,6 +22,15 @@ export interface JobRecord {
   createdAt: string;
   /** Rank among the owner's queued jobs: lower runs first, ties in arrival order. */
   queueOrder: number;
+  /** The prompt the job queued on a remote image server and has not seen to its end. */
+  remotePrompt: JobRemotePrompt | null;
+}
+
+/** A prompt queued on a remote image server (ComfyUI): where, its id, its websocket client id. */
+export interface JobRemotePrompt {
+  server: string;
+  promptId: string;
+  clientId: string;
 }
 
 export interface NewJob {
@@ -100,6 +109,11 @@ export interface JobRepository {
    * a crash writes the same name again (overwriting, never adding a second file).
    */
   reserveOutput(id: number, output: string): Promise<void>;
+  /**
+   * Notes the prompt a running job queued on a remote server: a rerun after a restart picks it
+   * up there. Cleared when the job finishes, fails, or goes back to the queue after a failure.
+   */
+  rememberPrompt(id: number, prompt: JobRemotePrompt): Promise<void>;
   /** The output names that live (queued or running) jobs of the owner have reserved. */
   liveOutputs(ownerId: number): Promise<Set<string>>;
   /** Cancels the owner's live jobs whose dedupe key starts with `prefix`; their ids. */
@@ -123,8 +137,15 @@ function toRecord(row: Row): JobRecord {
     dedupeKey: row.dedupe_key,
     createdAt: row.created_at,
     queueOrder: row.queue_order,
+    remotePrompt:
+      row.prompt_server !== null && row.prompt_id !== null && row.prompt_client_id !== null
+        ? { server: row.prompt_server, promptId: row.prompt_id, clientId: row.prompt_client_id }
+        : null,
   };
 }
+
+/** No remote prompt: what finishing, failing and retrying a job write. */
+const NO_PROMPT = { prompt_server: null, prompt_id: null, prompt_client_id: null } as const;
 
 const COLUMNS = [
   'id',
@@ -142,6 +163,9 @@ const COLUMNS = [
   'dedupe_key',
   'created_at',
   'queue_order',
+  'prompt_server',
+  'prompt_id',
+  'prompt_client_id',
 ] as const;
 
 /** A row as the queries select it: the COLUMNS. */
@@ -256,6 +280,7 @@ export function createJobRepository(db: Db): JobRepository {
         percent: 100,
         output,
         error: null,
+        ...NO_PROMPT,
         updated_at: now.toISOString(),
       }),
     retry: (id, error, runAfter, now) =>
@@ -264,9 +289,12 @@ export function createJobRepository(db: Db): JobRepository {
         percent: 0,
         error,
         run_after: runAfter.toISOString(),
+        // The failed attempt's prompt is over: the retry queues its own.
+        ...NO_PROMPT,
         updated_at: now.toISOString(),
       }),
-    fail: (id, error, now) => update(id, { status: 'error', error, updated_at: now.toISOString() }),
+    fail: (id, error, now) =>
+      update(id, { status: 'error', error, ...NO_PROMPT, updated_at: now.toISOString() }),
     async requeueInterrupted(now) {
       const stamp = now.toISOString();
       const exhausted = await db
@@ -330,6 +358,17 @@ export function createJobRepository(db: Db): JobRepository {
         .where('status', 'in', ['queued', 'in_progress'])
         .executeTakeFirst();
       return row && toRecord(row);
+    },
+    async rememberPrompt(id, prompt) {
+      await db
+        .updateTable('jobs')
+        .set({
+          prompt_server: prompt.server,
+          prompt_id: prompt.promptId,
+          prompt_client_id: prompt.clientId,
+        })
+        .where('id', '=', id)
+        .execute();
     },
     async reserveOutput(id, output) {
       await db.updateTable('jobs').set({ output }).where('id', '=', id).execute();

@@ -79,6 +79,10 @@ export interface JobsTable {
   dedupe_key: string | null;
   /** When the job was last taken to run: the round-robin turn of its owner. */
   claimed_at: string | null;
+  /** The prompt the running job queued on a ComfyUI server, picked up again after a restart. */
+  prompt_server: string | null;
+  prompt_id: string | null;
+  prompt_client_id: string | null;
   created_at: string;
   updated_at: string;
   /** The job's rank among its owner's queued jobs: lower runs first, ties in arrival order. */

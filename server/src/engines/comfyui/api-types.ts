@@ -91,6 +91,24 @@ export interface HistoryEntry {
   meta?: Record<string, unknown>;
 }
 
+/** One node class as GET /object_info describes it (only what Tessera reads). */
+export interface ObjectInfoNode {
+  input: {
+    required?: Record<string, unknown[]>;
+    optional?: Record<string, unknown[]>;
+  };
+  output_node?: boolean;
+}
+
+/** GET /object_info: class_type → its description. */
+export type ObjectInfo = Record<string, ObjectInfoNode>;
+
+/** GET /system_stats (only what Tessera reads). */
+export interface SystemStats {
+  system: { comfyui_version?: string; os?: string } & Record<string, unknown>;
+  devices?: { name: string; type: string; vram_total?: number }[];
+}
+
 /** The JSON websocket messages (`{type, data}`) a client of /ws?clientId=... receives. */
 export type ComfyWsMessage =
   | { type: 'status'; data: { status: QueueInfo; sid?: string } }
@@ -101,6 +119,16 @@ export type ComfyWsMessage =
       data: { node: string | null; display_node?: string | null; prompt_id: string };
     }
   | { type: 'progress'; data: { value: number; max: number; prompt_id: string; node: string } }
+  | {
+      type: 'progress_state';
+      data: {
+        prompt_id: string;
+        nodes: Record<
+          string,
+          { value: number; max: number; state: 'pending' | 'running' | 'finished' | 'error' }
+        >;
+      };
+    }
   | {
       type: 'executed';
       data: {
@@ -137,8 +165,13 @@ export type ComfyWsMessage =
       };
     };
 
-/** Binary websocket frames: a 4-byte big-endian event type, then the payload. */
-export const BINARY_EVENT = { PREVIEW_IMAGE: 1, UNENCODED_PREVIEW_IMAGE: 2 } as const;
+/**
+ * Binary websocket frames: a 4-byte big-endian event type, then the payload. The types that go
+ * over the wire (server.py BinaryEventTypes; UNENCODED_PREVIEW_IMAGE, 2, is encoded to 1 before
+ * it is sent): a preview image, text (node id length, node id, text), a preview image with a
+ * JSON metadata header (to clients that announced `supports_preview_metadata`).
+ */
+export const BINARY_EVENT = { PREVIEW_IMAGE: 1, TEXT: 3, PREVIEW_IMAGE_WITH_METADATA: 4 } as const;
 /** The 4-byte big-endian image type that starts a PREVIEW_IMAGE payload. */
 export const PREVIEW_IMAGE_TYPE = { JPEG: 1, PNG: 2 } as const;
 

@@ -1,8 +1,9 @@
 /**
  * One ComfyUI server's API (ComfyUI `server.py`): the HTTP routes the engine uses and the /ws
- * event stream. Every call has a deadline; a server that does not answer, refuses the
- * connection or answers with a server error becomes a ComfyServerError, which the pool takes
- * as a reason to leave the server out for a while.
+ * event stream. Every call has a deadline; transfers (uploads, downloads) have an idle deadline
+ * instead, so a 400 MB HD image on a slow link is not cut off while bytes keep coming. A network
+ * failure, a timeout or a 5xx is a ComfyServerError (the pool leaves the server out for a while);
+ * any other 4xx is a ComfyRequestError, an error of the job alone.
  */
 import WebSocket from 'ws';
 import {
@@ -13,47 +14,120 @@ import {
   type HistoryEntry,
   type NodeError,
   type NodeErrorReason,
+  type ObjectInfo,
   type QueuePromptResponse,
   type QueueResponse,
+  type SystemStats,
   type UploadImageResponse,
 } from './api-types.js';
-import { ComfyServerError, ComfyValidationError } from './errors.js';
+import { ComfyRequestError, ComfyServerError, ComfyValidationError } from './errors.js';
+
+/** How Tessera proves itself to a proxy in front of ComfyUI (ComfyUI has no login of its own). */
+export interface ComfyAuth {
+  /** A header sent with every request and the websocket upgrade ("X-API-Key: ..."). */
+  header?: { name: string; value: string };
+  /** `Authorization: Bearer <token>`. */
+  bearerToken?: string;
+  /** A query parameter added to every URL, the websocket's too (`?token=...`). */
+  queryToken?: { name: string; value: string };
+}
 
 export interface ComfyClientOptions {
   /** Deadline of one API call (queue, history, interrupt ...). */
   requestTimeoutMs?: number;
-  /** Deadline of an upload or a download, body included. */
-  transferTimeoutMs?: number;
+  /** An upload or download fails once no byte has moved for this long. */
+  transferIdleTimeoutMs?: number;
   /** The websocket must open within this, and answer each ping within this. */
   socketTimeoutMs?: number;
+  /** Deadline of GET /object_info, which lists every node class (megabytes on a full server). */
+  objectInfoTimeoutMs?: number;
+  auth?: ComfyAuth;
 }
 
-const DEFAULTS: Required<ComfyClientOptions> = {
+const DEFAULTS: Required<Omit<ComfyClientOptions, 'auth'>> = {
   requestTimeoutMs: 15_000,
-  transferTimeoutMs: 5 * 60_000,
+  transferIdleTimeoutMs: 60_000,
   socketTimeoutMs: 15_000,
+  objectInfoTimeoutMs: 60_000,
 };
+
+/** A deadline that moves on with every touch(): it fires only when a transfer stalls. */
+interface IdleDeadline {
+  signal: AbortSignal;
+  touch(): void;
+  stop(): void;
+}
+
+function idleDeadline(ms: number): IdleDeadline {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const touch = () => {
+    clearTimeout(timer);
+    if (controller.signal.aborted) return;
+    timer = setTimeout(() => controller.abort(new Error('idle')), ms);
+  };
+  touch();
+  return { signal: controller.signal, touch, stop: () => clearTimeout(timer) };
+}
+
+/**
+ * A stream that touches `idle` with each chunk and stops it at the end; when the idle deadline
+ * ends it, it fails with `stalled()` rather than a bare abort.
+ */
+function watched(
+  body: ReadableStream<Uint8Array>,
+  idle: IdleDeadline,
+  stalled: () => Error,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          idle.stop();
+          controller.close();
+          return;
+        }
+        idle.touch();
+        controller.enqueue(value);
+      } catch (error) {
+        idle.stop();
+        controller.error(idle.signal.aborted ? stalled() : error);
+      }
+    },
+    cancel(reason) {
+      idle.stop();
+      return reader.cancel(reason);
+    },
+  });
+}
 
 export class ComfyClient {
   /** The base URL without credentials or a trailing slash: for logs, errors and /api/health. */
   readonly displayUrl: string;
   private readonly base: URL;
-  /** Basic authentication from credentials in the URL (http://user:password@host/). */
-  private readonly authorization: string | undefined;
-  private readonly options: Required<ComfyClientOptions>;
+  /** Headers every request and the websocket carry (basic or bearer authorization, a key). */
+  private readonly authHeaders: Record<string, string> = {};
+  private readonly queryToken: { name: string; value: string } | undefined;
+  private readonly options: Required<Omit<ComfyClientOptions, 'auth'>>;
 
   constructor(baseUrl: string, options: ComfyClientOptions = {}) {
     this.base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     if (this.base.username || this.base.password) {
       const user = decodeURIComponent(this.base.username);
       const password = decodeURIComponent(this.base.password);
-      this.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+      this.authHeaders.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
       // fetch refuses URLs with credentials: they travel in the header instead.
       this.base.username = '';
       this.base.password = '';
     }
+    const { auth, ...rest } = options;
+    if (auth?.bearerToken) this.authHeaders.authorization = `Bearer ${auth.bearerToken}`;
+    if (auth?.header) this.authHeaders[auth.header.name.toLowerCase()] = auth.header.value;
+    this.queryToken = auth?.queryToken;
     this.displayUrl = this.base.href.replace(/\/$/, '');
-    this.options = { ...DEFAULTS, ...options };
+    this.options = { ...DEFAULTS, ...rest };
   }
 
   /** Same as displayUrl. */
@@ -61,36 +135,56 @@ export class ComfyClient {
     return this.displayUrl;
   }
 
-  /** POST /upload/image (multipart: image, type, subfolder, overwrite). */
+  /**
+   * POST /upload/image (multipart: image, type, subfolder, overwrite). `type` 'temp' puts the
+   * file in ComfyUI's temp folder, which ComfyUI empties at each start.
+   */
   async uploadImage(
     data: Uint8Array,
     filename: string,
-    options: { subfolder?: string; overwrite?: boolean } = {},
+    options: { subfolder?: string; overwrite?: boolean; type?: 'input' | 'temp' } = {},
     signal?: AbortSignal,
   ): Promise<UploadImageResponse> {
     const form = new FormData();
     form.append('image', new Blob([data], { type: 'image/png' }), filename);
-    form.append('type', 'input');
+    form.append('type', options.type ?? 'input');
     form.append('subfolder', options.subfolder ?? '');
     form.append('overwrite', options.overwrite === false ? 'false' : 'true');
-    const res = await this.fetch(
-      'upload/image',
-      { method: 'POST', body: form },
-      this.options.transferTimeoutMs,
-      signal,
-    );
-    const body = await this.readJson(res, 'POST /upload/image');
-    if (!isRecord(body) || typeof body.name !== 'string') {
-      throw new ComfyServerError(this.displayUrl, 'POST /upload/image answered without a name');
+    // The multipart body as a stream, so that each chunk sent moves the idle deadline on.
+    const encoded = new Request('http://form.invalid/', { method: 'POST', body: form });
+    const idle = idleDeadline(this.options.transferIdleTimeoutMs);
+    try {
+      const res = await this.fetch(
+        'upload/image',
+        {
+          method: 'POST',
+          headers: { 'content-type': encoded.headers.get('content-type') ?? '' },
+          body: encoded.body ? watched(encoded.body, idle, () => new Error('stalled')) : null,
+          duplex: 'half',
+        } as RequestInit,
+        idle.signal,
+        `sent nothing for ${this.options.transferIdleTimeoutMs / 1000} s`,
+        signal,
+      );
+      idle.touch();
+      const body = await this.readJson(res, 'POST /upload/image');
+      if (!isRecord(body) || typeof body.name !== 'string') {
+        throw new ComfyServerError(this.displayUrl, 'POST /upload/image answered without a name');
+      }
+      return {
+        name: body.name,
+        subfolder: typeof body.subfolder === 'string' ? body.subfolder : '',
+        type: typeof body.type === 'string' ? body.type : 'input',
+      };
+    } finally {
+      idle.stop();
     }
-    return {
-      name: body.name,
-      subfolder: typeof body.subfolder === 'string' ? body.subfolder : '',
-      type: typeof body.type === 'string' ? body.type : 'input',
-    };
   }
 
-  /** POST /prompt. A 400 with node_errors becomes a ComfyValidationError. */
+  /**
+   * POST /prompt. A 400 becomes a ComfyValidationError. A 200 may still carry node_errors (for
+   * outputs ComfyUI will not run): they are returned for the caller to weigh.
+   */
   async queuePrompt(
     prompt: ComfyWorkflow,
     clientId: string,
@@ -103,37 +197,39 @@ export class ComfyClient {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ prompt, client_id: clientId }),
       },
-      this.options.requestTimeoutMs,
+      ...this.requestDeadline(),
       signal,
       { allow4xx: true },
     );
+    if (res.status >= 400 && res.status !== 400) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new ComfyRequestError(
+        this.displayUrl,
+        res.status,
+        `POST /prompt answered ${res.status}`,
+      );
+    }
     const body = await this.readJson(res, 'POST /prompt');
-    if (res.status >= 400) {
-      if (isRecord(body) && ('node_errors' in body || 'error' in body)) {
-        const nodeErrors = isRecord(body.node_errors)
-          ? (body.node_errors as Record<string, NodeError>)
-          : {};
-        const error = body.error as NodeErrorReason | string | undefined;
-        throw new ComfyValidationError(this.displayUrl, error, nodeErrors);
-      }
-      throw new ComfyServerError(this.displayUrl, `POST /prompt answered ${res.status}`);
+    if (res.status === 400) {
+      const nodeErrors = isRecord(body) && isRecord(body.node_errors) ? body.node_errors : {};
+      const error = isRecord(body)
+        ? (body.error as NodeErrorReason | string | undefined)
+        : undefined;
+      throw new ComfyValidationError(
+        this.displayUrl,
+        error,
+        nodeErrors as Record<string, NodeError>,
+      );
     }
     if (!isRecord(body) || typeof body.prompt_id !== 'string') {
       throw new ComfyServerError(this.displayUrl, 'POST /prompt answered without a prompt_id');
     }
-    const nodeErrors = isRecord(body.node_errors)
-      ? (body.node_errors as Record<string, NodeError>)
-      : {};
-    // ComfyUI queues a prompt whose other outputs are valid, reporting the failed ones: Tessera's
-    // templates have one output, so any node error means that output would not be made.
-    if (Object.keys(nodeErrors).length > 0) {
-      await this.deleteFromQueue([body.prompt_id]).catch(() => undefined);
-      throw new ComfyValidationError(this.displayUrl, undefined, nodeErrors);
-    }
     return {
       prompt_id: body.prompt_id,
       number: typeof body.number === 'number' ? body.number : 0,
-      node_errors: nodeErrors,
+      node_errors: isRecord(body.node_errors)
+        ? (body.node_errors as Record<string, NodeError>)
+        : {},
     };
   }
 
@@ -142,7 +238,12 @@ export class ComfyClient {
     signal?: AbortSignal,
     timeoutMs = this.options.requestTimeoutMs,
   ): Promise<number> {
-    const res = await this.fetch('prompt', { method: 'GET' }, timeoutMs, signal);
+    const res = await this.fetch(
+      'prompt',
+      { method: 'GET' },
+      ...this.requestDeadline(timeoutMs),
+      signal,
+    );
     const body = await this.readJson(res, 'GET /prompt');
     const remaining =
       isRecord(body) && isRecord(body.exec_info) ? body.exec_info.queue_remaining : undefined;
@@ -154,7 +255,7 @@ export class ComfyClient {
 
   /** GET /queue: the running and pending prompts. */
   async queue(signal?: AbortSignal): Promise<QueueResponse> {
-    const res = await this.fetch('queue', { method: 'GET' }, this.options.requestTimeoutMs, signal);
+    const res = await this.fetch('queue', { method: 'GET' }, ...this.requestDeadline(), signal);
     const body = await this.readJson(res, 'GET /queue');
     if (
       !isRecord(body) ||
@@ -171,7 +272,7 @@ export class ComfyClient {
     const res = await this.fetch(
       `history/${encodeURIComponent(promptId)}`,
       { method: 'GET' },
-      this.options.requestTimeoutMs,
+      ...this.requestDeadline(),
       signal,
     );
     const body = await this.readJson(res, 'GET /history');
@@ -181,7 +282,37 @@ export class ComfyClient {
     return isRecord(entry) ? (entry as unknown as HistoryEntry) : undefined;
   }
 
-  /** POST /history {delete}: forgets a finished prompt (its files stay on the server). */
+  /** GET /object_info: every node class with its inputs (and the model files of its lists). */
+  async objectInfo(signal?: AbortSignal): Promise<ObjectInfo> {
+    const res = await this.fetch(
+      'object_info',
+      { method: 'GET' },
+      ...this.requestDeadline(this.options.objectInfoTimeoutMs),
+      signal,
+    );
+    const body = await this.readJson(res, 'GET /object_info');
+    if (!isRecord(body)) {
+      throw new ComfyServerError(this.displayUrl, 'GET /object_info answered something else');
+    }
+    return body as ObjectInfo;
+  }
+
+  /** GET /system_stats: ComfyUI's version and the devices. */
+  async systemStats(signal?: AbortSignal): Promise<SystemStats> {
+    const res = await this.fetch(
+      'system_stats',
+      { method: 'GET' },
+      ...this.requestDeadline(),
+      signal,
+    );
+    const body = await this.readJson(res, 'GET /system_stats');
+    if (!isRecord(body) || !isRecord(body.system)) {
+      throw new ComfyServerError(this.displayUrl, 'GET /system_stats answered something else');
+    }
+    return body as unknown as SystemStats;
+  }
+
+  /** POST /history {delete}: forgets finished prompts (their files stay on the server). */
   async deleteHistory(promptIds: string[], signal?: AbortSignal): Promise<void> {
     await this.post('history', { delete: promptIds }, signal);
   }
@@ -192,44 +323,72 @@ export class ComfyClient {
   }
 
   /**
-   * POST /interrupt. The prompt id makes recent ComfyUI versions stop only that prompt; older
+   * POST /interrupt. The prompt id makes ComfyUI 0.3.57 and later stop only that prompt; older
    * ones stop whatever runs, so the caller sends it only while its own prompt runs.
    */
   async interrupt(promptId: string, signal?: AbortSignal): Promise<void> {
     await this.post('interrupt', { prompt_id: promptId }, signal);
   }
 
-  /** GET /view: an output image; the body is left to the caller to stream. */
-  async view(image: ComfyImageRef, signal?: AbortSignal): Promise<Response> {
+  /**
+   * GET /view: an output image. The body is the caller's to stream; it fails (aborts) once no
+   * byte has come for the idle timeout, however long the whole download takes.
+   */
+  async view(image: ComfyImageRef, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
     const query = new URLSearchParams({
       filename: image.filename,
       subfolder: image.subfolder ?? '',
       type: image.type ?? 'output',
     });
-    const res = await this.fetch(
-      `view?${query.toString()}`,
-      { method: 'GET' },
-      this.options.transferTimeoutMs,
-      signal,
-    );
-    if (!res.body) throw new ComfyServerError(this.displayUrl, 'GET /view answered no body');
-    return res;
+    const idle = idleDeadline(this.options.transferIdleTimeoutMs);
+    try {
+      const res = await this.fetch(
+        `view?${query.toString()}`,
+        { method: 'GET' },
+        idle.signal,
+        `sent nothing for ${this.options.transferIdleTimeoutMs / 1000} s`,
+        signal,
+      );
+      if (!res.body) throw new ComfyServerError(this.displayUrl, 'GET /view answered no body');
+      return watched(
+        res.body as ReadableStream<Uint8Array>,
+        idle,
+        () =>
+          new ComfyServerError(
+            this.displayUrl,
+            `GET /view sent nothing for ${this.options.transferIdleTimeoutMs / 1000} s`,
+          ),
+      );
+    } catch (error) {
+      idle.stop();
+      throw error;
+    }
   }
 
   /**
    * Opens /ws?clientId=... and resolves once it is open. ComfyUI sends a prompt's events to the
-   * socket of the client id the prompt was queued with.
+   * socket of the client id the prompt was queued with, also to a new socket of the same id.
    */
   openSocket(clientId: string, signal?: AbortSignal): Promise<ComfySocket> {
-    const wsUrl = new URL(`ws?clientId=${encodeURIComponent(clientId)}`, this.base);
+    const wsUrl = this.urlOf(`ws?clientId=${encodeURIComponent(clientId)}`);
     wsUrl.protocol = wsUrl.protocol === 'https:' ? 'wss:' : 'ws:';
     return ComfySocket.open(
       wsUrl,
       this.displayUrl,
       this.options.socketTimeoutMs,
-      this.authorization,
+      this.authHeaders,
       signal,
     );
+  }
+
+  private urlOf(path: string): URL {
+    const url = new URL(path, this.base);
+    if (this.queryToken) url.searchParams.set(this.queryToken.name, this.queryToken.value);
+    return url;
+  }
+
+  private requestDeadline(ms = this.options.requestTimeoutMs): [AbortSignal, string] {
+    return [AbortSignal.timeout(ms), `did not answer within ${ms / 1000} s`];
   }
 
   private async post(path: string, body: unknown, signal?: AbortSignal): Promise<void> {
@@ -240,47 +399,48 @@ export class ComfyClient {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       },
-      this.options.requestTimeoutMs,
+      ...this.requestDeadline(),
       signal,
     );
     await res.body?.cancel();
   }
 
   /**
-   * fetch with a deadline. The caller's abort is passed through as it is; a timeout, a network
-   * failure or a 5xx (and a 4xx unless allowed) is a ComfyServerError.
+   * fetch with a deadline (`deadline` aborting, `late` saying how). The caller's abort is passed
+   * through as it is; a deadline, a network failure or a 5xx is a ComfyServerError, a 4xx a
+   * ComfyRequestError unless allowed.
    */
   private async fetch(
     path: string,
     init: RequestInit,
-    timeoutMs: number,
+    deadline: AbortSignal,
+    late: string,
     signal: AbortSignal | undefined,
     { allow4xx = false } = {},
   ): Promise<Response> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
     const what = `${init.method ?? 'GET'} /${path.split('?')[0]}`;
     let res: Response;
     try {
       const headers = new Headers(init.headers);
-      if (this.authorization) headers.set('authorization', this.authorization);
-      res = await fetch(new URL(path, this.base), { ...init, headers, signal: combined });
+      for (const [name, value] of Object.entries(this.authHeaders)) headers.set(name, value);
+      res = await fetch(this.urlOf(path), { ...init, headers, signal: combined });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (timeout.aborted) {
-        throw new ComfyServerError(
-          this.displayUrl,
-          `${what} did not answer within ${timeoutMs / 1000} s`,
-          { cause: error },
-        );
+      if (deadline.aborted) {
+        throw new ComfyServerError(this.displayUrl, `${what} ${late}`, { cause: error });
       }
       throw new ComfyServerError(this.displayUrl, `${what} failed: ${causeText(error)}`, {
         cause: error,
       });
     }
-    if (res.status >= 500 || (res.status >= 400 && !allow4xx)) {
+    if (res.status >= 500) {
       await res.body?.cancel().catch(() => undefined);
       throw new ComfyServerError(this.displayUrl, `${what} answered ${res.status}`);
+    }
+    if (res.status >= 400 && !allow4xx) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new ComfyRequestError(this.displayUrl, res.status, `${what} answered ${res.status}`);
     }
     return res;
   }
@@ -310,7 +470,7 @@ export type CloseListener = (error: ComfyServerError) => void;
 
 /**
  * ComfyUI's /ws for one client id: JSON messages are handed to listeners, binary frames
- * (PREVIEW_IMAGE: event type, image type, JPEG or PNG bytes) are skipped. Pings every
+ * (previews and text: a 4-byte event type, then the payload) are counted and skipped. Pings every
  * `timeoutMs`; a socket that closes, errs or misses a pong is reported once as dropped.
  */
 export class ComfySocket {
@@ -354,7 +514,7 @@ export class ComfySocket {
     url: URL,
     serverUrl: string,
     timeoutMs: number,
-    authorization: string | undefined,
+    headers: Record<string, string>,
     signal?: AbortSignal,
   ): Promise<ComfySocket> {
     return new Promise((resolve, reject) => {
@@ -365,7 +525,7 @@ export class ComfySocket {
       const ws = new WebSocket(url, {
         handshakeTimeout: timeoutMs,
         perMessageDeflate: false,
-        ...(authorization ? { headers: { authorization } } : {}),
+        headers,
       });
       const onAbort = () => {
         ws.terminate();
@@ -413,7 +573,7 @@ export class ComfySocket {
 
   private receive(data: WebSocket.RawData, isBinary: boolean): void {
     if (isBinary) {
-      // 4-byte big-endian event type (1 = PREVIEW_IMAGE), then the image: progress pictures.
+      // A 4-byte big-endian event type (BINARY_EVENT), then previews or text: not needed.
       this.binaryFrames++;
       return;
     }

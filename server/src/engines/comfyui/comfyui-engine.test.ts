@@ -104,6 +104,7 @@ describe('ComfyUI engine: preview', () => {
     expect(comfy.uploads).toHaveLength(1);
     const upload = comfy.uploads[0];
     expect(upload?.subfolder).toBe('tessera');
+    expect(upload?.type).toBe('temp');
     expect(upload?.name).toMatch(/^[0-9a-f-]{36}\.png$/);
 
     expect(comfy.prompts).toHaveLength(1);
@@ -112,7 +113,7 @@ describe('ComfyUI engine: preview', () => {
     const prompt = received?.prompt ?? {};
     expect(prompt['12']).toMatchObject({
       class_type: 'LoadImage',
-      inputs: { image: `tessera/${upload?.name}` },
+      inputs: { image: `tessera/${upload?.name} [temp]` },
     });
     expect(prompt['585']).toMatchObject({
       class_type: 'CLIPTextEncode',
@@ -182,7 +183,7 @@ describe('ComfyUI engine: preview', () => {
     expect(prompt['721']?.inputs.tiling).toBe('disable');
     // The stand-in sizes the LoadImage output from the uploaded file: 40 x 30 after the mask.
     const view = await fetch(
-      `${comfy.url}/view?filename=${comfy.uploads[0]?.name}&subfolder=tessera&type=input`,
+      `${comfy.url}/view?filename=${comfy.uploads[0]?.name}&subfolder=tessera&type=temp`,
     );
     const uploaded = await sharp(Buffer.from(await view.arrayBuffer())).metadata();
     expect([uploaded.width, uploaded.height]).toEqual([40, 30]);
@@ -203,7 +204,7 @@ describe('ComfyUI engine: HD', () => {
     const prompt = comfy.prompts[0]?.prompt ?? {};
     expect(prompt['10']).toMatchObject({
       class_type: 'LoadImage',
-      inputs: { image: `tessera/${comfy.uploads[0]?.name}` },
+      inputs: { image: `tessera/${comfy.uploads[0]?.name} [temp]` },
     });
     expect(prompt['711']).toMatchObject({
       class_type: 'CR Upscale Image',
@@ -247,14 +248,14 @@ describe('ComfyUI engine: HD', () => {
 
 describe('ComfyUI engine: failures', () => {
   it('a validation error (node_errors) fails the job naming the node and the reason', async () => {
-    // This server lacks the upscale model the HD template names.
-    const comfy = await standIn({ upscaleModels: ['RealESRGAN_x4plus.pth'] });
+    const comfy = await standIn();
     const made = engine([comfy.url]);
-    const params = hdParams();
-    const failure = made.upscale(params, () => undefined, never());
+    // Out of KSampler's range: the value Tessera fills is refused.
+    const params = previewParams({ imaginationWeight: 150 });
+    const failure = made.generate(params, () => undefined, never());
     await expect(failure).rejects.toBeInstanceOf(ComfyValidationError);
     await expect(failure).rejects.toThrow(
-      /node 711 \(CR Upscale Image\): Value not in list: upscale_model: '4x-UltraSharp\.pth' not in \['RealESRGAN_x4plus\.pth'\]/,
+      'ComfyUI refused the workflow: node 3 (KSampler): Value 150 bigger than max of 100: cfg',
     );
     expect(comfy.refused).toHaveLength(1);
     expect(comfy.prompts).toHaveLength(0);
@@ -276,7 +277,10 @@ describe('ComfyUI engine: failures', () => {
   it('a server going away mid-job fails the job, is left out, and the retry runs on another server', async () => {
     const first = await standIn({ stepDelayMs: 20 });
     const second = await standIn();
-    const made = engine([first.url, second.url], { pool: { retryAfterMs: 60_000 } });
+    const made = engine([first.url, second.url], {
+      pool: { retryAfterMs: 60_000 },
+      prompt: { reconnectMs: 300 },
+    });
     first.events.once('progress', () => void first.crash());
     const params = previewParams();
     const failure = made.generate(params, () => undefined, never());

@@ -8,8 +8,15 @@
  * 95–100 % the download; only rising values are reported, 100 once the file is in place.
  *
  * Errors: a refused workflow (node_errors) names the nodes and reasons; a failure while running
- * names the node; a server that does not answer or drops the websocket is left out for a while
- * (pool.ts) and the job fails, for the job runner to retry on another server.
+ * names the node; a server that cannot be reached (network failure, timeout, 5xx) is left out for
+ * a while (pool.ts) and the job fails, for the job runner to retry on another server; a 4xx is
+ * the job's error alone.
+ *
+ * Restarts: the queued prompt is noted with the job (`remote.queued`); a rerun after a restart
+ * picks it up from that server's /history or /queue instead of queueing it again.
+ *
+ * Cleanup: uploads go to ComfyUI's temp folder (ComfyUI has no route to delete a file; it empties
+ * that folder at each start), and each prompt's history entry is deleted once it is over.
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -18,14 +25,17 @@ import type {
   GeneratedImage,
   GenerateParams,
   ProgressReporter,
+  RemotePrompt,
+  RemoteWork,
   UpscaleParams,
 } from '../engine.js';
 import type { ComfyImageRef, ComfyWorkflow, HistoryEntry } from './api-types.js';
+import { templateNeeds } from './capabilities.js';
 import { ComfyClient, type ComfyClientOptions } from './client.js';
 import { ComfyExecutionError, ComfyServerError } from './errors.js';
 import { prepareImage, writeOutput, type PreparedImage } from './output.js';
 import { ServerPool, type Lease, type PoolOptions } from './pool.js';
-import { runPrompt } from './run-prompt.js';
+import { resumePrompt, runPrompt, type PromptResult, type RunPromptOptions } from './run-prompt.js';
 import {
   fillHd,
   fillPreview,
@@ -42,8 +52,10 @@ export interface ComfyUIEngineOptions {
   workflowsDir?: string;
   client?: ComfyClientOptions;
   pool?: PoolOptions;
-  /** The subfolder of ComfyUI's input folder uploads go to. */
+  /** The subfolder of ComfyUI's temp folder uploads go to. */
   uploadSubfolder?: string;
+  /** The execution deadline and how a prompt is followed (run-prompt.ts). */
+  prompt?: Pick<RunPromptOptions, 'deadlineMs' | 'pollMs' | 'reconnectMs' | 'historyWaitMs'>;
 }
 
 /** Where the fraction of the prompt executed lands in the job's percent. */
@@ -61,6 +73,7 @@ interface WorkflowJob {
   outputNode: string;
   /** Where the result goes, at what size. */
   output: { outputPath: string; width: number; height: number };
+  remote: RemoteWork | undefined;
 }
 
 export class ComfyUIEngine implements Engine {
@@ -69,14 +82,17 @@ export class ComfyUIEngine implements Engine {
   readonly templates: WorkflowTemplates;
   private readonly pool: ServerPool;
   private readonly uploadSubfolder: string;
+  private readonly promptOptions: ComfyUIEngineOptions['prompt'];
 
   constructor(options: ComfyUIEngineOptions) {
     this.templates = loadWorkflowTemplates(options.workflowsDir);
     this.pool = new ServerPool(
       options.urls.map((url) => new ComfyClient(url, options.client)),
       options.pool,
+      templateNeeds({ preview: this.templates.preview.workflow, hd: this.templates.hd.workflow }),
     );
     this.uploadSubfolder = options.uploadSubfolder ?? 'tessera';
+    this.promptOptions = options.prompt;
   }
 
   generate(
@@ -104,6 +120,7 @@ export class ComfyUIEngine implements Engine {
             seamless: params.seamless,
           }),
         output: params,
+        remote: params.remote,
       },
       progress,
       signal,
@@ -130,10 +147,17 @@ export class ComfyUIEngine implements Engine {
             seamless: params.seamless,
           }),
         output: params,
+        remote: params.remote,
       },
       progress,
       signal,
     );
+  }
+
+  /** Checks every server's node types and models at start; what /api/health would say. */
+  async start(): Promise<EngineHealth> {
+    await this.pool.checkAll();
+    return this.pool.health();
   }
 
   health(): Promise<EngineHealth> {
@@ -146,8 +170,9 @@ export class ComfyUIEngine implements Engine {
   }
 
   /**
-   * The steps both jobs take: prepare the input image, upload it to the server the pool picks,
-   * fill the template with its name, run the prompt and write the output node's image.
+   * The steps both jobs take: pick up the prompt an earlier run queued if its server still has
+   * it; else prepare the input image, upload it to the server the pool picks, fill the template
+   * with its name and run the prompt. Then write the output node's image.
    */
   private async runWorkflow(
     job: WorkflowJob,
@@ -156,24 +181,44 @@ export class ComfyUIEngine implements Engine {
   ): Promise<GeneratedImage> {
     const report = rising(progress);
     report(0);
+    const previous = job.remote?.previous;
+    if (previous) {
+      const lease = await this.pool.acquireServer(previous.server, signal);
+      if (lease) {
+        const done = await this.onLease(lease, signal, async () => {
+          const result = await resumePrompt(
+            lease.client,
+            previous,
+            this.runOptions(job, report, signal, lease),
+          );
+          return result && (await this.deliver(lease, result, job, report, signal));
+        }).catch((error: unknown) => {
+          // Unreachable now: queue the work afresh elsewhere.
+          if (error instanceof ComfyServerError && !signal.aborted) return undefined;
+          throw error;
+        });
+        if (done) return done;
+      }
+    }
     const input = await prepareImage(job.inputPath, job.mask);
-    return this.onServer(signal, async (lease) => {
+    const lease = await this.pool.acquire(signal);
+    return this.onLease(lease, signal, async () => {
       const uploaded = await this.upload(lease.client, input.png, signal);
       report(2);
       const prompt = job.fill(uploaded, input);
-      const image = await this.execute(lease, prompt, job.outputNode, report, signal);
-      const { outputPath, width, height } = job.output;
-      const written = await writeOutput(lease.client, image, outputPath, { width, height }, signal);
-      report(100);
-      return written;
+      const result = await runPrompt(
+        lease.client,
+        prompt,
+        this.runOptions(job, report, signal, lease),
+      );
+      return this.deliver(lease, result, job, report, signal);
     });
   }
 
-  /** Runs `work` on the server the pool picks; a server failure leaves that server out. */
-  private async onServer<T>(signal: AbortSignal, work: (lease: Lease) => Promise<T>): Promise<T> {
-    const lease = await this.pool.acquire(signal);
+  /** Runs `work` on the leased server; a server failure leaves that server out. */
+  private async onLease<T>(lease: Lease, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
     try {
-      return await work(lease);
+      return await work();
     } catch (error) {
       if (error instanceof ComfyServerError && !signal.aborted) lease.fail(error);
       throw error;
@@ -182,45 +227,64 @@ export class ComfyUIEngine implements Engine {
     }
   }
 
-  /** POST /upload/image under a fresh name; the LoadImage value ("subfolder/name"). */
+  private runOptions(
+    job: WorkflowJob,
+    report: (percent: number) => void,
+    signal: AbortSignal,
+    lease: Lease,
+  ): RunPromptOptions {
+    return {
+      ...this.promptOptions,
+      signal,
+      outputNode: job.outputNode,
+      onQueued: async ({ promptId, clientId }) => {
+        lease.queued(promptId);
+        report(EXECUTION_FROM);
+        const noted: RemotePrompt = { server: lease.client.displayUrl, promptId, clientId };
+        await job.remote?.queued(noted);
+      },
+      onProgress: (fraction) =>
+        report(EXECUTION_FROM + Math.floor(fraction * (EXECUTION_TO - EXECUTION_FROM))),
+    };
+  }
+
+  /** Downloads the output node's image to the job's output path, then forgets the prompt. */
+  private async deliver(
+    lease: Lease,
+    result: PromptResult,
+    job: WorkflowJob,
+    report: (percent: number) => void,
+    signal: AbortSignal,
+  ): Promise<GeneratedImage> {
+    report(EXECUTION_TO);
+    const image = outputImage(result.history, job.outputNode);
+    if (!image) {
+      throw new ComfyExecutionError(
+        lease.client.displayUrl,
+        `ComfyUI finished prompt ${result.promptId} without an image from node ${job.outputNode}`,
+      );
+    }
+    const { outputPath, width, height } = job.output;
+    const written = await writeOutput(lease.client, image, outputPath, { width, height }, signal);
+    // Kept until now so that a restart mid-download still finds the result.
+    await lease.client.deleteHistory([result.promptId]).catch(() => undefined);
+    report(100);
+    return written;
+  }
+
+  /**
+   * POST /upload/image to the temp folder under a fresh name; the LoadImage value, annotated
+   * "[temp]" so that LoadImage looks there ("tessera/<uuid>.png [temp]").
+   */
   private async upload(client: ComfyClient, png: Buffer, signal: AbortSignal): Promise<string> {
     const uploaded = await client.uploadImage(
       png,
       `${randomUUID()}.png`,
-      { subfolder: this.uploadSubfolder, overwrite: true },
+      { subfolder: this.uploadSubfolder, overwrite: true, type: 'temp' },
       signal,
     );
-    return uploaded.subfolder ? `${uploaded.subfolder}/${uploaded.name}` : uploaded.name;
-  }
-
-  /** Queues and follows the prompt; the image the output node saved. */
-  private async execute(
-    lease: Lease,
-    prompt: ComfyWorkflow,
-    outputNode: string,
-    report: (percent: number) => void,
-    signal: AbortSignal,
-  ): Promise<ComfyImageRef> {
-    const result = await runPrompt(lease.client, prompt, {
-      signal,
-      onQueued: (id) => {
-        lease.queued(id);
-        report(EXECUTION_FROM);
-      },
-      onProgress: (fraction) =>
-        report(EXECUTION_FROM + Math.floor(fraction * (EXECUTION_TO - EXECUTION_FROM))),
-    });
-    report(EXECUTION_TO);
-    const image = outputImage(result.history, outputNode);
-    if (!image) {
-      throw new ComfyExecutionError(
-        lease.client.displayUrl,
-        `ComfyUI finished prompt ${result.promptId} without an image from node ${outputNode}`,
-      );
-    }
-    // The history has served its purpose; the files stay in ComfyUI's output folder.
-    void lease.client.deleteHistory([result.promptId]).catch(() => undefined);
-    return image;
+    const name = uploaded.subfolder ? `${uploaded.subfolder}/${uploaded.name}` : uploaded.name;
+    return uploaded.type === 'temp' ? `${name} [temp]` : name;
   }
 }
 

@@ -1,9 +1,10 @@
 import type { NodeError, NodeErrorReason } from './api-types.js';
 
 /**
- * The server did not answer in time, refused the connection, answered with a server error or
- * something that is not ComfyUI's API, or dropped the websocket mid-job. The pool leaves such a
- * server out for a while; the job fails and the job runner retries it (on another server).
+ * The server did not answer in time, refused the connection, answered with a server error (5xx)
+ * or something that is not ComfyUI's API, or could not be reached again after its websocket
+ * dropped. The pool leaves such a server out for a while; the job fails and the job runner
+ * retries it (on another server).
  */
 export class ComfyServerError extends Error {
   override name = 'ComfyServerError';
@@ -14,6 +15,23 @@ export class ComfyServerError extends Error {
     options?: { cause?: unknown },
   ) {
     super(`ComfyUI server ${serverUrl}: ${message}`, options);
+  }
+}
+
+/**
+ * The server answered a request with a 4xx other than a prompt's validation (404 from /view, 413
+ * from /upload/image, 401 from a proxy ...): the server works, this job's request does not. The
+ * job fails (and is retried as usual); the server stays in.
+ */
+export class ComfyRequestError extends Error {
+  override name = 'ComfyRequestError';
+
+  constructor(
+    readonly serverUrl: string,
+    readonly status: number,
+    message: string,
+  ) {
+    super(`ComfyUI server ${serverUrl}: ${message}`);
   }
 }
 
@@ -42,6 +60,11 @@ export class ComfyExecutionError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The prompt ran past its execution deadline: Tessera interrupted it. */
+export class ComfyDeadlineError extends ComfyExecutionError {
+  override name = 'ComfyDeadlineError';
 }
 
 /** A workflow template that cannot be used: not API format, or a node or input missing. */

@@ -90,7 +90,7 @@ export function maskedRegion(
 }
 
 /**
- * Downloads an output image (GET /view, streamed to disk), brings it to exactly width x height
+ * Downloads an output image (GET /view, streamed to disk, failing only if it stalls), brings it to exactly width x height
  * (ComfyUI works in multiples of 8 and its upscalers round) and encodes it by `outputPath`'s
  * extension: .jpg/.jpeg as JPEG (quality 92, full-resolution colour), otherwise PNG; opaque,
  * with no text chunks (ComfyUI's embedded workflow is left out). Written to a partial name and
@@ -107,8 +107,7 @@ export async function writeOutput(
   const download = `${outputPath}.${id}.download`;
   const partial = `${outputPath}.${id}.partial`;
   try {
-    const res = await client.view(image, signal);
-    const body = res.body as unknown as WebReadableStream<Uint8Array>;
+    const body = (await client.view(image, signal)) as unknown as WebReadableStream<Uint8Array>;
     await pipeline(Readable.fromWeb(body), fs.createWriteStream(download), { signal });
     signal.throwIfAborted();
     const extension = path.extname(outputPath).toLowerCase();

@@ -6,9 +6,10 @@
  * doubles with each failure (5 s up to 1 min by default), and back in as soon as it answers.
  */
 import type { EngineHealth, EngineServerHealth } from '../engine.js';
+import { missingFor, type TemplateNeeds } from './capabilities.js';
 import type { ComfyClient } from './client.js';
 
-export type ServerState = 'up' | 'down' | 'checking';
+export type ServerState = 'up' | 'down' | 'checking' | 'incomplete';
 
 export interface PoolOptions {
   /** The pause before a failed server is checked again; doubles per failure up to the max. */
@@ -16,12 +17,15 @@ export interface PoolOptions {
   maxRetryAfterMs?: number;
   /** Deadline of the queue probe used to pick a server and to check a failed one. */
   probeTimeoutMs?: number;
+  /** How often a server's node types and models are checked again while it stays up. */
+  recheckNeedsMs?: number;
 }
 
 const DEFAULTS: Required<PoolOptions> = {
   retryAfterMs: 5_000,
   maxRetryAfterMs: 60_000,
   probeTimeoutMs: 3_000,
+  recheckNeedsMs: 10 * 60_000,
 };
 
 /** One job's hold on a server, from pick to end. */
@@ -51,6 +55,10 @@ class Member {
   probing: Promise<boolean> | undefined;
   /** When it was last picked (a counter): ties go to the one picked longest ago. */
   pickedAt = 0;
+  /** What it lacks for the templates, as its last /object_info told; when that was asked. */
+  missing: string[] = [];
+  needsCheckedAt: number | undefined;
+  version: string | null = null;
 
   constructor(readonly client: ComfyClient) {}
 
@@ -59,7 +67,10 @@ class Member {
   }
 
   due(now: number): boolean {
-    return this.state === 'down' && (this.nextCheckAt?.getTime() ?? 0) <= now;
+    return (
+      (this.state === 'down' || this.state === 'incomplete') &&
+      (this.nextCheckAt?.getTime() ?? 0) <= now
+    );
   }
 }
 
@@ -73,10 +84,20 @@ export class ServerPool {
   private picks = 0;
   private closed = false;
 
-  constructor(clients: ComfyClient[], options: PoolOptions = {}) {
+  /** `needs`: what the templates need of each server (unset: not checked). */
+  constructor(
+    clients: ComfyClient[],
+    options: PoolOptions = {},
+    private readonly needs?: TemplateNeeds,
+  ) {
     if (clients.length === 0) throw new Error('The ComfyUI engine needs at least one server URL');
     this.members = clients.map((client) => new Member(client));
     this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** Checks every server now (at start): the log and /api/health know at once what each lacks. */
+  async checkAll(): Promise<void> {
+    await Promise.all(this.members.map((m) => this.probe(m)));
   }
 
   /**
@@ -97,15 +118,43 @@ export class ServerPool {
       );
     }
     if (ready.length === 0) {
+      const lacking = this.members.some((m) => m.state === 'incomplete');
       throw new NoServerAvailableError(
-        `No ComfyUI server answers: ${this.members
-          .map((m) => `${m.client.displayUrl} (${m.lastError ?? 'not answering'})`)
+        `${lacking ? 'No ComfyUI server can take the job' : 'No ComfyUI server answers'}: ${this.members
+          .map(
+            (m) =>
+              `${m.client.displayUrl} (${
+                m.state === 'incomplete'
+                  ? `lacks ${m.missing.join(', ')}`
+                  : (m.lastError ?? 'not answering')
+              })`,
+          )
           .join('; ')}`,
       );
     }
     const member = ready.reduce((best, m) =>
       m.load < best.load || (m.load === best.load && m.pickedAt < best.pickedAt) ? m : best,
     );
+    return this.lease(member);
+  }
+
+  /**
+   * A lease on the server of this URL if it is one of the pool's and answers now (to pick up a
+   * prompt queued there before a restart); undefined otherwise.
+   */
+  async acquireServer(url: string, signal: AbortSignal): Promise<Lease | undefined> {
+    const member = this.members.find((m) => m.client.displayUrl === url);
+    if (!member) return undefined;
+    try {
+      await member.client.queueRemaining(signal, this.options.probeTimeoutMs);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return undefined;
+    }
+    return this.lease(member);
+  }
+
+  private lease(member: Member): Lease {
     member.active++;
     member.pickedAt = ++this.picks;
     let promptId: string | undefined;
@@ -135,6 +184,8 @@ export class ServerPool {
     const servers: EngineServerHealth[] = this.members.map((m) => ({
       url: m.client.displayUrl,
       state: m.state,
+      missing: m.missing,
+      version: m.version,
       queueRemaining: m.queueRemaining,
       activeJobs: m.active,
       lastError: m.lastError,
@@ -157,32 +208,62 @@ export class ServerPool {
     return members.filter((_, i) => answers[i]);
   }
 
-  /** Asks the server for its queue; true if it answered (and it is in again). */
+  /**
+   * Asks the server for its queue, and (first, after a failure, and every recheckNeedsMs) for its
+   * node types and models; true if it answered and lacks nothing (and it is in again).
+   */
   private probe(member: Member): Promise<boolean> {
     if (member.probing) return member.probing;
-    if (member.state === 'down') member.state = 'checking';
-    member.probing = member.client
-      .queueRemaining(undefined, this.options.probeTimeoutMs)
-      .then(
-        (remaining) => {
-          member.queueRemaining = remaining;
-          member.lastCheckedAt = new Date();
-          member.state = 'up';
-          member.failures = 0;
-          member.nextCheckAt = null;
-          clearTimeout(member.timer);
-          return true;
-        },
-        (error: unknown) => {
-          member.lastCheckedAt = new Date();
-          this.markDown(member, error instanceof Error ? error : new Error(String(error)));
+    const wasUp = member.state === 'up';
+    if (member.state !== 'up') member.state = 'checking';
+    const check = async (): Promise<boolean> => {
+      try {
+        member.queueRemaining = await member.client.queueRemaining(
+          undefined,
+          this.options.probeTimeoutMs,
+        );
+        const stale =
+          member.needsCheckedAt === undefined ||
+          Date.now() - member.needsCheckedAt >= this.options.recheckNeedsMs;
+        if (this.needs && (!wasUp || stale)) await this.checkNeeds(member, this.needs);
+        member.lastCheckedAt = new Date();
+        if (member.missing.length > 0) {
+          this.markIncomplete(member);
           return false;
-        },
-      )
-      .finally(() => {
+        }
+        member.state = 'up';
+        member.failures = 0;
+        member.nextCheckAt = null;
+        clearTimeout(member.timer);
+        return true;
+      } catch (error) {
+        member.lastCheckedAt = new Date();
+        this.markDown(member, error instanceof Error ? error : new Error(String(error)));
+        return false;
+      } finally {
         member.probing = undefined;
-      });
+      }
+    };
+    member.probing = check();
     return member.probing;
+  }
+
+  /** GET /object_info (and /system_stats for the version): what the server lacks. */
+  private async checkNeeds(member: Member, needs: TemplateNeeds): Promise<void> {
+    const [info, stats] = await Promise.all([
+      member.client.objectInfo(),
+      member.client.systemStats().catch(() => undefined),
+    ]);
+    member.version = stats?.system.comfyui_version ?? member.version;
+    member.missing = missingFor(info, needs);
+    member.needsCheckedAt = Date.now();
+  }
+
+  /** Answers but lacks what the templates need: no jobs; checked again after the longest pause. */
+  private markIncomplete(member: Member): void {
+    member.state = 'incomplete';
+    member.nextCheckAt = new Date(Date.now() + this.options.maxRetryAfterMs);
+    this.schedule(member, this.options.maxRetryAfterMs);
   }
 
   private markDown(member: Member, error: Error): void {
@@ -196,11 +277,17 @@ export class ServerPool {
       this.options.retryAfterMs * 2 ** (member.failures - 1),
     );
     member.nextCheckAt = new Date(now.getTime() + pause);
+    this.schedule(member, pause);
+  }
+
+  private schedule(member: Member, pause: number): void {
     clearTimeout(member.timer);
     if (this.closed) return;
     member.timer = setTimeout(() => {
       member.timer = undefined;
-      if (member.state === 'down' && !this.closed) void this.probe(member);
+      if ((member.state === 'down' || member.state === 'incomplete') && !this.closed) {
+        void this.probe(member);
+      }
     }, pause);
     member.timer.unref();
   }

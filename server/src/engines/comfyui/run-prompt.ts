@@ -7,9 +7,18 @@
  * - `executing` with node null ends the prompt (ComfyUI sends it after success, error and
  *   interruption alike, once the history is written); `execution_error` and
  *   `execution_interrupted` fail it with the node and message.
- * - The websocket dropping fails it as a server error.
+ * - Messages get lost (ComfyUI drops what it cannot send) and sockets drop: the socket is opened
+ *   again with the same client id (ComfyUI then sends the running node again), and whenever the
+ *   socket has been quiet for `pollMs`, or has just been opened again, /history and /queue tell
+ *   the prompt's state. Only a server that stays unreachable, or that no longer knows the prompt,
+ *   fails it.
+ * - The execution deadline runs from the prompt's start: past it, the prompt is interrupted and
+ *   fails with a ComfyDeadlineError (the job runner retries it as usual).
  * - Aborting `signal` takes the prompt off the queue if it has not started (POST /queue
- *   {delete}) or interrupts it if it runs (POST /interrupt), then rejects with the abort reason.
+ *   {delete}) or interrupts it if it runs (POST /interrupt), then rejects with the abort reason;
+ *   unless the reason is ServerStopping: then the prompt runs on, to be resumed after the restart.
+ * - A failed prompt's history entry is deleted; a finished one's is the caller's to delete once
+ *   it has downloaded the image.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -17,18 +26,39 @@ import {
   type ComfyWorkflow,
   type ComfyWsMessage,
   type HistoryEntry,
+  type NodeError,
 } from './api-types.js';
-import type { ComfyClient } from './client.js';
-import { ComfyExecutionError, ComfyServerError } from './errors.js';
+import { ServerStopping } from '../../shutdown.js';
+import type { ComfyClient, ComfySocket } from './client.js';
+import {
+  ComfyDeadlineError,
+  ComfyExecutionError,
+  ComfyServerError,
+  ComfyValidationError,
+} from './errors.js';
 
 export interface RunPromptOptions {
   signal: AbortSignal;
   /** The fraction of the prompt executed, 0..1, as events arrive (may repeat values). */
   onProgress?: (fraction: number) => void;
-  /** Called once ComfyUI has queued the prompt. */
-  onQueued?: (promptId: string) => void;
+  /** Called (and awaited) once ComfyUI has queued the prompt: the job notes it for a restart. */
+  onQueued?: (queued: QueuedPrompt) => void | Promise<void>;
+  /** The node whose image is wanted: node_errors that do not reach it leave the prompt to run. */
+  outputNode?: string;
+  /** Execution deadline from the prompt's start, ms; undefined: none. */
+  deadlineMs?: number;
+  /** Ask /history and /queue after this much silence on the socket, ms (default 10 s). */
+  pollMs?: number;
+  /** Keep trying to open a dropped socket again for this long, ms (default 30 s). */
+  reconnectMs?: number;
   /** How long to wait for a history entry that lags behind the end event. */
   historyWaitMs?: number;
+}
+
+/** A prompt ComfyUI has queued, and the client id its events go to. */
+export interface QueuedPrompt {
+  promptId: string;
+  clientId: string;
 }
 
 export interface PromptResult {
@@ -36,6 +66,7 @@ export interface PromptResult {
   history: HistoryEntry;
 }
 
+/** Queues `prompt` and follows it to its end. */
 export async function runPrompt(
   client: ComfyClient,
   prompt: ComfyWorkflow,
@@ -44,37 +75,267 @@ export async function runPrompt(
   const { signal } = options;
   signal.throwIfAborted();
   const clientId = randomUUID();
-  const socket = await client.openSocket(clientId, signal);
+  const follower = new PromptFollower(client.displayUrl, prompt, options.onProgress);
+  const link = new SocketLink(client, clientId, follower, options);
+  await link.open(signal);
   try {
-    const follower = new PromptFollower(client.displayUrl, prompt, options.onProgress);
-    const unsubscribe = socket.onMessage((message) => follower.handle(message));
-    const undrop = socket.onDrop((error) => follower.fail(error));
-    try {
-      // Not abortable: once ComfyUI has it, Tessera must know its id to take it back.
-      const queued = await client.queuePrompt(prompt, clientId);
-      follower.setPromptId(queued.prompt_id);
-      options.onQueued?.(queued.prompt_id);
-      try {
-        await waitUnlessAborted(follower.done, signal, () =>
-          cancelPrompt(client, queued.prompt_id, follower.started),
-        );
-      } catch (error) {
-        // The websocket dropped but the server may still run it: the retry goes elsewhere.
-        if (error instanceof ComfyServerError) {
-          void cancelPrompt(client, queued.prompt_id, follower.started).catch(() => undefined);
-        }
-        throw error;
-      }
-      const history = await readHistory(client, queued.prompt_id, options.historyWaitMs ?? 5000);
-      const failure = historyFailure(client.displayUrl, history);
-      if (failure) throw failure;
-      return { promptId: queued.prompt_id, history };
-    } finally {
-      unsubscribe();
-      undrop();
+    // Not abortable: once ComfyUI has it, Tessera must know its id to take it back.
+    const queued = await client.queuePrompt(prompt, clientId);
+    const blocking = errorsReaching(queued.node_errors, options.outputNode);
+    if (blocking) {
+      // ComfyUI queued the outputs that passed; the one Tessera wants did not.
+      await client.deleteFromQueue([queued.prompt_id]).catch(() => undefined);
+      throw new ComfyValidationError(client.displayUrl, undefined, blocking);
     }
+    follower.setPromptId(queued.prompt_id);
+    await Promise.resolve(options.onQueued?.({ promptId: queued.prompt_id, clientId })).catch(
+      () => undefined,
+    );
+    return await follow(client, queued.prompt_id, follower, link, options);
   } finally {
-    socket.close();
+    link.close();
+  }
+}
+
+/**
+ * Picks up a prompt queued before Tessera restarted: its result if it finished, its events if it
+ * is still queued or running (on a socket of its own client id). Undefined when the server no
+ * longer knows it or it failed: the caller queues it again.
+ */
+export async function resumePrompt(
+  client: ComfyClient,
+  queued: QueuedPrompt,
+  options: RunPromptOptions,
+): Promise<PromptResult | undefined> {
+  const { promptId } = queued;
+  const done = await client.history(promptId, options.signal);
+  if (done) {
+    if (done.status?.status_str !== 'error') return { promptId, history: done };
+    await client.deleteHistory([promptId]).catch(() => undefined);
+    return undefined;
+  }
+  const queue = await client.queue(options.signal);
+  const item = [...queue.queue_running, ...queue.queue_pending].find((i) => i[1] === promptId);
+  if (!item) return undefined;
+  const follower = new PromptFollower(client.displayUrl, item[2], options.onProgress);
+  follower.setPromptId(promptId);
+  const link = new SocketLink(client, queued.clientId, follower, options);
+  await link.open(options.signal);
+  try {
+    return await follow(client, promptId, follower, link, options);
+  } finally {
+    link.close();
+  }
+}
+
+/** Waits for the prompt's end (events, polls, deadline, abort); its history if it succeeded. */
+async function follow(
+  client: ComfyClient,
+  promptId: string,
+  follower: PromptFollower,
+  link: SocketLink,
+  options: RunPromptOptions,
+): Promise<PromptResult> {
+  const { signal } = options;
+  const deadline = new Deadline(options.deadlineMs, () => {
+    void cancelPrompt(client, promptId, true)
+      .catch(() => undefined)
+      .then(() => {
+        const seconds = (options.deadlineMs ?? 0) / 1000;
+        follower.fail(
+          new ComfyDeadlineError(
+            client.displayUrl,
+            `ComfyUI did not finish prompt ${promptId} within ${seconds} s: interrupted`,
+          ),
+        );
+      });
+  });
+  follower.onStart(() => deadline.start());
+  link.startPolling(promptId);
+  try {
+    await waitUnlessAborted(follower.done, signal, async () => {
+      // Tessera stopping: the prompt runs on, for the job to pick it up after the restart.
+      if (signal.reason instanceof ServerStopping) return;
+      await cancelPrompt(client, promptId, follower.started);
+      void forgetLater(client, promptId, options.historyWaitMs ?? 5000);
+    });
+    const history =
+      follower.finishedHistory ??
+      (await readHistory(client, promptId, options.historyWaitMs ?? 5000));
+    const failure = historyFailure(client.displayUrl, history);
+    if (failure) throw failure;
+    return { promptId, history };
+  } catch (error) {
+    if (!signal.aborted && !(error instanceof ComfyServerError)) {
+      void forgetLater(client, promptId, options.historyWaitMs ?? 5000);
+    }
+    throw error;
+  } finally {
+    deadline.stop();
+  }
+}
+
+/** The node errors that keep `outputNode` from being made (any, without one); else undefined. */
+function errorsReaching(
+  nodeErrors: Record<string, NodeError>,
+  outputNode: string | undefined,
+): Record<string, NodeError> | undefined {
+  const reaching = Object.entries(nodeErrors).filter(
+    ([id, error]) =>
+      outputNode === undefined ||
+      id === outputNode ||
+      (error.dependent_outputs ?? []).map(String).includes(outputNode),
+  );
+  return reaching.length > 0 ? Object.fromEntries(reaching) : undefined;
+}
+
+/** Deletes a failed prompt's history entry once it is written (ComfyUI writes it at the end). */
+async function forgetLater(client: ComfyClient, promptId: string, waitMs: number): Promise<void> {
+  const until = Date.now() + waitMs;
+  try {
+    while (!(await client.history(promptId)) && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await client.deleteHistory([promptId]);
+  } catch {
+    // The server is gone: nothing to clean now.
+  }
+}
+
+/** A timer started once; fires `onLate` unless stopped first. */
+class Deadline {
+  private timer: NodeJS.Timeout | undefined;
+  private started = false;
+
+  constructor(
+    private readonly ms: number | undefined,
+    private readonly onLate: () => void,
+  ) {}
+
+  start(): void {
+    if (this.started || this.ms === undefined) return;
+    this.started = true;
+    this.timer = setTimeout(this.onLate, this.ms);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/**
+ * The prompt's websocket, kept open: a dropped socket is opened again with the same client id
+ * for up to `reconnectMs`, after which the prompt fails as a server error. After each reopening,
+ * and after `pollMs` without a message, the server is asked for the prompt's state.
+ */
+class SocketLink {
+  private socket: ComfySocket | undefined;
+  private closed = false;
+  private lastMessageAt = Date.now();
+  private poller: NodeJS.Timeout | undefined;
+  private promptId: string | undefined;
+  private checking = false;
+
+  constructor(
+    private readonly client: ComfyClient,
+    private readonly clientId: string,
+    private readonly follower: PromptFollower,
+    private readonly options: RunPromptOptions,
+  ) {}
+
+  async open(signal: AbortSignal): Promise<void> {
+    this.attach(await this.client.openSocket(this.clientId, signal));
+  }
+
+  startPolling(promptId: string): void {
+    this.promptId = promptId;
+    const every = this.options.pollMs ?? 10_000;
+    this.poller = setInterval(() => {
+      if (Date.now() - this.lastMessageAt >= every) void this.check();
+    }, every);
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.poller);
+    this.socket?.close();
+  }
+
+  private attach(socket: ComfySocket): void {
+    this.socket = socket;
+    socket.onMessage((message) => {
+      this.lastMessageAt = Date.now();
+      this.follower.handle(message);
+    });
+    socket.onDrop((error) => void this.reopen(error));
+  }
+
+  private async reopen(dropped: ComfyServerError): Promise<void> {
+    const until = Date.now() + (this.options.reconnectMs ?? 30_000);
+    let pause = 250;
+    let last: unknown = dropped;
+    while (!this.closed && !this.follower.settled && Date.now() < until) {
+      try {
+        const socket = await this.client.openSocket(this.clientId, this.options.signal);
+        if (this.closed) {
+          socket.close();
+          return;
+        }
+        this.attach(socket);
+        // Whatever was sent while no socket was open is lost: ask where the prompt is.
+        await this.check();
+        return;
+      } catch (error) {
+        if (this.options.signal.aborted) return;
+        last = error;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        pause = Math.min(pause * 2, 4000);
+      }
+    }
+    if (this.closed || this.follower.settled) return;
+    const why = last instanceof Error ? last.message : String(last);
+    this.follower.fail(
+      new ComfyServerError(
+        this.client.displayUrl,
+        `${dropped.message.replace(/^ComfyUI server \S+: /, '')}, and the websocket could not be opened again (${why.replace(/^ComfyUI server \S+: /, '')})`,
+      ),
+    );
+  }
+
+  /** Asks /history, then /queue, where the prompt is; settles the follower if it is over. */
+  private async check(): Promise<void> {
+    const promptId = this.promptId;
+    if (promptId === undefined || this.checking || this.follower.settled) return;
+    this.checking = true;
+    try {
+      const entry = await this.client.history(promptId);
+      if (entry) {
+        this.follower.finishWith(entry);
+        return;
+      }
+      const queue = await this.client.queue();
+      if (queue.queue_running.some((item) => item[1] === promptId)) {
+        this.follower.markStarted();
+        return;
+      }
+      if (queue.queue_pending.some((item) => item[1] === promptId)) return;
+      // It may have ended between the two questions.
+      const late = await this.client.history(promptId);
+      if (late) {
+        this.follower.finishWith(late);
+        return;
+      }
+      this.follower.fail(
+        new ComfyExecutionError(
+          this.client.displayUrl,
+          `ComfyUI no longer knows prompt ${promptId} (did the server restart?)`,
+        ),
+      );
+    } catch {
+      // Not answering now: the socket's heartbeat and reopening tell whether it is gone.
+    } finally {
+      this.checking = false;
+    }
   }
 }
 
@@ -173,13 +434,16 @@ function executionError(serverUrl: string, message: ComfyWsMessage): ComfyExecut
   );
 }
 
-/** The state of one prompt as its websocket events tell it. */
+/** The state of one prompt as its websocket events (and the server's answers) tell it. */
 class PromptFollower {
   readonly done: Promise<void>;
   started = false;
+  settled = false;
+  /** The history entry a check found, when that is how the prompt's end became known. */
+  finishedHistory: HistoryEntry | undefined;
   private promptId: string | undefined;
   private early: ComfyWsMessage[] = [];
-  private settled = false;
+  private startListener: (() => void) | undefined;
   private resolveDone!: () => void;
   private rejectDone!: (error: Error) => void;
   private readonly weights = new Map<string, number>();
@@ -221,6 +485,26 @@ class PromptFollower {
     this.rejectDone(error);
   }
 
+  /** Called once, when the prompt is first seen running. */
+  onStart(listener: () => void): void {
+    this.startListener = listener;
+    if (this.started) listener();
+  }
+
+  markStarted(): void {
+    if (this.started) return;
+    this.started = true;
+    this.startListener?.();
+  }
+
+  /** The prompt's end learnt from /history (its end event was lost). */
+  finishWith(entry: HistoryEntry): void {
+    if (this.settled) return;
+    this.finishedHistory = entry;
+    this.settled = true;
+    this.resolveDone();
+  }
+
   handle(message: ComfyWsMessage): void {
     if (this.settled || message.type === 'status') return;
     const data = message.data as Record<string, unknown>;
@@ -231,17 +515,15 @@ class PromptFollower {
       return;
     }
     if (typeof data.prompt_id === 'string' && data.prompt_id !== this.promptId) return;
+    if (message.type !== 'progress_state') this.markStarted();
     switch (message.type) {
       case 'execution_start':
-        this.started = true;
         break;
       case 'execution_cached':
-        this.started = true;
         for (const node of message.data.nodes ?? []) this.leaveOut(String(node));
         this.report();
         break;
       case 'executing': {
-        this.started = true;
         this.finishCurrent();
         const node = message.data.node;
         if (node === null || node === undefined) {

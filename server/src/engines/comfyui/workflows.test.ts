@@ -5,6 +5,7 @@ import { tempDir } from '../../testing/fixtures.js';
 import { FORM_DEFAULTS } from '../../testing/generate-params.js';
 import { bricksPng } from '../../testing/http.js';
 import { startComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
+import { loadConfig } from '../../config.js';
 import { createEngine } from '../index.js';
 import type { ComfyWorkflow } from './api-types.js';
 import { ComfyUIEngine } from './comfyui-engine.js';
@@ -175,12 +176,34 @@ describe('workflow templates', () => {
     }
   });
 
-  it('createEngine makes the ComfyUI engine for ENGINE=comfyui', () => {
-    const engine = createEngine({
-      engine: 'comfyui',
-      builtinUpscaler: 'lanczos',
-      comfyui: { urls: ['http://127.0.0.1:8188'] },
+  it('the shipped HD template does not supersample (8x the target size); an operator may', () => {
+    // supersample "true" makes CR Upscale Image resize to 8x the target first: up to ~826 MP.
+    const hd = loadWorkflowTemplates().hd;
+    for (const id of ['711', '701']) {
+      expect(hd.workflow[id]?.inputs.supersample, `node ${id}`).toBe('false');
+    }
+    const own = shipped('hd');
+    if (own['701']) own['701'].inputs.supersample = 'true';
+    write('hd.json', own);
+    const filled = fillHd(loadWorkflowTemplates(dir.dir).hd, {
+      sourceImage: 'ld.png',
+      sourceWidth: 1024,
+      sourceHeight: 1024,
+      rescale_factor_cr711: 1.74,
+      scale_by_latent707: 1,
+      rescale_factor_cr701: 1.5,
+      scale_by_image692: 1.4,
+      seed: 1,
+      seamless: false,
     });
+    expect(filled['701']?.inputs.supersample).toBe('true');
+    expect(filled['711']?.inputs.supersample).toBe('false');
+  });
+
+  it('createEngine makes the ComfyUI engine for ENGINE=comfyui', () => {
+    const engine = createEngine(
+      loadConfig({ ENGINE: 'comfyui', COMFYUI_URLS: 'http://127.0.0.1:8188' }),
+    );
     expect(engine).toBeInstanceOf(ComfyUIEngine);
     expect(engine.name).toBe('comfyui');
     (engine as ComfyUIEngine).close();

@@ -6,6 +6,7 @@ import * as jobLookup from './0004-job-lookup.js';
 import * as credentialChanges from './0008-credential-changes.js';
 import * as imageSearch from './0009-image-search.js';
 import * as hdQueueControl from './0010-hd-queue-control.js';
+import * as jobRemotePrompt from './0011-job-remote-prompt.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0008-credential-changes': credentialChanges,
   '0009-image-search': imageSearch,
   '0010-hd-queue-control': hdQueueControl,
+  '0011-job-remote-prompt': jobRemotePrompt,
 };
 
 export const migrationProvider: MigrationProvider = {

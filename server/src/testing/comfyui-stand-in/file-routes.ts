@@ -5,10 +5,15 @@ import type http from 'node:http';
 import path from 'node:path';
 import { inside, type Folders } from './folders.js';
 import { empty, json } from './respond.js';
-import type { ComfyStandIn } from './types.js';
+import type { ComfyStandIn, ComfyStandInOptions } from './types.js';
 
-/** GET /view?filename=...&subfolder=...&type=...: streams the file. */
-export function view(res: http.ServerResponse, url: URL, folders: Folders): void {
+/** GET /view?filename=...&subfolder=...&type=...: streams the file (slowly, if asked). */
+export function view(
+  res: http.ServerResponse,
+  url: URL,
+  folders: Folders,
+  slow?: ComfyStandInOptions['slowView'],
+): void {
   const filename = url.searchParams.get('filename');
   if (!filename) return empty(res, 404);
   if (filename.startsWith('/') || filename.includes('..')) return empty(res, 400);
@@ -31,7 +36,23 @@ export function view(res: http.ServerResponse, url: URL, folders: Folders): void
     'content-disposition': `filename="${path.basename(filename)}"`,
     'content-length': String(fs.statSync(file).size),
   });
-  fs.createReadStream(file).pipe(res);
+  if (!slow) {
+    fs.createReadStream(file).pipe(res);
+    return;
+  }
+  const data = fs.readFileSync(file);
+  const end = Math.min(data.length, slow.stallAfterBytes ?? data.length);
+  const send = (from: number) => {
+    if (res.destroyed) return;
+    if (from >= end) {
+      // A stall leaves the response open; else it ends.
+      if (end === data.length) res.end();
+      return;
+    }
+    res.write(data.subarray(from, Math.min(end, from + slow.chunkBytes)));
+    setTimeout(() => send(from + slow.chunkBytes), slow.pauseMs);
+  };
+  send(0);
 }
 
 /**

@@ -47,3 +47,21 @@ export function inside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
+
+/**
+ * Whether a LoadImage value names an existing file: "sub/name.png" in the input folder, or with
+ * an annotation " [input]", " [temp]", " [output]" in that folder (folder_paths.annotated_filepath).
+ */
+export function imageExists(folders: Folders, name: string): boolean {
+  const file = annotatedPath(folders, name);
+  return file !== undefined && fs.existsSync(file) && fs.statSync(file).isFile();
+}
+
+/** The file a LoadImage value names, or undefined if it points outside its folder. */
+export function annotatedPath(folders: Folders, name: string): string | undefined {
+  const match = /^(.*) \[(input|temp|output)\]$/.exec(name);
+  const base =
+    match?.[2] === 'temp' ? folders.temp : match?.[2] === 'output' ? folders.output : folders.input;
+  const file = path.resolve(base, match?.[1] ?? name);
+  return inside(base, file) ? file : undefined;
+}

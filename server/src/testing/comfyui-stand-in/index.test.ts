@@ -55,7 +55,7 @@ async function until(check: () => boolean, timeoutMs = 10_000) {
 
 describe('ComfyUI stand-in', () => {
   it('runs a prompt with the real message sequence, history and /view', async () => {
-    comfy = await startComfyStandIn();
+    comfy = await startComfyStandIn({ previews: true });
     const png = await sharp({
       create: { width: 64, height: 48, channels: 3, background: '#334455' },
     })
@@ -93,8 +93,11 @@ describe('ComfyUI stand-in', () => {
     );
     ws.close();
 
-    const types = frames.filter((f) => f.json && f.json.type !== 'status').map((f) => f.json?.type);
+    const types = frames
+      .filter((f) => f.json && f.json.type !== 'status' && f.json.type !== 'progress_state')
+      .map((f) => f.json?.type);
     expect(types.slice(0, 3)).toEqual(['execution_start', 'execution_cached', 'executing']);
+    expect(frames.some((f) => f.json?.type === 'progress_state')).toBe(true);
     expect(types.slice(-2)).toEqual(['execution_success', 'executing']);
     expect(types).toContain('progress');
     expect(types).toContain('executed');
@@ -144,7 +147,7 @@ describe('ComfyUI stand-in', () => {
     });
   });
 
-  it('refuses a bad prompt with node_errors, an unknown node with missing_node_type', async () => {
+  it('refuses a bad prompt with node_errors, an unknown node with invalid_prompt (v0.3.68)', async () => {
     comfy = await startComfyStandIn();
     const prompt = template('preview');
     (prompt['3'] as { inputs: Record<string, unknown> }).inputs.cfg = 150;
@@ -196,7 +199,11 @@ describe('ComfyUI stand-in', () => {
     });
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({
-      error: { type: 'missing_node_type', details: "Node ID '#1'" },
+      error: {
+        type: 'invalid_prompt',
+        message: 'Cannot execute because node NoSuchNode does not exist.',
+        details: "Node ID '#1'",
+      },
       node_errors: {},
     });
     expect(comfy.prompts).toHaveLength(0);
@@ -252,6 +259,166 @@ describe('ComfyUI stand-in', () => {
     expect(history[a]?.status.messages.at(-1)?.[1]).toMatchObject({
       node_id: '3',
       node_type: 'KSampler',
+    });
+  });
+
+  describe('as ComfyUI v0.3.68 behaves (issue 14, part 8)', () => {
+    const post = (url: string, body: unknown) =>
+      fetch(`${url}/prompt`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const finishedPrompt = async (url: string, body: unknown) => {
+      const res = await post(url, body);
+      expect(res.status).toBe(200);
+      const { prompt_id: id } = (await res.json()) as { prompt_id: string };
+      await until(() => comfy?.queueRemaining() === 0 && comfy.prompts.length > 0);
+      for (;;) {
+        const history = (await (await fetch(`${url}/history/${id}`)).json()) as Record<
+          string,
+          {
+            outputs: Record<string, { images: { filename: string; subfolder: string }[] }>;
+            status: { status_str: string; messages: [string, Record<string, unknown>][] };
+          }
+        >;
+        if (history[id]) return { id, entry: history[id] };
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const small = async () =>
+      sharp({ create: { width: 100, height: 60, channels: 3, background: '#445566' } })
+        .png()
+        .toBuffer();
+
+    it('caches nodes between prompts: a repeated prompt runs nothing and still reports its images', async () => {
+      comfy = await startComfyStandIn();
+      await upload(comfy.url, 'ref.png', await small());
+      const prompt = template('preview');
+      (prompt['12'] as { inputs: Record<string, unknown> }).inputs.image = 'ref.png';
+      const { frames } = await listen(comfy.url, 'c');
+      const first = await finishedPrompt(comfy.url, { prompt, client_id: 'c' });
+      const executing: string[] = [];
+      comfy.events.on('executing', ({ node }: { node: string }) => executing.push(node));
+      const second = await finishedPrompt(comfy.url, { prompt, client_id: 'c' });
+      expect(executing).toEqual([]);
+      const cached = second.entry.status.messages.find(([type]) => type === 'execution_cached');
+      expect((cached?.[1].nodes as string[]).sort()).toEqual(Object.keys(prompt).sort());
+      expect(second.entry.outputs['9']).toEqual(first.entry.outputs['9']);
+      await until(() =>
+        frames.some((f) => f.json?.type === 'executed' && f.json.data.prompt_id === second.id),
+      );
+      // Another seed: the sampler and what follows it run again, the loaders stay cached.
+      (prompt['3'] as { inputs: Record<string, unknown> }).inputs.seed = 99;
+      await finishedPrompt(comfy.url, { prompt, client_id: 'c' });
+      expect(executing).toEqual(['3', '721', '9']);
+    });
+
+    it('sends progress_state and, by default, no binary previews', async () => {
+      comfy = await startComfyStandIn();
+      await upload(comfy.url, 'ref.png', await small());
+      const prompt = template('preview');
+      (prompt['12'] as { inputs: Record<string, unknown> }).inputs.image = 'ref.png';
+      const { frames } = await listen(comfy.url, 'c');
+      const { id } = await finishedPrompt(comfy.url, { prompt, client_id: 'c' });
+      await until(() =>
+        frames.some((f) => f.json?.type === 'executing' && f.json.data.node === null),
+      );
+      expect(frames.filter((f) => f.binary)).toEqual([]);
+      const states = frames.filter((f) => f.json?.type === 'progress_state');
+      expect(states.length).toBeGreaterThan(0);
+      expect(states.at(-1)?.json?.data).toMatchObject({
+        prompt_id: id,
+        nodes: { '3': { state: 'finished', node_id: '3' }, '9': { state: 'finished' } },
+      });
+    });
+
+    it('an interrupt without a prompt id while nothing runs stops the next prompt at its first node', async () => {
+      comfy = await startComfyStandIn();
+      await upload(comfy.url, 'ref.png', await small());
+      await fetch(`${comfy.url}/interrupt`, { method: 'POST' });
+      const prompt = template('preview');
+      (prompt['12'] as { inputs: Record<string, unknown> }).inputs.image = 'ref.png';
+      const { entry } = await finishedPrompt(comfy.url, { prompt });
+      expect(entry.status.status_str).toBe('error');
+      expect(entry.status.messages.at(-1)).toEqual([
+        'execution_interrupted',
+        expect.objectContaining({ executed: [] }),
+      ]);
+    });
+
+    it('answers 500 to a body that is not JSON, 413 to an upload over the limit', async () => {
+      comfy = await startComfyStandIn({ maxUploadBytes: 10_000 });
+      const res = await fetch(`${comfy.url}/prompt`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{not json',
+      });
+      expect(res.status).toBe(500);
+      const big = await sharp({
+        create: {
+          width: 300,
+          height: 300,
+          channels: 3,
+          noise: { type: 'gaussian', mean: 128, sigma: 60 },
+        },
+      })
+        .png()
+        .toBuffer();
+      const form = new FormData();
+      form.append('image', new Blob([big]), 'big.png');
+      expect(
+        (await fetch(`${comfy.url}/upload/image`, { method: 'POST', body: form })).status,
+      ).toBe(413);
+    });
+
+    it('truncates an INT input, lists the full sampler and scheduler lists, and CR rescale does not round', async () => {
+      comfy = await startComfyStandIn();
+      await upload(comfy.url, 'ref.png', await small());
+      const info = (await (await fetch(`${comfy.url}/object_info/KSampler`)).json()) as Record<
+        string,
+        { input: { required: Record<string, unknown[]> } }
+      >;
+      const samplers = info.KSampler?.input.required.sampler_name?.[0] as string[];
+      const schedulers = info.KSampler?.input.required.scheduler?.[0] as string[];
+      expect(samplers).toHaveLength(42);
+      expect(samplers).toContain('res_multistep');
+      expect(schedulers).toEqual([
+        'simple',
+        'sgm_uniform',
+        'karras',
+        'exponential',
+        'ddim_uniform',
+        'beta',
+        'normal',
+        'linear_quadratic',
+        'kl_optimal',
+      ]);
+      const prompt = {
+        '1': { class_type: 'LoadImage', inputs: { image: 'ref.png' } },
+        '2': {
+          class_type: 'CR Upscale Image',
+          inputs: {
+            image: ['1', 0],
+            upscale_model: '4x-UltraSharp.pth',
+            mode: 'rescale',
+            rescale_factor: 1.74,
+            resize_width: 1024.9,
+            resampling_method: 'lanczos',
+            supersample: 'false',
+            rounding_modulus: 8,
+          },
+        },
+        '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'cr' } },
+      };
+      const { entry } = await finishedPrompt(comfy.url, { prompt });
+      expect(entry.status.status_str).toBe('success');
+      expect(comfy.prompts[0]?.prompt['2']?.inputs.resize_width).toBe(1024);
+      const image = entry.outputs['3']?.images[0];
+      const view = await fetch(`${comfy.url}/view?filename=${image?.filename}&type=output`);
+      const meta = await sharp(Buffer.from(await view.arrayBuffer())).metadata();
+      // 100 x 60 x 1.74, truncated: 174 x 104 (rounded to 8 it would be 176 x 104).
+      expect([meta.width, meta.height]).toEqual([174, 104]);
     });
   });
 });

@@ -1,12 +1,14 @@
 /**
  * A stand-in ComfyUI server for tests (unit and e2e): it speaks ComfyUI's real API as
  * `server.py`, `execution.py` and `main.py` do — the routes (also under /api), their JSON
- * shapes, prompt validation with `node_errors`, a queue run one prompt at a time, the websocket
- * message sequence (status, execution_start, execution_cached, executing, progress with binary
- * PREVIEW_IMAGE frames, executed, execution_success / execution_error / execution_interrupted,
- * executing with node null), history and /view — and renders real PNG files with sharp instead
- * of running models: the image sizes follow the graph (latents are 1/8, CR Upscale Image rounds
- * to its modulus ...), the pixels are the input image resized and tinted by the seed.
+ * shapes, prompt validation with `node_errors` as v0.3.68 answers, a queue run one prompt at a
+ * time with node caching between prompts, the websocket message sequence (status,
+ * execution_start, execution_cached, progress_state, executing, progress — binary previews only
+ * when asked for —, executed, execution_success / execution_error / execution_interrupted,
+ * executing with node null), interrupts taking effect at node boundaries and progress steps,
+ * history and /view, the upload size limit — and renders real PNG files with sharp instead of
+ * running models: the image sizes follow the graph (latents are 1/8, CR Upscale Image's sizes as
+ * Comfyroll computes them ...), the pixels are the input image resized and tinted by the seed.
  *
  *   const comfy = await startComfyStandIn();
  *   // ENGINE=comfyui COMFYUI_URLS=comfy.url ... then look at comfy.prompts[0].prompt
@@ -19,10 +21,11 @@
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { listInputFiles, makeFolders, removeFolders } from './folders.js';
+import { imageExists, listInputFiles, makeFolders, removeFolders } from './folders.js';
+import { availableClasses } from './node-classes.js';
 import { PromptQueue } from './queue.js';
 import { imageWriter } from './render.js';
-import { httpHandler, type RouteContext } from './routes.js';
+import { authorized, httpHandler, type RouteContext } from './routes.js';
 import type { ComfyStandIn, ComfyStandInOptions } from './types.js';
 import { clientSockets } from './websocket.js';
 
@@ -32,6 +35,11 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
   const folders = makeFolders();
   const checkpoints = options.checkpoints ?? ['sd_xl_base_1.0.safetensors'];
   const upscaleModels = options.upscaleModels ?? ['4x-UltraSharp.pth', 'RealESRGAN_x4plus.pth'];
+  const ipadapterModels = options.ipadapterModels ?? ['ip-adapter-plus_sdxl_vit-h.safetensors'];
+  const clipVisionModels = options.clipVisionModels ?? [
+    'CLIP-ViT-H-14-laion2B-s32B-b79K.safetensors',
+  ];
+  const nodeClasses = availableClasses(options.withoutNodes ?? []);
   const record: RouteContext['record'] = {
     prompts: [],
     refused: [],
@@ -39,10 +47,26 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
     uploads: [],
     events: new EventEmitter(),
   };
+  const socketClients: string[] = [];
   let gone = false;
   const isGone = () => gone;
 
-  const sockets = await clientSockets({ isGone, greet: (sid) => queue.greet(sid) });
+  const sockets = await clientSockets({
+    isGone,
+    greet: (sid) => queue.greet(sid),
+    previews: options.previews ?? false,
+    connected: socketClients,
+    ...(options.dropMessage ? { dropMessage: options.dropMessage } : {}),
+  });
+  const installed = () => ({
+    checkpoints,
+    upscaleModels,
+    ipadapterModels,
+    clipVisionModels,
+    inputFiles: listInputFiles(folders),
+    imageExists: (name: string) => imageExists(folders, name),
+    classes: nodeClasses,
+  });
   const queue = new PromptQueue(
     {
       folders,
@@ -52,6 +76,7 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
       stepDelayMs: options.stepDelayMs ?? 2,
       maxSteps: options.maxSteps ?? 8,
       failAtNode: options.failAtNode,
+      installed,
       isGone,
     },
     options.paused ?? false,
@@ -62,8 +87,11 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
     httpHandler({
       queue,
       folders,
-      installed: () => ({ checkpoints, upscaleModels, inputFiles: listInputFiles(folders) }),
+      installed,
       record,
+      maxUploadBytes: options.maxUploadBytes ?? 100 * 1024 * 1024,
+      ...(options.requireAuth ? { requireAuth: options.requireAuth } : {}),
+      ...(options.slowView ? { slowView: options.slowView } : {}),
     }),
   );
   server.on('connection', (socket) => {
@@ -72,7 +100,7 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
   });
   server.on('upgrade', (req, socket, head) => {
     const route = new URL(req.url ?? '/', 'http://stand-in').pathname;
-    if (route !== '/ws' && route !== '/api/ws') {
+    if ((route !== '/ws' && route !== '/api/ws') || !authorized(options.requireAuth, req)) {
       socket.destroy();
       return;
     }
@@ -97,6 +125,11 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
     url: `http://${host}:${address.port}`,
     port: address.port,
     ...record,
+    folders,
+    socketClients,
+    holdAt: (node) => queue.holdAt(node),
+    release: () => queue.release(),
+    dropSockets: () => sockets.dropAll(),
     queueRemaining: () => queue.remaining(),
     pause: () => queue.pause(),
     resume: () => queue.resume(),

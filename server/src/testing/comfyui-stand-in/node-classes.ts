@@ -18,11 +18,17 @@ export interface NodeClass {
   category: string;
 }
 
-/** The files a COMBO input can name: models, and images in the input folder. */
+/** What the server has: its node classes, the files a COMBO input can name, its images. */
 export interface InstalledFiles {
   checkpoints: string[];
   upscaleModels: string[];
+  ipadapterModels: string[];
+  clipVisionModels: string[];
   inputFiles: string[];
+  /** Whether a LoadImage value ("sub/name.png", "sub/name.png [temp]") names a file. */
+  imageExists(name: string): boolean;
+  /** The node classes it has (NODE_CLASSES less the packs not installed). */
+  classes: Record<string, NodeClass>;
 }
 
 const link = (type: string): InputSpec => ({ kind: 'link', type });
@@ -35,8 +41,62 @@ const combo = (values: string[] | ((installed: InstalledFiles) => string[])): In
 const text: InputSpec = { kind: 'STRING' };
 
 const MAX_RESOLUTION = 16384;
-const SAMPLERS = ['euler', 'euler_ancestral', 'dpmpp_2m', 'dpmpp_2m_sde', 'dpmpp_sde', 'ddim'];
-const SCHEDULERS = ['normal', 'karras', 'exponential', 'sgm_uniform', 'simple', 'ddim_uniform'];
+/** KSampler's lists as ComfyUI v0.3.68 offers them (comfy/samplers.py). */
+const SAMPLERS = [
+  'euler',
+  'euler_cfg_pp',
+  'euler_ancestral',
+  'euler_ancestral_cfg_pp',
+  'heun',
+  'heunpp2',
+  'dpm_2',
+  'dpm_2_ancestral',
+  'lms',
+  'dpm_fast',
+  'dpm_adaptive',
+  'dpmpp_2s_ancestral',
+  'dpmpp_2s_ancestral_cfg_pp',
+  'dpmpp_sde',
+  'dpmpp_sde_gpu',
+  'dpmpp_2m',
+  'dpmpp_2m_cfg_pp',
+  'dpmpp_2m_sde',
+  'dpmpp_2m_sde_gpu',
+  'dpmpp_2m_sde_heun',
+  'dpmpp_2m_sde_heun_gpu',
+  'dpmpp_3m_sde',
+  'dpmpp_3m_sde_gpu',
+  'ddpm',
+  'lcm',
+  'ipndm',
+  'ipndm_v',
+  'deis',
+  'res_multistep',
+  'res_multistep_cfg_pp',
+  'res_multistep_ancestral',
+  'res_multistep_ancestral_cfg_pp',
+  'gradient_estimation',
+  'gradient_estimation_cfg_pp',
+  'er_sde',
+  'seeds_2',
+  'seeds_3',
+  'sa_solver',
+  'sa_solver_pece',
+  'ddim',
+  'uni_pc',
+  'uni_pc_bh2',
+];
+const SCHEDULERS = [
+  'simple',
+  'sgm_uniform',
+  'karras',
+  'exponential',
+  'ddim_uniform',
+  'beta',
+  'normal',
+  'linear_quadratic',
+  'kl_optimal',
+];
 const IMAGE_METHODS = ['nearest-exact', 'bilinear', 'area', 'bicubic', 'lanczos'];
 const LATENT_METHODS = ['nearest-exact', 'bilinear', 'area', 'bicubic', 'bislerp'];
 const TILING = ['enable', 'x_only', 'y_only', 'disable'];
@@ -168,7 +228,17 @@ export const NODE_CLASSES: Record<string, NodeClass> = {
     returns: ['IMAGE'],
     category: 'image/upscaling',
   },
+  CLIPVisionLoader: {
+    required: { clip_name: combo((s) => s.clipVisionModels) },
+    returns: ['CLIP_VISION'],
+    category: 'loaders',
+  },
   // ComfyUI_IPAdapter_plus
+  IPAdapterModelLoader: {
+    required: { ipadapter_file: combo((s) => s.ipadapterModels) },
+    returns: ['IPADAPTER'],
+    category: 'ipadapter/loaders',
+  },
   IPAdapterUnifiedLoader: {
     required: { model: link('MODEL'), preset: combo(IPADAPTER_PRESETS) },
     optional: { ipadapter: link('IPADAPTER') },
@@ -226,6 +296,13 @@ export const NODE_CLASSES: Record<string, NodeClass> = {
     category: 'Comfyroll/Upscale',
   },
 };
+
+/** The node classes of a server without the named ones (custom node packs not installed). */
+export function availableClasses(without: string[]): Record<string, NodeClass> {
+  return Object.fromEntries(
+    Object.entries(NODE_CLASSES).filter(([name]) => !without.includes(name)),
+  );
+}
 
 /** A node's class (validation has made sure it is known). */
 export function classOf(node: { class_type: string } | undefined): NodeClass {

@@ -1,5 +1,5 @@
 /** GET /object_info's answer: the node classes as ComfyUI's server.py describes them. */
-import { NODE_CLASSES, type InputSpec, type InstalledFiles } from './node-classes.js';
+import type { InputSpec, InstalledFiles } from './node-classes.js';
 
 /** Every node class, or only the one named `only`. */
 export function objectInfo(installed: InstalledFiles, only?: string): Record<string, unknown> {
@@ -17,7 +17,7 @@ export function objectInfo(installed: InstalledFiles, only?: string): Record<str
       ]),
     );
   return Object.fromEntries(
-    Object.entries(NODE_CLASSES)
+    Object.entries(installed.classes)
       .filter(([name]) => only === undefined || name === only)
       .map(([name, spec]) => [
         name,

@@ -13,7 +13,10 @@ import {
 import type { WsMessage } from './websocket.js';
 
 /** What the executor needs beyond what the queue knows itself. */
-export type QueueSettings = Omit<ExecutorSettings, 'isInterrupted' | 'nodeStarted'>;
+export type QueueSettings = Omit<
+  ExecutorSettings,
+  'takeInterrupt' | 'nodeStarted' | 'mayStart' | 'cache'
+>;
 
 const queueItem = (e: QueueEntry): QueueItem => [
   e.number,
@@ -32,7 +35,14 @@ export class PromptQueue {
   private running: QueueEntry | undefined;
   private runningNode: string | undefined;
   private counter = 0;
+  /**
+   * model_management's interrupt flag: set by POST /interrupt, cleared when a running prompt
+   * takes it. Set while nothing runs (an interrupt without a prompt id), it stops the next prompt
+   * at its first node, as in ComfyUI.
+   */
   private interruptRequested = false;
+  private holdNode: string | undefined;
+  private readonly cache: ExecutorSettings['cache'] = new Map();
 
   /** `paused`: start held, prompts wait until resume(). */
   constructor(
@@ -80,11 +90,19 @@ export class PromptQueue {
     }
   }
 
-  /** Stops the running prompt, if it is `promptId` (or any, without one). */
+  /** Stops the running prompt, if it is `promptId` (ComfyUI ≥ 0.3.57), or whatever runs next. */
   interrupt(promptId: string | undefined): void {
-    if (this.running && (promptId === undefined || promptId === this.running.promptId)) {
+    if (promptId === undefined || promptId === this.running?.promptId) {
       this.interruptRequested = true;
     }
+  }
+
+  holdAt(node: string): void {
+    this.holdNode = node;
+  }
+
+  release(): void {
+    this.holdNode = undefined;
   }
 
   pause(): void {
@@ -123,7 +141,6 @@ export class PromptQueue {
     const entry = this.pending.shift();
     if (!entry) return;
     this.running = entry;
-    this.interruptRequested = false;
     this.broadcastStatus();
     void this.run(entry).finally(() => this.runSoon());
   };
@@ -131,14 +148,23 @@ export class PromptQueue {
   private async run(entry: QueueEntry): Promise<void> {
     const execution = await executePrompt(entry, {
       ...this.settings,
-      isInterrupted: () => this.interruptRequested,
+      cache: this.cache,
+      takeInterrupt: () => {
+        const taken = this.interruptRequested;
+        this.interruptRequested = false;
+        return taken;
+      },
+      mayStart: async (id) => {
+        while (this.holdNode === id && !this.interruptRequested && !this.settings.isGone()) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      },
       nodeStarted: (id) => (this.runningNode = id),
     });
     if (!execution) return;
     this.history.set(entry.promptId, historyEntry(entry, execution));
     this.running = undefined;
     this.runningNode = undefined;
-    this.interruptRequested = false;
     this.broadcastStatus();
     this.settings.sockets.sendJson(clientOf(entry), 'executing', {
       node: null,

@@ -1,14 +1,15 @@
 /**
  * What a node produces, instead of running a model: image and latent sizes follow the graph
- * (latents are 1/8, CR Upscale Image rounds to its modulus ...), the pixels are the input image
- * resized and tinted by the seed, written as real PNG files with sharp.
+ * (latents are 1/8, CR Upscale Image sizes as Comfyroll computes them ...), the pixels are the
+ * input image resized and tinted by the seed, written as real PNG files with sharp. Loaders fail
+ * at run time where the real ones do (IPAdapter and CLIP-Vision files missing).
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { isLink, type ComfyImageRef, type ComfyNode } from '../../engines/comfyui/api-types.js';
-import type { Folders } from './folders.js';
-import { classOf } from './node-classes.js';
+import { annotatedPath, type Folders } from './folders.js';
+import { classOf, type InstalledFiles } from './node-classes.js';
 
 /** A node output: an image or latent of a size (with the pixels it came from), or anything else. */
 export type Value =
@@ -52,6 +53,7 @@ export interface NodeRun {
   /** The output values of the nodes run so far, by node id. */
   values: Map<string, Value[]>;
   folders: Folders;
+  installed: InstalledFiles;
   save: ImageWriter;
   /** Sampling steps reported at most per sampler. */
   maxSteps: number;
@@ -84,8 +86,14 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
   const num = (name: string) => Number(node.inputs[name]);
   const other = (): Value[] => classOf(node).returns.map(() => ({ kind: 'other' }) as Value);
   switch (node.class_type) {
+    case 'IPAdapterUnifiedLoader':
+      // The unified loader looks its files up only now: a missing one fails the running prompt.
+      if (run.installed.clipVisionModels.length === 0)
+        throw new Error('ClipVision model not found.');
+      if (run.installed.ipadapterModels.length === 0) throw new Error('IPAdapter model not found.');
+      return { out: other() };
     case 'LoadImage': {
-      const file = path.join(run.folders.input, String(node.inputs.image));
+      const file = annotatedPath(run.folders, String(node.inputs.image)) ?? '';
       const source = await fsp.readFile(file);
       const meta = await sharp(source).metadata();
       return {
@@ -165,20 +173,26 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
       const image = input('image');
       await run.progress(4, false);
       if (image.kind !== 'image') return { out: other() };
-      const modulus = num('rounding_modulus');
-      let width: number;
-      let height: number;
+      // Comfyroll: rescale truncates and ignores rounding_modulus; resize rounds both sides up.
       if (node.inputs.mode === 'resize') {
-        width = num('resize_width');
-        height = Math.trunc((image.height * width) / image.width);
-      } else {
-        const factor = num('rescale_factor');
-        width = Math.trunc(image.width * factor);
-        height = Math.trunc(image.height * factor);
+        const modulus = num('rounding_modulus');
+        const width = num('resize_width');
+        const height = Math.trunc(width * (image.height / image.width));
+        return {
+          out: [
+            { ...image, width: roundUp(width, modulus), height: roundUp(height, modulus) },
+            { kind: 'other' },
+          ],
+        };
       }
+      const factor = num('rescale_factor');
       return {
         out: [
-          { ...image, width: roundUp(width, modulus), height: roundUp(height, modulus) },
+          {
+            ...image,
+            width: Math.trunc(image.width * factor),
+            height: Math.trunc(image.height * factor),
+          },
           { kind: 'other' },
         ],
       };

@@ -1,10 +1,24 @@
 /** Small helpers of the stand-in's HTTP handlers. */
 import type http from 'node:http';
 
-export const readBody = (req: http.IncomingMessage): Promise<Buffer> =>
+/** The request body; undefined (the rest left unread) once it passes `maxBytes`. */
+export const readBody = (
+  req: http.IncomingMessage,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<Buffer | undefined> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import os from 'node:os';
-import { isRecord, type ComfyWorkflow } from '../../engines/comfyui/api-types.js';
+import { isRecord } from '../../engines/comfyui/api-types.js';
 import type { QueueEntry } from './executor.js';
 import { uploadImage, view } from './file-routes.js';
 import type { Folders } from './folders.js';
@@ -13,7 +13,7 @@ import type { InstalledFiles } from './node-classes.js';
 import { objectInfo } from './object-info.js';
 import type { PromptQueue } from './queue.js';
 import { empty, json, readBody } from './respond.js';
-import type { ComfyStandIn, ReceivedPrompt } from './types.js';
+import type { ComfyStandIn, ComfyStandInOptions, ReceivedPrompt } from './types.js';
 import { validatePrompt } from './validate.js';
 
 export interface RouteContext {
@@ -23,6 +23,29 @@ export interface RouteContext {
   installed(): InstalledFiles;
   /** Where requests, prompts, refusals, uploads and 'prompt' events are recorded. */
   record: Pick<ComfyStandIn, 'prompts' | 'refused' | 'requests' | 'uploads' | 'events'>;
+  /** aiohttp's client_max_size: a larger request body answers 413. */
+  maxUploadBytes: number;
+  requireAuth?: ComfyStandInOptions['requireAuth'];
+  slowView?: ComfyStandInOptions['slowView'];
+}
+
+/** The check of a proxy in front of ComfyUI (ComfyUI itself has none). */
+export function authorized(
+  required: ComfyStandInOptions['requireAuth'],
+  req: http.IncomingMessage,
+): boolean {
+  if (!required) return true;
+  const url = new URL(req.url ?? '/', 'http://stand-in');
+  if (
+    required.header &&
+    req.headers[required.header.name.toLowerCase()] !== required.header.value
+  ) {
+    return false;
+  }
+  if (required.query && url.searchParams.get(required.query.name) !== required.query.value) {
+    return false;
+  }
+  return true;
 }
 
 /** The request listener of the stand-in's HTTP server. */
@@ -46,15 +69,23 @@ async function handle(
   const url = new URL(req.url ?? '/', 'http://stand-in');
   const route = url.pathname.startsWith('/api/') ? url.pathname.slice(4) : url.pathname;
   const method = req.method ?? 'GET';
-  const raw = method === 'POST' ? await readBody(req) : Buffer.alloc(0);
-  const isJson = (req.headers['content-type'] ?? '').includes('application/json');
+  if (!authorized(context.requireAuth, req)) return empty(res, 401);
+  const raw = method === 'POST' ? await readBody(req, context.maxUploadBytes) : Buffer.alloc(0);
+  if (raw === undefined) {
+    record.requests.push({ method, path: `${url.pathname}${url.search}` });
+    return empty(res, 413);
+  }
   let body: unknown;
-  if (isJson && raw.length > 0) {
+  if (method === 'POST' && !(req.headers['content-type'] ?? '').startsWith('multipart/')) {
     try {
-      body = JSON.parse(raw.toString('utf8'));
+      // ComfyUI's JSON routes call request.json() whatever the content type says.
+      body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
     } catch {
+      // Uncaught in ComfyUI's handlers: aiohttp answers 500.
       record.requests.push({ method, path: `${url.pathname}${url.search}` });
-      return json(res, 400, { error: 'invalid JSON', node_errors: [] });
+      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('500 Internal Server Error\n\nServer got itself in trouble');
+      return;
     }
   }
   record.requests.push({
@@ -99,7 +130,7 @@ async function handle(
     }
     return empty(res);
   }
-  if (method === 'GET' && route === '/view') return view(res, url, folders);
+  if (method === 'GET' && route === '/view') return view(res, url, folders, context.slowView);
   if (method === 'POST' && route === '/upload/image') {
     return uploadImage(req, res, raw, folders, record.uploads);
   }
@@ -142,7 +173,7 @@ function queuePrompt(context: RouteContext, res: http.ServerResponse, body: unkn
   const entry: QueueEntry = {
     number,
     promptId,
-    prompt: body.prompt as ComfyWorkflow,
+    prompt: checked.prompt,
     extraData,
     outputs: checked.outputs,
   };

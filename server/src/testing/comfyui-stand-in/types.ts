@@ -10,6 +10,31 @@ export interface ComfyStandInOptions {
   checkpoints?: string[];
   /** The upscale model files it has (CR Upscale Image's and UpscaleModelLoader's lists). */
   upscaleModels?: string[];
+  /** models/ipadapter/ (IPAdapterModelLoader's list; the unified loader picks from it). */
+  ipadapterModels?: string[];
+  /** models/clip_vision/ (CLIPVisionLoader's list; the unified loader picks from it). */
+  clipVisionModels?: string[];
+  /** Node types it lacks (a custom node pack not installed): e.g. ['CR Upscale Image']. */
+  withoutNodes?: string[];
+  /** Send binary preview frames at each sampler step (ComfyUI's --preview-method; off by default). */
+  previews?: boolean;
+  /** The upload size limit, bytes (ComfyUI's --max-upload-size, 100 MB by default): 413 above. */
+  maxUploadBytes?: number;
+  /**
+   * A websocket message ComfyUI fails to send (it logs and drops send errors): return true to
+   * drop it. `sid` is the client it was for.
+   */
+  dropMessage?: (message: { type: string; data: unknown }, sid: string | undefined) => boolean;
+  /**
+   * GET /view sends the file in chunks of `chunkBytes` with `pauseMs` between them (a slow link);
+   * with `stallAfterBytes` it stops sending there, the connection left open (a hung transfer).
+   */
+  slowView?: { chunkBytes: number; pauseMs: number; stallAfterBytes?: number };
+  /** A reverse proxy's check in front of it: requests without this header or query answer 401. */
+  requireAuth?: {
+    header?: { name: string; value: string };
+    query?: { name: string; value: string };
+  };
   /** Time per sampling step, ms (default 2). */
   stepDelayMs?: number;
   /** Sampling steps reported at most per sampler (its `steps` input, capped; default 8). */
@@ -43,6 +68,8 @@ export interface ComfyStandIn {
   readonly prompts: ReceivedPrompt[];
   /** POST /prompt bodies refused with a 400, with the answer given. */
   readonly refused: { body: unknown; answer: unknown }[];
+  /** The client id of every websocket connection, in order. */
+  readonly socketClients: string[];
   /** Every HTTP request, in order. */
   readonly requests: StandInRequest[];
   /** Files POST /upload/image stored. */
@@ -57,6 +84,13 @@ export interface ComfyStandIn {
   /** Hold the queue: the running prompt finishes, the next ones wait. */
   pause(): void;
   resume(): void;
+  /** The folders it reads and writes (input, output, temp), as ComfyUI's own. */
+  readonly folders: { input: string; output: string; temp: string };
+  /** Stops executing prompts at the start of this node until release() (or an interrupt). */
+  holdAt(nodeId: string): void;
+  release(): void;
+  /** Cuts every websocket (as a proxy restart or a network blip does); the server stays. */
+  dropSockets(): void;
   /** Goes away as a crashed server: every connection cut, the port closed, no more events. */
   crash(): Promise<void>;
   /** Stops and removes its files. */

@@ -1,6 +1,7 @@
 /**
- * Prompt validation as ComfyUI's execution.py validate_prompt does it: the same checks, in the
- * same order, with the same error types, messages and node_errors.
+ * Prompt validation as ComfyUI v0.3.68's execution.py validate_prompt does it: the same checks,
+ * in the same order, with the same error types, messages and node_errors. Like ComfyUI it
+ * converts what it accepts (an INT input given 3.7 runs with 3): the converted prompt is returned.
  */
 import {
   isLink,
@@ -9,10 +10,16 @@ import {
   type NodeError,
   type NodeErrorReason,
 } from '../../engines/comfyui/api-types.js';
-import { classOf, NODE_CLASSES, type InputSpec, type InstalledFiles } from './node-classes.js';
+import { classOf, type InputSpec, type InstalledFiles } from './node-classes.js';
 
 export type Validation =
-  | { ok: true; outputs: string[]; nodeErrors: Record<string, NodeError> }
+  | {
+      ok: true;
+      outputs: string[];
+      nodeErrors: Record<string, NodeError>;
+      /** The prompt with its values converted (INT truncated, numbers from strings). */
+      prompt: ComfyWorkflow;
+    }
   | { ok: false; status: 400; answer: unknown };
 
 const refuse = (error: NodeErrorReason, nodeErrors: unknown = []): Validation => ({
@@ -35,24 +42,20 @@ export function validatePrompt(prompt: unknown, installed: InstalledFiles): Vali
         extra_info: {},
       });
     }
-    if (!(node.class_type in NODE_CLASSES)) {
-      const title = isRecord(node._meta) ? node._meta.title : undefined;
+    if (!(node.class_type in installed.classes)) {
+      // v0.3.68's answer; `missing_node_type` came with later versions.
       return refuse(
         {
-          type: 'missing_node_type',
-          message: `Node '${String(title ?? node.class_type)}' not found. The custom node may not be installed.`,
+          type: 'invalid_prompt',
+          message: `Cannot execute because node ${node.class_type} does not exist.`,
           details: `Node ID '#${id}'`,
-          extra_info: {
-            node_id: id,
-            class_type: node.class_type,
-            node_title: title ?? node.class_type,
-          },
+          extra_info: {},
         },
         {},
       );
     }
   }
-  const workflow = prompt as ComfyWorkflow;
+  const workflow = structuredClone(prompt) as ComfyWorkflow;
   const outputs = Object.keys(workflow).filter((id) => classOf(workflow[id]).output === true);
   if (outputs.length === 0) {
     return refuse({
@@ -94,7 +97,9 @@ export function validatePrompt(prompt: unknown, installed: InstalledFiles): Vali
         ? linkError(workflow, name, input, value)
         : valueError(node.class_type, name, input, value, installed);
       if (reason) reasons.push(reason);
-      else if (isLink(value) && !check(value[0])) ok = false;
+      else if (input.kind === 'INT' || input.kind === 'FLOAT') {
+        node.inputs[name] = input.kind === 'INT' ? Math.trunc(Number(value)) : Number(value);
+      } else if (isLink(value) && !check(value[0])) ok = false;
     }
     if (reasons.length > 0) ok = false;
     validated.set(id, { ok, reasons });
@@ -133,7 +138,7 @@ export function validatePrompt(prompt: unknown, installed: InstalledFiles): Vali
       nodeErrors,
     );
   }
-  return { ok: true, outputs: good, nodeErrors };
+  return { ok: true, outputs: good, nodeErrors, prompt: workflow };
 }
 
 const badLink = (name: string, value: unknown): NodeErrorReason => ({
@@ -184,14 +189,16 @@ function valueError(
       return badLink(name, value);
     case 'INT':
     case 'FLOAT': {
-      const n = typeof value === 'number' ? value : Number(value);
-      if (
-        typeof value === 'boolean' ||
-        value === null ||
-        value === '' ||
-        !Number.isFinite(n) ||
-        (input.kind === 'INT' && !Number.isInteger(n))
-      ) {
+      // Python's int(): a float is truncated, a string must spell an integer.
+      const n =
+        typeof value === 'number'
+          ? input.kind === 'INT'
+            ? Math.trunc(value)
+            : value
+          : typeof value === 'string' && input.kind === 'INT' && !/^\s*[-+]?\d+\s*$/.test(value)
+            ? Number.NaN
+            : Number(value);
+      if (typeof value === 'boolean' || value === null || value === '' || !Number.isFinite(n)) {
         return {
           type: 'invalid_input_type',
           message: `Failed to convert an input value to a ${input.kind} value`,
@@ -228,9 +235,9 @@ function valueError(
     case 'BOOLEAN':
       return undefined;
     case 'COMBO': {
-      const values = input.values(installed);
-      if (values.includes(String(value))) return undefined;
+      // LoadImage's VALIDATE_INPUTS replaces the list check: any existing (annotated) file.
       if (classType === 'LoadImage' && name === 'image') {
+        if (installed.imageExists(String(value))) return undefined;
         return {
           type: 'custom_validation_failed',
           message: 'Custom validation failed for node',
@@ -238,6 +245,8 @@ function valueError(
           extra_info: { input_name: name, received_value: value },
         };
       }
+      const values = input.values(installed);
+      if (values.includes(String(value))) return undefined;
       const list =
         values.length > 20
           ? `(list of length ${values.length})`

@@ -1,7 +1,8 @@
 /**
  * The websocket clients of /ws?clientId=... (server.py websocket_handler): a client is known by
- * its sid, greeted on connect, and sent JSON `{type, data}` messages and binary PREVIEW_IMAGE
- * frames.
+ * its sid, greeted on connect, and sent JSON `{type, data}` messages and, when previews are on,
+ * binary PREVIEW_IMAGE frames. As in ComfyUI, a message that cannot be sent is dropped silently
+ * (`dropMessage` makes that happen on purpose).
  */
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
@@ -20,6 +21,8 @@ export interface ClientSockets {
   sendJson(sid: string | undefined, type: string, data: unknown): void;
   /** Sends the client `sid` a binary preview image, as samplers do at each step. */
   sendPreview(sid: string | undefined): void;
+  /** Cuts every client off; new ones may connect. */
+  dropAll(): void;
   /** Cuts every client off and stops accepting new ones. */
   terminate(): void;
 }
@@ -29,8 +32,13 @@ export async function clientSockets(options: {
   isGone: () => boolean;
   /** The messages a client gets on connecting. */
   greet: (sid: string) => WsMessage[];
+  /** Binary previews at sampler steps (ComfyUI sends none unless a preview method is set). */
+  previews: boolean;
+  dropMessage?: (message: WsMessage, sid: string | undefined) => boolean;
+  /** Where the client id of each connection is recorded. */
+  connected: string[];
 }): Promise<ClientSockets> {
-  const { isGone, greet } = options;
+  const { isGone, greet, dropMessage } = options;
   const previewJpeg = await sharp({
     create: { width: 64, height: 64, channels: 3, background: '#808080' },
   })
@@ -45,6 +53,7 @@ export async function clientSockets(options: {
     if (sid) sockets.get(sid)?.close();
     else sid = randomUUID().replace(/-/g, '');
     sockets.set(sid, ws);
+    options.connected.push(sid);
     ws.on('close', () => {
       if (sockets.get(sid) === ws) sockets.delete(sid);
     });
@@ -54,7 +63,7 @@ export async function clientSockets(options: {
   return {
     wss,
     sendJson(sid, type, data) {
-      if (isGone()) return;
+      if (isGone() || dropMessage?.({ type, data }, sid)) return;
       const message = JSON.stringify({ type, data });
       if (sid === undefined) {
         for (const ws of sockets.values()) if (ws.readyState === WebSocket.OPEN) ws.send(message);
@@ -64,13 +73,16 @@ export async function clientSockets(options: {
       if (ws?.readyState === WebSocket.OPEN) ws.send(message);
     },
     sendPreview(sid) {
-      if (isGone() || sid === undefined) return;
+      if (isGone() || sid === undefined || !options.previews) return;
       const ws = sockets.get(sid);
       if (ws?.readyState !== WebSocket.OPEN) return;
       const header = Buffer.alloc(8);
       header.writeUInt32BE(BINARY_EVENT.PREVIEW_IMAGE, 0);
       header.writeUInt32BE(PREVIEW_IMAGE_TYPE.JPEG, 4);
       ws.send(Buffer.concat([header, previewJpeg]), { binary: true });
+    },
+    dropAll() {
+      for (const ws of wss.clients) ws.terminate();
     },
     terminate() {
       for (const ws of wss.clients) ws.terminate();

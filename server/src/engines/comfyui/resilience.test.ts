@@ -1,0 +1,384 @@
+// What a farm of GPU servers does every day, against the stand-in: sockets drop, messages get
+// lost, prompts hang, files are gone (a 4xx), and history piles up.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
+import { createTestStore, silentLogger, tempDir, type TestStore } from '../../testing/fixtures.js';
+import { bricksPng } from '../../testing/http.js';
+import { JobRunner } from '../../jobs/runner.js';
+import { createJobRepository, type JobRecord } from '../../store/jobs.js';
+import { ServerStopping } from '../../shutdown.js';
+import type { GenerateParams, RemotePrompt } from '../engine.js';
+import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui-engine.js';
+import { ComfyExecutionError, ComfyRequestError } from './errors.js';
+
+let tmp: ReturnType<typeof tempDir>;
+let referencePath: string;
+const standIns: ComfyStandIn[] = [];
+const engines: ComfyUIEngine[] = [];
+
+async function standIn(options: Parameters<typeof startComfyStandIn>[0] = {}) {
+  const comfy = await startComfyStandIn(options);
+  standIns.push(comfy);
+  return comfy;
+}
+
+function engine(urls: string[], options: Partial<ComfyUIEngineOptions> = {}) {
+  const made = new ComfyUIEngine({ urls, ...options });
+  engines.push(made);
+  return made;
+}
+
+const never = () => new AbortController().signal;
+
+function previewParams(overrides: Partial<GenerateParams> = {}): GenerateParams {
+  return {
+    referencePath,
+    outputPath: path.join(tmp.dir, `preview-${Math.random().toString(36).slice(2)}.png`),
+    width: 512,
+    height: 512,
+    seed: 1234,
+    seamless: false,
+    mask: false,
+    similarity: 0.8,
+    imaginationWeight: 7.5,
+    promptAdherence: 1.2,
+    style: 0.3,
+    positivePrompt: 'weathered red brick wall',
+    negativePrompt: 'blurry, text',
+    ...overrides,
+  };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+beforeAll(async () => {
+  tmp = tempDir('tessera-comfy-resilience-');
+  referencePath = path.join(tmp.dir, 'reference.png');
+  fs.writeFileSync(referencePath, await bricksPng(128, 128));
+});
+
+afterEach(async () => {
+  for (const made of engines.splice(0)) made.close();
+  await Promise.all(standIns.splice(0).map((comfy) => comfy.close()));
+});
+
+afterAll(() => tmp.remove());
+
+describe('lost sockets and lost messages (part 1)', () => {
+  it('a websocket dropped mid-prompt: reopened with the same client id, the job still finishes', async () => {
+    const comfy = await standIn({ stepDelayMs: 20 });
+    comfy.events.once('progress', () => comfy.dropSockets());
+    const made = engine([comfy.url]);
+    const params = previewParams();
+    await made.generate(params, () => undefined, never());
+
+    expect(fs.existsSync(params.outputPath)).toBe(true);
+    expect(comfy.prompts).toHaveLength(1);
+    // No cancel: the prompt ran to its end once.
+    expect(comfy.requests.some((r) => r.path === '/interrupt')).toBe(false);
+    // The socket was opened again with the prompt's client id.
+    expect(comfy.socketClients.filter((id) => id === comfy.prompts[0]?.client_id)).toHaveLength(2);
+    expect((await made.health()).servers?.[0]?.state).toBe('up');
+  });
+
+  it('a lost `executing null` on a live socket: the end is learnt from /history', async () => {
+    const comfy = await standIn({
+      dropMessage: (message) =>
+        message.type === 'executing' && (message.data as { node: unknown }).node === null,
+    });
+    const made = engine([comfy.url], { prompt: { pollMs: 50 } });
+    const params = previewParams();
+    await made.generate(params, () => undefined, never());
+
+    expect(fs.existsSync(params.outputPath)).toBe(true);
+    const id = comfy.prompts[0]?.prompt_id ?? '';
+    expect(comfy.requests.some((r) => r.method === 'GET' && r.path === `/history/${id}`)).toBe(
+      true,
+    );
+  });
+
+  it('past the execution deadline the prompt is interrupted, the job fails readably and is retried', async () => {
+    const comfy = await standIn();
+    comfy.holdAt('3');
+    const made = engine([comfy.url], { prompt: { deadlineMs: 200 } });
+    // The first run is interrupted at its deadline; the retry runs freely.
+    comfy.events.once('done', () => comfy.release());
+    const store: TestStore = await createTestStore(['ann']);
+    try {
+      const repo = createJobRepository(store.db);
+      const owner = (await store.db.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
+      const runner = new JobRunner(
+        repo,
+        {
+          preview: {
+            handler: async () => {
+              await made.generate(previewParams(), () => undefined, never());
+              return 'out.png';
+            },
+            concurrency: 1,
+            maxAttempts: 2,
+            retryDelayMs: () => 10,
+          },
+        },
+        silentLogger,
+      );
+      const seen: JobRecord[] = [];
+      const finished = new Promise<JobRecord>((resolve) =>
+        runner.onChange((job) => {
+          seen.push(job);
+          if (job.status === 'finished' || job.status === 'error') resolve(job);
+        }),
+      );
+      await runner.start();
+      await runner.enqueue({ publicId: 'p1', ownerId: owner, kind: 'preview', params: {} });
+      const job = await finished;
+      await runner.stop();
+
+      expect(job.status).toBe('finished');
+      expect(job.attempts).toBe(2);
+      const retried = seen.find((j) => j.status === 'queued' && j.error);
+      expect(retried?.error).toMatch(
+        /^ComfyUI did not finish prompt \S+ within 0\.2 s: interrupted$/,
+      );
+      const first = comfy.prompts[0]?.prompt_id;
+      expect(comfy.requests).toContainEqual({
+        method: 'POST',
+        path: '/interrupt',
+        body: { prompt_id: first },
+      });
+      expect(comfy.prompts).toHaveLength(2);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a 4xx is not a dead server (part 5)', () => {
+  it('a 404 from /view fails the job; the server stays up', async () => {
+    const comfy = await standIn();
+    // Someone cleared ComfyUI's output folder before Tessera downloaded the image.
+    comfy.events.on('done', () =>
+      fs.rmSync(comfy.folders.output, { recursive: true, force: true }),
+    );
+    const made = engine([comfy.url]);
+    const failure = made.generate(previewParams(), () => undefined, never());
+    await expect(failure).rejects.toBeInstanceOf(ComfyRequestError);
+    await expect(failure).rejects.toThrow(`ComfyUI server ${comfy.url}: GET /view answered 404`);
+    const health = await made.health();
+    expect(health.servers?.[0]).toMatchObject({ state: 'up', lastError: null });
+  });
+
+  it('a 413 from /upload/image fails the job; the server stays up', async () => {
+    const comfy = await standIn({ maxUploadBytes: 1000 });
+    const made = engine([comfy.url]);
+    const failure = made.generate(previewParams(), () => undefined, never());
+    await expect(failure).rejects.toBeInstanceOf(ComfyRequestError);
+    await expect(failure).rejects.toThrow('POST /upload/image answered 413');
+    expect((await made.health()).servers?.[0]?.state).toBe('up');
+  });
+});
+
+describe('Tessera stopping mid-prompt (part 2)', () => {
+  it('a graceful stop leaves the prompt running; the rerun picks it up without queueing again', async () => {
+    const comfy = await standIn();
+    comfy.holdAt('3');
+    const made = engine([comfy.url]);
+    const noted: RemotePrompt[] = [];
+    const remote = { queued: async (prompt: RemotePrompt) => void noted.push(prompt) };
+    const stopping = new AbortController();
+    const first = made.generate(previewParams({ remote }), () => undefined, stopping.signal);
+    await until(() => noted.length === 1 && comfy.queueRemaining() === 1, 'the prompt to run');
+    stopping.abort(new ServerStopping());
+    await expect(first).rejects.toBeInstanceOf(ServerStopping);
+    expect(comfy.requests.some((r) => r.path === '/interrupt' || r.path === '/queue')).toBe(false);
+    expect(comfy.queueRemaining()).toBe(1);
+
+    const rerun = previewParams({ remote: { ...remote, previous: noted[0] } });
+    const second = made.generate(rerun, () => undefined, never());
+    await until(
+      () => comfy.socketClients.filter((id) => id === noted[0]?.clientId).length === 2,
+      'the rerun to follow the prompt',
+    );
+    comfy.release();
+    await second;
+    expect(fs.existsSync(rerun.outputPath)).toBe(true);
+    expect(comfy.prompts).toHaveLength(1);
+    expect(comfy.uploads).toHaveLength(1);
+  });
+
+  it('a prompt that finished while Tessera was away is downloaded from its history', async () => {
+    const comfy = await standIn();
+    const made = engine([comfy.url]);
+    const noted: RemotePrompt[] = [];
+    const remote = { queued: async (prompt: RemotePrompt) => void noted.push(prompt) };
+    const stopping = new AbortController();
+    comfy.events.once('prompt', () => stopping.abort(new ServerStopping()));
+    const done = new Promise((resolve) => comfy.events.once('done', resolve));
+    await expect(
+      made.generate(previewParams({ remote }), () => undefined, stopping.signal),
+    ).rejects.toBeInstanceOf(ServerStopping);
+    await done;
+    const rerun = previewParams({ remote: { ...remote, previous: noted[0] } });
+    await made.generate(rerun, () => undefined, never());
+    expect(fs.existsSync(rerun.outputPath)).toBe(true);
+    expect(comfy.prompts).toHaveLength(1);
+  });
+});
+
+describe("operators' settings (part 6)", () => {
+  it.each([
+    [
+      'a header',
+      { header: { name: 'X-API-Key', value: 'k1' } },
+      { header: { name: 'x-api-key', value: 'k1' } },
+    ],
+    [
+      'a bearer token',
+      { header: { name: 'authorization', value: 'Bearer t1' } },
+      { bearerToken: 't1' },
+    ],
+    [
+      'a query token',
+      { query: { name: 'token', value: 'q1' } },
+      { queryToken: { name: 'token', value: 'q1' } },
+    ],
+  ] as const)(
+    'authenticates to a proxy by %s, on every route and the websocket',
+    async (_, requireAuth, auth) => {
+      const comfy = await standIn({ requireAuth });
+      const made = engine([comfy.url], { client: { auth } });
+      const params = previewParams();
+      await made.generate(params, () => undefined, never());
+      expect(fs.existsSync(params.outputPath)).toBe(true);
+      // Without it the proxy refuses: a 401 is the job's error, the server is not "down".
+      const without = engine([comfy.url]);
+      await expect(without.generate(previewParams(), () => undefined, never())).rejects.toThrow(
+        /answered 401|No ComfyUI server/,
+      );
+    },
+  );
+
+  it('a download has no fixed time limit while bytes come; one that stalls fails', async () => {
+    // 16 KB every 20 ms: each pause well inside the 500 ms idle timeout, the whole longer than it.
+    const slow = await standIn({ slowView: { chunkBytes: 16_384, pauseMs: 20 } });
+    const made = engine([slow.url], { client: { transferIdleTimeoutMs: 500 } });
+    let downloadStarted = 0;
+    slow.events.once('done', () => (downloadStarted = Date.now()));
+    const params = previewParams({ width: 1448, height: 724 });
+    await made.generate(params, () => undefined, never());
+    expect(Date.now() - downloadStarted).toBeGreaterThan(500);
+    expect(fs.existsSync(params.outputPath)).toBe(true);
+
+    const stalled = await standIn({
+      slowView: { chunkBytes: 1000, pauseMs: 1, stallAfterBytes: 1000 },
+    });
+    const failing = engine([stalled.url], { client: { transferIdleTimeoutMs: 300 } });
+    await expect(failing.generate(previewParams(), () => undefined, never())).rejects.toThrow(
+      `ComfyUI server ${stalled.url}: GET /view sent nothing for 0.3 s`,
+    );
+  });
+});
+
+describe('a 200 with node_errors (part 8)', () => {
+  const templateWith = (extra: Record<string, unknown>, dir: string) => {
+    const preview = JSON.parse(
+      fs.readFileSync(path.join(import.meta.dirname, 'workflows', 'preview.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'preview.json'), JSON.stringify({ ...preview, ...extra }));
+    return dir;
+  };
+  // A second output whose ImageScale is out of range: ComfyUI queues the prompt (200), runs the
+  // outputs that passed and names the other in node_errors.
+  const brokenPreview = {
+    '50': {
+      class_type: 'ImageScale',
+      inputs: {
+        image: ['12', 0],
+        upscale_method: 'lanczos',
+        width: -5,
+        height: 8,
+        crop: 'disabled',
+      },
+    },
+    '51': { class_type: 'PreviewImage', inputs: { images: ['50', 0] } },
+  };
+
+  it('errors of another output leave the job to finish', async () => {
+    const comfy = await standIn();
+    const dir = templateWith(brokenPreview, path.join(tmp.dir, 'extra-output'));
+    const made = engine([comfy.url], { workflowsDir: dir });
+    const params = previewParams();
+    await made.generate(params, () => undefined, never());
+    expect(fs.existsSync(params.outputPath)).toBe(true);
+    expect(comfy.prompts).toHaveLength(1);
+  });
+
+  it('errors that reach node 9 fail the job, and the prompt is taken off the queue', async () => {
+    const comfy = await standIn({ paused: true });
+    // Node 9 saves the broken branch now; the extra PreviewImage keeps the prompt valid (200).
+    const dir = templateWith(
+      {
+        ...brokenPreview,
+        '9': { class_type: 'SaveImage', inputs: { images: ['50', 0], filename_prefix: 'x' } },
+        '52': { class_type: 'PreviewImage', inputs: { images: ['721', 0] } },
+      },
+      path.join(tmp.dir, 'broken-output'),
+    );
+    const made = engine([comfy.url], { workflowsDir: dir });
+    await expect(made.generate(previewParams(), () => undefined, never())).rejects.toThrow(
+      'ComfyUI refused the workflow: node 50 (ImageScale): Value -5 smaller than min of 0: width',
+    );
+    expect(comfy.requests).toContainEqual({
+      method: 'POST',
+      path: '/queue',
+      body: { delete: [comfy.prompts[0]?.prompt_id] },
+    });
+    expect(comfy.queueRemaining()).toBe(0);
+  });
+});
+
+describe('cleanup (part 7)', () => {
+  it('a finished prompt’s history is deleted; the upload went to the temp folder, not input', async () => {
+    const comfy = await standIn();
+    const made = engine([comfy.url]);
+    await made.generate(previewParams(), () => undefined, never());
+    const id = comfy.prompts[0]?.prompt_id ?? '';
+    expect(comfy.requests).toContainEqual({
+      method: 'POST',
+      path: '/history',
+      body: { delete: [id] },
+    });
+    expect(await (await fetch(`${comfy.url}/history/${id}`)).json()).toEqual({});
+    expect(fs.readdirSync(comfy.folders.input)).toEqual([]);
+    expect(fs.readdirSync(path.join(comfy.folders.temp, 'tessera'))).toEqual([
+      comfy.uploads[0]?.name,
+    ]);
+  });
+
+  it('a failed prompt’s history is deleted too', async () => {
+    const comfy = await standIn({ failAtNode: '3' });
+    const made = engine([comfy.url]);
+    const failure = made.generate(previewParams(), () => undefined, never());
+    await expect(failure).rejects.toBeInstanceOf(ComfyExecutionError);
+    const id = comfy.prompts[0]?.prompt_id ?? '';
+    await until(
+      () => comfy.requests.some((r) => r.path === '/history' && r.method === 'POST'),
+      'the history to be deleted',
+    );
+    expect(comfy.requests).toContainEqual({
+      method: 'POST',
+      path: '/history',
+      body: { delete: [id] },
+    });
+    expect(await (await fetch(`${comfy.url}/history/${id}`)).json()).toEqual({});
+  });
+});
