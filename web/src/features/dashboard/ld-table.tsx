@@ -1,9 +1,9 @@
 import type { LdImage } from '@tessera/contract';
 import { memo, useCallback } from 'react';
-import { imageKey } from '../gallery/gallery-image';
-import { AssignTagsButton, DeleteImageButton, StarImageButton } from '../gallery/image-actions';
-import { IMAGE_ROW_HEIGHT, ImageRow } from '../gallery/image-row';
-import { VirtualTable } from '../gallery/virtual-table';
+import { imageKey } from '../../components/gallery/gallery-image';
+import { AssignTagsButton, DeleteImageButton, StarImageButton } from '../../components/gallery/image-actions';
+import { IMAGE_ROW_HEIGHT, ImageRow } from '../../components/gallery/image-row';
+import { VirtualTable } from '../../components/gallery/virtual-table';
 import { TagChips } from '../tags/tag-chips';
 import type { LdImageHandlers } from './ld-tile';
 

@@ -6,12 +6,12 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MessagingProvider } from '../../lib/messaging';
-import { useSelection } from '../gallery/selection';
+import { useSelection } from '../../components/gallery/selection';
 import { LdTile } from './ld-tile';
 
 /** Which thumbnails rendered: a tile that renders again renders its thumbnail again. */
 const rendered: string[] = [];
-vi.mock('../gallery/thumbnail', () => ({
+vi.mock('../../components/gallery/thumbnail', () => ({
   Thumbnail: ({ alt }: { alt: string }) => {
     rendered.push(alt);
     return <img alt={alt} />;

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { starLdImage } from '../../lib/api/images';
 import { useMessaging } from '../../lib/messaging';
-import { updateCachedLdImage } from '../gallery/ld-images';
+import { updateCachedLdImage } from '../../lib/images/ld-images';
 
 /**
  * Stars or unstars an LD image (issue 13, feature 9). The star shows at once in every cached

@@ -11,7 +11,7 @@ import type { FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { fetchInputImage } from '../../lib/api/generation';
 import { useMessaging } from '../../lib/messaging';
-import { LD_IMAGES_QUERY_KEY } from '../gallery/ld-images';
+import { LD_IMAGES_QUERY_KEY } from '../../lib/images/ld-images';
 import { ImageDetailsModal } from '../hd/image-details-modal';
 import { useTags } from '../tags/use-tags';
 import { toGenerationForm } from './form-state';

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { CrossIcon } from '../../components/icons';
 import { useMessaging } from '../../lib/messaging';
 import type { RemixState } from '../generate/reference-link';
-import { StarImageButton } from '../gallery/image-actions';
+import { StarImageButton } from '../../components/gallery/image-actions';
 import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags/use-tags';
 import { hdImageUrl, inputImageUrl, ldImageUrl } from './hd-api';

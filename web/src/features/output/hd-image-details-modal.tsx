@@ -1,7 +1,7 @@
 import { formatImageDate, sizeLabelFromFactors } from '@tessera/contract';
 import type { HdImage } from '@tessera/contract';
 import { hdImageUrl } from '../../lib/api/images';
-import { Dialog } from '../gallery/dialog';
+import { Dialog } from '../../components/gallery/dialog';
 import { DownloadIcon } from '../../components/icons';
 
 /**

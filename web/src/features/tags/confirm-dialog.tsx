@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Dialog } from '../gallery/dialog';
+import { Dialog } from '../../components/gallery/dialog';
 
 /** Asks before a destructive step; confirming closes it and leaves the step to `onConfirm`. */
 export function ConfirmDialog({

@@ -1,5 +1,5 @@
 import type { LdImage } from '@tessera/contract';
-import { Dialog } from '../gallery/dialog';
+import { Dialog } from '../../components/gallery/dialog';
 import { TagPicker } from './tag-picker';
 import { usePendingLinks, useTagCommands } from './use-tag-commands';
 

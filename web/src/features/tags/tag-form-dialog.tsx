@@ -1,7 +1,7 @@
 import { validateTagName } from '@tessera/contract';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Dialog } from '../gallery/dialog';
+import { Dialog } from '../../components/gallery/dialog';
 import './tags.css';
 
 export interface TagFormValues {

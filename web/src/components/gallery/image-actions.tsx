@@ -1,4 +1,4 @@
-import { DownloadIcon, StarIcon, TagIcon, TrashIcon } from '../../components/icons';
+import { DownloadIcon, StarIcon, TagIcon, TrashIcon } from '../icons';
 
 /** Where an image's controls sit: a grid tile's hover bar, or a table row. */
 export type ControlPlace = 'tile' | 'row';

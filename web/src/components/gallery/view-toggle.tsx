@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { GridIcon, ListIcon } from '../../components/icons';
+import { GridIcon, ListIcon } from '../icons';
 import type { ViewMode } from './view-mode';
 
 const OPTIONS: readonly { mode: ViewMode; label: string; icon: ReactNode }[] = [

@@ -1,9 +1,9 @@
 import type { LdImage, LdSearchInput } from '@tessera/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import { loadAllLdImages } from '../../lib/api/images';
-import { useMessaging } from '../../lib/messaging';
-import type { RequestClient } from '../../lib/messaging';
+import { loadAllLdImages } from '../api/images';
+import { useMessaging } from '../messaging';
+import type { RequestClient } from '../messaging';
 
 /** The query key prefix of the user's LD list; invalidate it when images were added elsewhere. */
 export const LD_IMAGES_QUERY_KEY = ['ld-images'] as const;

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { CloseIcon } from '../../components/icons';
+import { CloseIcon } from '../icons';
 import { DELETE_UNDO_MS } from './use-image-deletion';
 import type { PendingDeletion } from './use-image-deletion';
 

@@ -1,5 +1,5 @@
 import { TEXTS } from '@tessera/contract';
-import { RefreshIcon } from '../../components/icons';
+import { RefreshIcon } from '../icons';
 
 /** SPEC §2 Refresh (checklist D2, O1): reads 'Refreshing...' and is disabled while busy. */
 export function RefreshButton({ busy, onRefresh }: { busy: boolean; onRefresh: () => void }) {

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
-import { CloseIcon } from '../../components/icons';
+import { CloseIcon } from '../icons';
 import './gallery.css';
 
 export interface DialogProps {
