@@ -10,7 +10,7 @@ import type { TileBox } from '../../components/gallery/masonry-grid';
 import { useSelection } from '../../components/gallery/selection';
 import { SelectionBar } from '../../components/gallery/selection-bar';
 import { useImageDeletion } from '../../components/gallery/use-image-deletion';
-import { ImageDetailsModal } from '../hd/image-details-modal';
+import { LdImageDetailsModal } from '../hd/ld-image-details-modal';
 import { TagAssignDialog } from '../tags/tag-assign-dialog';
 import { filterImagesByTags, useTagFilter } from '../tags/tag-filter';
 import { TagsPanel } from '../tags/tags-panel';
@@ -172,7 +172,7 @@ export function DashboardScreen() {
       }
     >
       {detailsImage && (
-        <ImageDetailsModal
+        <LdImageDetailsModal
           image={detailsImage}
           onClose={() => setDetailsFor(null)}
           onToggleStar={onToggleStar}

@@ -14,8 +14,8 @@ vi.mock('./image-size', () => ({
     sizes.has(file.name) ? sizes.get(file.name) : { width: 512, height: 512 },
 }));
 // The HD feature's modal is another feature's: a stand-in says which image it was opened for.
-vi.mock('../hd/image-details-modal', () => ({
-  ImageDetailsModal: ({ image, onClose }: { image: { filename: string }; onClose: () => void }) => (
+vi.mock('../hd/ld-image-details-modal', () => ({
+  LdImageDetailsModal: ({ image, onClose }: { image: { filename: string }; onClose: () => void }) => (
     <div role="dialog" aria-label={`Details of ${image.filename}`}>
       <button type="button" onClick={onClose}>
         Close

@@ -12,7 +12,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { fetchInputImage } from '../../lib/api/generation';
 import { useMessaging } from '../../lib/messaging';
 import { LD_IMAGES_QUERY_KEY } from '../../lib/images/ld-images';
-import { ImageDetailsModal } from '../hd/image-details-modal';
+import { LdImageDetailsModal } from '../hd/ld-image-details-modal';
 import { useTags } from '../tags/use-tags';
 import { toGenerationForm } from './form-state';
 import type { FormFields } from './form-state';
@@ -162,7 +162,7 @@ export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateSc
           onSelect={(image) => void reloadFrom(image)}
         />
       </section>
-      {details && <ImageDetailsModal image={details} onClose={() => setDetails(null)} />}
+      {details && <LdImageDetailsModal image={details} onClose={() => setDetails(null)} />}
     </div>
   );
 }

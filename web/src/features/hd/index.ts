@@ -1,6 +1,6 @@
 // HD: the LD Image Details modal with the HD order, and the shared record of HD jobs.
-export { ImageDetailsModal } from './image-details-modal';
-export type { ImageDetailsModalProps } from './image-details-modal';
+export { LdImageDetailsModal } from './ld-image-details-modal';
+export type { LdImageDetailsModalProps } from './ld-image-details-modal';
 export { orderHd, reportHdJobCancelled, useHdJobs, useImageHdState } from './hd-job-store';
 export {
   cancelHdJob,

@@ -5,7 +5,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hdJobStore, useHdJobs } from './hd-job-store';
-import { ImageDetailsModal } from './image-details-modal';
+import { LdImageDetailsModal } from './ld-image-details-modal';
 import {
   TestProviders,
   fakeClient,
@@ -58,7 +58,7 @@ function renderModal(image = ldImage(), onClose = vi.fn()) {
   const view = render(
     <TestProviders client={client}>
       <KeepHdRecord />
-      <ImageDetailsModal image={image} onClose={onClose} />
+      <LdImageDetailsModal image={image} onClose={onClose} />
     </TestProviders>,
   );
   return { ...view, onClose };
@@ -91,7 +91,7 @@ beforeEach(() => {
 
 afterEach(resetAfterTest);
 
-describe('ImageDetailsModal', () => {
+describe('LdImageDetailsModal', () => {
   it('[M1] shows the name, reference image, prompts, weights, style × 100, seed and tags', async () => {
     renderModal();
     const dialog = screen.getByRole('dialog', { name: 'brick.png' });
@@ -247,7 +247,7 @@ describe('ImageDetailsModal', () => {
     rerender(
       <TestProviders client={client}>
         <KeepHdRecord />
-        <ImageDetailsModal image={ldImage()} onClose={onClose} />
+        <LdImageDetailsModal image={ldImage()} onClose={onClose} />
       </TestProviders>,
     );
     expect(await screen.findByRole('button', { name: 'Generating HD... (0%)' })).toHaveProperty(

@@ -11,9 +11,9 @@ import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags/use-tags';
 import { hdImageUrl, inputImageUrl, ldImageUrl } from './hd-api';
 import { orderHd, useImageHdState } from './hd-job-store';
-import './image-details-modal.css';
+import './ld-image-details-modal.css';
 
-export interface ImageDetailsModalProps {
+export interface LdImageDetailsModalProps {
   image: LdImage;
   onClose: () => void;
   /** Given, the header has a Star toggle (the Dashboard's images, issue 13 feature 9). */
@@ -41,10 +41,10 @@ export function hdSizesFor(
 }
 
 /**
- * The Image Details modal (SPEC §2; M1–M7): what the image was made from, and the HD order.
+ * The LD Image Details modal (SPEC §2; M1–M7): what the image was made from, and the HD order.
  * A native <dialog> opened with showModal(), so focus stays inside and Escape closes it.
  */
-export function ImageDetailsModal({ image, onClose, onToggleStar }: ImageDetailsModalProps) {
+export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDetailsModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const closed = useRef(false);
   const titleId = useId();
