@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { isUnauthorized, sessionQuery } from '../features/auth/session';
+import { isUnauthorized, sessionQuery } from '../features/auth';
 import { MessagingProvider } from '../lib/messaging';
 import { useRequestClient } from '../lib/mqtt';
 

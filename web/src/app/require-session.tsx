@@ -1,10 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
-import { clearCredentials, useCredentials } from '../features/auth/credentials';
-import { ReconnectPrompt } from '../features/auth/reconnect-prompt';
-import { sessionQuery } from '../features/auth/session';
-import { useEndSession } from '../features/auth/use-end-session';
+import {
+  ReconnectPrompt,
+  clearCredentials,
+  sessionQuery,
+  useCredentials,
+  useEndSession,
+} from '../features/auth';
 import { endMessaging } from '../lib/mqtt';
 import { StartUpLoading } from './startup';
 

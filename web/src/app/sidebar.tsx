@@ -10,8 +10,7 @@ import {
   SignOutIcon,
   UpscaleIcon,
 } from '../components/icons';
-import { useCredentials } from '../features/auth/credentials';
-import { useSignOut } from '../features/auth/use-sign-out';
+import { useCredentials, useSignOut } from '../features/auth';
 import { ActiveHdJobsBadge } from '../features/hd';
 import { NotifyToggle } from '../features/notifications';
 import { themeQuery } from '../lib/config-queries';

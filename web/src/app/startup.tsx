@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
-import { readCredentials } from '../features/auth/credentials';
+import { readCredentials } from '../features/auth';
 import { brokerQuery, themeQuery, titleQuery } from '../lib/config-queries';
 import { startMessaging, useMessagingState } from '../lib/mqtt';
 import { applyTheme } from '../lib/theme';

@@ -1,20 +1,24 @@
 import type { LdImage } from '@tessera/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { deleteLdImage, refreshLdImages } from '../../lib/api/images';
-import { useMessaging } from '../../lib/messaging';
 import { imageKey } from '../../components/gallery/gallery-image';
 import { GalleryScreen, withoutDeleted } from '../../components/gallery/gallery-screen';
-import { ldImagesQueryKey, removeCachedLdImages, useLdImages } from '../../lib/images/ld-images';
 import type { TileBox } from '../../components/gallery/masonry-grid';
 import { useSelection } from '../../components/gallery/selection';
 import { SelectionBar } from '../../components/gallery/selection-bar';
 import { useImageDeletion } from '../../components/gallery/use-image-deletion';
-import { LdImageDetailsModal } from '../hd/ld-image-details-modal';
-import { TagAssignDialog } from '../tags/tag-assign-dialog';
-import { filterImagesByTags, useTagFilter } from '../tags/tag-filter';
-import { TagsPanel } from '../tags/tags-panel';
-import { tagsQueryKey, useTags } from '../tags/use-tags';
+import { deleteLdImage, refreshLdImages } from '../../lib/api/images';
+import { ldImagesQueryKey, removeCachedLdImages, useLdImages } from '../../lib/images/ld-images';
+import { useMessaging } from '../../lib/messaging';
+import { LdImageDetailsModal } from '../hd';
+import {
+  TagAssignDialog,
+  TagsPanel,
+  filterImagesByTags,
+  tagsQueryKey,
+  useTagFilter,
+  useTags,
+} from '../tags';
 import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
 import { useLdSearch } from './ld-search';
 import { LdSearchBar } from './ld-search-bar';

@@ -1,10 +1,14 @@
 import type { LdImage } from '@tessera/contract';
 import { memo, useCallback } from 'react';
 import { imageKey } from '../../components/gallery/gallery-image';
-import { AssignTagsButton, DeleteImageButton, StarImageButton } from '../../components/gallery/image-actions';
+import {
+  AssignTagsButton,
+  DeleteImageButton,
+  StarImageButton,
+} from '../../components/gallery/image-actions';
 import { IMAGE_ROW_HEIGHT, ImageRow } from '../../components/gallery/image-row';
 import { VirtualTable } from '../../components/gallery/virtual-table';
-import { TagChips } from '../tags/tag-chips';
+import { TagChips } from '../tags';
 import type { LdImageHandlers } from './ld-tile';
 
 export interface LdTableProps extends LdImageHandlers {

@@ -5,8 +5,8 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MessagingProvider } from '../../lib/messaging';
 import { useSelection } from '../../components/gallery/selection';
+import { MessagingProvider } from '../../lib/messaging';
 import { LdTile } from './ld-tile';
 
 /** Which thumbnails rendered: a tile that renders again renders its thumbnail again. */

@@ -1,10 +1,14 @@
 import type { LdImage } from '@tessera/contract';
 import { memo } from 'react';
-import { StarIcon } from '../../components/icons';
-import { AssignTagsButton, DeleteImageButton, StarImageButton } from '../../components/gallery/image-actions';
+import {
+  AssignTagsButton,
+  DeleteImageButton,
+  StarImageButton,
+} from '../../components/gallery/image-actions';
 import { ImageTile } from '../../components/gallery/image-tile';
 import type { TileBox } from '../../components/gallery/masonry-grid';
-import { TagChips } from '../tags/tag-chips';
+import { StarIcon } from '../../components/icons';
+import { TagChips } from '../tags';
 
 /** What the Dashboard's tiles and rows do with an image, by file name. */
 export interface LdImageHandlers {

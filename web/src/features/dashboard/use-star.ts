@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { starLdImage } from '../../lib/api/images';
-import { useMessaging } from '../../lib/messaging';
 import { updateCachedLdImage } from '../../lib/images/ld-images';
+import { useMessaging } from '../../lib/messaging';
 
 /**
  * Stars or unstars an LD image (issue 13, feature 9). The star shows at once in every cached

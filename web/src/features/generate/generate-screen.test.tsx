@@ -3,9 +3,9 @@ import { TEXTS, UPLOAD_MAX_BYTES } from '@tessera/contract';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearGenerateSessions } from './generate-session';
 import { GenerateScreen } from './generate-screen';
-import { fakeServer, renderWithApp } from './test-support';
+import { clearGenerateSessions } from './generate-session';
+import { fakeServer, renderWithApp } from './testing';
 
 // The pixel size is read by the browser's image decoder, which jsdom has not: the test says it.
 const sizes = vi.hoisted(() => new Map<string, { width: number; height: number } | undefined>());
@@ -14,8 +14,15 @@ vi.mock('./image-size', () => ({
     sizes.has(file.name) ? sizes.get(file.name) : { width: 512, height: 512 },
 }));
 // The HD feature's modal is another feature's: a stand-in says which image it was opened for.
-vi.mock('../hd/ld-image-details-modal', () => ({
-  LdImageDetailsModal: ({ image, onClose }: { image: { filename: string }; onClose: () => void }) => (
+vi.mock('../hd', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  LdImageDetailsModal: ({
+    image,
+    onClose,
+  }: {
+    image: { filename: string };
+    onClose: () => void;
+  }) => (
     <div role="dialog" aria-label={`Details of ${image.filename}`}>
       <button type="button" onClick={onClose}>
         Close

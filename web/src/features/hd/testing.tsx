@@ -10,6 +10,10 @@ import { MessagingProvider } from '../../lib/messaging';
 import type { HdStatusListener, RequestClient } from '../../lib/messaging';
 import { hdJobStore } from './hd-job-store';
 
+// Other features' tests reach the HD test data and the job store through this module.
+export { hdJob, hdStatus } from './fixtures';
+export { hdJobStore } from './hd-job-store';
+
 export interface FakeClient extends RequestClient {
   sent: CommandInput<'generate-image'>[];
   /** Delivers an HD status event to every listener, as the broker would. */

@@ -3,7 +3,7 @@ import { TEXTS } from '@tessera/contract';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, renderWithApp } from '../generate/test-support';
+import { fakeServer, renderWithApp } from '../generate/testing';
 import { InputScreen } from './input-screen';
 
 afterEach(() => {

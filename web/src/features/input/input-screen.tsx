@@ -2,7 +2,7 @@ import { TEXTS, formatImageDate } from '@tessera/contract';
 import type { InputImage } from '@tessera/contract';
 import { useNavigate } from 'react-router';
 import { inputImageUrl } from '../../lib/api/generation';
-import { generateWithReference } from '../generate/reference-link';
+import { generateWithReference } from '../generate';
 import { useInputs } from './use-inputs';
 import './input-screen.css';
 

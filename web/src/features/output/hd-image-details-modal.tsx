@@ -1,8 +1,8 @@
 import { formatImageDate, sizeLabelFromFactors } from '@tessera/contract';
 import type { HdImage } from '@tessera/contract';
-import { hdImageUrl } from '../../lib/api/images';
 import { Dialog } from '../../components/gallery/dialog';
 import { DownloadIcon } from '../../components/icons';
+import { hdImageUrl } from '../../lib/api/images';
 
 /**
  * The HD Image Details modal of SPEC §2 (checklist O3): Name, Size, Date and Download. The

@@ -1,14 +1,14 @@
 import type { HdImage } from '@tessera/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { deleteHdImage } from '../../lib/api/images';
-import { useMessaging } from '../../lib/messaging';
 import { imageKey } from '../../components/gallery/gallery-image';
 import { GalleryScreen, withoutDeleted } from '../../components/gallery/gallery-screen';
 import type { TileBox } from '../../components/gallery/masonry-grid';
 import { useSelection } from '../../components/gallery/selection';
 import { SelectionBar } from '../../components/gallery/selection-bar';
 import { useImageDeletion } from '../../components/gallery/use-image-deletion';
+import { deleteHdImage } from '../../lib/api/images';
+import { useMessaging } from '../../lib/messaging';
 import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
 import { HdImageDetailsModal } from './hd-image-details-modal';
 import { hdImagesQueryKey, removeCachedHdImage, useHdImages } from './hd-images';

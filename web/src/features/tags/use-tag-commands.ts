@@ -3,9 +3,9 @@ import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-q
 import type { QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { assignTag, createTag, deleteTag, unassignTag, updateTag } from '../../lib/api/tags';
+import { removeTagFromCachedLdImages, updateCachedLdImage } from '../../lib/images/ld-images';
 import { useMessaging } from '../../lib/messaging';
 import type { RequestClient } from '../../lib/messaging';
-import { removeTagFromCachedLdImages, updateCachedLdImage } from '../../lib/images/ld-images';
 import { tagsQueryKey } from './use-tags';
 
 /** Mutation keys: create/update/delete mark a tag loading (T6); assign/unassign mark a link. */

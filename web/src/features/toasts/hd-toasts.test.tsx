@@ -2,8 +2,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { hdJobStore } from '../hd/hd-job-store';
-import { TestProviders, fakeClient, resetAfterTest, stubFetch } from '../hd/testing';
+import { TestProviders, fakeClient, hdJobStore, resetAfterTest, stubFetch } from '../hd/testing';
 import type { FakeClient } from '../hd/testing';
 import { HdToasts } from './hd-toasts';
 

@@ -1,7 +1,7 @@
 import { TEXTS } from '@tessera/contract';
 import type { HdStatusMessage } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
-import { hdStatus } from '../hd/fixtures';
+import { hdStatus } from '../hd/testing';
 import {
   INITIAL_TOAST_STATE,
   SHOWN_IDS_KEPT,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hdJob } from '../hd/fixtures';
+import { hdJob } from '../hd/testing';
 import { groupJobs, markJobCancelled, patchJobs } from './hd-queue';
 
 describe('HD queue', () => {

@@ -3,9 +3,14 @@ import type { HdJob } from '@tessera/contract';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hdJob } from '../hd/fixtures';
-import { hdJobStore } from '../hd/hd-job-store';
-import { TestProviders, fakeClient, resetAfterTest, stubFetch } from '../hd/testing';
+import {
+  TestProviders,
+  fakeClient,
+  hdJob,
+  hdJobStore,
+  resetAfterTest,
+  stubFetch,
+} from '../hd/testing';
 import type { FakeClient, FetchCall } from '../hd/testing';
 import { UpscaleScreen } from './upscale-screen';
 

@@ -1,0 +1,8 @@
+// Auth: the login screen, the stored credentials and the session the app shell checks.
+export { clearCredentials, readCredentials, useCredentials } from './credentials';
+export type { Credentials } from './credentials';
+export { LoginScreen } from './login-screen';
+export { ReconnectPrompt } from './reconnect-prompt';
+export { isUnauthorized, sessionQuery } from './session';
+export { useEndSession } from './use-end-session';
+export { useSignOut } from './use-sign-out';
