@@ -126,10 +126,6 @@ describe('pausing an owner’s queue', () => {
       repo,
       {
         hd: {
-          handler: async (job) => {
-            order.push(job.publicId);
-            return `${job.publicId}.png`;
-          },
           concurrency: 1,
           maxAttempts: 1,
           retryDelayMs: () => 10,
@@ -142,7 +138,12 @@ describe('pausing an owner’s queue', () => {
     );
     try {
       await repo.pause(ann, 'hd', new Date());
-      await runner.start();
+      await runner.start({
+        hd: async (job) => {
+          order.push(job.publicId);
+          return `${job.publicId}.png`;
+        },
+      });
       for (const publicId of ['a1', 'a2', 'a3'])
         await runner.enqueue({ publicId, ownerId: ann, kind: 'hd', params: {} });
       await repo.moveToTop(ann, 'hd', 'a3', new Date());

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJobRepository, type JobRecord, type JobRepository } from '../store/jobs.js';
 import { createTestStore, silentLogger, type TestStore } from '../testing/fixtures.js';
-import { JobRunner, type JobHandler, type JobKind } from './runner.js';
+import { JobRunner, type JobHandler, type JobHandlers, type JobPolicy } from './runner.js';
 
 let store: TestStore;
 let repo: JobRepository;
@@ -22,15 +22,26 @@ afterEach(async () => {
   await store.close();
 });
 
-function kind(handler: JobHandler, extra: Partial<JobKind> = {}): JobKind {
+type TestKind = JobPolicy & { handler: JobHandler };
+
+function kind(handler: JobHandler, extra: Partial<JobPolicy> = {}): TestKind {
   return { handler, concurrency: 1, maxAttempts: 3, retryDelayMs: () => 10, ...extra };
 }
 
-function runner(kinds: Record<string, JobKind>): JobRunner {
+const handlersOf = new WeakMap<JobRunner, JobHandlers>();
+
+function runner(kinds: Record<string, TestKind>): JobRunner {
   const r = new JobRunner(repo, kinds, silentLogger);
+  handlersOf.set(
+    r,
+    Object.fromEntries(Object.entries(kinds).map(([name, { handler }]) => [name, handler])),
+  );
   runners.push(r);
   return r;
 }
+
+/** Starts a runner made by runner() with the handlers it was given. */
+const start = (r: JobRunner) => r.start(handlersOf.get(r) ?? {});
 
 /** Resolves when `count` jobs have reached a final state. */
 function settled(r: JobRunner, count: number): Promise<JobRecord[]> {
@@ -64,7 +75,7 @@ describe('the job runner', () => {
     r.onChange(
       (job) => job.publicId === 'j1' && job.status === 'in_progress' && seen.push(job.percent),
     );
-    await r.start();
+    await start(r);
     const done = settled(r, 3);
     for (const id of ['j1', 'j2', 'j3'])
       await r.enqueue({ publicId: id, ownerId: ownerA, kind: 'preview', params: {} });
@@ -87,7 +98,7 @@ describe('the job runner', () => {
       ),
     });
     r.onChange((job) => statuses.push(job.status));
-    await r.start();
+    await start(r);
     const done = settled(r, 1);
     await r.enqueue({ publicId: 'h1', ownerId: ownerA, kind: 'hd', params: {} });
     const [job] = await done;
@@ -107,7 +118,7 @@ describe('the job runner', () => {
     const r = runner({
       hd: kind(() => Promise.reject(new Error('engine on fire')), { maxAttempts: 2 }),
     });
-    await r.start();
+    await start(r);
     const done = settled(r, 1);
     await r.enqueue({ publicId: 'h1', ownerId: ownerA, kind: 'hd', params: {} });
     expect((await done)[0]).toMatchObject({
@@ -136,7 +147,7 @@ describe('the job runner', () => {
       new Date(),
     );
     const done = settled(r, 6);
-    await r.start();
+    await start(r);
     await done;
     expect(order).toEqual(['a1', 'b1', 'a2', 'a3', 'a4', 'a5']);
   });
@@ -188,7 +199,7 @@ describe('the job runner', () => {
       }),
     });
     const done = settled(r, 1);
-    await r.start();
+    await start(r);
     expect((await done)[0]).toMatchObject({ publicId: 'p1', status: 'finished', attempts: 2 });
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(runs).toBe(1);
@@ -207,7 +218,7 @@ describe('the job runner', () => {
           ),
       ),
     });
-    await r.start();
+    await start(r);
     const started = new Promise((resolve) =>
       r.onChange((job) => job.status === 'in_progress' && resolve(job)),
     );
@@ -216,6 +227,11 @@ describe('the job runner', () => {
     await r.stop();
     expect(aborted).toBe(true);
     expect(await repo.latest(ownerA, 'preview')).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+
+  it('refuses to start with a kind that has no handler', async () => {
+    const r = runner({ preview: kind(() => Promise.resolve('x.png')) });
+    await expect(r.start({})).rejects.toThrow("No handler for jobs of kind 'preview'");
   });
 
   it('refuses a job of a kind it has no handler for', async () => {

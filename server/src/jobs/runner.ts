@@ -35,8 +35,8 @@ class JobCancelled extends Error {
 /** Runs one job; resolves with its output (a file name). Throwing fails the attempt. */
 export type JobHandler = (job: JobRecord, context: JobContext) => Promise<string>;
 
-export interface JobKind {
-  handler: JobHandler;
+/** How the runner treats one kind of job: its handler is given at start. */
+export interface JobPolicy {
   /** Jobs of this kind running at once; CPU-heavy engines want 1. */
   concurrency: number;
   maxAttempts: number;
@@ -51,6 +51,26 @@ export function exponentialBackoff(baseMs: number, maxMs: number): (attempt: num
   return (attempt) => Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
 }
 
+/** The handler of each kind of job; start() refuses a kind the policies name and this lacks. */
+export type JobHandlers = Readonly<Record<string, JobHandler>>;
+
+/** A job as a service orders it: the kind's policy adds its attempts and limits. */
+export type JobOrder = Omit<NewJob, 'maxAttempts' | 'maxLivePerOwner'>;
+
+/**
+ * What services ask of the runner (a port, so they never hold the runner itself): queue a job,
+ * claim without waiting for the next poll, stop jobs the store has just cancelled.
+ */
+export interface JobScheduler {
+  /**
+   * Queues a job; undefined when a live job with the same dedupe key exists already. Throws
+   * QueueFullError when the owner has as many live jobs of the kind as it allows.
+   */
+  enqueue(job: JobOrder): Promise<JobRecord | undefined>;
+  wake(kind: string): void;
+  abortCancelled(ids: readonly number[]): void;
+}
+
 /** Tells the world about a job's every state change (HD status messages, say). */
 export type JobListener = (job: JobRecord) => void;
 
@@ -61,7 +81,8 @@ const PROGRESS_WRITE_MS = 250;
  * The persistent queue's runner: claims jobs atomically, runs each kind with its concurrency,
  * retries with backoff, and on start puts back to the queue what a crash left in progress.
  */
-export class JobRunner {
+export class JobRunner implements JobScheduler {
+  private handlers: JobHandlers | undefined;
   private readonly running = new Map<string, Set<Promise<void>>>();
   private readonly controllers = new Map<number, AbortController>();
   private readonly listeners = new Set<JobListener>();
@@ -71,7 +92,7 @@ export class JobRunner {
 
   constructor(
     private readonly jobs: JobRepository,
-    private readonly kinds: Readonly<Record<string, JobKind>>,
+    private readonly policies: Readonly<Record<string, JobPolicy>>,
     private readonly log: Logger,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -81,7 +102,15 @@ export class JobRunner {
     return () => this.listeners.delete(listener);
   }
 
-  async start(): Promise<void> {
+  /**
+   * Starts claiming with these handlers. Handlers come here rather than to the constructor:
+   * the services that own them are built with the runner as their scheduler.
+   */
+  async start(handlers: JobHandlers): Promise<void> {
+    for (const kind of Object.keys(this.policies)) {
+      if (!handlers[kind]) throw new Error(`No handler for jobs of kind '${kind}'`);
+    }
+    this.handlers = handlers;
     for (const job of await this.jobs.requeueInterrupted(this.now())) {
       this.log.info(
         { job: job.id, kind: job.kind, status: job.status },
@@ -94,14 +123,8 @@ export class JobRunner {
     this.wakeAll();
   }
 
-  /**
-   * Queues a job; undefined when a live job with the same dedupe key exists already. Throws
-   * QueueFullError when the owner has as many live jobs of the kind as it allows.
-   */
-  async enqueue(
-    job: Omit<NewJob, 'maxAttempts' | 'maxLivePerOwner'>,
-  ): Promise<JobRecord | undefined> {
-    const kind = this.kinds[job.kind];
+  async enqueue(job: JobOrder): Promise<JobRecord | undefined> {
+    const kind = this.policies[job.kind];
     if (!kind) throw new Error(`No handler for jobs of kind '${job.kind}'`);
     const record = await this.jobs.insert(
       {
@@ -126,24 +149,24 @@ export class JobRunner {
     await Promise.all([...this.running.values()].flatMap((set) => [...set]));
   }
 
-  /** Stops these jobs if they are running here; the store has marked them cancelled already. */
   abortCancelled(ids: readonly number[]): void {
     for (const id of ids) this.controllers.get(id)?.abort(new JobCancelled('Cancelled'));
   }
 
-  /** Claims what can run now rather than at the next poll, e.g. after an owner resumed a queue. */
   wake(kind: string): void {
     void this.pump(kind);
   }
 
   private wakeAll(): void {
-    for (const kind of Object.keys(this.kinds)) void this.pump(kind);
+    for (const kind of Object.keys(this.policies)) void this.pump(kind);
   }
 
   private async pump(kind: string): Promise<void> {
     if (this.stopped || this.pumping.has(kind)) return;
-    const config = this.kinds[kind];
-    if (!config) return;
+    const config = this.policies[kind];
+    // Jobs queued before start wait for it: the handlers come with it.
+    const handler = this.handlers?.[kind];
+    if (!config || !handler) return;
     this.pumping.add(kind);
     try {
       const running = this.running.get(kind) ?? new Set<Promise<void>>();
@@ -152,7 +175,7 @@ export class JobRunner {
         const job = await this.jobs.claim(kind, this.now());
         if (!job) break;
         this.emit(job);
-        const run = this.execute(job, config).finally(() => {
+        const run = this.execute(job, config, handler).finally(() => {
           running.delete(run);
           void this.pump(kind);
         });
@@ -165,7 +188,7 @@ export class JobRunner {
     }
   }
 
-  private async execute(job: JobRecord, config: JobKind): Promise<void> {
+  private async execute(job: JobRecord, config: JobPolicy, handler: JobHandler): Promise<void> {
     const controller = new AbortController();
     this.controllers.set(job.id, controller);
     let percent = 0;
@@ -184,7 +207,7 @@ export class JobRunner {
       }
     };
     try {
-      const output = await config.handler(job, {
+      const output = await handler(job, {
         progress,
         signal: controller.signal,
         reserveOutput: (name) => this.jobs.reserveOutput(job.id, name),
@@ -212,7 +235,7 @@ export class JobRunner {
 
   private async settleFailure(
     job: JobRecord,
-    config: JobKind,
+    config: JobPolicy,
     err: unknown,
     aborted: boolean,
   ): Promise<void> {

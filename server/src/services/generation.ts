@@ -7,10 +7,10 @@ import type { Engine } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import { withPngText } from '../imaging/png-text.js';
 import { makeThumbnail, probeImage } from '../imaging/probe.js';
-import type { JobHandler, JobRunner } from '../jobs/runner.js';
+import type { JobHandler, JobScheduler } from '../jobs/runner.js';
 import type { ImageRepository } from '../store/images.js';
 import { faultPoint } from '../faults.js';
-import { QueueFullError, type JobRecord } from '../store/jobs.js';
+import { QueueFullError, type JobRecord, type JobRepository } from '../store/jobs.js';
 import type { Owner } from './images.js';
 import { thumbnailName } from './images.js';
 
@@ -51,6 +51,8 @@ export class GenerationService {
   constructor(
     private readonly images: ImageRepository,
     private readonly files: FileStore,
+    private readonly jobs: JobRepository,
+    private readonly scheduler: JobScheduler,
     private readonly engine: Engine,
     private readonly scratchDir: string,
     private readonly log: Logger,
@@ -58,7 +60,6 @@ export class GenerationService {
 
   /** Keeps the validated upload as the reference and queues the job; undefined if the id is live already. */
   async enqueuePreview(
-    runner: JobRunner,
     owner: Owner,
     request: PreviewRequest,
     upload: { path: string; format: string },
@@ -82,7 +83,7 @@ export class GenerationService {
       seamless: request.seamless === 'enable',
       mask: request.mask === 'enable',
     };
-    const outcome = await runner
+    const outcome = await this.scheduler
       .enqueue({
         publicId: request.id,
         ownerId: owner.id,
@@ -100,6 +101,13 @@ export class GenerationService {
     if (outcome.status !== 'queued')
       await (await this.files.prepareRemoval(owner.username, 'input', inputFile)).commit();
     return outcome;
+  }
+
+  /** The owner's latest preview or HD job as the status query reports it (SPEC §7). */
+  async latestStatus(owner: Owner, kind: 'preview' | 'hd'): Promise<GenerationStatus | undefined> {
+    // The query's kinds are the job kinds' names (PREVIEW_JOB, HD_JOB).
+    const job = await this.jobs.latest(owner.id, kind);
+    return job && statusOf(job);
   }
 
   /**

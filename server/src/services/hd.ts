@@ -20,7 +20,7 @@ import type { Engine } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import { THUMBNAIL_SIZE } from '../imaging/probe.js';
 import { faultPoint } from '../faults.js';
-import { PermanentJobError, type JobHandler, type JobRunner } from '../jobs/runner.js';
+import { PermanentJobError, type JobHandler, type JobScheduler } from '../jobs/runner.js';
 import type { ImageRepository, NewImage } from '../store/images.js';
 import { QueueFullError, type JobRecord, type JobRepository } from '../store/jobs.js';
 import { stem } from './generation.js';
@@ -54,7 +54,9 @@ export interface HdJobParams {
 }
 
 /** Sends an HD status message to a user (query/status-generate-image/user/{username}). */
-export type HdStatusNotifier = (username: string, message: HdStatusMessage) => void;
+export interface HdStatusPublisher {
+  publish(username: string, message: HdStatusMessage): void;
+}
 
 export type CancelResult = 'cancelled' | 'not-queued' | 'unknown';
 export type MoveResult = 'moved' | 'not-queued' | 'unknown';
@@ -64,20 +66,19 @@ export type MoveResult = 'moved' | 'not-queued' | 'unknown';
  * engine's upscaler, records the HD images, and tells the user every state change.
  */
 export class HdService {
-  private notify: HdStatusNotifier = () => undefined;
-
   constructor(
     private readonly images: ImageRepository,
     private readonly files: FileStore,
     private readonly jobs: JobRepository,
+    private readonly scheduler: JobScheduler,
+    private readonly status: HdStatusPublisher,
     private readonly engine: Engine,
     private readonly scratchDir: string,
     private readonly log: Logger,
   ) {}
 
-  /** Where status messages go; set once the messaging client is connected. */
-  setNotifier(notify: HdStatusNotifier): void {
-    this.notify = notify;
+  private notify(username: string, message: HdStatusMessage): void {
+    this.status.publish(username, message);
   }
 
   /**
@@ -85,11 +86,7 @@ export class HdService {
    * the size table). The image must be the owner's and the size one of its format's; one job per
    * image and size runs at a time: ordering it again reports the running job's status instead.
    */
-  async order(
-    runner: JobRunner,
-    owner: Owner,
-    command: CommandPayload<'generate-image'>,
-  ): Promise<void> {
+  async order(owner: Owner, command: CommandPayload<'generate-image'>): Promise<void> {
     const refuse = (error: string) => {
       this.log.info({ user: owner.username, image: command.image, error }, 'HD order refused');
       this.notify(owner.username, {
@@ -121,7 +118,7 @@ export class HdService {
     const dedupeKey = `hd:${source.filename}:${size}`;
     let job: JobRecord | undefined;
     try {
-      job = await runner.enqueue({
+      job = await this.scheduler.enqueue({
         publicId: command.id,
         ownerId: owner.id,
         kind: HD_JOB,
@@ -289,9 +286,9 @@ export class HdService {
    * Cancels the HD jobs of an LD image being deleted: queued ones never start, running ones
    * stop and write nothing more.
    */
-  async cancelForImage(runner: JobRunner, owner: Owner, image: string): Promise<void> {
+  async cancelForImage(owner: Owner, image: string): Promise<void> {
     const ids = await this.jobs.cancelByKeyPrefix(owner.id, HD_JOB, `hd:${image}:`, new Date());
-    runner.abortCancelled(ids);
+    this.scheduler.abortCancelled(ids);
     if (ids.length > 0)
       this.log.info({ user: owner.username, image, jobs: ids }, 'HD jobs cancelled');
   }
@@ -346,9 +343,9 @@ export class HdService {
   }
 
   /** Lets the owner's queued jobs run again, starting one now if the runner has room. */
-  async resume(runner: JobRunner, owner: Owner): Promise<void> {
+  async resume(owner: Owner): Promise<void> {
     await this.jobs.resume(owner.id, HD_JOB);
-    runner.wake(HD_JOB);
+    this.scheduler.wake(HD_JOB);
     this.log.info({ user: owner.username }, 'HD queue resumed');
   }
 

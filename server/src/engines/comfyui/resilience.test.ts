@@ -118,15 +118,7 @@ describe('lost sockets and lost messages (part 1)', () => {
       const runner = new JobRunner(
         repo,
         {
-          preview: {
-            handler: async () => {
-              await made.generate(previewParams(), () => undefined, never());
-              return 'out.png';
-            },
-            concurrency: 1,
-            maxAttempts: 2,
-            retryDelayMs: () => 10,
-          },
+          preview: { concurrency: 1, maxAttempts: 2, retryDelayMs: () => 10 },
         },
         silentLogger,
       );
@@ -137,7 +129,12 @@ describe('lost sockets and lost messages (part 1)', () => {
           if (job.status === 'finished' || job.status === 'error') resolve(job);
         }),
       );
-      await runner.start();
+      await runner.start({
+        preview: async () => {
+          await made.generate(previewParams(), () => undefined, never());
+          return 'out.png';
+        },
+      });
       await runner.enqueue({ publicId: 'p1', ownerId: owner, kind: 'preview', params: {} });
       const job = await finished;
       await runner.stop();
