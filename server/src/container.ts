@@ -9,8 +9,8 @@ import { jobPolicies, type JobPolicyOverrides } from './jobs/policies.js';
 import { JobRunner, type JobHandlers } from './jobs/runner.js';
 import { HdStatusRelay } from './messaging/hd-status-relay.js';
 import { AuthService } from './services/auth.js';
-import { GenerationService, PREVIEW_JOB } from './services/generation.js';
-import { HD_JOB, HdService } from './services/hd.js';
+import { GenerationService } from './services/generation.js';
+import { HdService } from './services/hd.js';
 import { ImageService } from './services/images.js';
 import { MemoryLoginGuard } from './services/login-guard.js';
 import { RecoveryService } from './services/recovery.js';
@@ -22,7 +22,7 @@ import { createCredentialChangeRepository } from './store/credential-changes.js'
 import { openDatabase, type Db } from './store/database.js';
 import { createHealthRepository, type HealthRepository } from './store/health.js';
 import { createImageRepository } from './store/images.js';
-import { createJobRepository } from './store/jobs.js';
+import { createSqliteJobQueue } from './store/jobs.js';
 import { createSessionRepository, type SessionRepository } from './store/sessions.js';
 import { createTagRepository } from './store/tags.js';
 import { createUserRepository, type UserRepository } from './store/users.js';
@@ -73,7 +73,7 @@ export async function buildContainer(
   const users = createUserRepository(db);
   const sessions = createSessionRepository(db);
   const imageRepo = createImageRepository(db);
-  const jobRepo = createJobRepository(db);
+  const jobQueue = createSqliteJobQueue(db);
   const files = new LocalFileStore(path.join(config.dataDir, 'files'));
 
   // Scratch files of a previous run (uploads being checked, engine outputs) are worthless now.
@@ -81,13 +81,13 @@ export async function buildContainer(
   await fs.rm(scratchDir, { recursive: true, force: true });
 
   const engine = overrides.engine ?? createEngine(config);
-  const jobs = new JobRunner(jobRepo, jobPolicies(config, overrides), log);
+  const jobs = new JobRunner(jobQueue, jobPolicies(config, overrides), log);
   const hdStatus = new HdStatusRelay();
-  const hd = new HdService(imageRepo, files, jobRepo, jobs, hdStatus, engine, scratchDir, log);
+  const hd = new HdService(imageRepo, files, jobQueue, jobs, hdStatus, engine, scratchDir, log);
   const generation = new GenerationService(
     imageRepo,
     files,
-    jobRepo,
+    jobQueue,
     jobs,
     engine,
     scratchDir,
@@ -107,7 +107,7 @@ export async function buildContainer(
     scratchDir,
     engine,
     jobs,
-    jobHandlers: { [PREVIEW_JOB]: generation.runPreview, [HD_JOB]: hd.runHd },
+    jobHandlers: { preview: generation.runPreview, hd: hd.runHd },
     auth: new AuthService(users, sessions, new MemoryLoginGuard()),
     userAdmin: new UserService(users),
     images,
@@ -117,6 +117,6 @@ export async function buildContainer(
     hdStatus,
     references: new ReferenceService(imageRepo, files),
     zips: new ZipDownloads(imageRepo, files, log),
-    recovery: new RecoveryService(users, imageRepo, images, jobRepo, files, log),
+    recovery: new RecoveryService(users, imageRepo, images, jobQueue, files, log),
   };
 }

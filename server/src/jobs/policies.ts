@@ -1,7 +1,5 @@
 import type { Config } from '../config.js';
-import { HD_JOB } from '../services/hd.js';
-import { PREVIEW_JOB } from '../services/generation.js';
-import { exponentialBackoff, type JobPolicy } from './runner.js';
+import { exponentialBackoff, type JobPolicies } from './runner.js';
 
 /** Parts of the policies a test may replace: quicker HD retries. */
 export interface JobPolicyOverrides {
@@ -12,18 +10,18 @@ export interface JobPolicyOverrides {
 export function jobPolicies(
   config: Pick<Config, 'jobConcurrency' | 'comfyui' | 'maxQueuedPerUser'>,
   overrides: JobPolicyOverrides = {},
-): Record<string, JobPolicy> {
+): JobPolicies {
   // CPU engines run one job per core budget; with ComfyUI every configured GPU server takes one.
   const concurrency = Math.max(config.jobConcurrency, config.comfyui?.urls.length ?? 0);
   return {
-    [PREVIEW_JOB]: {
+    preview: {
       concurrency,
       maxLivePerOwner: config.maxQueuedPerUser.preview,
       // A second attempt covers a crash or restart mid-job; the browser shows a real failure.
       maxAttempts: 2,
       retryDelayMs: exponentialBackoff(1000, 10_000),
     },
-    [HD_JOB]: {
+    hd: {
       concurrency,
       maxLivePerOwner: config.maxQueuedPerUser.hd,
       // Each failed attempt is told to the user and retried after a growing pause.

@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import { ServerStopping } from '../shutdown.js';
-import type { JobRecord, JobRemotePrompt, JobRepository, NewJob } from '../store/jobs.js';
+import {
+  JOB_KINDS,
+  type JobKind,
+  type JobOrder,
+  type JobRecord,
+  type JobRemotePrompt,
+} from './job.js';
+import type { JobQueue } from './queue.js';
 
 export interface JobContext {
   /** Reports progress from 0 to 100; cheap to call often. */
@@ -33,7 +40,10 @@ class JobCancelled extends Error {
 }
 
 /** Runs one job; resolves with its output (a file name). Throwing fails the attempt. */
-export type JobHandler = (job: JobRecord, context: JobContext) => Promise<string>;
+export type JobHandler<K extends JobKind = JobKind> = (
+  job: JobRecord<K>,
+  context: JobContext,
+) => Promise<string>;
 
 /** How the runner treats one kind of job: its handler is given at start. */
 export interface JobPolicy {
@@ -51,11 +61,11 @@ export function exponentialBackoff(baseMs: number, maxMs: number): (attempt: num
   return (attempt) => Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
 }
 
-/** The handler of each kind of job; start() refuses a kind the policies name and this lacks. */
-export type JobHandlers = Readonly<Record<string, JobHandler>>;
+/** The handler of every kind of job, each typed by its kind's params. */
+export type JobHandlers = { readonly [K in JobKind]: JobHandler<K> };
 
-/** A job as a service orders it: the kind's policy adds its attempts and limits. */
-export type JobOrder = Omit<NewJob, 'maxAttempts' | 'maxLivePerOwner'>;
+/** The policy of every kind of job. */
+export type JobPolicies = Readonly<Record<JobKind, JobPolicy>>;
 
 /**
  * What services ask of the runner (a port, so they never hold the runner itself): queue a job,
@@ -66,8 +76,8 @@ export interface JobScheduler {
    * Queues a job; undefined when a live job with the same dedupe key exists already. Throws
    * QueueFullError when the owner has as many live jobs of the kind as it allows.
    */
-  enqueue(job: JobOrder): Promise<JobRecord | undefined>;
-  wake(kind: string): void;
+  enqueue<K extends JobKind>(job: JobOrder<K>): Promise<JobRecord<K> | undefined>;
+  wake(kind: JobKind): void;
   abortCancelled(ids: readonly number[]): void;
 }
 
@@ -83,16 +93,16 @@ const PROGRESS_WRITE_MS = 250;
  */
 export class JobRunner implements JobScheduler {
   private handlers: JobHandlers | undefined;
-  private readonly running = new Map<string, Set<Promise<void>>>();
+  private readonly running = new Map<JobKind, Set<Promise<void>>>();
   private readonly controllers = new Map<number, AbortController>();
   private readonly listeners = new Set<JobListener>();
-  private readonly pumping = new Set<string>();
+  private readonly pumping = new Set<JobKind>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(
-    private readonly jobs: JobRepository,
-    private readonly policies: Readonly<Record<string, JobPolicy>>,
+    private readonly jobs: JobQueue,
+    private readonly policies: JobPolicies,
     private readonly log: Logger,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -107,8 +117,11 @@ export class JobRunner implements JobScheduler {
    * the services that own them are built with the runner as their scheduler.
    */
   async start(handlers: JobHandlers): Promise<void> {
-    for (const kind of Object.keys(this.policies)) {
-      if (!handlers[kind]) throw new Error(`No handler for jobs of kind '${kind}'`);
+    // The types demand every handler; this refuses what slipped past them (a cast, plain JS).
+    for (const kind of JOB_KINDS) {
+      if (typeof handlers[kind] !== 'function') {
+        throw new Error(`No handler for jobs of kind '${kind}'`);
+      }
     }
     this.handlers = handlers;
     for (const job of await this.jobs.requeueInterrupted(this.now())) {
@@ -123,10 +136,11 @@ export class JobRunner implements JobScheduler {
     this.wakeAll();
   }
 
-  async enqueue(job: JobOrder): Promise<JobRecord | undefined> {
-    const kind = this.policies[job.kind];
+  async enqueue<K extends JobKind>(job: JobOrder<K>): Promise<JobRecord<K> | undefined> {
+    // Undefined only for a kind from outside the type (a cast, plain JS).
+    const kind = this.policies[job.kind] as JobPolicy | undefined;
     if (!kind) throw new Error(`No handler for jobs of kind '${job.kind}'`);
-    const record = await this.jobs.insert(
+    const record = await this.jobs.enqueue<K>(
       {
         ...job,
         maxAttempts: kind.maxAttempts,
@@ -153,26 +167,26 @@ export class JobRunner implements JobScheduler {
     for (const id of ids) this.controllers.get(id)?.abort(new JobCancelled('Cancelled'));
   }
 
-  wake(kind: string): void {
+  wake(kind: JobKind): void {
     void this.pump(kind);
   }
 
   private wakeAll(): void {
-    for (const kind of Object.keys(this.policies)) void this.pump(kind);
+    for (const kind of JOB_KINDS) void this.pump(kind);
   }
 
-  private async pump(kind: string): Promise<void> {
+  private async pump<K extends JobKind>(kind: K): Promise<void> {
     if (this.stopped || this.pumping.has(kind)) return;
     const config = this.policies[kind];
     // Jobs queued before start wait for it: the handlers come with it.
-    const handler = this.handlers?.[kind];
-    if (!config || !handler) return;
+    const handler: JobHandler<K> | undefined = this.handlers?.[kind];
+    if (!handler) return;
     this.pumping.add(kind);
     try {
       const running = this.running.get(kind) ?? new Set<Promise<void>>();
       this.running.set(kind, running);
       while (!this.stopped && running.size < config.concurrency) {
-        const job = await this.jobs.claim(kind, this.now());
+        const job = await this.jobs.claim<K>(kind, this.now());
         if (!job) break;
         this.emit(job);
         const run = this.execute(job, config, handler).finally(() => {
@@ -188,7 +202,11 @@ export class JobRunner implements JobScheduler {
     }
   }
 
-  private async execute(job: JobRecord, config: JobPolicy, handler: JobHandler): Promise<void> {
+  private async execute<K extends JobKind>(
+    job: JobRecord<K>,
+    config: JobPolicy,
+    handler: JobHandler<K>,
+  ): Promise<void> {
     const controller = new AbortController();
     this.controllers.set(job.id, controller);
     let percent = 0;
@@ -233,8 +251,8 @@ export class JobRunner implements JobScheduler {
     }
   }
 
-  private async settleFailure(
-    job: JobRecord,
+  private async settleFailure<K extends JobKind>(
+    job: JobRecord<K>,
     config: JobPolicy,
     err: unknown,
     aborted: boolean,
@@ -264,10 +282,12 @@ export class JobRunner implements JobScheduler {
     this.emit(await this.jobs.fail(job.id, message, this.now()));
   }
 
-  private emit(job: JobRecord): void {
+  private emit<K extends JobKind>(job: JobRecord<K>): void {
+    // A job of kind K is a JobRecord; TypeScript does not see it through the generic.
+    const record = job as JobRecord;
     for (const listener of this.listeners) {
       try {
-        listener(job);
+        listener(record);
       } catch (err) {
         this.log.error({ err }, 'job listener failed');
       }
