@@ -77,7 +77,9 @@ export interface JobScheduler {
    * QueueFullError when the owner has as many live jobs of the kind as it allows.
    */
   enqueue<K extends JobKind>(job: JobOrder<K>): Promise<JobRecord<K> | undefined>;
+  /** Claims what can run now rather than at the next poll, e.g. after an owner resumed a queue. */
   wake(kind: JobKind): void;
+  /** Stops these jobs if they are running here; the store has marked them cancelled already. */
   abortCancelled(ids: readonly number[]): void;
 }
 
