@@ -35,13 +35,14 @@ beforeAll(async () => {
       latestStatus: () => Promise.reject(new Error('not used here')),
     },
     // So have the queue and references routes (services/hd.test.ts).
-    library: {
-      hdJobs: () => Promise.reject(new Error('not used here')),
-      cancelHdJob: () => Promise.reject(new Error('not used here')),
-      moveHdJobToTop: () => Promise.reject(new Error('not used here')),
-      setHdQueuePaused: () => Promise.reject(new Error('not used here')),
-      inputs: () => Promise.reject(new Error('not used here')),
+    hdQueue: {
+      list: () => Promise.reject(new Error('not used here')),
+      cancel: () => Promise.reject(new Error('not used here')),
+      moveToTop: () => Promise.reject(new Error('not used here')),
+      pause: () => Promise.reject(new Error('not used here')),
+      resume: () => Promise.reject(new Error('not used here')),
     },
+    references: { list: () => Promise.reject(new Error('not used here')) },
     // And the ZIP downloads (routes/zip.test.ts).
     zips: {
       prepare: () => Promise.reject(new Error('not used here')),

@@ -6,7 +6,7 @@ import type { FileStore } from '../files/file-store.js';
 import type { AuthService } from '../services/auth.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import { generationRoutes, type GenerationApi } from './routes/generation.js';
-import { libraryRoutes, type LibraryApi } from './routes/hd-jobs.js';
+import { libraryRoutes, type HdQueueApi, type ReferencesApi } from './routes/hd-jobs.js';
 import { imageRoutes } from './routes/images.js';
 import { metaRoutes } from './routes/meta.js';
 import { sessionRoutes } from './routes/session.js';
@@ -34,8 +34,10 @@ export interface HttpDependencies {
   files: FileStore;
   /** Preview jobs and generation status (SPEC §7). */
   generation: GenerationApi;
-  /** The HD queue and the references library (beyond the spec). */
-  library: LibraryApi;
+  /** The HD queue (beyond the spec). */
+  hdQueue: HdQueueApi;
+  /** The references library (beyond the spec). */
+  references: ReferencesApi;
   /** Selections of images as one ZIP download. */
   zips: ZipApi;
   /** Where uploads stream to while they are checked, on the same disk as the files. */
@@ -78,7 +80,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     generation: deps.generation,
     scratchDir: deps.scratchDir,
   });
-  await app.register(libraryRoutes, { library: deps.library });
+  await app.register(libraryRoutes, { hdQueue: deps.hdQueue, references: deps.references });
   await app.register(zipRoutes, { zips: deps.zips });
   await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
   return app;

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createJobRepository, type JobRecord, type JobRepository } from '../store/jobs.js';
+import type { JobRecord } from './job.js';
+import type { JobQueue } from './queue.js';
+import { createSqliteJobQueue } from '../store/jobs.js';
+import { HD_PARAMS } from '../testing/job-params.js';
 import { createTestStore, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { JobRunner } from './runner.js';
 
@@ -9,14 +12,14 @@ import { JobRunner } from './runner.js';
  */
 
 let store: TestStore;
-let repo: JobRepository;
+let repo: JobQueue;
 let ann: number;
 let ben: number;
 let clock: number;
 
 beforeEach(async () => {
   store = await createTestStore(['ann', 'ben']);
-  repo = createJobRepository(store.db);
+  repo = createSqliteJobQueue(store.db);
   const ids = await store.db.selectFrom('users').select(['id', 'username']).execute();
   ann = ids.find((u) => u.username === 'ann')?.id ?? 0;
   ben = ids.find((u) => u.username === 'ben')?.id ?? 0;
@@ -31,7 +34,10 @@ const tick = () => new Date((clock += 1000));
 
 async function queue(ownerId: number, ...publicIds: string[]): Promise<void> {
   for (const publicId of publicIds) {
-    await repo.insert({ publicId, ownerId, kind: 'hd', params: {}, maxAttempts: 3 }, tick());
+    await repo.enqueue(
+      { publicId, ownerId, kind: 'hd', params: HD_PARAMS, maxAttempts: 3 },
+      tick(),
+    );
   }
 }
 
@@ -125,11 +131,8 @@ describe('pausing an owner’s queue', () => {
     const runner = new JobRunner(
       repo,
       {
+        preview: { concurrency: 1, maxAttempts: 1, retryDelayMs: () => 10 },
         hd: {
-          handler: async (job) => {
-            order.push(job.publicId);
-            return `${job.publicId}.png`;
-          },
           concurrency: 1,
           maxAttempts: 1,
           retryDelayMs: () => 10,
@@ -142,9 +145,15 @@ describe('pausing an owner’s queue', () => {
     );
     try {
       await repo.pause(ann, 'hd', new Date());
-      await runner.start();
+      await runner.start({
+        preview: () => Promise.reject(new Error('no previews here')),
+        hd: async (job) => {
+          order.push(job.publicId);
+          return `${job.publicId}.png`;
+        },
+      });
       for (const publicId of ['a1', 'a2', 'a3'])
-        await runner.enqueue({ publicId, ownerId: ann, kind: 'hd', params: {} });
+        await runner.enqueue({ publicId, ownerId: ann, kind: 'hd', params: HD_PARAMS });
       await repo.moveToTop(ann, 'hd', 'a3', new Date());
       // Longer than the runner's poll (500 ms): it looked, and passed the paused jobs over.
       await new Promise((resolve) => setTimeout(resolve, 1200));

@@ -1,17 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createJobRepository, type JobRecord, type JobRepository } from '../store/jobs.js';
+import type { JobKind, JobOrder, JobRecord } from './job.js';
+import type { JobQueue } from './queue.js';
+import { createSqliteJobQueue } from '../store/jobs.js';
+import { HD_PARAMS, PREVIEW_PARAMS } from '../testing/job-params.js';
 import { createTestStore, silentLogger, type TestStore } from '../testing/fixtures.js';
-import { JobRunner, type JobHandler, type JobKind } from './runner.js';
+import { JobRunner, type JobHandler, type JobHandlers, type JobPolicy } from './runner.js';
 
 let store: TestStore;
-let repo: JobRepository;
+let repo: JobQueue;
 let runners: JobRunner[] = [];
 let ownerA: number;
 let ownerB: number;
 
 beforeEach(async () => {
   store = await createTestStore(['ann', 'ben']);
-  repo = createJobRepository(store.db);
+  repo = createSqliteJobQueue(store.db);
   const ids = await store.db.selectFrom('users').select(['id', 'username']).execute();
   ownerA = ids.find((u) => u.username === 'ann')?.id ?? 0;
   ownerB = ids.find((u) => u.username === 'ben')?.id ?? 0;
@@ -22,15 +25,28 @@ afterEach(async () => {
   await store.close();
 });
 
-function kind(handler: JobHandler, extra: Partial<JobKind> = {}): JobKind {
+type TestKind = JobPolicy & { handler: JobHandler };
+
+function kind(handler: JobHandler, extra: Partial<JobPolicy> = {}): TestKind {
   return { handler, concurrency: 1, maxAttempts: 3, retryDelayMs: () => 10, ...extra };
 }
 
-function runner(kinds: Record<string, JobKind>): JobRunner {
-  const r = new JobRunner(repo, kinds, silentLogger);
+const handlersOf = new WeakMap<JobRunner, JobHandlers>();
+
+/** A kind the test queues nothing of: every runner has all kinds, as start-up demands. */
+const idle = kind(() => Promise.reject(new Error('no job of this kind is queued here')));
+
+/** A runner of the kinds a test names, the others idle. */
+function runner(kinds: Partial<Record<JobKind, TestKind>>): JobRunner {
+  const all = { preview: idle, hd: idle, ...kinds };
+  const r = new JobRunner(repo, all, silentLogger);
+  handlersOf.set(r, { preview: all.preview.handler, hd: all.hd.handler });
   runners.push(r);
   return r;
 }
+
+/** Starts a runner made by runner() with the handlers it was given. */
+const start = (r: JobRunner) => r.start(handlersOf.get(r) as JobHandlers);
 
 /** Resolves when `count` jobs have reached a final state. */
 function settled(r: JobRunner, count: number): Promise<JobRecord[]> {
@@ -64,10 +80,10 @@ describe('the job runner', () => {
     r.onChange(
       (job) => job.publicId === 'j1' && job.status === 'in_progress' && seen.push(job.percent),
     );
-    await r.start();
+    await start(r);
     const done = settled(r, 3);
     for (const id of ['j1', 'j2', 'j3'])
-      await r.enqueue({ publicId: id, ownerId: ownerA, kind: 'preview', params: {} });
+      await r.enqueue({ publicId: id, ownerId: ownerA, kind: 'preview', params: PREVIEW_PARAMS });
     const finished = await done;
     expect(finished.map((j) => [j.publicId, j.status, j.output, j.percent])).toEqual([
       ['j1', 'finished', 'out-j1.png', 100],
@@ -87,9 +103,9 @@ describe('the job runner', () => {
       ),
     });
     r.onChange((job) => statuses.push(job.status));
-    await r.start();
+    await start(r);
     const done = settled(r, 1);
-    await r.enqueue({ publicId: 'h1', ownerId: ownerA, kind: 'hd', params: {} });
+    await r.enqueue({ publicId: 'h1', ownerId: ownerA, kind: 'hd', params: HD_PARAMS });
     const [job] = await done;
     expect(job).toMatchObject({ status: 'finished', attempts: 3, output: 'ok.png' });
     expect(statuses).toEqual([
@@ -107,9 +123,9 @@ describe('the job runner', () => {
     const r = runner({
       hd: kind(() => Promise.reject(new Error('engine on fire')), { maxAttempts: 2 }),
     });
-    await r.start();
+    await start(r);
     const done = settled(r, 1);
-    await r.enqueue({ publicId: 'h1', ownerId: ownerA, kind: 'hd', params: {} });
+    await r.enqueue({ publicId: 'h1', ownerId: ownerA, kind: 'hd', params: HD_PARAMS });
     expect((await done)[0]).toMatchObject({
       status: 'error',
       attempts: 2,
@@ -127,16 +143,16 @@ describe('the job runner', () => {
     });
     // Queue everything before the runner starts, as after a burst of orders.
     for (let i = 1; i <= 5; i++)
-      await repo.insert(
-        { publicId: `a${i}`, ownerId: ownerA, kind: 'hd', params: {}, maxAttempts: 1 },
+      await repo.enqueue(
+        { publicId: `a${i}`, ownerId: ownerA, kind: 'hd', params: HD_PARAMS, maxAttempts: 1 },
         new Date(),
       );
-    await repo.insert(
-      { publicId: 'b1', ownerId: ownerB, kind: 'hd', params: {}, maxAttempts: 1 },
+    await repo.enqueue(
+      { publicId: 'b1', ownerId: ownerB, kind: 'hd', params: HD_PARAMS, maxAttempts: 1 },
       new Date(),
     );
     const done = settled(r, 6);
-    await r.start();
+    await start(r);
     await done;
     expect(order).toEqual(['a1', 'b1', 'a2', 'a3', 'a4', 'a5']);
   });
@@ -152,21 +168,21 @@ describe('the job runner', () => {
       publicId: 'h1',
       ownerId: ownerA,
       kind: 'hd',
-      params: {},
+      params: HD_PARAMS,
       dedupeKey: 'img.png@30x30',
     });
     const again = await r.enqueue({
       publicId: 'h2',
       ownerId: ownerA,
       kind: 'hd',
-      params: {},
+      params: HD_PARAMS,
       dedupeKey: 'img.png@30x30',
     });
     const other = await r.enqueue({
       publicId: 'h3',
       ownerId: ownerB,
       kind: 'hd',
-      params: {},
+      params: HD_PARAMS,
       dedupeKey: 'img.png@30x30',
     });
     expect(first?.publicId).toBe('h1');
@@ -175,8 +191,8 @@ describe('the job runner', () => {
   });
 
   it('puts a job a crash left in progress back in the queue and runs it once', async () => {
-    await repo.insert(
-      { publicId: 'p1', ownerId: ownerA, kind: 'preview', params: {}, maxAttempts: 3 },
+    await repo.enqueue(
+      { publicId: 'p1', ownerId: ownerA, kind: 'preview', params: PREVIEW_PARAMS, maxAttempts: 3 },
       new Date(),
     );
     await repo.claim('preview', new Date()); // the process that claimed it died here
@@ -188,7 +204,7 @@ describe('the job runner', () => {
       }),
     });
     const done = settled(r, 1);
-    await r.start();
+    await start(r);
     expect((await done)[0]).toMatchObject({ publicId: 'p1', status: 'finished', attempts: 2 });
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(runs).toBe(1);
@@ -207,21 +223,34 @@ describe('the job runner', () => {
           ),
       ),
     });
-    await r.start();
+    await start(r);
     const started = new Promise((resolve) =>
       r.onChange((job) => job.status === 'in_progress' && resolve(job)),
     );
-    await r.enqueue({ publicId: 'p1', ownerId: ownerA, kind: 'preview', params: {} });
+    await r.enqueue({ publicId: 'p1', ownerId: ownerA, kind: 'preview', params: PREVIEW_PARAMS });
     await started;
     await r.stop();
     expect(aborted).toBe(true);
     expect(await repo.latest(ownerA, 'preview')).toMatchObject({ status: 'queued', attempts: 0 });
   });
 
+  it('refuses to start with a kind that has no handler', async () => {
+    const r = runner({ preview: kind(() => Promise.resolve('x.png')) });
+    await expect(
+      r.start({ preview: () => Promise.resolve('x.png') } as unknown as JobHandlers),
+    ).rejects.toThrow("No handler for jobs of kind 'hd'");
+  });
+
   it('refuses a job of a kind it has no handler for', async () => {
     const r = runner({});
     await expect(
-      r.enqueue({ publicId: 'x', ownerId: ownerA, kind: 'mystery', params: {} }),
+      // A kind from outside the type, as plain JS or a stray row could bring.
+      r.enqueue({
+        publicId: 'x',
+        ownerId: ownerA,
+        kind: 'mystery',
+        params: {},
+      } as unknown as JobOrder),
     ).rejects.toThrow("No handler for jobs of kind 'mystery'");
   });
 });

@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import { ServerStopping } from '../shutdown.js';
-import type { JobRecord, JobRemotePrompt, JobRepository, NewJob } from '../store/jobs.js';
+import {
+  JOB_KINDS,
+  type JobKind,
+  type JobOrder,
+  type JobRecord,
+  type JobRemotePrompt,
+} from './job.js';
+import type { JobQueue } from './queue.js';
 
 export interface JobContext {
   /** Reports progress from 0 to 100; cheap to call often. */
@@ -33,10 +40,13 @@ class JobCancelled extends Error {
 }
 
 /** Runs one job; resolves with its output (a file name). Throwing fails the attempt. */
-export type JobHandler = (job: JobRecord, context: JobContext) => Promise<string>;
+export type JobHandler<K extends JobKind = JobKind> = (
+  job: JobRecord<K>,
+  context: JobContext,
+) => Promise<string>;
 
-export interface JobKind {
-  handler: JobHandler;
+/** How the runner treats one kind of job: its handler is given at start. */
+export interface JobPolicy {
   /** Jobs of this kind running at once; CPU-heavy engines want 1. */
   concurrency: number;
   maxAttempts: number;
@@ -51,6 +61,28 @@ export function exponentialBackoff(baseMs: number, maxMs: number): (attempt: num
   return (attempt) => Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
 }
 
+/** The handler of every kind of job, each typed by its kind's params. */
+export type JobHandlers = { readonly [K in JobKind]: JobHandler<K> };
+
+/** The policy of every kind of job. */
+export type JobPolicies = Readonly<Record<JobKind, JobPolicy>>;
+
+/**
+ * What services ask of the runner (a port, so they never hold the runner itself): queue a job,
+ * claim without waiting for the next poll, stop jobs the store has just cancelled.
+ */
+export interface JobScheduler {
+  /**
+   * Queues a job; undefined when a live job with the same dedupe key exists already. Throws
+   * QueueFullError when the owner has as many live jobs of the kind as it allows.
+   */
+  enqueue<K extends JobKind>(job: JobOrder<K>): Promise<JobRecord<K> | undefined>;
+  /** Claims what can run now rather than at the next poll, e.g. after an owner resumed a queue. */
+  wake(kind: JobKind): void;
+  /** Stops these jobs if they are running here; the store has marked them cancelled already. */
+  abortCancelled(ids: readonly number[]): void;
+}
+
 /** Tells the world about a job's every state change (HD status messages, say). */
 export type JobListener = (job: JobRecord) => void;
 
@@ -61,17 +93,18 @@ const PROGRESS_WRITE_MS = 250;
  * The persistent queue's runner: claims jobs atomically, runs each kind with its concurrency,
  * retries with backoff, and on start puts back to the queue what a crash left in progress.
  */
-export class JobRunner {
-  private readonly running = new Map<string, Set<Promise<void>>>();
+export class JobRunner implements JobScheduler {
+  private handlers: JobHandlers | undefined;
+  private readonly running = new Map<JobKind, Set<Promise<void>>>();
   private readonly controllers = new Map<number, AbortController>();
   private readonly listeners = new Set<JobListener>();
-  private readonly pumping = new Set<string>();
+  private readonly pumping = new Set<JobKind>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(
-    private readonly jobs: JobRepository,
-    private readonly kinds: Readonly<Record<string, JobKind>>,
+    private readonly jobs: JobQueue,
+    private readonly policies: JobPolicies,
     private readonly log: Logger,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -81,7 +114,18 @@ export class JobRunner {
     return () => this.listeners.delete(listener);
   }
 
-  async start(): Promise<void> {
+  /**
+   * Starts claiming with these handlers. Handlers come here rather than to the constructor:
+   * the services that own them are built with the runner as their scheduler.
+   */
+  async start(handlers: JobHandlers): Promise<void> {
+    // The types demand every handler; this refuses what slipped past them (a cast, plain JS).
+    for (const kind of JOB_KINDS) {
+      if (typeof handlers[kind] !== 'function') {
+        throw new Error(`No handler for jobs of kind '${kind}'`);
+      }
+    }
+    this.handlers = handlers;
     for (const job of await this.jobs.requeueInterrupted(this.now())) {
       this.log.info(
         { job: job.id, kind: job.kind, status: job.status },
@@ -94,16 +138,11 @@ export class JobRunner {
     this.wakeAll();
   }
 
-  /**
-   * Queues a job; undefined when a live job with the same dedupe key exists already. Throws
-   * QueueFullError when the owner has as many live jobs of the kind as it allows.
-   */
-  async enqueue(
-    job: Omit<NewJob, 'maxAttempts' | 'maxLivePerOwner'>,
-  ): Promise<JobRecord | undefined> {
-    const kind = this.kinds[job.kind];
+  async enqueue<K extends JobKind>(job: JobOrder<K>): Promise<JobRecord<K> | undefined> {
+    // Undefined only for a kind from outside the type (a cast, plain JS).
+    const kind = this.policies[job.kind] as JobPolicy | undefined;
     if (!kind) throw new Error(`No handler for jobs of kind '${job.kind}'`);
-    const record = await this.jobs.insert(
+    const record = await this.jobs.enqueue<K>(
       {
         ...job,
         maxAttempts: kind.maxAttempts,
@@ -126,33 +165,33 @@ export class JobRunner {
     await Promise.all([...this.running.values()].flatMap((set) => [...set]));
   }
 
-  /** Stops these jobs if they are running here; the store has marked them cancelled already. */
   abortCancelled(ids: readonly number[]): void {
     for (const id of ids) this.controllers.get(id)?.abort(new JobCancelled('Cancelled'));
   }
 
-  /** Claims what can run now rather than at the next poll, e.g. after an owner resumed a queue. */
-  wake(kind: string): void {
+  wake(kind: JobKind): void {
     void this.pump(kind);
   }
 
   private wakeAll(): void {
-    for (const kind of Object.keys(this.kinds)) void this.pump(kind);
+    for (const kind of JOB_KINDS) void this.pump(kind);
   }
 
-  private async pump(kind: string): Promise<void> {
+  private async pump<K extends JobKind>(kind: K): Promise<void> {
     if (this.stopped || this.pumping.has(kind)) return;
-    const config = this.kinds[kind];
-    if (!config) return;
+    const config = this.policies[kind];
+    // Jobs queued before start wait for it: the handlers come with it.
+    const handler: JobHandler<K> | undefined = this.handlers?.[kind];
+    if (!handler) return;
     this.pumping.add(kind);
     try {
       const running = this.running.get(kind) ?? new Set<Promise<void>>();
       this.running.set(kind, running);
       while (!this.stopped && running.size < config.concurrency) {
-        const job = await this.jobs.claim(kind, this.now());
+        const job = await this.jobs.claim<K>(kind, this.now());
         if (!job) break;
         this.emit(job);
-        const run = this.execute(job, config).finally(() => {
+        const run = this.execute(job, config, handler).finally(() => {
           running.delete(run);
           void this.pump(kind);
         });
@@ -165,7 +204,11 @@ export class JobRunner {
     }
   }
 
-  private async execute(job: JobRecord, config: JobKind): Promise<void> {
+  private async execute<K extends JobKind>(
+    job: JobRecord<K>,
+    config: JobPolicy,
+    handler: JobHandler<K>,
+  ): Promise<void> {
     const controller = new AbortController();
     this.controllers.set(job.id, controller);
     let percent = 0;
@@ -184,7 +227,7 @@ export class JobRunner {
       }
     };
     try {
-      const output = await config.handler(job, {
+      const output = await handler(job, {
         progress,
         signal: controller.signal,
         reserveOutput: (name) => this.jobs.reserveOutput(job.id, name),
@@ -210,9 +253,9 @@ export class JobRunner {
     }
   }
 
-  private async settleFailure(
-    job: JobRecord,
-    config: JobKind,
+  private async settleFailure<K extends JobKind>(
+    job: JobRecord<K>,
+    config: JobPolicy,
     err: unknown,
     aborted: boolean,
   ): Promise<void> {
@@ -241,10 +284,12 @@ export class JobRunner {
     this.emit(await this.jobs.fail(job.id, message, this.now()));
   }
 
-  private emit(job: JobRecord): void {
+  private emit<K extends JobKind>(job: JobRecord<K>): void {
+    // A job of kind K is a JobRecord; TypeScript does not see it through the generic.
+    const record = job as JobRecord;
     for (const listener of this.listeners) {
       try {
-        listener(job);
+        listener(record);
       } catch (err) {
         this.log.error({ err }, 'job listener failed');
       }

@@ -29,11 +29,10 @@ import { SerialQueue } from './serial-queue.js';
 
 export { MAX_COMMAND_BYTES, MESSAGING_TEXTS };
 
-/** Takes a parsed generate-image command; it answers on the status topic itself (fire and forget). */
-export type HdOrderHandler = (
-  owner: Owner,
-  command: CommandPayload<'generate-image'>,
-) => Promise<void>;
+/** Takes parsed generate-image commands; it answers on the status topic itself (fire and forget). */
+export interface HdOrders {
+  order(owner: Owner, command: CommandPayload<'generate-image'>): Promise<void>;
+}
 
 type Reply = { transactionid: string; user: string; success: boolean; error?: string } & Record<
   string,
@@ -63,7 +62,7 @@ export class MessagingService {
     private readonly client: MqttClient,
     private readonly users: UserRepository,
     private readonly handlers: CommandHandlers,
-    private readonly orderHd: HdOrderHandler,
+    private readonly hdOrders: HdOrders,
     private readonly log: Logger,
     private readonly rate?: UserCommandRate,
   ) {}
@@ -191,7 +190,7 @@ export class MessagingService {
       return;
     }
     try {
-      await this.orderHd(owner, parsed.data);
+      await this.hdOrders.order(owner, parsed.data);
     } catch (err) {
       this.log.error({ err, user }, 'HD order failed');
       this.publishHdStatus(user, {

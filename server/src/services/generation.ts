@@ -7,38 +7,17 @@ import type { Engine } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import { withPngText } from '../imaging/png-text.js';
 import { makeThumbnail, probeImage } from '../imaging/probe.js';
-import type { JobHandler, JobRunner } from '../jobs/runner.js';
+import type { JobKind, JobRecord, PreviewJobParams } from '../jobs/job.js';
+import { QueueFullError, type JobQueue } from '../jobs/queue.js';
+import type { JobHandler, JobScheduler } from '../jobs/runner.js';
 import type { ImageRepository } from '../store/images.js';
 import { faultPoint } from '../faults.js';
-import { QueueFullError, type JobRecord } from '../store/jobs.js';
 import type { Owner } from './images.js';
 import { thumbnailName } from './images.js';
 
 /** What became of a preview posted for the queue. */
 export type EnqueueOutcome =
   { status: 'queued' } | { status: 'duplicate' } | { status: 'queue-full'; limit: number };
-
-export const PREVIEW_JOB = 'preview';
-
-/** What a preview job needs, stored with the job so a restart can run it again. */
-export interface PreviewJobParams {
-  owner: Owner;
-  /** The reference image, kept in the owner's input area. */
-  inputFile: string;
-  /** The file name the browser gave the reference; the LD image is named after it. */
-  originalName: string;
-  positivePrompt: string;
-  negativePrompt: string;
-  imaginationWeight: number;
-  similarity: number;
-  promptAdherence: number;
-  style: number;
-  seed: number;
-  width: number;
-  height: number;
-  seamless: boolean;
-  mask: boolean;
-}
 
 export interface GenerationStatus {
   status: JobRecord['status'];
@@ -51,6 +30,8 @@ export class GenerationService {
   constructor(
     private readonly images: ImageRepository,
     private readonly files: FileStore,
+    private readonly jobs: JobQueue,
+    private readonly scheduler: JobScheduler,
     private readonly engine: Engine,
     private readonly scratchDir: string,
     private readonly log: Logger,
@@ -58,7 +39,6 @@ export class GenerationService {
 
   /** Keeps the validated upload as the reference and queues the job; undefined if the id is live already. */
   async enqueuePreview(
-    runner: JobRunner,
     owner: Owner,
     request: PreviewRequest,
     upload: { path: string; format: string },
@@ -82,11 +62,11 @@ export class GenerationService {
       seamless: request.seamless === 'enable',
       mask: request.mask === 'enable',
     };
-    const outcome = await runner
+    const outcome = await this.scheduler
       .enqueue({
         publicId: request.id,
         ownerId: owner.id,
-        kind: PREVIEW_JOB,
+        kind: 'preview',
         params,
         dedupeKey: `preview:${request.id}`,
       })
@@ -102,14 +82,23 @@ export class GenerationService {
     return outcome;
   }
 
+  /** The owner's latest preview or HD job as the status query reports it (SPEC §7). */
+  async latestStatus(owner: Owner, kind: JobKind): Promise<GenerationStatus | undefined> {
+    const job = await this.jobs.latest(owner.id, kind);
+    return job && statusOf(job);
+  }
+
   /**
    * The job handler, in the commit order of docs/reliability.md: reserve the output name →
    * engine → thumbnail (written, flushed, renamed) → LD file (likewise) → record. A rerun after
    * a crash reuses the reserved name, so it overwrites what the crash left instead of adding,
    * and finds the record if the crash came after it.
    */
-  readonly runPreview: JobHandler = async (job, { progress, signal, reserveOutput, remote }) => {
-    const params = job.params as PreviewJobParams;
+  readonly runPreview: JobHandler<'preview'> = async (
+    job,
+    { progress, signal, reserveOutput, remote },
+  ) => {
+    const { params } = job;
     const { owner } = params;
     const filename =
       job.output ??

@@ -8,10 +8,8 @@ import {
   QUEUE_LIMIT_TEXTS,
   sizeLabelFromFactors,
   type CommandPayload,
-  type HdFactors,
   type HdJob,
   type HdJobsResponse,
-  type HdSizeLabel,
   type HdStatusMessage,
 } from '@tessera/contract';
 import type { Logger } from 'pino';
@@ -20,14 +18,13 @@ import type { Engine } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import { THUMBNAIL_SIZE } from '../imaging/probe.js';
 import { faultPoint } from '../faults.js';
-import { PermanentJobError, type JobHandler, type JobRunner } from '../jobs/runner.js';
+import type { HdJobParams, JobRecord } from '../jobs/job.js';
+import { QueueFullError, type JobQueue } from '../jobs/queue.js';
+import { PermanentJobError, type JobHandler, type JobScheduler } from '../jobs/runner.js';
 import type { ImageRepository, NewImage } from '../store/images.js';
-import { QueueFullError, type JobRecord, type JobRepository } from '../store/jobs.js';
 import { stem } from './generation.js';
 import type { Owner } from './images.js';
 import { thumbnailName } from './images.js';
-
-export const HD_JOB = 'hd';
 
 /**
  * HD images up to this many pixels are PNG (lossless, and the largest, 25 MP, still encodes in a
@@ -43,18 +40,10 @@ export const HD_TEXTS = {
   wrongSize: 'The engine wrote an image of the wrong size',
 } as const;
 
-/** What an HD job needs, stored with the job so a restart can run it again. */
-export interface HdJobParams {
-  owner: Owner;
-  /** The LD image ordered in HD. */
-  image: string;
-  size: HdSizeLabel;
-  factors: HdFactors;
-  seed: number;
-}
-
 /** Sends an HD status message to a user (query/status-generate-image/user/{username}). */
-export type HdStatusNotifier = (username: string, message: HdStatusMessage) => void;
+export interface HdStatusPublisher {
+  publish(username: string, message: HdStatusMessage): void;
+}
 
 export type CancelResult = 'cancelled' | 'not-queued' | 'unknown';
 export type MoveResult = 'moved' | 'not-queued' | 'unknown';
@@ -64,20 +53,19 @@ export type MoveResult = 'moved' | 'not-queued' | 'unknown';
  * engine's upscaler, records the HD images, and tells the user every state change.
  */
 export class HdService {
-  private notify: HdStatusNotifier = () => undefined;
-
   constructor(
     private readonly images: ImageRepository,
     private readonly files: FileStore,
-    private readonly jobs: JobRepository,
+    private readonly jobs: JobQueue,
+    private readonly scheduler: JobScheduler,
+    private readonly status: HdStatusPublisher,
     private readonly engine: Engine,
     private readonly scratchDir: string,
     private readonly log: Logger,
   ) {}
 
-  /** Where status messages go; set once the messaging client is connected. */
-  setNotifier(notify: HdStatusNotifier): void {
-    this.notify = notify;
+  private notify(username: string, message: HdStatusMessage): void {
+    this.status.publish(username, message);
   }
 
   /**
@@ -85,11 +73,7 @@ export class HdService {
    * the size table). The image must be the owner's and the size one of its format's; one job per
    * image and size runs at a time: ordering it again reports the running job's status instead.
    */
-  async order(
-    runner: JobRunner,
-    owner: Owner,
-    command: CommandPayload<'generate-image'>,
-  ): Promise<void> {
+  async order(owner: Owner, command: CommandPayload<'generate-image'>): Promise<void> {
     const refuse = (error: string) => {
       this.log.info({ user: owner.username, image: command.image, error }, 'HD order refused');
       this.notify(owner.username, {
@@ -119,12 +103,12 @@ export class HdService {
       seed: Number(command.seed),
     };
     const dedupeKey = `hd:${source.filename}:${size}`;
-    let job: JobRecord | undefined;
+    let job: JobRecord<'hd'> | undefined;
     try {
-      job = await runner.enqueue({
+      job = await this.scheduler.enqueue({
         publicId: command.id,
         ownerId: owner.id,
-        kind: HD_JOB,
+        kind: 'hd',
         params,
         dedupeKey,
       });
@@ -133,15 +117,15 @@ export class HdService {
       throw err;
     }
     if (job) return;
-    const live = await this.jobs.findLive(owner.id, HD_JOB, dedupeKey);
+    const live = await this.jobs.findLive(owner.id, 'hd', dedupeKey);
     this.log.info({ user: owner.username, image: source.filename, size }, 'HD order already live');
     if (live) this.announce(live);
   }
 
   /** The runner's listener: every state change of an HD job becomes a status message. */
   readonly announce = (job: JobRecord): void => {
-    if (job.kind !== HD_JOB) return;
-    const { owner, image } = job.params as HdJobParams;
+    if (job.kind !== 'hd') return;
+    const { owner, image } = job.params;
     const base = { id: job.publicId, image };
     switch (job.status) {
       case 'queued':
@@ -181,8 +165,8 @@ export class HdService {
    * upscale to the size's exact pixels → thumbnail → HD file → record. A rerun after a crash
    * reuses the reserved name (no `-2` copy) and finds the record if the crash came after it.
    */
-  readonly runHd: JobHandler = async (job, { progress, signal, reserveOutput, remote }) => {
-    const { owner, image, size, factors, seed } = job.params as HdJobParams;
+  readonly runHd: JobHandler<'hd'> = async (job, { progress, signal, reserveOutput, remote }) => {
+    const { owner, image, size, factors, seed } = job.params;
     const source = await this.images.find(owner.id, 'ld', image);
     if (!source) throw new PermanentJobError(HD_TEXTS.sourceGone(image));
     const target = hdTargetSize(source.width, source.height, size);
@@ -289,9 +273,9 @@ export class HdService {
    * Cancels the HD jobs of an LD image being deleted: queued ones never start, running ones
    * stop and write nothing more.
    */
-  async cancelForImage(runner: JobRunner, owner: Owner, image: string): Promise<void> {
-    const ids = await this.jobs.cancelByKeyPrefix(owner.id, HD_JOB, `hd:${image}:`, new Date());
-    runner.abortCancelled(ids);
+  async cancelForImage(owner: Owner, image: string): Promise<void> {
+    const ids = await this.jobs.cancelByKeyPrefix(owner.id, 'hd', `hd:${image}:`, new Date());
+    this.scheduler.abortCancelled(ids);
     if (ids.length > 0)
       this.log.info({ user: owner.username, image, jobs: ids }, 'HD jobs cancelled');
   }
@@ -302,8 +286,8 @@ export class HdService {
    */
   async list(owner: Owner, limit = 200): Promise<HdJobsResponse> {
     const [jobs, paused] = await Promise.all([
-      this.jobs.list(owner.id, HD_JOB, limit),
-      this.jobs.isPaused(owner.id, HD_JOB),
+      this.jobs.list(owner.id, 'hd', limit),
+      this.jobs.isPaused(owner.id, 'hd'),
     ]);
     // The claim's order within one owner: queue_order, then arrival.
     const positions = new Map(
@@ -315,8 +299,8 @@ export class HdService {
     return { jobs: jobs.map((job) => this.view(job, positions.get(job.id))), paused };
   }
 
-  private view(job: JobRecord, position: number | undefined): HdJob {
-    const params = job.params as HdJobParams;
+  private view(job: JobRecord<'hd'>, position: number | undefined): HdJob {
+    const { params } = job;
     return {
       id: job.publicId,
       image: params.image,
@@ -332,7 +316,7 @@ export class HdService {
 
   /** Puts the owner's queued job first in their queue. */
   async moveToTop(owner: Owner, id: string): Promise<MoveResult> {
-    const job = await this.jobs.moveToTop(owner.id, HD_JOB, id, new Date());
+    const job = await this.jobs.moveToTop(owner.id, 'hd', id, new Date());
     if (!job) return 'unknown';
     if (job.status !== 'queued') return 'not-queued';
     this.log.info({ user: owner.username, job: job.id }, 'HD job moved to the top');
@@ -341,19 +325,19 @@ export class HdService {
 
   /** Holds back the owner's queued jobs; a running one finishes. */
   async pause(owner: Owner): Promise<void> {
-    await this.jobs.pause(owner.id, HD_JOB, new Date());
+    await this.jobs.pause(owner.id, 'hd', new Date());
     this.log.info({ user: owner.username }, 'HD queue paused');
   }
 
   /** Lets the owner's queued jobs run again, starting one now if the runner has room. */
-  async resume(runner: JobRunner, owner: Owner): Promise<void> {
-    await this.jobs.resume(owner.id, HD_JOB);
-    runner.wake(HD_JOB);
+  async resume(owner: Owner): Promise<void> {
+    await this.jobs.resume(owner.id, 'hd');
+    this.scheduler.wake('hd');
     this.log.info({ user: owner.username }, 'HD queue resumed');
   }
 
   async cancel(owner: Owner, id: string): Promise<CancelResult> {
-    const job = await this.jobs.cancel(owner.id, HD_JOB, id, new Date());
+    const job = await this.jobs.cancel(owner.id, 'hd', id, new Date());
     if (!job) return 'unknown';
     if (job.status !== 'cancelled') return 'not-queued';
     this.log.info({ user: owner.username, job: job.id }, 'HD job cancelled');

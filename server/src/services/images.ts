@@ -45,6 +45,11 @@ export function thumbnailName(filename: string): string {
   return `${filename}.webp`;
 }
 
+/** The jobs made from an LD image (the HD service's): cancelled when the image is deleted. */
+export interface ImageJobs {
+  cancelForImage(owner: Owner, filename: string): Promise<void>;
+}
+
 /** The rules of a user's LD and HD images: listing, deleting, indexing files other pipelines write. */
 export class ImageService {
   constructor(
@@ -52,8 +57,7 @@ export class ImageService {
     private readonly files: FileStore,
     private readonly log: Logger,
     /** Stops the jobs that work from an LD image about to be deleted (its HD orders). */
-    private readonly cancelJobsOf: (owner: Owner, filename: string) => Promise<void> = () =>
-      Promise.resolve(),
+    private readonly jobsOfImage: ImageJobs = { cancelForImage: () => Promise.resolve() },
   ) {}
 
   /** One page of the owner's images; with `search`, only those it finds, in its order. */
@@ -107,7 +111,7 @@ export class ImageService {
    */
   async remove(owner: Owner, kind: ImageKind, filename: string): Promise<void> {
     const image = await this.get(owner, kind, filename);
-    if (kind === 'ld') await this.cancelJobsOf(owner, filename);
+    if (kind === 'ld') await this.jobsOfImage.cancelForImage(owner, filename);
     const pending: PendingRemoval[] = [];
     try {
       pending.push(await this.files.prepareRemoval(owner.username, AREA[kind], filename));

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { FileArea, FileStore, InterruptedRemoval } from '../files/file-store.js';
 import type { ImageKind, ImageRepository } from '../store/images.js';
-import type { JobRepository } from '../store/jobs.js';
+import type { JobQueue } from '../jobs/queue.js';
 import type { UserRepository } from '../store/users.js';
 import { thumbnailName, type ImageService, type Owner } from './images.js';
 
@@ -33,7 +33,7 @@ export class RecoveryService {
     private readonly users: UserRepository,
     private readonly images: ImageRepository,
     private readonly imageService: ImageService,
-    private readonly jobs: JobRepository,
+    private readonly jobs: JobQueue,
     private readonly files: FileStore,
     private readonly log: Logger,
   ) {}

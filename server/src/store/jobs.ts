@@ -1,134 +1,20 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
+import { isJobKind, type JobKind, type JobRecord, type JobSpec, type NewJob } from '../jobs/job.js';
+import { QueueFullError, type JobQueue } from '../jobs/queue.js';
 import type { Db } from './database.js';
 import type { JobsTable } from './schema.js';
 
-/** 'cancelled' is the owner's doing, and only a queued job can get there. */
-export type JobStatus = JobsTable['status'];
-
-export interface JobRecord {
-  id: number;
-  publicId: string;
-  ownerId: number;
-  kind: string;
-  status: JobStatus;
-  percent: number;
-  params: unknown;
-  output: string | null;
-  error: string | null;
-  attempts: number;
-  maxAttempts: number;
-  runAfter: string;
-  dedupeKey: string | null;
-  createdAt: string;
-  /** Rank among the owner's queued jobs: lower runs first, ties in arrival order. */
-  queueOrder: number;
-  /** The prompt the job queued on a remote image server and has not seen to its end. */
-  remotePrompt: JobRemotePrompt | null;
-}
-
-/** A prompt queued on a remote image server (ComfyUI): where, its id, its websocket client id. */
-export interface JobRemotePrompt {
-  server: string;
-  promptId: string;
-  clientId: string;
-}
-
-export interface NewJob {
-  publicId: string;
-  ownerId: number;
-  kind: string;
-  params: unknown;
-  maxAttempts: number;
-  dedupeKey?: string;
-  /** The owner may have at most this many live (queued or running) jobs of the kind. */
-  maxLivePerOwner?: number;
-}
-
-/** The owner already has as many live jobs of this kind as the queue takes. */
-export class QueueFullError extends Error {
-  constructor(readonly limit: number) {
-    super(`At most ${limit} jobs may wait at once`);
-  }
-}
-
-/** The jobs table: one method per query. Every state change is a single statement. */
-export interface JobRepository {
-  /**
-   * Undefined when a live job with the same dedupe key exists; throws QueueFullError when the
-   * owner's live jobs of the kind reached `maxLivePerOwner` (counted in the same statement).
-   */
-  insert(job: NewJob, now: Date): Promise<JobRecord | undefined>;
-  /**
-   * Takes the next runnable job of a kind and marks it in progress, atomically. Owners take turns
-   * (round-robin: one owner's many jobs do not starve another's one); within an owner's turn their
-   * own order counts (queue_order, then arrival). A paused owner's jobs are passed over.
-   */
-  claim(kind: string, now: Date): Promise<JobRecord | undefined>;
-  progress(id: number, percent: number, now: Date): Promise<void>;
-  finish(id: number, output: string, now: Date): Promise<JobRecord>;
-  /** Back to the queue after a failure, to run again after `runAfter`. */
-  retry(id: number, error: string, runAfter: Date, now: Date): Promise<JobRecord>;
-  fail(id: number, error: string, now: Date): Promise<JobRecord>;
-  /** After a restart: jobs left in progress go back to the queue (or fail, out of attempts). */
-  requeueInterrupted(now: Date): Promise<JobRecord[]>;
-  /** Puts a job whose run was stopped (shutdown) back in the queue, the attempt not counted. */
-  release(id: number, now: Date): Promise<void>;
-  /** The owner's latest job of a kind, cancelled ones left out. */
-  latest(ownerId: number, kind: string): Promise<JobRecord | undefined>;
-  /** The owner's jobs of a kind, newest first. */
-  list(ownerId: number, kind: string, limit: number): Promise<JobRecord[]>;
-  /** The owner's latest job with this public id (the id the client knows it by). */
-  findByPublicId(ownerId: number, kind: string, publicId: string): Promise<JobRecord | undefined>;
-  /** The queued or running job holding a dedupe key. */
-  findLive(ownerId: number, kind: string, dedupeKey: string): Promise<JobRecord | undefined>;
-  /**
-   * Puts the owner's queued job ahead of their other queued jobs; the job as it is now, or
-   * undefined if unknown (a job that is not queued is left as it is).
-   */
-  moveToTop(
-    ownerId: number,
-    kind: string,
-    publicId: string,
-    now: Date,
-  ): Promise<JobRecord | undefined>;
-  /** Holds back the owner's queued jobs of the kind (running ones go on); idempotent. */
-  pause(ownerId: number, kind: string, now: Date): Promise<void>;
-  /** Lets the owner's queued jobs of the kind run again; idempotent. */
-  resume(ownerId: number, kind: string): Promise<void>;
-  isPaused(ownerId: number, kind: string): Promise<boolean>;
-  /** Cancels the owner's job if it is still queued; the job as it is now, or undefined if unknown. */
-  cancel(
-    ownerId: number,
-    kind: string,
-    publicId: string,
-    now: Date,
-  ): Promise<JobRecord | undefined>;
-  nextRunAfter(kind: string): Promise<string | undefined>;
-  /**
-   * Notes the output name a running job is about to write, before it writes it: a rerun after
-   * a crash writes the same name again (overwriting, never adding a second file).
-   */
-  reserveOutput(id: number, output: string): Promise<void>;
-  /**
-   * Notes the prompt a running job queued on a remote server: a rerun after a restart picks it
-   * up there. Cleared when the job finishes, fails, or goes back to the queue after a failure.
-   */
-  rememberPrompt(id: number, prompt: JobRemotePrompt): Promise<void>;
-  /** The output names that live (queued or running) jobs of the owner have reserved. */
-  liveOutputs(ownerId: number): Promise<Set<string>>;
-  /** Cancels the owner's live jobs whose dedupe key starts with `prefix`; their ids. */
-  cancelByKeyPrefix(ownerId: number, kind: string, prefix: string, now: Date): Promise<number[]>;
-}
-
-function toRecord(row: Row): JobRecord {
+function toRecord<K extends JobKind = JobKind>(row: Row): JobRecord<K> {
+  if (!isJobKind(row.kind)) throw new Error(`Job ${row.id} is of an unknown kind '${row.kind}'`);
+  // Written by enqueue from this kind's params type: the column holds nothing else.
+  const spec = { kind: row.kind, params: JSON.parse(row.params) as unknown } as JobSpec<K>;
   return {
+    ...spec,
     id: row.id,
     publicId: row.public_id,
     ownerId: row.owner_id,
-    kind: row.kind,
     status: row.status,
     percent: row.percent,
-    params: JSON.parse(row.params) as unknown,
     output: row.output,
     error: row.error,
     attempts: row.attempts,
@@ -171,7 +57,8 @@ const COLUMNS = [
 /** A row as the queries select it: the COLUMNS. */
 type Row = Pick<Selectable<JobsTable>, (typeof COLUMNS)[number]>;
 
-export function createJobRepository(db: Db): JobRepository {
+/** The job queue on the jobs table: one method per query, every state change one statement. */
+export function createSqliteJobQueue(db: Db): JobQueue {
   const update = (id: number, values: Updateable<JobsTable>) =>
     db
       .updateTable('jobs')
@@ -182,7 +69,7 @@ export function createJobRepository(db: Db): JobRepository {
       .then(toRecord);
 
   return {
-    async insert(job, now) {
+    async enqueue<K extends JobKind>(job: NewJob<K>, now: Date) {
       const stamp = now.toISOString();
       const values = {
         public_id: job.publicId,
@@ -222,14 +109,14 @@ export function createJobRepository(db: Db): JobRepository {
         .onConflict((oc) => oc.doNothing())
         .returning(COLUMNS)
         .executeTakeFirst();
-      if (row) return toRecord(row);
+      if (row) return toRecord<K>(row);
       // Nothing inserted: a live duplicate, or else the owner's queue is full.
       const duplicate =
         job.dedupeKey && (await this.findLive(job.ownerId, job.kind, job.dedupeKey));
       if (limit !== undefined && !duplicate) throw new QueueFullError(limit);
       return undefined;
     },
-    async claim(kind, now) {
+    async claim<K extends JobKind>(kind: K, now: Date) {
       const stamp = now.toISOString();
       // Each owner not paused puts forward their first runnable job in their own order; the
       // owner served longest ago wins, so owners take turns. One UPDATE statement: SQLite runs it
@@ -264,7 +151,7 @@ export function createJobRepository(db: Db): JobRepository {
         .where('status', '=', 'queued')
         .returning(COLUMNS)
         .executeTakeFirst();
-      return row && toRecord(row);
+      return row && toRecord<K>(row);
     },
     async progress(id, percent, now) {
       await db
@@ -325,7 +212,7 @@ export function createJobRepository(db: Db): JobRepository {
         .where('status', '=', 'in_progress')
         .execute();
     },
-    async latest(ownerId, kind) {
+    async latest<K extends JobKind>(ownerId: number, kind: K) {
       const row = await db
         .selectFrom('jobs')
         .select(COLUMNS)
@@ -335,9 +222,9 @@ export function createJobRepository(db: Db): JobRepository {
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst();
-      return row && toRecord(row);
+      return row && toRecord<K>(row);
     },
-    async list(ownerId, kind, limit) {
+    async list<K extends JobKind>(ownerId: number, kind: K, limit: number) {
       const rows = await db
         .selectFrom('jobs')
         .select(COLUMNS)
@@ -346,9 +233,9 @@ export function createJobRepository(db: Db): JobRepository {
         .orderBy('id', 'desc')
         .limit(limit)
         .execute();
-      return rows.map(toRecord);
+      return rows.map((row) => toRecord<K>(row));
     },
-    async findLive(ownerId, kind, dedupeKey) {
+    async findLive<K extends JobKind>(ownerId: number, kind: K, dedupeKey: string) {
       const row = await db
         .selectFrom('jobs')
         .select(COLUMNS)
@@ -357,7 +244,7 @@ export function createJobRepository(db: Db): JobRepository {
         .where('dedupe_key', '=', dedupeKey)
         .where('status', 'in', ['queued', 'in_progress'])
         .executeTakeFirst();
-      return row && toRecord(row);
+      return row && toRecord<K>(row);
     },
     async rememberPrompt(id, prompt) {
       await db
@@ -397,7 +284,7 @@ export function createJobRepository(db: Db): JobRepository {
         .execute();
       return rows.map((row) => row.id);
     },
-    async moveToTop(ownerId, kind, publicId, now) {
+    async moveToTop<K extends JobKind>(ownerId: number, kind: K, publicId: string, now: Date) {
       // One statement: the rank is one below the owner's lowest queued rank at this very moment,
       // and only a job still queued moves (a runner claiming it meanwhile wins).
       await db
@@ -412,7 +299,7 @@ export function createJobRepository(db: Db): JobRepository {
         .where('public_id', '=', publicId)
         .where('status', '=', 'queued')
         .execute();
-      return this.findByPublicId(ownerId, kind, publicId);
+      return this.findByPublicId<K>(ownerId, kind, publicId);
     },
     async pause(ownerId, kind, now) {
       await db
@@ -437,7 +324,7 @@ export function createJobRepository(db: Db): JobRepository {
         .executeTakeFirst();
       return row !== undefined;
     },
-    async cancel(ownerId, kind, publicId, now) {
+    async cancel<K extends JobKind>(ownerId: number, kind: K, publicId: string, now: Date) {
       // One statement: a runner claiming the job at the same moment either wins or finds it gone.
       await db
         .updateTable('jobs')
@@ -447,9 +334,9 @@ export function createJobRepository(db: Db): JobRepository {
         .where('public_id', '=', publicId)
         .where('status', '=', 'queued')
         .execute();
-      return this.findByPublicId(ownerId, kind, publicId);
+      return this.findByPublicId<K>(ownerId, kind, publicId);
     },
-    async findByPublicId(ownerId, kind, publicId) {
+    async findByPublicId<K extends JobKind>(ownerId: number, kind: K, publicId: string) {
       const row = await db
         .selectFrom('jobs')
         .select(COLUMNS)
@@ -459,7 +346,7 @@ export function createJobRepository(db: Db): JobRepository {
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst();
-      return row && toRecord(row);
+      return row && toRecord<K>(row);
     },
     async nextRunAfter(kind) {
       const row = await db

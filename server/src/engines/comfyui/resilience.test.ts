@@ -7,7 +7,9 @@ import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stan
 import { createTestStore, silentLogger, tempDir, type TestStore } from '../../testing/fixtures.js';
 import { bricksPng } from '../../testing/http.js';
 import { JobRunner } from '../../jobs/runner.js';
-import { createJobRepository, type JobRecord } from '../../store/jobs.js';
+import type { JobRecord } from '../../jobs/job.js';
+import { createSqliteJobQueue } from '../../store/jobs.js';
+import { PREVIEW_PARAMS } from '../../testing/job-params.js';
 import { ServerStopping } from '../../shutdown.js';
 import type { GenerateParams, RemotePrompt } from '../engine.js';
 import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui-engine.js';
@@ -113,20 +115,13 @@ describe('lost sockets and lost messages (part 1)', () => {
     comfy.events.once('done', () => comfy.release());
     const store: TestStore = await createTestStore(['ann']);
     try {
-      const repo = createJobRepository(store.db);
+      const repo = createSqliteJobQueue(store.db);
       const owner = (await store.db.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
       const runner = new JobRunner(
         repo,
         {
-          preview: {
-            handler: async () => {
-              await made.generate(previewParams(), () => undefined, never());
-              return 'out.png';
-            },
-            concurrency: 1,
-            maxAttempts: 2,
-            retryDelayMs: () => 10,
-          },
+          hd: { concurrency: 1, maxAttempts: 1, retryDelayMs: () => 10 },
+          preview: { concurrency: 1, maxAttempts: 2, retryDelayMs: () => 10 },
         },
         silentLogger,
       );
@@ -137,8 +132,19 @@ describe('lost sockets and lost messages (part 1)', () => {
           if (job.status === 'finished' || job.status === 'error') resolve(job);
         }),
       );
-      await runner.start();
-      await runner.enqueue({ publicId: 'p1', ownerId: owner, kind: 'preview', params: {} });
+      await runner.start({
+        hd: () => Promise.reject(new Error('no HD here')),
+        preview: async () => {
+          await made.generate(previewParams(), () => undefined, never());
+          return 'out.png';
+        },
+      });
+      await runner.enqueue({
+        publicId: 'p1',
+        ownerId: owner,
+        kind: 'preview',
+        params: PREVIEW_PARAMS,
+      });
       const job = await finished;
       await runner.stop();
 

@@ -17,7 +17,7 @@ import { validateStoredUpload } from '../../imaging/decode.js';
 import type { EnqueueOutcome, GenerationStatus } from '../../services/generation.js';
 import type { Owner } from '../../services/images.js';
 
-/** What the HTTP side needs of generation; server.ts builds it from the service and the jobs. */
+/** What the HTTP side needs of generation (GenerationService). */
 export interface GenerationApi {
   /** 'duplicate' when a job with this id is already queued or running. */
   enqueuePreview(

@@ -2,21 +2,17 @@ import {
   cancelHdJobRequestSchema,
   HD_QUEUE_ROUTES,
   moveHdJobRequestSchema,
-  type HdJobsResponse,
-  type InputImage,
 } from '@tessera/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { CancelResult, MoveResult } from '../../services/hd.js';
+import type { HdService } from '../../services/hd.js';
 import type { Owner } from '../../services/images.js';
+import type { ReferenceService } from '../../services/references.js';
 
-/** What the queue page and the references library need; server.ts builds it from the services. */
-export interface LibraryApi {
-  hdJobs(owner: Owner): Promise<HdJobsResponse>;
-  cancelHdJob(owner: Owner, id: string): Promise<CancelResult>;
-  moveHdJobToTop(owner: Owner, id: string): Promise<MoveResult>;
-  setHdQueuePaused(owner: Owner, paused: boolean): Promise<void>;
-  inputs(owner: Owner): Promise<InputImage[]>;
-}
+/** What the queue page needs of the HD service. */
+export type HdQueueApi = Pick<HdService, 'list' | 'cancel' | 'moveToTop' | 'pause' | 'resume'>;
+
+/** What the references library needs of its service. */
+export type ReferencesApi = Pick<ReferenceService, 'list'>;
 
 export const LIBRARY_TEXTS = {
   notQueued: 'Only a queued job can be cancelled',
@@ -26,10 +22,10 @@ export const LIBRARY_TEXTS = {
 } as const;
 
 /** Beyond the spec: the HD queue (/upscale) and the references library (/input). */
-export const libraryRoutes: FastifyPluginAsync<{ library: LibraryApi }> = async (
-  app,
-  { library },
-) => {
+export const libraryRoutes: FastifyPluginAsync<{
+  hdQueue: HdQueueApi;
+  references: ReferencesApi;
+}> = async (app, { hdQueue, references }) => {
   const ownerOf = (user: { userId: number; username: string }): Owner => ({
     id: user.userId,
     username: user.username,
@@ -38,14 +34,14 @@ export const libraryRoutes: FastifyPluginAsync<{ library: LibraryApi }> = async 
   app.get(HD_QUEUE_ROUTES.jobs, { preHandler: app.requireUser }, async (request, reply) => {
     if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
     reply.header('cache-control', 'no-store');
-    return library.hdJobs(ownerOf(request.user));
+    return hdQueue.list(ownerOf(request.user));
   });
 
   app.post(HD_QUEUE_ROUTES.cancel, { preHandler: app.requireUser }, async (request, reply) => {
     if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
     const body = cancelHdJobRequestSchema.safeParse(request.body);
     if (!body.success) return reply.status(400).send({ error: LIBRARY_TEXTS.badRequest });
-    const result = await library.cancelHdJob(ownerOf(request.user), body.data.id);
+    const result = await hdQueue.cancel(ownerOf(request.user), body.data.id);
     if (result === 'unknown') return reply.status(404).send({ error: LIBRARY_TEXTS.unknownJob });
     if (result === 'not-queued') return reply.status(409).send({ error: LIBRARY_TEXTS.notQueued });
     return {};
@@ -58,12 +54,12 @@ export const libraryRoutes: FastifyPluginAsync<{ library: LibraryApi }> = async 
     const body = moveHdJobRequestSchema.safeParse(request.body);
     if (!body.success) return reply.status(400).send({ error: LIBRARY_TEXTS.badRequest });
     const owner = ownerOf(request.user);
-    const result = await library.moveHdJobToTop(owner, body.data.id);
+    const result = await hdQueue.moveToTop(owner, body.data.id);
     if (result === 'unknown') return reply.status(404).send({ error: LIBRARY_TEXTS.unknownJob });
     if (result === 'not-queued')
       return reply.status(409).send({ error: LIBRARY_TEXTS.notQueuedToMove });
     reply.header('cache-control', 'no-store');
-    return library.hdJobs(owner);
+    return hdQueue.list(owner);
   });
 
   for (const [path, paused] of [
@@ -73,15 +69,15 @@ export const libraryRoutes: FastifyPluginAsync<{ library: LibraryApi }> = async 
     app.post(path, { preHandler: app.requireUser }, async (request, reply) => {
       if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
       const owner = ownerOf(request.user);
-      await library.setHdQueuePaused(owner, paused);
+      await (paused ? hdQueue.pause(owner) : hdQueue.resume(owner));
       reply.header('cache-control', 'no-store');
-      return library.hdJobs(owner);
+      return hdQueue.list(owner);
     });
   }
 
   app.get('/api/query/inputs', { preHandler: app.requireUser }, async (request, reply) => {
     if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
     reply.header('cache-control', 'no-store');
-    return { inputs: await library.inputs(ownerOf(request.user)) };
+    return { inputs: await references.list(ownerOf(request.user)) };
   });
 };

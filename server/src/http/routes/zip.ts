@@ -11,7 +11,7 @@ import type { Owner } from '../../services/images.js';
 import type { OpenResult, PrepareResult } from '../../services/zip-downloads.js';
 import { dispositionFileName } from '../content-disposition.js';
 
-/** What the ZIP routes need; server.ts gives them the ZipDownloads service. */
+/** What the ZIP routes need; the container gives them the ZipDownloads service. */
 export interface ZipApi {
   prepare(owner: Owner, request: ZipDownloadRequest): Promise<PrepareResult>;
   progress(owner: Owner, token: string): ZipDownloadProgress | undefined;

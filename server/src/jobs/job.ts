@@ -1,0 +1,99 @@
+import type { HdFactors, HdSizeLabel } from '@tessera/contract';
+import type { Owner } from '../services/images.js';
+
+/** What a preview (LD) job needs, stored with the job so a restart can run it again. */
+export interface PreviewJobParams {
+  owner: Owner;
+  /** The reference image, kept in the owner's input area. */
+  inputFile: string;
+  /** The file name the browser gave the reference; the LD image is named after it. */
+  originalName: string;
+  positivePrompt: string;
+  negativePrompt: string;
+  imaginationWeight: number;
+  similarity: number;
+  promptAdherence: number;
+  style: number;
+  seed: number;
+  width: number;
+  height: number;
+  seamless: boolean;
+  mask: boolean;
+}
+
+/** What an HD job needs, stored with the job so a restart can run it again. */
+export interface HdJobParams {
+  owner: Owner;
+  /** The LD image ordered in HD. */
+  image: string;
+  size: HdSizeLabel;
+  factors: HdFactors;
+  seed: number;
+}
+
+/** Every kind of job and its params: a new kind is a line here, then a handler and a policy. */
+interface ParamsOfKind {
+  preview: PreviewJobParams;
+  hd: HdJobParams;
+}
+
+export type JobKind = keyof ParamsOfKind;
+
+/** The kinds at run time, for the checks the type cannot make (rows read back, start-up). */
+export const JOB_KINDS: readonly JobKind[] = ['preview', 'hd'];
+
+export function isJobKind(kind: string): kind is JobKind {
+  return (JOB_KINDS as readonly string[]).includes(kind);
+}
+
+/** A kind with its params: the discriminated union every job is typed by. */
+export type JobSpec<K extends JobKind = JobKind> = {
+  [P in K]: { kind: P; params: ParamsOfKind[P] };
+}[K];
+
+/** 'cancelled' is the owner's doing, and only a queued job can get there. */
+export type JobStatus = 'queued' | 'in_progress' | 'finished' | 'error' | 'cancelled';
+
+/** A prompt queued on a remote image server (ComfyUI): where, its id, its websocket client id. */
+export interface JobRemotePrompt {
+  server: string;
+  promptId: string;
+  clientId: string;
+}
+
+/** Where a job stands in the queue, whatever its kind. */
+export interface JobState {
+  id: number;
+  publicId: string;
+  ownerId: number;
+  status: JobStatus;
+  percent: number;
+  output: string | null;
+  error: string | null;
+  attempts: number;
+  maxAttempts: number;
+  runAfter: string;
+  dedupeKey: string | null;
+  createdAt: string;
+  /** Rank among the owner's queued jobs: lower runs first, ties in arrival order. */
+  queueOrder: number;
+  /** The prompt the job queued on a remote image server and has not seen to its end. */
+  remotePrompt: JobRemotePrompt | null;
+}
+
+/** A job of the queue; narrowing on `kind` types its params. */
+export type JobRecord<K extends JobKind = JobKind> = JobState & JobSpec<K>;
+
+/** A job as a service orders it: the runner adds its kind's attempts and limits. */
+export type JobOrder<K extends JobKind = JobKind> = {
+  publicId: string;
+  ownerId: number;
+  dedupeKey?: string;
+} & JobSpec<K>;
+
+/** A job as the queue stores it. */
+export type NewJob<K extends JobKind = JobKind> = JobOrder<K> & {
+  maxAttempts: number;
+  /** The owner may have at most this many live (queued or running) jobs of the kind. */
+  maxLivePerOwner?: number;
+};
