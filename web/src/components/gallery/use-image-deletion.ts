@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 /** Commands in flight at once when many images are deleted: steady, without flooding the broker. */
 const PARALLEL_DELETES = 4;
@@ -119,11 +119,9 @@ export function useImageDeletion(
   // Leaving the screen ends the window: the user chose to delete, and the client outlives it.
   useEffect(() => () => flush(), [flush]);
 
-  return {
-    deleting,
-    hidden,
-    deleteImages,
-    pending:
+  // One object per deletion, so the undo bar's key listener is set once, not on every render.
+  const shownPending = useMemo(
+    () =>
       pending === null
         ? null
         : {
@@ -132,5 +130,8 @@ export function useImageDeletion(
             undo: () => undo(pending.id),
             confirm: () => flush(pending.id),
           },
-  };
+    [pending, undo, flush],
+  );
+
+  return { deleting, hidden, deleteImages, pending: shownPending };
 }
