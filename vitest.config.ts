@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Tests import the contract from source, so a unit run needs no build first.
 const contractSource = fileURLToPath(new URL('./contract/src/index.ts', import.meta.url));
@@ -12,7 +12,34 @@ export default defineConfig({
       { resolve: { alias }, test: { name: 'contract', include: ['contract/src/**/*.test.ts'] } },
       {
         resolve: { alias },
-        test: { name: 'server', include: ['server/src/**/*.test.ts'], testTimeout: 20_000 },
+        test: {
+          name: 'server',
+          include: ['server/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'server/src/**/*.int.test.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      // The store's repositories on a real database, a tier of its own: npm run test:int.
+      {
+        resolve: { alias },
+        test: { name: 'store', include: ['server/src/**/*.int.test.ts'], testTimeout: 20_000 },
+      },
+      // The same tests on PostgreSQL (TEST_DATABASE_URL; each test creates and drops a database),
+      // but for the SQLite file's own migration and query plan tests.
+      {
+        resolve: { alias },
+        test: {
+          name: 'store-postgres',
+          include: ['server/src/**/*.int.test.ts'],
+          exclude: [
+            ...configDefaults.exclude,
+            'server/src/store/image-search.int.test.ts',
+            'server/src/store/tag-order.int.test.ts',
+          ],
+          env: { TESSERA_TEST_STORE: 'postgres' },
+          setupFiles: ['server/src/testing/postgres-setup.ts'],
+          testTimeout: 20_000,
+        },
       },
       {
         resolve: { alias },

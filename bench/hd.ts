@@ -1,8 +1,10 @@
-// HD upscaling with the builtin engine (issue 5, part 3): the ESRGAN-slim network in worker
-// threads then libvips to the exact size, against the floor of a plain sharp Lanczos resize of the
-// same LD image to the same size and encoding, in the same run. Wall time, peak memory (the
-// process's maximum resident set, workers included: each measurement runs in its own child
-// process) and output megapixels per second.
+// HD upscaling with the builtin engine (issue 5, part 3; issue 17, part 2): the ESRGAN-slim
+// network in worker threads then libvips to the exact size, with the network on onnxruntime (the
+// default) against the same on tfjs-wasm (the path before issue 17), and against the floor of a
+// plain sharp Lanczos resize of the same LD image to the same size and encoding, all in the same
+// run, interleaved. Wall time, CPU time (all threads), peak memory (the process's maximum
+// resident set, workers included: each measurement runs in its own child process) and output
+// megapixels per second.
 // Run: node --import tsx hd.ts
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,28 +35,38 @@ const CASES: Case[] = [
   { format: 'Square', ldWidth: 1024, ldHeight: 1024, size: '30x30', goalSeconds: 30, runs: 3 },
   { format: 'Rectangle', ldWidth: 1448, ldHeight: 724, size: '120x240', goalSeconds: 90, runs: 3 },
   // The largest HD size: only its memory has a goal.
-  { format: 'Slab', ldWidth: 677, ldHeight: 1548, size: '320x140', runs: 1 },
+  { format: 'Slab', ldWidth: 677, ldHeight: 1548, size: '320x140', runs: 3 },
 ];
+/** HD_BENCH_RUNS=n runs every size n times (a quicker or steadier run). */
+const RUNS_OVERRIDE = Number(process.env['HD_BENCH_RUNS']) || undefined;
+/** HD_BENCH_FORMATS=Slab,... measures only those formats. */
+const FORMATS = process.env['HD_BENCH_FORMATS']?.split(',');
 const MEMORY_GOAL_BYTES = 2 * 2 ** 30;
+/** Issue 17: onnxruntime at least 1.5× as fast as tfjs-wasm on the largest size. */
+const SPEEDUP_GOAL = 1.5;
 /** The HD service's choice: PNG up to 25 MP, JPEG above. */
 const PNG_MAX_PIXELS = 25_000_000;
 
 interface Measurement {
   seconds: number;
+  /** User + system CPU time of the process, all threads. */
+  cpuSeconds: number;
   peakBytes: number;
 }
 
-type Mode = 'esrgan' | 'floor';
+/** onnx: the default (ESRGAN-slim, onnxruntime); medium: ESRGAN-medium on onnxruntime. */
+type Mode = 'onnx' | 'tfjs' | 'medium' | 'floor';
+const MODES: readonly Mode[] = ['onnx', 'tfjs', 'medium', 'floor'];
 
 /** One measurement, in this (child) process: prints it as JSON on the last line. */
 async function measure(mode: Mode, sourcePath: string, params: UpscaleParams): Promise<void> {
   const start = performance.now();
-  if (mode === 'esrgan') {
-    await new BuiltinEngine({ upscaler: 'esrgan' }).upscale(
-      params,
-      () => undefined,
-      new AbortController().signal,
-    );
+  if (mode !== 'floor') {
+    const engine =
+      mode === 'medium'
+        ? new BuiltinEngine({ upscaler: 'esrgan-medium', runtime: 'onnx' })
+        : new BuiltinEngine({ upscaler: 'esrgan', runtime: mode });
+    await engine.upscale(params, () => undefined, new AbortController().signal);
   } else {
     const pipeline = sharp(sourcePath)
       .removeAlpha()
@@ -67,7 +79,12 @@ async function measure(mode: Mode, sourcePath: string, params: UpscaleParams): P
     throw new Error(`${mode}: ${info.width}x${info.height}, not ${params.width}x${params.height}`);
   }
   fs.rmSync(params.outputPath, { force: true });
-  const result: Measurement = { seconds, peakBytes: process.resourceUsage().maxRSS * 1024 };
+  const usage = process.resourceUsage();
+  const result: Measurement = {
+    seconds,
+    cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
+    peakBytes: usage.maxRSS * 1024,
+  };
   console.log(JSON.stringify(result));
 }
 
@@ -90,15 +107,37 @@ function megabytes(bytes: number): string {
   return `${Math.round(bytes / 2 ** 20)} MB`;
 }
 
+interface Summary {
+  seconds: number;
+  cpuSeconds: number;
+  peakBytes: number;
+}
+
+function summarise(runs: readonly Measurement[]): Summary {
+  return {
+    seconds: median(runs.map((m) => m.seconds)),
+    cpuSeconds: median(runs.map((m) => m.cpuSeconds)),
+    peakBytes: Math.max(...runs.map((m) => m.peakBytes)),
+  };
+}
+
+function describe(s: Summary, mp: number): string {
+  return (
+    `${seconds(s.seconds)} (CPU ${seconds(s.cpuSeconds)}), peak ${megabytes(s.peakBytes)}, ` +
+    `${(mp / s.seconds).toFixed(2)} MP/s`
+  );
+}
+
 async function main(): Promise<void> {
   console.log(machineLine());
   console.log(
-    'HD upscale, builtin engine (ESRGAN-slim on tfjs-wasm in worker threads, then libvips), ' +
-      'seamless LD bricks; peak = max resident set of the process',
+    'HD upscale, builtin engine (ESRGAN-slim in worker threads, then libvips), seamless LD ' +
+      'bricks: onnxruntime (default) against tfjs-wasm (before issue 17) and a plain Lanczos ' +
+      'resize, interleaved; peak = max resident set of the process, CPU = all its threads',
   );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-hd-'));
   try {
-    for (const c of CASES) {
+    for (const c of CASES.filter((c) => !FORMATS || FORMATS.includes(c.format))) {
       const sourcePath = path.join(dir, `ld-${c.format}.png`);
       const image = bricks(c.ldWidth, c.ldHeight, 9);
       await sharp(image.data, { raw: { width: c.ldWidth, height: c.ldHeight, channels: 4 } })
@@ -118,29 +157,40 @@ async function main(): Promise<void> {
         seamless: true,
       };
 
-      const engineRuns: Measurement[] = [];
-      const floorRuns: Measurement[] = [];
-      for (let run = 0; run < c.runs; run++) {
-        floorRuns.push(inChild('floor', sourcePath, params));
-        engineRuns.push(inChild('esrgan', sourcePath, params));
+      const runs: Record<Mode, Measurement[]> = { onnx: [], tfjs: [], medium: [], floor: [] };
+      const count = RUNS_OVERRIDE ?? c.runs;
+      for (let run = 0; run < count; run++) {
+        for (const mode of MODES) runs[mode].push(inChild(mode, sourcePath, params));
       }
-      const time = median(engineRuns.map((m) => m.seconds));
-      const floor = median(floorRuns.map((m) => m.seconds));
-      const peak = Math.max(...engineRuns.map((m) => m.peakBytes));
-      const floorPeak = Math.max(...floorRuns.map((m) => m.peakBytes));
+      const onnx = summarise(runs.onnx);
+      const tfjs = summarise(runs.tfjs);
+      const medium = summarise(runs.medium);
+      const floor = summarise(runs.floor);
       const mp = pixels / 1e6;
+      const speedup = tfjs.seconds / onnx.seconds;
       const goals = [
         c.goalSeconds === undefined
           ? undefined
-          : `goal < ${c.goalSeconds} s: ${verdict(time < c.goalSeconds)}`,
-        `peak < 2 GB: ${verdict(peak < MEMORY_GOAL_BYTES)}`,
+          : `goal < ${c.goalSeconds} s: ${verdict(onnx.seconds < c.goalSeconds)}`,
+        `peak < 2 GB: ${verdict(onnx.peakBytes < MEMORY_GOAL_BYTES)}`,
+        `peak not above tfjs': ${verdict(onnx.peakBytes <= tfjs.peakBytes)}`,
+        c.goalSeconds === undefined
+          ? `speed-up ≥ ${SPEEDUP_GOAL}×: ${verdict(speedup >= SPEEDUP_GOAL)}`
+          : undefined,
       ].filter((goal) => goal !== undefined);
       console.log(
         `${`${c.format} ${c.size}`.padEnd(17)} ${`${target.width}x${target.height}`.padEnd(11)} ` +
-          `(${mp.toFixed(1)} MP ${extension}, ${c.runs === 1 ? '1 run' : `median of ${c.runs}`}): ` +
-          `${seconds(time)}, peak ${megabytes(peak)}, ${(mp / time).toFixed(2)} MP/s | ` +
-          `floor (sharp Lanczos + ${extension}) ${seconds(floor)}, peak ${megabytes(floorPeak)}, ` +
-          `${(mp / floor).toFixed(2)} MP/s | ratio ${ratio(time / floor)} | ${goals.join(', ')}`,
+          `(${mp.toFixed(1)} MP ${extension}, ${count === 1 ? '1 run' : `median of ${count}`}):\n` +
+          `  onnxruntime ${describe(onnx, mp)}\n` +
+          `  tfjs-wasm   ${describe(tfjs, mp)}\n` +
+          `  ESRGAN-medium (onnxruntime) ${describe(medium, mp)}` +
+          (c.goalSeconds === undefined
+            ? '\n'
+            : `, goal < ${c.goalSeconds} s: ${verdict(medium.seconds < c.goalSeconds)}\n`) +
+          `  floor (sharp Lanczos + ${extension}) ${describe(floor, mp)}\n` +
+          `  speed-up onnxruntime vs tfjs ${ratio(speedup)} (CPU time ` +
+          `${ratio(tfjs.cpuSeconds / onnx.cpuSeconds)}), peak ${ratio(onnx.peakBytes / tfjs.peakBytes)} ` +
+          `of tfjs' | onnxruntime vs floor ${ratio(onnx.seconds / floor.seconds)} | ${goals.join(', ')}`,
       );
     }
   } finally {
@@ -149,8 +199,8 @@ async function main(): Promise<void> {
 }
 
 const [mode, sourcePath, params] = process.argv.slice(2);
-if (mode === 'esrgan' || mode === 'floor') {
-  await measure(mode, sourcePath ?? '', JSON.parse(params ?? '{}') as UpscaleParams);
+if (MODES.includes(mode as Mode)) {
+  await measure(mode as Mode, sourcePath ?? '', JSON.parse(params ?? '{}') as UpscaleParams);
 } else {
   await main();
 }

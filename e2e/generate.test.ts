@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { API_ROUTES } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -236,7 +237,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
 
   /** How many references the server keeps for the user (one per posted job). */
   async function inputCount(): Promise<number> {
-    const answer = await page.request.get('/api/query/inputs');
+    const answer = await page.request.get(API_ROUTES.inputs);
     return ((await answer.json()) as { inputs: unknown[] }).inputs.length;
   }
 });

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { focusAfterTabs } from './support/screen.js';
+import { recordMqttPackets } from './support/mqtt-frames.js';
 import { commandOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openPage, signIn, userFolder } from './support/session.js';
@@ -27,26 +28,32 @@ const BRICK_METADATA = {
   created_at: '2025-02-03T10:00:00.000Z',
 };
 
-/** The generate-image payloads the page publishes, read from its WebSocket frames. */
-function recordHdCommands(page: Page): Record<string, unknown>[] {
-  const commands: Record<string, unknown>[] = [];
-  page.on('websocket', (socket) => {
-    socket.on('framesent', ({ payload }) => {
-      const text = typeof payload === 'string' ? payload : payload.toString('latin1');
-      const at = text.indexOf('command/generate-image/user/');
-      if (at === -1) return;
-      const start = text.indexOf('{', at);
-      if (start === -1) return;
-      commands.push(JSON.parse(Buffer.from(text.slice(start), 'latin1').toString('utf8')));
-    });
-  });
-  return commands;
+/**
+ * The generate-image payloads the page publishes, parsed from its WebSocket frames as the broker
+ * reads them. Set up before the page signs in, so that the messaging socket it opens meanwhile is
+ * watched too.
+ */
+function recordHdCommands(page: Page): () => Record<string, unknown>[] {
+  const packets = recordMqttPackets(page);
+  return () =>
+    packets()
+      .filter(
+        ({ direction, packet }) =>
+          direction === 'sent' &&
+          packet.cmd === 'publish' &&
+          packet.topic.startsWith('command/generate-image/user/'),
+      )
+      .map(({ packet }) =>
+        JSON.parse(String((packet as { payload: Buffer | string }).payload)),
+      ) as Record<string, unknown>[];
 }
 
 describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
   let server: RunningServer;
   let browser: Browser;
   let page: Page;
+  /** The HD orders the current page has published so far. */
+  let hdCommands: () => Record<string, unknown>[];
   let admin: { username: string; password: string };
 
   beforeAll(async () => {
@@ -98,6 +105,7 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
   });
   beforeEach(async () => {
     page = await openPage(browser, server, { acceptDownloads: true });
+    hdCommands = recordHdCommands(page);
     await signIn(page, admin.username, admin.password);
   });
   afterEach(() => page.context().close());
@@ -158,12 +166,11 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
   it("[M6] Generate HD without a valid size only logs 'Debe seleccionar una opción válida.'", async () => {
     const logged: string[] = [];
     page.on('console', (message) => logged.push(message.text()));
-    const commands = recordHdCommands(page);
     const dialog = await openDetails('odd-size.png');
     await dialog.getByRole('button', { name: 'Generate HD' }).click();
     await expect.poll(() => logged).toContain('Debe seleccionar una opción válida.');
     expect(await dialog.isVisible()).toBe(true);
-    expect(commands).toEqual([]);
+    expect(hdCommands()).toEqual([]);
   });
 
   it('the modal keeps focus from the page behind it and closes with Escape', async () => {
@@ -176,15 +183,14 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
   });
 
   it('[M3][M4][M5][H1][H2][M7] Generate HD sends the order and closes; reopened it reads Generating HD... (n%) until the Download HD Image link', async () => {
-    const commands = recordHdCommands(page);
     let dialog = await openDetails('brick-wall.png');
     // 120x120 of a 1024 px square is 8258 px a side (68 MP): long enough to watch it run.
     await dialog.getByLabel('Output Size').selectOption('120x120');
     await dialog.getByRole('button', { name: 'Generate HD' }).click();
     await dialog.waitFor({ state: 'detached' });
 
-    await expect.poll(() => commands.length).toBe(1);
-    const command = commands[0] ?? {};
+    await expect.poll(() => hdCommands().length).toBe(1);
+    const command = hdCommands()[0] ?? {};
     expect(command).toEqual({
       id: expect.any(String),
       user: 'admin',
@@ -224,13 +230,12 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
   });
 
   it("[M7][H1] an image without a seed orders HD with seed '10'", async () => {
-    const commands = recordHdCommands(page);
     const dialog = await openDetails('oak-plank.png');
     await dialog.getByLabel('Output Size').selectOption('120x20');
     await dialog.getByRole('button', { name: 'Generate HD' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(() => commands.length).toBe(1);
-    expect(commands[0]).toMatchObject({
+    await expect.poll(() => hdCommands().length).toBe(1);
+    expect(hdCommands()[0]).toMatchObject({
       image: 'oak-plank.png',
       rescale_factor_cr701: '1.7',
       scale_by_image692: '2',

@@ -116,7 +116,10 @@ describe.skipIf(browserMissing)('References (/input)', () => {
     // Each job keeps its own copy of the reference: the newest card is that copy, with the image.
     await openReferences();
     const newest = page.getByRole('list', { name: 'References' }).getByRole('listitem').first();
-    expect(await newest.getByRole('heading').textContent()).toMatch(/^slate-ref-.+\.png$/);
+    // The list shown at once may be the one cached from the visit above; it is then fetched again.
+    await expect
+      .poll(() => newest.getByRole('heading').textContent(), { timeout: 15_000 })
+      .toMatch(/^slate-ref-.+\.png$/);
     expect(await newest.textContent()).toContain('1 generated image');
     await newest.getByRole('img', { name: made }).waitFor();
   });

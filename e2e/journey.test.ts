@@ -5,6 +5,7 @@ import { hdTargetSize } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINE_NAMES } from '../server/src/engines/engine.js';
 import {
   startComfyStandIn,
   type ComfyStandIn,
@@ -20,9 +21,7 @@ import { signIn } from './support/session.js';
  * and download the HD file. Once on the embedded defaults (the builtin engine with the real ESRGAN
  * upscaler), once with ENGINE=comfyui against the stand-in that speaks ComfyUI's API.
  */
-const ENGINES = ['builtin', 'comfyui'] as const;
-
-describe.skipIf(browserMissing).each(ENGINES)('the journey on the %s engine', (engine) => {
+describe.skipIf(browserMissing).each(ENGINE_NAMES)('the journey on the %s engine', (engine) => {
   let comfy: ComfyStandIn | undefined;
   let server: RunningServer;
   let browser: Browser;

@@ -1,3 +1,4 @@
+import { API_ROUTES } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -53,7 +54,7 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
   });
 
   it("[L4] a network failure shows 'Login failed'", async () => {
-    await page.route('**/api/login', (route) => route.abort('connectionrefused'));
+    await page.route(`**${API_ROUTES.login}`, (route) => route.abort('connectionrefused'));
     await signIn('admin', server.adminPassword);
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toBe('Login failed');

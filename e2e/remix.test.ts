@@ -29,6 +29,11 @@ const METADATA = {
   latent_height: 724,
 };
 
+interface ListedImage {
+  filename: string;
+  metadata: Record<string, unknown>;
+}
+
 describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -99,15 +104,19 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
 
     await page.getByLabel('Batch Size').fill('1');
     await generateButton().click();
-    await expect.poll(() => generateButton().textContent(), { timeout: 60_000 }).toBe('Generate');
-    const answer = await commandOverMqtt(server, user, 'list-low-definition', {
-      page: 1,
-      size: 10,
-      filters: { tags: ['t-slate'] },
-    });
-    const made = (answer.images as { filename: string; metadata: Record<string, unknown> }[]).find(
-      (image) => image.filename !== SOURCE,
-    );
+    // Done when the new image is listed under the remixed tag (the button's text may still read
+    // 'Generate' for a moment after the click, so it cannot tell).
+    const newImage = async () => {
+      const answer = await commandOverMqtt(server, user, 'list-low-definition', {
+        page: 1,
+        size: 10,
+        filters: { tags: ['t-slate'] },
+      });
+      return (answer.images as ListedImage[]).find((image) => image.filename !== SOURCE);
+    };
+    await expect.poll(newImage, { timeout: 60_000, interval: 500 }).toBeDefined();
+    await expect.poll(() => generateButton().textContent(), { timeout: 10_000 }).toBe('Generate');
+    const made = await newImage();
     expect(made?.metadata).toMatchObject({
       cliptextencode_585: METADATA.cliptextencode_585,
       cliptextencode_716: 'people, text',

@@ -1,4 +1,4 @@
-import { TEXTS } from '@tessera/contract';
+import { API_ROUTES, TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -116,7 +116,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
     await page.getByText('No HD jobs yet.').waitFor({ timeout: 10_000 });
 
     // Signed out elsewhere in the browser (the cookie's session ends on the server).
-    expect((await page.context().request.post('/api/logout')).status()).toBe(204);
+    expect((await page.context().request.post(API_ROUTES.logout)).status()).toBe(204);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expectLoginPage(page);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);

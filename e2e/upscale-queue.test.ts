@@ -1,3 +1,4 @@
+import { API_ROUTES } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -111,7 +112,7 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     await group('Queued').waitFor({ state: 'detached' });
     // The cancelled job never ran.
     expect(await row('Cancelled', 'small-3.png').count()).toBe(1);
-    const answer = (await (await page.request.get('/api/query/hd-jobs')).json()) as HdJobAnswer;
+    const answer = (await (await page.request.get(API_ROUTES.hdJobs)).json()) as HdJobAnswer;
     expect(answer.jobs.find((job) => job.image === 'small-3.png')?.status).toBe('cancelled');
 
     const link = row('Finished', 'small-1.png').getByRole('link', { name: 'Download HD Image' });
@@ -142,9 +143,7 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     await expect
       .poll(
         async () => {
-          const answer = (await (
-            await page.request.get('/api/query/hd-jobs')
-          ).json()) as HdJobAnswer;
+          const answer = (await (await page.request.get(API_ROUTES.hdJobs)).json()) as HdJobAnswer;
           return answer.jobs.find((job) => job.image === 'small-4.png')?.status;
         },
         { timeout: 60_000, interval: 250 },

@@ -31,6 +31,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'mqtt', test: /node_modules[\\/]mqtt[\\/]/ },
+            // Only the material preview uses three.js, and loads it when it opens.
+            { name: 'three', test: /node_modules[\\/]three[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

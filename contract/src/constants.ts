@@ -12,6 +12,8 @@ export const POLL_INTERVAL_MS = 3000;
 export const MQTT_RESPONSE_TIMEOUT_MS = 50_000;
 /** Connect timeout of the messaging client. */
 export const MQTT_CONNECT_TIMEOUT_MS = 4000;
+/** No command comes near this; a larger payload is refused before it is parsed. */
+export const MAX_COMMAND_BYTES = 64 * 1024;
 
 /** Largest uploaded image area (SPEC §5): about 4096 x 4096. */
 export const UPLOAD_MAX_PIXELS = 17_000_000;

@@ -3,14 +3,18 @@ import {
   FIXED_SEED,
   GENERATION_DEFAULTS,
   GENERATION_RANGES,
+  PREVIEW_REQUEST_FIELDS,
+  previewMetadata,
   previewRequestFields,
   previewRequestSchema,
+  previewSettingsOf,
   seedFor,
   styleFromWeight,
   validateGenerationForm,
   weightFromStyle,
   type GenerationForm,
 } from './generation.js';
+import { readImageMetadata } from './metadata.js';
 
 const form: GenerationForm = {
   ...GENERATION_DEFAULTS,
@@ -237,5 +241,89 @@ describe('preview request', () => {
   it('[P1] takes the image as a file name, never a path', () => {
     expect(previewErrors({ image: '../secret.png' })).toEqual(['image']);
     expect(previewErrors({ image: 'dir/ref.png' })).toEqual(['image']);
+  });
+});
+
+describe('preview settings', () => {
+  const request = previewRequestSchema.parse(
+    previewRequestFields({
+      id: 'job-3',
+      user: 'carol',
+      imageName: 'ref.png',
+      form: { ...form, styleWeight: 35, tiling: true, mask: true, similarity: 0.4 },
+      seed: 77,
+    }),
+  );
+
+  it('[P1] lists the wire fields in the order of SPEC §7, with mask last', () => {
+    expect(PREVIEW_REQUEST_FIELDS).toEqual([
+      'id',
+      'user',
+      'image',
+      'cliptextencode_585',
+      'cliptextencode_716',
+      'ipadapter_weight',
+      'style',
+      'ksampler_cfg',
+      'ksampler_denoise',
+      'use_fixed_seed',
+      'latent_width',
+      'latent_height',
+      'Kseed',
+      'seamless',
+      'circularVAE',
+      'mask',
+    ]);
+  });
+
+  it('reads the settings off a preview request', () => {
+    expect(previewSettingsOf(request)).toEqual({
+      positivePrompt: 'mossy stone wall',
+      negativePrompt: 'blurry',
+      imaginationWeight: 3.5,
+      similarity: 0.4,
+      promptAdherence: 0.9,
+      style: 0.35,
+      seed: 77,
+      width: 1024,
+      height: 1024,
+      seamless: true,
+      mask: true,
+    });
+  });
+
+  it('records them under the metadata keys of SPEC §3, in a fixed order, and nothing else', () => {
+    // A job's params are settings and more (its owner, its reference): only settings are recorded.
+    const params = { ...previewSettingsOf(request), inputFile: 'ref-1a2b.png' };
+    const metadata = previewMetadata(params);
+    expect(Object.entries(metadata)).toEqual([
+      ['cliptextencode_585', 'mossy stone wall'],
+      ['cliptextencode_716', 'blurry'],
+      ['ksampler_cfg', 3.5],
+      ['ksampler_denoise', 0.4],
+      ['ipadapter_weight', 0.9],
+      ['style', 0.35],
+      ['kseed', 77],
+      ['latent_width', 1024],
+      ['latent_height', 1024],
+      ['seamless', true],
+      ['mask', true],
+    ]);
+  });
+
+  it('[M1] reads back from the metadata what was recorded', () => {
+    const read = readImageMetadata(previewMetadata(previewSettingsOf(request)));
+    expect(read).toMatchObject({
+      positivePrompt: 'mossy stone wall',
+      negativePrompt: 'blurry',
+      imaginationWeight: 3.5,
+      similarity: 0.4,
+      promptAdherence: 0.9,
+      style: 0.35,
+      styleWeight: 35,
+      seed: '77',
+      latentWidth: 1024,
+      latentHeight: 1024,
+    });
   });
 });

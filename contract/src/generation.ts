@@ -126,6 +126,85 @@ export const previewRequestSchema = z
 export type PreviewRequestFields = z.input<typeof previewRequestSchema>;
 export type PreviewRequest = z.output<typeof previewRequestSchema>;
 
+/** The wire fields of a preview request in SPEC §7's order (the multipart body's order). */
+export const PREVIEW_REQUEST_FIELDS = Object.keys(
+  previewRequestSchema.shape,
+) as readonly (keyof PreviewRequestFields)[];
+
+/**
+ * The settings of one preview (LD) generation, resolved: what a job keeps, what every engine is
+ * given and what the image's metadata records. The form (GenerationForm) reaches the server as
+ * the wire shape (PreviewRequest, previewSettingsOf reads it); the metadata shape
+ * (PreviewMetadata, previewMetadata writes it) records them under SPEC §3's keys.
+ */
+export interface PreviewSettings {
+  positivePrompt: string;
+  negativePrompt: string;
+  /** ksampler_cfg, 0..20. */
+  imaginationWeight: number;
+  /** ksampler_denoise, 0..1: how closely the layout follows the reference. */
+  similarity: number;
+  /** ipadapter_weight, 0..2. */
+  promptAdherence: number;
+  /** style, 0..1 (the form's style weight / 100). */
+  style: number;
+  /** An unsigned 32-bit seed: same inputs and seed give identical pixels. */
+  seed: number;
+  /** The output format's size (contract OUTPUT_FORMATS). */
+  width: number;
+  height: number;
+  /** The result tiles with no visible seam in both directions. */
+  seamless: boolean;
+  /** Use the reference's alpha channel to choose the region synthesis may copy from. */
+  mask: boolean;
+}
+
+/** The settings a preview request carries (its id, user and image name aside). */
+export function previewSettingsOf(request: PreviewRequest): PreviewSettings {
+  return {
+    positivePrompt: request.cliptextencode_585,
+    negativePrompt: request.cliptextencode_716,
+    imaginationWeight: request.ksampler_cfg,
+    similarity: request.ksampler_denoise,
+    promptAdherence: request.ipadapter_weight,
+    style: request.style,
+    seed: request.Kseed,
+    width: request.latent_width,
+    height: request.latent_height,
+    // The form sends circularVAE equal to seamless (previewRequestFields).
+    seamless: request.seamless === 'enable',
+    mask: request.mask === 'enable',
+  };
+}
+
+/** The metadata key each setting is recorded under in an LD image (SPEC §3's metadata fields). */
+export const PREVIEW_METADATA_KEYS = {
+  positivePrompt: 'cliptextencode_585',
+  negativePrompt: 'cliptextencode_716',
+  imaginationWeight: 'ksampler_cfg',
+  similarity: 'ksampler_denoise',
+  promptAdherence: 'ipadapter_weight',
+  style: 'style',
+  seed: 'kseed',
+  width: 'latent_width',
+  height: 'latent_height',
+  seamless: 'seamless',
+  mask: 'mask',
+} as const satisfies Record<keyof PreviewSettings, string>;
+
+/** An LD image's record of its settings: the same values under their metadata keys. */
+export type PreviewMetadata = {
+  [K in keyof PreviewSettings as (typeof PREVIEW_METADATA_KEYS)[K]]: PreviewSettings[K];
+};
+
+/** The settings as an LD image's metadata records them, in the keys' order; nothing else. */
+export function previewMetadata(settings: PreviewSettings): PreviewMetadata {
+  const keys = Object.entries(PREVIEW_METADATA_KEYS) as [keyof PreviewSettings, string][];
+  return Object.fromEntries(
+    keys.map(([setting, key]) => [key, settings[setting]]),
+  ) as PreviewMetadata;
+}
+
 /** The multipart text fields for one preview job of the form. */
 export function previewRequestFields(request: {
   id: string;

@@ -5,10 +5,13 @@ import {
   HD_SIZES_BY_FORMAT,
   formatOfHdSize,
   hdFactorsFor,
+  hdPixelSize,
+  hdPrintSize,
   hdSizesForFormat,
   hdSizesForImage,
   hdTargetSize,
   isHdSizeLabel,
+  type HdSizeLabel,
   sizeLabelFromFactors,
 } from './hd-sizes.js';
 
@@ -143,6 +146,34 @@ describe('formatOfHdSize', () => {
   it('names the LD format every HD size is made from', () => {
     for (const [format, labels] of Object.entries(HD_SIZES_BY_FORMAT)) {
       for (const label of labels) expect(formatOfHdSize(label)?.name, label).toBe(format);
+    }
+  });
+});
+
+describe('HD print size', () => {
+  it('puts the ordered centimetres on the sides they measure, at width ÷ cm pixels per cm', () => {
+    expect(hdPixelSize('30x30')).toEqual({ width: 2150, height: 2150 });
+    const square = hdPrintSize('30x30', 2150, 2150);
+    expect([square.widthCm, square.heightCm]).toEqual([30, 30]);
+    expect(square.pixelsPerCm).toBeCloseTo(71.67, 2);
+    expect(Math.round(square.dotsPerInch)).toBe(182);
+    // Labels name the sides height × width for Rectangle and Slab, width × height for Plank.
+    const cm = (label: HdSizeLabel) => {
+      const pixels = hdPixelSize(label) ?? { width: 0, height: 0 };
+      const print = hdPrintSize(label, pixels.width, pixels.height);
+      return [print.widthCm, print.heightCm];
+    };
+    expect(cm('120x240')).toEqual([240, 120]);
+    expect(cm('320x140')).toEqual([140, 320]);
+    expect(cm('120x20')).toEqual([120, 20]);
+    // Every size prints at its ordered centimetres on both sides (within 0.2 %) at about 70 px/cm.
+    for (const { label } of HD_SIZES) {
+      const pixels = hdPixelSize(label) ?? { width: 0, height: 0 };
+      const print = hdPrintSize(label, pixels.width, pixels.height);
+      expect(pixels.width / print.pixelsPerCm).toBeCloseTo(print.widthCm, 6);
+      expect(Math.abs(pixels.height / print.pixelsPerCm / print.heightCm - 1)).toBeLessThan(0.002);
+      expect(print.pixelsPerCm).toBeGreaterThan(60);
+      expect(print.pixelsPerCm).toBeLessThan(80);
     }
   });
 });

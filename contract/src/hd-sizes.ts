@@ -100,3 +100,41 @@ export function formatOfHdSize(label: HdSizeLabel): OutputFormat | undefined {
   const entry = Object.entries(HD_SIZES_BY_FORMAT).find(([, labels]) => labels.includes(label));
   return entry && formatByName(entry[0]);
 }
+
+/** How large an HD image prints: its sides in centimetres and the density that makes them. */
+export interface HdPrintSize {
+  widthCm: number;
+  heightCm: number;
+  /** Pixels per centimetre along the width (both axes share it: square pixels). */
+  pixelsPerCm: number;
+  /** The same density in dots (pixels) per inch. */
+  dotsPerInch: number;
+}
+
+/**
+ * The printed size of an HD image of `widthPx`×`heightPx` ordered at `sizeLabel`: the label's two
+ * centimetre figures go to the sides they measure (the larger to the longer side: the labels
+ * are written height × width for some formats, width × height for others), and the density is
+ * width ÷ centimetres. 2150 px over 30 cm is 71.7 px/cm, 182 dpi.
+ */
+export function hdPrintSize(
+  sizeLabel: HdSizeLabel,
+  widthPx: number,
+  heightPx: number,
+): HdPrintSize {
+  const [a = 0, b = 0] = sizeLabel.split('x').map(Number);
+  const [longer, shorter] = a >= b ? [a, b] : [b, a];
+  const widthCm = widthPx >= heightPx ? longer : shorter;
+  const heightCm = widthPx >= heightPx ? shorter : longer;
+  const pixelsPerCm = widthPx / widthCm;
+  return { widthCm, heightCm, pixelsPerCm, dotsPerInch: pixelsPerCm * 2.54 };
+}
+
+/**
+ * The pixel size of an HD image ordered at `sizeLabel`: HD sizes are offered for the output
+ * formats only, so it follows from the format's LD size.
+ */
+export function hdPixelSize(sizeLabel: HdSizeLabel): { width: number; height: number } | undefined {
+  const format = formatOfHdSize(sizeLabel);
+  return format && hdTargetSize(format.width, format.height, sizeLabel);
+}

@@ -74,10 +74,10 @@ describe('HTTP shapes', () => {
   });
 
   it('[A2] keeps usernames safe as a topic level', () => {
-    for (const name of ['alice', 'A.b-c_9', 'a'.repeat(64)]) {
+    for (const name of ['alice', 'A.b-c_9', 'a'.repeat(64), '...', '.a', 'a..']) {
       expect(isValidUsername(name), name).toBe(true);
     }
-    for (const name of ['', 'a/b', 'a+', '#', '$SYS', 'a b', 'ñ', 'a'.repeat(65)]) {
+    for (const name of ['', 'a/b', 'a+', '#', '$SYS', 'a b', 'ñ', 'a'.repeat(65), '.', '..']) {
       expect(isValidUsername(name), name).toBe(false);
     }
   });

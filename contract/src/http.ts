@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { GENERATION_STATUSES } from './status.js';
 
 /**
- * Usernames become MQTT topic levels (command/{action}/user/{username}), so they may not hold
- * '/', '+', '#' or '$', nor anything else a topic or a file path would trip on.
+ * Usernames become MQTT topic levels (command/{action}/user/{username}) and folder names, so
+ * they may not hold '/', '+', '#' or '$', nor anything else a topic or a file path would trip
+ * on; '.' and '..' alone would name the files folder itself or its parent.
  */
-export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+export const USERNAME_PATTERN = /^(?!\.{1,2}$)[A-Za-z0-9_.-]{1,64}$/;
 
 export function isValidUsername(name: string): boolean {
   return USERNAME_PATTERN.test(name);
@@ -63,20 +64,6 @@ export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 export type GenerationStatusResponse = z.infer<typeof generationStatusResponseSchema>;
 
 // Beyond the spec: the HD queue page (/upscale) and the references library (/input).
-
-/** The routes of the HD queue page, named once for the server and the app. */
-export const HD_QUEUE_ROUTES = {
-  /** GET: the user's HD jobs and whether their queue is paused (hdJobsResponseSchema). */
-  jobs: '/api/query/hd-jobs',
-  /** POST { id }: cancels a queued job; 409 once it runs or ended. */
-  cancel: '/api/command/cancel-hd-job',
-  /** POST { id }: the queued job runs next among the user's jobs; answers the queue. */
-  moveToTop: '/api/command/move-hd-job-to-top',
-  /** POST: none of the user's queued jobs starts until resumed (a running one finishes). */
-  pause: '/api/command/pause-hd-queue',
-  /** POST: the user's queued jobs run again. */
-  resume: '/api/command/resume-hd-queue',
-} as const;
 
 /** One of the user's HD jobs, as GET /api/query/hd-jobs lists them (newest first). */
 export const hdJobSchema = z.object({

@@ -1,21 +1,27 @@
 // A typed view of the image metadata fields of SPEC §3 "Metadata fields read".
 import { parseDateValue, readImageDate } from './dates.js';
 import { sizeLabelFromFactors, type HdSizeLabel } from './hd-sizes.js';
-import { weightFromStyle } from './generation.js';
+import { PREVIEW_METADATA_KEYS, weightFromStyle, type PreviewSettings } from './generation.js';
 import { DIGITS_PATTERN, toFiniteNumber } from './numbers.js';
 
 /** The seed used for HD when the metadata has none (SPEC §9). */
 export const DEFAULT_HD_SEED = '10';
 
-export interface ImageMetadata {
+/** The settings read back as they were given (PreviewSettings), each undefined when missing. */
+type RecordedSettings = {
+  [
+    K in
+      | 'positivePrompt'
+      | 'negativePrompt'
+      | 'imaginationWeight'
+      | 'similarity'
+      | 'promptAdherence'
+      | 'style'
+  ]: PreviewSettings[K] | undefined;
+};
+
+export interface ImageMetadata extends RecordedSettings {
   inputImagePath: string | undefined;
-  positivePrompt: string | undefined;
-  negativePrompt: string | undefined;
-  imaginationWeight: number | undefined;
-  similarity: number | undefined;
-  promptAdherence: number | undefined;
-  /** Stored style, 0 to 1. */
-  style: number | undefined;
   /** Style as the form shows it: style x 100, rounded. */
   styleWeight: number | undefined;
   /** Kept as text: engine seeds can exceed the integers a number holds exactly. */
@@ -46,7 +52,7 @@ function readSeedValue(value: unknown): string | undefined {
 
 /** kseed when usable, else seed, as digits; undefined when neither is a non-negative integer. */
 export function readSeed(metadata: Record<string, unknown>): string | undefined {
-  return readSeedValue(metadata['kseed']) ?? readSeedValue(metadata['seed']);
+  return readSeedValue(metadata[PREVIEW_METADATA_KEYS.seed]) ?? readSeedValue(metadata['seed']);
 }
 
 /** The seed an HD command carries: the image's own seed, falling back to '10'. */
@@ -54,21 +60,23 @@ export function hdSeedFromMetadata(metadata: Record<string, unknown>): string {
   return readSeed(metadata) ?? DEFAULT_HD_SEED;
 }
 
+const KEYS = PREVIEW_METADATA_KEYS;
+
 export function readImageMetadata(metadata: Record<string, unknown>): ImageMetadata {
   const number = (key: string) => toFiniteNumber(metadata[key]);
-  const style = number('style');
+  const style = number(KEYS.style);
   return {
     inputImagePath: readString(metadata['input_image_path']),
-    positivePrompt: readString(metadata['cliptextencode_585']),
-    negativePrompt: readString(metadata['cliptextencode_716']),
-    imaginationWeight: number('ksampler_cfg'),
-    similarity: number('ksampler_denoise'),
-    promptAdherence: number('ipadapter_weight'),
+    positivePrompt: readString(metadata[KEYS.positivePrompt]),
+    negativePrompt: readString(metadata[KEYS.negativePrompt]),
+    imaginationWeight: number(KEYS.imaginationWeight),
+    similarity: number(KEYS.similarity),
+    promptAdherence: number(KEYS.promptAdherence),
     style,
     styleWeight: style === undefined ? undefined : weightFromStyle(style),
     seed: readSeed(metadata),
-    latentWidth: number('latent_width'),
-    latentHeight: number('latent_height'),
+    latentWidth: number(KEYS.width),
+    latentHeight: number(KEYS.height),
     createdAt: readImageDate(metadata),
     updatedAt: parseDateValue(metadata['updatedAt']),
     rescaleFactorCr711: number('rescale_factor_cr711'),

@@ -82,11 +82,3 @@ export type ConnectionErrorText = (typeof CONNECTION_ERROR_TEXTS)[number];
 export function isConnectionErrorText(message: string): message is ConnectionErrorText {
   return (CONNECTION_ERROR_TEXTS as readonly string[]).includes(message);
 }
-
-/** Refusals of the per-user queue limits (beyond the spec): shown as the failure's text. */
-export const QUEUE_LIMIT_TEXTS = {
-  previews: (limit: number) =>
-    `You already have ${limit} previews waiting. Wait for them to finish before starting more.`,
-  hd: (limit: number) =>
-    `You already have ${limit} HD images waiting. Wait for some to finish before ordering more.`,
-} as const;

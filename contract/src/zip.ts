@@ -1,5 +1,5 @@
-// Downloading a selection of images as one ZIP (issue 13, feature 10): the shapes and the paths
-// both sides use. The browser saves the ZIP itself (a plain download, so neither the tab nor the
+// Downloading a selection of images as one ZIP (issue 13, feature 10): the shapes both sides
+// use (the paths are API_ROUTES.zip*). The browser saves the ZIP itself (a plain download, so neither the tab nor the
 // server holds it whole); the page follows the bytes sent through the progress query.
 import { z } from 'zod';
 import { fileNameSchema } from './file-name.js';
@@ -10,27 +10,16 @@ export const ZIP_MAX_FILES = 1000;
 /** A download token as the server makes it (24 random bytes, base64url). */
 export const ZIP_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 
-/** The routes, as the server registers them; `withToken` fills in a token for the app. */
-export const ZIP_ROUTES = {
-  /** POST zipDownloadRequestSchema → zipDownloadTicketSchema: checks the selection, once. */
-  create: '/api/command/zip-download',
-  /** GET: the ZIP itself, once, as an attachment with its exact Content-Length. */
-  file: '/api/images/zip/:token',
-  /** GET → zipDownloadProgressSchema: how far the server has sent the ZIP. */
-  progress: '/api/query/zip-download/:token',
-} as const;
-
-export function withToken(route: string, token: string): string {
-  return route.replace(':token', encodeURIComponent(token));
-}
-
-/** The selected images of one gallery, by file name (the names the galleries key images by). */
+/**
+ * The selected images of one gallery, by file name (the names the galleries key images by), or
+ * material maps ('maps', issue 17) by their file names.
+ */
 export const zipDownloadRequestSchema = z.object({
-  kind: z.enum(['ld', 'hd']),
+  kind: z.enum(['ld', 'hd', 'maps']),
   files: z.array(fileNameSchema).min(1).max(ZIP_MAX_FILES),
 });
 
-/** The selection was accepted: the ZIP downloads once from ZIP_ROUTES.file(token). */
+/** The selection was accepted: the ZIP downloads once from zipFileUrl(token). */
 export const zipDownloadTicketSchema = z.object({
   token: z.string().regex(ZIP_TOKEN_PATTERN),
   /** The name the browser saves the ZIP under. */

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { buildHdCommand, type HdSizeLabel } from '@tessera/contract';
+import { API_ROUTES, buildHdCommand, type HdSizeLabel } from '@tessera/contract';
 import mqtt from 'mqtt';
 import sharp from 'sharp';
 import { makeThumbnail } from '../../server/src/imaging/probe.js';
@@ -39,7 +39,7 @@ function nextLocalAddress(): string {
 
 /** An MQTT connection as the user, the way a second client of theirs would connect. */
 async function connectAs(server: RunningServer, user: User) {
-  const { url } = (await (await fetch(`${server.url}/api/mosquitto/url`)).json()) as {
+  const { url } = (await (await fetch(`${server.url}${API_ROUTES.brokerUrl}`)).json()) as {
     url: string;
   };
   return mqtt.connectAsync(url, {
@@ -108,7 +108,7 @@ export async function seedManyLdImages(
     await fs.writeFile(`${folder}/${image.filename}`, png);
     await fs.writeFile(`${thumbnails}/${image.filename}.webp`, thumbnail);
   }
-  const db = await openDatabase(server.dataDir);
+  const db = await openDatabase({ dataDir: server.dataDir });
   try {
     const owner = await createUserRepository(db).findByUsername(user.username);
     if (!owner) throw new Error(`no user ${user.username}`);

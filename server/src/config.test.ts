@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BROKER_LIMITS } from './broker/limits.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, defaultInstanceName, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('needs nothing: every variable has a working default', () => {
@@ -93,6 +93,80 @@ describe('loadConfig', () => {
     ).toThrow("COMFYUI_AUTH_HEADER must be 'Header-Name: value'");
   });
 
+  it('keeps files in DATA_DIR without FILES_URL, in a bucket with it', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    expect(loadConfig({ FILES_URL: 's3://tiles' }).s3).toEqual({
+      bucket: 'tiles',
+      prefix: '',
+      region: 'us-east-1',
+      forcePathStyle: false,
+    });
+    expect(
+      loadConfig({
+        FILES_URL: 's3://tiles.bucket/prod/tessera/',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_REGION: 'eu-central-1',
+        S3_ACCESS_KEY_ID: 'key',
+        S3_SECRET_ACCESS_KEY: 'secret',
+      }).s3,
+    ).toEqual({
+      bucket: 'tiles.bucket',
+      prefix: 'prod/tessera',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-central-1',
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+    });
+    expect(
+      loadConfig({
+        FILES_URL: 's3://tiles',
+        S3_ENDPOINT: 'https://s3.example',
+        S3_FORCE_PATH_STYLE: 'false',
+      }).s3?.forcePathStyle,
+    ).toBe(false);
+  });
+
+  it('refuses S3 settings that cannot work, naming the variable', () => {
+    expect(() => loadConfig({ FILES_URL: 's3://tiles', S3_ACCESS_KEY_ID: 'key' })).toThrow(
+      /S3_SECRET_ACCESS_KEY S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/,
+    );
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(
+      /S3_ENDPOINT is only used with FILES_URL/,
+    );
+  });
+
+  it('[#16] reads the PostgreSQL database and its pool size; unset: SQLite in DATA_DIR', () => {
+    const sqlite = loadConfig({});
+    expect(sqlite.databaseUrl).toBeUndefined();
+    expect(sqlite.databasePoolSize).toBe(10);
+    const postgres = loadConfig({
+      DATABASE_URL: 'postgresql://tessera:secret@db:5432/tessera',
+      DATABASE_POOL_SIZE: '25',
+    });
+    expect(postgres.databaseUrl).toBe('postgresql://tessera:secret@db:5432/tessera');
+    expect(postgres.databasePoolSize).toBe(25);
+    expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/t' }).databaseUrl).toBe(
+      'postgres://127.0.0.1/t',
+    );
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(
+      /DATABASE_POOL_SIZE must be a whole number from 1 to 1000/,
+    );
+  });
+
+  it('[#16] refuses a DATABASE_URL that is not PostgreSQL, without echoing it (a password)', () => {
+    for (const url of ['mysql://u:secret@db/t', 'secret', 'sqlite:///data/t.sqlite']) {
+      expect(() => loadConfig({ DATABASE_URL: url })).toThrow(
+        /DATABASE_URL must be a URL starting with postgres:\/\/ or postgresql:\/\//,
+      );
+      expect(() => loadConfig({ DATABASE_URL: url })).not.toThrow(/secret/);
+    }
+  });
+
+  it('gives claimed jobs a lease of 30 s unless JOB_LEASE_MS says otherwise', () => {
+    expect(loadConfig({}).jobLeaseMs).toBe(30_000);
+    expect(loadConfig({ JOB_LEASE_MS: '5000' }).jobLeaseMs).toBe(5000);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', MQTT_URL: '' }).port).toBe(8080);
   });
@@ -108,6 +182,13 @@ describe('loadConfig', () => {
     ['ENGINE', 'dalle'],
     ['JOB_CONCURRENCY', '0'],
     ['JOB_CONCURRENCY', 'many'],
+    ['FILES_URL', '/srv/files'],
+    ['FILES_URL', 's3://'],
+    ['FILES_URL', 's3://Tiles'],
+    ['FILES_URL', 's3://tiles//x'],
+    ['S3_FORCE_PATH_STYLE', 'yes'],
+    ['JOB_LEASE_MS', '999'],
+    ['JOB_LEASE_MS', 'forever'],
   ])('refuses %s=%s with a message naming the variable and the value', (key, value) => {
     expect(() => loadConfig({ [key]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [key]: value })).toThrow(
@@ -134,7 +215,19 @@ describe('loadConfig', () => {
       password: 'p',
       publicUrl: 'wss://tiles.example/mqtt',
       publicProtocolVersion: 5,
+      userProvisioning: 'dynamic-security',
     });
+  });
+
+  it("provisions users on Mosquitto's dynamic-security plugin unless told none", () => {
+    const external = { MQTT_URL: 'ws://broker:9001', MQTT_USERNAME: 's', MQTT_PASSWORD: 'p' };
+    expect(loadConfig(external).externalBroker?.userProvisioning).toBe('dynamic-security');
+    expect(
+      loadConfig({ ...external, MQTT_USER_PROVISIONING: 'none' }).externalBroker?.userProvisioning,
+    ).toBe('none');
+    expect(() => loadConfig({ ...external, MQTT_USER_PROVISIONING: 'acl-file' })).toThrow(
+      /MQTT_USER_PROVISIONING must be 'dynamic-security'/,
+    );
   });
 
   it('tells browsers MQTT 5 on an external broker unless told 4, and 3.1.1 on the embedded one', () => {
@@ -155,5 +248,47 @@ describe('loadConfig', () => {
       /PUBLIC_MQTT_PROTOCOL_VERSION cannot be 5 without MQTT_URL/,
     );
     expect(loadConfig({ PUBLIC_MQTT_PROTOCOL_VERSION: '4' }).externalBroker).toBeUndefined();
+  });
+
+  describe('[#16] several servers and workers', () => {
+    const broker = {
+      MQTT_URL: 'ws://mosquitto:9001',
+      MQTT_USERNAME: 'tessera-service',
+      MQTT_PASSWORD: 'secret',
+    };
+
+    it('runs everything in one process with counts in memory by default', () => {
+      const config = loadConfig({});
+      expect(config.role).toBe('server');
+      expect(config.sharedLimits).toEqual({ store: 'memory' });
+      expect(config.instanceName).toBe(defaultInstanceName('server'));
+    });
+
+    it('counts limits in the database with an external broker, in Redis with REDIS_URL', () => {
+      expect(loadConfig(broker).sharedLimits).toEqual({ store: 'database' });
+      expect(loadConfig({ ...broker, REDIS_URL: 'redis://cache:6379/2' }).sharedLimits).toEqual({
+        store: 'redis',
+        url: 'redis://cache:6379/2',
+        keyPrefix: 'tessera:',
+      });
+      expect(() => loadConfig({ REDIS_URL: 'http://cache' })).toThrow(/REDIS_URL must be a URL/);
+    });
+
+    it('refuses a worker or a web process without an external broker, naming ROLE', () => {
+      expect(() => loadConfig({ ROLE: 'worker' })).toThrow(
+        /ROLE 'worker' needs MQTT_URL.*embedded broker serves one process only/,
+      );
+      expect(() => loadConfig({ ROLE: 'web' })).toThrow(/ROLE 'web' needs MQTT_URL/);
+      expect(() => loadConfig({ ROLE: 'cron' })).toThrow(/ROLE must be server, web, worker/);
+      const worker = loadConfig({ ...broker, ROLE: 'worker', INSTANCE_NAME: 'gpu-worker-2' });
+      expect(worker).toMatchObject({ role: 'worker', instanceName: 'gpu-worker-2' });
+      expect(() => loadConfig({ INSTANCE_NAME: 'Not OK!' })).toThrow(/INSTANCE_NAME/);
+    });
+
+    it('derives the instance name from the host name and role', () => {
+      expect(defaultInstanceName('worker', 'GPU_Box.example.com')).toBe(
+        'gpu-box-example-com-worker',
+      );
+    });
   });
 });

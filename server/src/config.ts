@@ -1,7 +1,12 @@
+import os from 'node:os';
 import path from 'node:path';
 import type { MqttProtocolVersion } from '@tessera/contract';
 import { z } from 'zod';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './broker/limits.js';
+import { ENGINE_NAMES } from './engines/engine.js';
+import type { S3Settings } from './files/s3-file-store.js';
+import { DEFAULT_JOB_LEASE_MS } from './jobs/lease.js';
+import { DEFAULT_POOL_SIZE, type DatabaseLocation } from './store/database.js';
 
 /** Thrown when the environment holds a value the server cannot start with. */
 export class ConfigError extends Error {
@@ -32,6 +37,30 @@ const wholeNumber = (min: number, max: number, fallback: number) => {
  */
 export const DEFAULT_MAX_QUEUED_PER_USER = { preview: 20, hd: 50 } as const;
 
+/** The settings that mean something only with an object store. */
+const S3_ONLY = [
+  'S3_ENDPOINT',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+] as const;
+
+/**
+ * What one process does (docs/scale-out.md): `server` everything (HTTP, commands, jobs), `web`
+ * HTTP and commands without jobs, `worker` jobs only (no HTTP, no commands).
+ */
+export const ROLES = ['server', 'web', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** hostname-role, in the characters an instance name may hold. */
+export function defaultInstanceName(role: Role, hostname = os.hostname()): string {
+  const host = hostname
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `${(host || 'host').slice(0, 48)}-${role}`;
+}
+
 const envSchema = z
   .object({
     PORT: z.coerce
@@ -42,6 +71,13 @@ const envSchema = z
       .default(8080),
     HOST: z.string().min(1).default('0.0.0.0'),
     DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .url({
+        protocol: /^postgres(ql)?$/,
+        error: 'must be a URL starting with postgres:// or postgresql://',
+      })
+      .optional(),
+    DATABASE_POOL_SIZE: wholeNumber(1, 1000, DEFAULT_POOL_SIZE),
     TITLE: z.string().min(1).max(200).default('Tessera'),
     THEME: z
       .string()
@@ -55,8 +91,13 @@ const envSchema = z
       .optional(),
     PUBLIC_MQTT_PROTOCOL_VERSION: z
       .enum(['4', '5'], { error: 'must be 4 (MQTT 3.1.1) or 5 (MQTT 5)' })
-      .transform((value) => (value === '5' ? 5 : 4))
+      .transform((value): MqttProtocolVersion => (value === '5' ? 5 : 4))
       .optional(),
+    MQTT_USER_PROVISIONING: z
+      .enum(['dynamic-security', 'none'], {
+        error: "must be 'dynamic-security' (Mosquitto's plugin) or 'none' (you provision)",
+      })
+      .default('dynamic-security'),
     PUBLIC_HOSTS: z
       .string()
       .transform((value) => value.split(/[\s,]+/).filter(Boolean))
@@ -71,10 +112,12 @@ const envSchema = z
       )
       .optional(),
     ENGINE: z
-      .enum(['builtin', 'comfyui'], { error: 'must be builtin or comfyui' })
+      .enum(ENGINE_NAMES, { error: `must be ${ENGINE_NAMES.join(' or ')}` })
       .default('builtin'),
     BUILTIN_UPSCALER: z
-      .enum(['esrgan', 'lanczos'], { error: 'must be esrgan or lanczos' })
+      .enum(['esrgan', 'esrgan-medium', 'lanczos'], {
+        error: 'must be esrgan, esrgan-medium or lanczos',
+      })
       .default('esrgan'),
     COMFYUI_URLS: z
       .string()
@@ -105,6 +148,7 @@ const envSchema = z
       .min(1, { error: 'must be a whole number from 1 to 16' })
       .max(16, { error: 'must be a whole number from 1 to 16' })
       .default(1),
+    JOB_LEASE_MS: wholeNumber(1000, 3_600_000, DEFAULT_JOB_LEASE_MS),
     MQTT_PUBLISH_RATE: wholeNumber(1, 10_000, DEFAULT_BROKER_LIMITS.publishPerSecond),
     MQTT_PUBLISH_BURST: wholeNumber(1, 100_000, DEFAULT_BROKER_LIMITS.publishBurst),
     MQTT_MAX_CONNECTIONS_PER_USER: wholeNumber(1, 10_000, DEFAULT_BROKER_LIMITS.connectionsPerUser),
@@ -116,11 +160,64 @@ const envSchema = z
     MQTT_CONNECT_TIMEOUT_MS: wholeNumber(500, 120_000, DEFAULT_BROKER_LIMITS.connectTimeoutMs),
     MAX_QUEUED_PREVIEWS_PER_USER: wholeNumber(1, 10_000, DEFAULT_MAX_QUEUED_PER_USER.preview),
     MAX_QUEUED_HD_PER_USER: wholeNumber(1, 10_000, DEFAULT_MAX_QUEUED_PER_USER.hd),
+    FILES_URL: z
+      .string()
+      .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9!_.*'()-]+)*\/?$/, {
+        error:
+          'must be s3://bucket or s3://bucket/prefix (a bucket name of 3 to 63 lowercase letters, ' +
+          'digits, dots and hyphens; a prefix of plain key segments)',
+      })
+      .optional(),
+    S3_ENDPOINT: z
+      .url({ protocol: /^https?$/, error: 'must be a URL starting with http:// or https://' })
+      .optional(),
+    S3_REGION: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, { error: 'must be a region name such as us-east-1' })
+      .default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .transform((value) => value === 'true')
+      .optional(),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
+    ROLE: z.enum(ROLES, { error: `must be ${ROLES.join(', ')}` }).default('server'),
+    INSTANCE_NAME: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, {
+        error: 'must be 1 to 64 characters a-z, 0-9 and -, starting with a letter or digit',
+      })
+      .optional(),
+    REDIS_URL: z
+      .url({ protocol: /^rediss?$/, error: 'must be a URL starting with redis:// or rediss://' })
+      .optional(),
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]{1,64}$/, { error: 'must be 1 to 64 characters A-Z, 0-9, :_.-' })
+      .default('tessera:'),
   })
   .superRefine((env, ctx) => {
+    if (!env.FILES_URL) {
+      for (const key of S3_ONLY) {
+        if (env[key] === undefined) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'is only used with FILES_URL=s3://bucket/prefix: set FILES_URL or unset it',
+        });
+      }
+    }
+    if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
+        message:
+          'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (unset both for the AWS SDK’s default credentials)',
+      });
+    }
     if (env.ENGINE === 'comfyui' && !env.COMFYUI_URLS) {
       ctx.addIssue({
         code: 'custom',
@@ -129,6 +226,15 @@ const envSchema = z
       });
     }
     if (!env.MQTT_URL) {
+      if (env.ROLE !== 'server') {
+        // The embedded broker lives in one process: a worker could not tell users anything,
+        // and a web process would have no worker to run its jobs.
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ROLE'],
+          message: `'${env.ROLE}' needs MQTT_URL: several processes share an external broker (Mosquitto); the embedded broker serves one process only`,
+        });
+      }
       if (env.PUBLIC_MQTT_PROTOCOL_VERSION === 5) {
         ctx.addIssue({
           code: 'custom',
@@ -155,54 +261,128 @@ const envSchema = z
     }
   });
 
-export interface Config {
-  port: number;
-  host: string;
-  dataDir: string;
-  title: string;
-  theme: string;
-  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+/**
+ * The configuration as the server uses it, made from the environment variables above: `Config`
+ * is this schema's output, so the two cannot drift apart.
+ */
+const configSchema = envSchema.transform((e) => ({
+  port: e.PORT,
+  host: e.HOST,
+  dataDir: path.resolve(e.DATA_DIR),
+  /** Unset: the SQLite file in dataDir. Set: that PostgreSQL database (docs/postgresql.md). */
+  ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
+  /** Connections the PostgreSQL pool keeps at most, per server process. */
+  databasePoolSize: e.DATABASE_POOL_SIZE,
+  title: e.TITLE,
+  theme: e.THEME,
+  logLevel: e.LOG_LEVEL,
+  /** What this process does: everything, HTTP and commands, or jobs only (docs/scale-out.md). */
+  role: e.ROLE,
+  /** This process's name among several: in its scratch folder and its ComfyUI upload names. */
+  instanceName: e.INSTANCE_NAME ?? defaultInstanceName(e.ROLE),
+  /**
+   * Where login throttling and the per-user command rate are counted: Redis when set; else the
+   * database with an external broker (several processes may run); else this process's memory.
+   */
+  sharedLimits: sharedLimitsStore(e),
   /** Names browsers reach the server by; unset: its loopback names, host name and addresses. */
-  publicHosts?: string[];
+  ...(e.PUBLIC_HOSTS ? { publicHosts: e.PUBLIC_HOSTS } : {}),
   /** Which engine makes images (DESIGN §5). */
-  engine: 'builtin' | 'comfyui';
+  engine: e.ENGINE,
   /** The builtin engine's HD pass: the ESRGAN network, or sharp's Lanczos alone (fast, for trials). */
-  builtinUpscaler: 'esrgan' | 'lanczos';
+  builtinUpscaler: e.BUILTIN_UPSCALER,
   /**
    * ENGINE=comfyui: the servers jobs are spread over, the operator's own workflow templates, how
    * Tessera proves itself to a proxy in front of them, and the timeouts (docs/comfyui.md).
    */
-  comfyui?: ComfyUIConfig;
+  ...(e.COMFYUI_URLS ? { comfyui: comfyUIConfig(e, e.COMFYUI_URLS) } : {}),
   /** Engine jobs running at once; one per CPU-heavy engine by default. */
-  jobConcurrency: number;
-  /** Unset: the embedded broker. Set: an external broker and the service principal's login. */
-  externalBroker?: {
-    url: string;
-    username: string;
-    password: string;
-    publicUrl: string;
-    /** The MQTT version browsers speak to it: 5 unless PUBLIC_MQTT_PROTOCOL_VERSION says 4. */
-    publicProtocolVersion: MqttProtocolVersion;
-  };
+  jobConcurrency: e.JOB_CONCURRENCY,
+  /** How long a claimed job stays this process's without a renewal; its run renews it. */
+  jobLeaseMs: e.JOB_LEASE_MS,
   /** Live (queued or running) jobs one user may have, per kind. */
-  maxQueuedPerUser: { preview: number; hd: number };
-  /** The embedded broker's per-connection, per-user and per-address limits (unset: defaults). */
-  brokerLimits?: BrokerLimits;
+  maxQueuedPerUser: { preview: e.MAX_QUEUED_PREVIEWS_PER_USER, hd: e.MAX_QUEUED_HD_PER_USER },
+  /** The embedded broker's per-connection, per-user and per-address limits. */
+  brokerLimits: {
+    publishPerSecond: e.MQTT_PUBLISH_RATE,
+    publishBurst: e.MQTT_PUBLISH_BURST,
+    connectionsPerUser: e.MQTT_MAX_CONNECTIONS_PER_USER,
+    unauthenticatedPerAddress: e.MQTT_MAX_UNAUTHENTICATED_PER_ADDRESS,
+    connectTimeoutMs: e.MQTT_CONNECT_TIMEOUT_MS,
+  } satisfies BrokerLimits,
+  /** Unset: files in DATA_DIR/files. Set: objects in an S3 bucket (docs/scale-out.md). */
+  ...(e.FILES_URL ? { s3: s3Settings(e, e.FILES_URL) } : {}),
+  /** Unset: the embedded broker. Set: an external broker and the service principal's login. */
+  ...(e.MQTT_URL && e.MQTT_USERNAME && e.MQTT_PASSWORD
+    ? {
+        externalBroker: {
+          url: e.MQTT_URL,
+          username: e.MQTT_USERNAME,
+          password: e.MQTT_PASSWORD,
+          publicUrl: e.PUBLIC_MQTT_URL ?? e.MQTT_URL,
+          /**
+           * The MQTT version browsers speak to it: 5 (Mosquitto 2, the broker deploy/ ships,
+           * speaks it) unless PUBLIC_MQTT_PROTOCOL_VERSION says 4.
+           */
+          publicProtocolVersion: e.PUBLIC_MQTT_PROTOCOL_VERSION ?? 5,
+          /** How users' logins reach the broker: Mosquitto's dynamic-security plugin, or by hand. */
+          userProvisioning: e.MQTT_USER_PROVISIONING,
+        },
+      }
+    : {}),
+}));
+
+function sharedLimitsStore(e: z.output<typeof envSchema>) {
+  if (e.REDIS_URL) {
+    return { store: 'redis' as const, url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX };
+  }
+  return { store: e.MQTT_URL ? ('database' as const) : ('memory' as const) };
 }
 
-export interface ComfyUIConfig {
-  urls: string[];
-  workflowsDir?: string;
-  auth: {
-    header?: { name: string; value: string };
-    bearerToken?: string;
-    queryToken?: { name: string; value: string };
+/** The server's configuration, as loadConfig reads it from the environment. */
+export type Config = z.output<typeof configSchema>;
+export type ComfyUIConfig = NonNullable<Config['comfyui']>;
+
+function comfyUIConfig(e: z.output<typeof envSchema>, urls: string[]) {
+  return {
+    urls,
+    ...(e.COMFYUI_WORKFLOWS_DIR ? { workflowsDir: path.resolve(e.COMFYUI_WORKFLOWS_DIR) } : {}),
+    auth: {
+      ...(e.COMFYUI_AUTH_HEADER ? { header: headerParts(e.COMFYUI_AUTH_HEADER) } : {}),
+      ...(e.COMFYUI_BEARER_TOKEN ? { bearerToken: e.COMFYUI_BEARER_TOKEN } : {}),
+      ...(e.COMFYUI_QUERY_TOKEN
+        ? {
+            queryToken: {
+              name: e.COMFYUI_QUERY_TOKEN.split('=')[0] ?? '',
+              value: e.COMFYUI_QUERY_TOKEN.slice(e.COMFYUI_QUERY_TOKEN.indexOf('=') + 1),
+            },
+          }
+        : {}),
+    },
+    requestTimeoutMs: e.COMFYUI_REQUEST_TIMEOUT_MS,
+    socketTimeoutMs: e.COMFYUI_SOCKET_TIMEOUT_MS,
+    transferIdleTimeoutMs: e.COMFYUI_TRANSFER_IDLE_TIMEOUT_MS,
+    /** A prompt's execution deadline; 0: none. */
+    promptDeadlineMs: e.COMFYUI_PROMPT_DEADLINE_MS,
   };
-  requestTimeoutMs: number;
-  socketTimeoutMs: number;
-  transferIdleTimeoutMs: number;
-  /** A prompt's execution deadline; 0: none. */
-  promptDeadlineMs: number;
+}
+
+/** FILES_URL=s3://bucket/prefix and the S3_* settings → where the objects are. */
+function s3Settings(e: z.output<typeof envSchema>, filesUrl: string) {
+  const [bucket = '', ...prefix] = filesUrl.slice('s3://'.length).split('/').filter(Boolean);
+  return {
+    bucket,
+    prefix: prefix.join('/'),
+    ...(e.S3_ENDPOINT ? { endpoint: e.S3_ENDPOINT } : {}),
+    region: e.S3_REGION,
+    ...(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+      ? {
+          credentials: { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY },
+        }
+      : {}),
+    /** Most S3-compatible servers want `<endpoint>/<bucket>/<key>`; AWS also takes the bucket in the host. */
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+  } satisfies S3Settings;
 }
 
 /** "Name: value" → its parts (the schema has checked the form). */
@@ -217,72 +397,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
   );
-  const parsed = envSchema.safeParse(present);
+  const parsed = configSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? '');
-      const value = key in present ? ` (got '${present[key]}')` : '';
+      // A database URL may hold a password: it is named, never echoed.
+      const value = key in present && key !== 'DATABASE_URL' ? ` (got '${present[key]}')` : '';
       return `  ${key} ${issue.message}${value}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+/** Where the configured database is, as openDatabase takes it. */
+export function databaseLocation(config: Config): DatabaseLocation {
   return {
-    port: e.PORT,
-    host: e.HOST,
-    dataDir: path.resolve(e.DATA_DIR),
-    title: e.TITLE,
-    theme: e.THEME,
-    logLevel: e.LOG_LEVEL,
-    ...(e.PUBLIC_HOSTS ? { publicHosts: e.PUBLIC_HOSTS } : {}),
-    engine: e.ENGINE,
-    builtinUpscaler: e.BUILTIN_UPSCALER,
-    ...(e.COMFYUI_URLS
-      ? {
-          comfyui: {
-            urls: e.COMFYUI_URLS,
-            ...(e.COMFYUI_WORKFLOWS_DIR
-              ? { workflowsDir: path.resolve(e.COMFYUI_WORKFLOWS_DIR) }
-              : {}),
-            auth: {
-              ...(e.COMFYUI_AUTH_HEADER ? { header: headerParts(e.COMFYUI_AUTH_HEADER) } : {}),
-              ...(e.COMFYUI_BEARER_TOKEN ? { bearerToken: e.COMFYUI_BEARER_TOKEN } : {}),
-              ...(e.COMFYUI_QUERY_TOKEN
-                ? {
-                    queryToken: {
-                      name: e.COMFYUI_QUERY_TOKEN.split('=')[0] ?? '',
-                      value: e.COMFYUI_QUERY_TOKEN.slice(e.COMFYUI_QUERY_TOKEN.indexOf('=') + 1),
-                    },
-                  }
-                : {}),
-            },
-            requestTimeoutMs: e.COMFYUI_REQUEST_TIMEOUT_MS,
-            socketTimeoutMs: e.COMFYUI_SOCKET_TIMEOUT_MS,
-            transferIdleTimeoutMs: e.COMFYUI_TRANSFER_IDLE_TIMEOUT_MS,
-            promptDeadlineMs: e.COMFYUI_PROMPT_DEADLINE_MS,
-          },
-        }
-      : {}),
-    jobConcurrency: e.JOB_CONCURRENCY,
-    maxQueuedPerUser: { preview: e.MAX_QUEUED_PREVIEWS_PER_USER, hd: e.MAX_QUEUED_HD_PER_USER },
-    brokerLimits: {
-      publishPerSecond: e.MQTT_PUBLISH_RATE,
-      publishBurst: e.MQTT_PUBLISH_BURST,
-      connectionsPerUser: e.MQTT_MAX_CONNECTIONS_PER_USER,
-      unauthenticatedPerAddress: e.MQTT_MAX_UNAUTHENTICATED_PER_ADDRESS,
-      connectTimeoutMs: e.MQTT_CONNECT_TIMEOUT_MS,
-    },
-    ...(e.MQTT_URL && e.MQTT_USERNAME && e.MQTT_PASSWORD
-      ? {
-          externalBroker: {
-            url: e.MQTT_URL,
-            username: e.MQTT_USERNAME,
-            password: e.MQTT_PASSWORD,
-            publicUrl: e.PUBLIC_MQTT_URL ?? e.MQTT_URL,
-            // Mosquitto 2, the broker deploy/ ships, speaks MQTT 5.
-            publicProtocolVersion: e.PUBLIC_MQTT_PROTOCOL_VERSION ?? 5,
-          },
-        }
-      : {}),
+    dataDir: config.dataDir,
+    ...(config.databaseUrl ? { url: config.databaseUrl } : {}),
+    poolSize: config.databasePoolSize,
   };
 }

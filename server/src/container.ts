@@ -1,32 +1,47 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import { connectDynamicSecurity } from './broker/dynamic-security.js';
+import {
+  MosquittoUserProvisioning,
+  noUserProvisioning,
+  type UserProvisioning,
+} from './broker/user-provisioning.js';
+import { databaseLocation, type Config } from './config.js';
 import type { Engine } from './engines/engine.js';
 import { createEngine } from './engines/index.js';
-import { LocalFileStore } from './files/local-file-store.js';
+import type { FileStore } from './files/file-store.js';
+import { createFileStore } from './files/index.js';
+import { WorkerMaterialMapsMaker } from './imaging/material-maps/maker.js';
 import { jobPolicies, type JobPolicyOverrides } from './jobs/policies.js';
+import { newLeaseHolder } from './jobs/lease.js';
 import { JobRunner, type JobHandlers } from './jobs/runner.js';
 import { HdStatusRelay } from './messaging/hd-status-relay.js';
 import { AuthService } from './services/auth.js';
 import { GenerationService } from './services/generation.js';
 import { HdService } from './services/hd.js';
 import { ImageService } from './services/images.js';
-import { MemoryLoginGuard } from './services/login-guard.js';
+import { MaterialMapService } from './services/material-maps.js';
+import { openLimiters, type Limiters } from './limits/index.js';
+import { CountingLoginGuard } from './services/login-guard.js';
 import { RecoveryService } from './services/recovery.js';
 import { ReferenceService } from './services/references.js';
 import { TagService } from './services/tags.js';
 import { UserService } from './services/users.js';
-import { ZipDownloads } from './services/zip-downloads.js';
+import { DEFAULT_ZIP_LIMITS, ZipDownloads } from './services/zip-downloads.js';
 import { createCredentialChangeRepository } from './store/credential-changes.js';
-import { openDatabase, type Db } from './store/database.js';
+import { databaseDialect, openDatabase, type Db } from './store/database.js';
 import { createHealthRepository, type HealthRepository } from './store/health.js';
 import { createImageRepository } from './store/images.js';
-import { createSqliteJobQueue } from './store/jobs.js';
+import { createMaterialMapRepository } from './store/material-maps.js';
+import { createJobQueue } from './store/jobs.js';
 import { createSessionRepository, type SessionRepository } from './store/sessions.js';
 import { createTagRepository } from './store/tags.js';
+import { createZipDownloadRepository } from './store/zip-downloads.js';
 import { createUserRepository, type UserRepository } from './store/users.js';
 import type { CredentialChangeRepository } from './store/credential-changes.js';
+
+/** PostgreSQL: the fallback poll behind LISTEN/NOTIFY, for `run_after` times and safety. */
+const SHARED_QUEUE_POLL_MS = 5000;
 
 /** Parts a test may replace: an engine that fails on purpose, quicker retries. */
 export interface ContainerOverrides extends JobPolicyOverrides {
@@ -40,13 +55,13 @@ export interface Container {
   sessions: SessionRepository;
   credentialChanges: CredentialChangeRepository;
   health: HealthRepository;
-  files: LocalFileStore;
-  /** Uploads being checked and engine outputs, on the same disk as the files. */
-  scratchDir: string;
+  files: FileStore;
   engine: Engine;
   jobs: JobRunner;
   /** The handler of every kind of job, given to the runner when it starts. */
   jobHandlers: JobHandlers;
+  /** An external broker's user logins (Mosquitto's dynamic security), or nothing to do. */
+  provisioning: UserProvisioning;
   auth: AuthService;
   userAdmin: UserService;
   images: ImageService;
@@ -57,7 +72,10 @@ export interface Container {
   hdStatus: HdStatusRelay;
   references: ReferenceService;
   zips: ZipDownloads;
+  materialMaps: MaterialMapService;
   recovery: RecoveryService;
+  /** Where login failures and command rates are counted: memory, the database or Redis. */
+  limits: Limiters;
 }
 
 /**
@@ -69,33 +87,55 @@ export async function buildContainer(
   log: Logger,
   overrides: ContainerOverrides = {},
 ): Promise<Container> {
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(databaseLocation(config));
   const users = createUserRepository(db);
   const sessions = createSessionRepository(db);
   const imageRepo = createImageRepository(db);
-  const jobQueue = createSqliteJobQueue(db);
-  const files = new LocalFileStore(path.join(config.dataDir, 'files'));
-
-  // Scratch files of a previous run (uploads being checked, engine outputs) are worthless now.
-  const scratchDir = path.join(config.dataDir, 'tmp');
-  await fs.rm(scratchDir, { recursive: true, force: true });
+  const jobQueue = createJobQueue(db, {
+    lease: { holder: newLeaseHolder(), ms: config.jobLeaseMs },
+    ...(config.databaseUrl !== undefined && { listenUrl: config.databaseUrl }),
+  });
+  // Files in DATA_DIR/files or a bucket; scratch folders (uploads being checked, engine inputs
+  // and outputs) in DATA_DIR/tmp. With an external broker several processes may share the data
+  // folder: each has its own scratch folder, which it alone clears.
+  const files = await createFileStore(
+    config,
+    config.externalBroker
+      ? path.join(config.dataDir, 'tmp', config.instanceName)
+      : path.join(config.dataDir, 'tmp'),
+  );
+  // Scratch files of a previous run are worthless now.
+  await files.clearScratch();
 
   const engine = overrides.engine ?? createEngine(config);
-  const jobs = new JobRunner(jobQueue, jobPolicies(config, overrides), log);
+  // SQLite: this is the one process running jobs, so what a crash left running is its own and
+  // goes back at start. PostgreSQL: other processes may be running theirs; a dead process's
+  // jobs come back when its leases expire, and LISTEN/NOTIFY makes the poll a fallback only.
+  const shared = databaseDialect(db) === 'postgres';
+  const jobs = new JobRunner(jobQueue, jobPolicies(config, overrides), log, undefined, {
+    requeueAtStart: !shared,
+    pollMs: shared ? SHARED_QUEUE_POLL_MS : 500,
+  });
   const hdStatus = new HdStatusRelay();
-  const hd = new HdService(imageRepo, files, jobQueue, jobs, hdStatus, engine, scratchDir, log);
-  const generation = new GenerationService(
+  const hd = new HdService(imageRepo, files, jobQueue, jobs, hdStatus, engine, log);
+  const generation = new GenerationService(imageRepo, files, jobQueue, jobs, engine, log);
+  jobs.onChange(hd.announce);
+  const materialMaps = new MaterialMapService(
     imageRepo,
+    createMaterialMapRepository(db),
     files,
     jobQueue,
     jobs,
-    engine,
-    scratchDir,
+    new WorkerMaterialMapsMaker(() => files.openScratch()),
     log,
   );
-  jobs.onChange(hd.announce);
-  // Deleting an LD image cancels its HD jobs.
-  const images = new ImageService(imageRepo, files, log, hd);
+  // Deleting an LD image cancels its HD jobs; deleting any image removes its material maps.
+  const images = new ImageService(imageRepo, files, log, hd, materialMaps);
+  const provisioning = userProvisioning(config, log);
+  const limits = await openLimiters(config.sharedLimits, db).catch(async (err: unknown) => {
+    await db.destroy();
+    throw err;
+  });
 
   return {
     db,
@@ -104,19 +144,44 @@ export async function buildContainer(
     credentialChanges: createCredentialChangeRepository(db),
     health: createHealthRepository(db),
     files,
-    scratchDir,
     engine,
     jobs,
-    jobHandlers: { preview: generation.runPreview, hd: hd.runHd },
-    auth: new AuthService(users, sessions, new MemoryLoginGuard()),
-    userAdmin: new UserService(users),
+    jobHandlers: { preview: generation.runPreview, hd: hd.runHd, maps: materialMaps.runMaps },
+    provisioning,
+    auth: new AuthService(
+      users,
+      sessions,
+      new CountingLoginGuard(limits.limiters),
+      undefined,
+      provisioning,
+    ),
+    userAdmin: new UserService(users, provisioning),
     images,
     tags: new TagService(createTagRepository(db), imageRepo),
     generation,
     hd,
     hdStatus,
     references: new ReferenceService(imageRepo, files),
-    zips: new ZipDownloads(imageRepo, files, log),
+    zips: new ZipDownloads(
+      createZipDownloadRepository(db),
+      imageRepo,
+      files,
+      log,
+      DEFAULT_ZIP_LIMITS,
+      materialMaps,
+    ),
+    materialMaps,
     recovery: new RecoveryService(users, imageRepo, images, jobQueue, files, log),
+    limits,
   };
+}
+
+/**
+ * On Mosquitto with its dynamic-security plugin, Tessera provisions each user's login itself,
+ * over a connection of its own as the plugin's admin (connected in the background).
+ */
+export function userProvisioning(config: Config, log?: Logger): UserProvisioning {
+  const broker = config.externalBroker;
+  if (!broker || broker.userProvisioning !== 'dynamic-security') return noUserProvisioning;
+  return new MosquittoUserProvisioning(connectDynamicSecurity(broker, log), broker.username, log);
 }

@@ -43,7 +43,11 @@ async function main(): Promise<void> {
         `(shown once; change it with: npm run users -- passwd ${admin.username})\n`,
     );
   }
-  process.stdout.write(`\nTessera is running at ${running.url}\n\n`);
+  process.stdout.write(
+    running.role === 'worker'
+      ? `\nTessera worker is running jobs\n\n`
+      : `\nTessera${running.role === 'web' ? ' (web, no jobs)' : ''} is running at ${running.url}\n\n`,
+  );
   if (stopRequested) void stop(running);
 }
 

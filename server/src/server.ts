@@ -11,10 +11,18 @@ import { buildContainer, type ContainerOverrides } from './container.js';
 import { startEngineInBackground } from './engines/start-check.js';
 import { buildHttpApp } from './http/app.js';
 import { allowedHostNames, brokerUrlResolver } from './http/public-address.js';
+import type { Logger } from 'pino';
 import { createLogger } from './logger.js';
+import { createInstanceRegistry } from './store/instances.js';
 import { connectServiceClient, type BrokerLogin } from './messaging/connection.js';
 import { createCommandHandlers } from './messaging/handlers/index.js';
-import { MessagingService, type UserCommandRate } from './messaging/service.js';
+import { brokerHdStatusSink } from './messaging/hd-status-relay.js';
+import {
+  MessagingService,
+  SHARED_COMMAND_SUBSCRIPTION,
+  sharedRateWindow,
+  type UserCommandRate,
+} from './messaging/service.js';
 import { THEMES_DIR, WEB_DIST_DIR } from './paths.js';
 import { watchProcess } from './process-stats.js';
 import { CredentialsWatcher } from './services/credentials-watcher.js';
@@ -22,6 +30,8 @@ import { checkTheme } from './themes.js';
 
 /** Wires config, store, broker, messaging and HTTP; the address, and a function that stops them all. */
 export interface RunningServer {
+  /** What the process does (ROLE); a worker serves no HTTP: its url is '' and its port 0. */
+  role: Config['role'];
   url: string;
   port: number;
   /** The administrator made on a first start, with its one-time password. */
@@ -32,19 +42,20 @@ export interface RunningServer {
 /** Parts a test may replace: an engine that fails on purpose, quicker retries. */
 export type ServerOverrides = ContainerOverrides;
 
-/** Starts the parts the container built, in order, and returns how to stop them. */
+/**
+ * Starts the parts the container built, in order, and returns how to stop them. ROLE decides
+ * which: `server` all of them, `web` all but the job runner, `worker` the job runner alone
+ * (with a broker connection for HD status messages) and no HTTP.
+ */
 export async function startServer(
   config: Config,
   overrides: ServerOverrides = {},
 ): Promise<RunningServer> {
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel).child({ instance: config.instanceName });
+  if (config.role === 'worker') return startWorker(config, overrides, log);
   const processWatch = watchProcess();
   checkTheme(THEMES_DIR, config.theme);
-  const c = await buildContainer(config, log, overrides);
-  // Before anything runs or is served: repair what a crash may have left half done.
-  await c.recovery.run();
-  const admin = await c.userAdmin.ensureAdministrator();
-  await c.sessions.removeExpired(new Date());
+  const { c, admin, release } = await prepare(config, overrides, log);
 
   const service = generateServiceCredentials();
   const external = config.externalBroker;
@@ -79,7 +90,7 @@ export async function startServer(
     hdQueue: c.hd,
     references: c.references,
     zips: c.zips,
-    scratchDir: c.scratchDir,
+    materialMaps: c.materialMaps,
   });
   broker?.attach(app.server);
   await app.listen({ port: config.port, host: config.host });
@@ -89,20 +100,31 @@ export async function startServer(
     url: `ws://${loopbackFor(config.host)}:${port}${BROKER_PATH}`,
     ...service,
   };
+  const rate = userCommandRate(config.brokerLimits ?? DEFAULT_BROKER_LIMITS);
   const messaging = new MessagingService(
     await connectServiceClient(serviceLogin, log),
     c.users,
     createCommandHandlers({ images: c.images, tags: c.tags }),
     c.hd,
     log,
-    userCommandRate(config.brokerLimits ?? DEFAULT_BROKER_LIMITS),
+    rate,
+    {
+      // On an external broker other processes may answer commands too: each gets one of them.
+      ...(external && { subscription: SHARED_COMMAND_SUBSCRIPTION }),
+      ...(c.limits.store !== 'memory' && {
+        sharedRate: c.limits.limiters(sharedRateWindow(rate)),
+      }),
+    },
   );
   c.hdStatus.connect(messaging);
   await messaging.start();
-  startEngineInBackground(c.engine, log);
-  await c.jobs.start(c.jobHandlers);
+  const runsJobs = config.role === 'server';
+  if (runsJobs) {
+    startEngineInBackground(c.engine, log);
+    await c.jobs.start(c.jobHandlers);
+  }
   // On an external broker the messaging service refuses a removed user's commands (it looks the
-  // user up for each); Mosquitto keeps their connections (docs/architecture.md, "Ending access").
+  // user up for each), and deleting their broker login closes their connections (docs/mosquitto.md).
   const credentialsWatcher =
     broker &&
     new CredentialsWatcher(
@@ -124,11 +146,85 @@ export async function startServer(
       c.engine.close?.();
       await broker?.close();
       await app.close();
-      c.zips.close();
-      await c.db.destroy();
+      await release();
       log.info('stopped');
     })());
-  return { url, port, createdAdmin: admin, stop };
+  return { role: config.role, url, port, createdAdmin: admin, stop };
+}
+
+/** A process whose last beat is older than this is taken for gone. */
+const INSTANCE_ALIVE_MS = 15_000;
+const INSTANCE_BEAT_MS = 5_000;
+
+/**
+ * What every role does first: the container, start-up repairs, the broker's logins, the admin.
+ * The process registers itself among the running instances and keeps its row fresh. `release`,
+ * the last step of every role's stop, closes what this built and removes the row.
+ */
+async function prepare(config: Config, overrides: ServerOverrides, log: Logger) {
+  const c = await buildContainer(config, log, overrides);
+  const instances = createInstanceRegistry(c.db);
+  const others = await instances.othersAlive(config.instanceName, Date.now() - INSTANCE_ALIVE_MS);
+  // Before anything runs or is served: repair what a crash may have left half done. Not while
+  // other processes work on the same files: what looks half done may be theirs, in the making.
+  if (others.length === 0) await c.recovery.run();
+  else log.warn({ others }, 'start-up file repairs skipped: other instances are running');
+  const beat = () => instances.beat(config.instanceName, config.role, Date.now());
+  await beat();
+  const beating = setInterval(() => {
+    beat().catch((err: unknown) => log.warn({ err }, 'instance heartbeat not saved'));
+  }, INSTANCE_BEAT_MS);
+  beating.unref();
+  const release = async () => {
+    await c.provisioning.close();
+    c.zips.close();
+    await c.limits.close();
+    clearInterval(beating);
+    await instances.remove(config.instanceName).catch(() => undefined);
+    await c.db.destroy();
+  };
+  const reconciled = await c.userAdmin.reconcileBroker();
+  if (Object.values(reconciled).some((names) => names.length > 0)) {
+    log.info(reconciled, 'broker logins reconciled with the users');
+  }
+  const admin = await c.userAdmin.ensureAdministrator();
+  await c.sessions.removeExpired(new Date());
+  return { c, admin, release };
+}
+
+/**
+ * ROLE=worker: runs jobs only, so engine capacity grows apart from the web tier. It connects
+ * to the external broker as the service to tell users how their HD jobs go; it subscribes to
+ * nothing (the config refuses a worker without MQTT_URL).
+ */
+async function startWorker(
+  config: Config,
+  overrides: ServerOverrides,
+  log: Logger,
+): Promise<RunningServer> {
+  const external = config.externalBroker;
+  if (!external) throw new Error('ROLE=worker needs MQTT_URL (an external broker)');
+  const processWatch = watchProcess();
+  const { c, admin, release } = await prepare(config, overrides, log);
+  const client = await connectServiceClient(external, log);
+  c.hdStatus.connect(brokerHdStatusSink(client, log));
+  startEngineInBackground(c.engine, log);
+  await c.jobs.start(c.jobHandlers);
+  log.info({ instance: config.instanceName }, 'worker running jobs');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      log.info({ ...processWatch.stats() }, 'shutting down: process stats');
+      processWatch.stop();
+      // Jobs first: the last status messages go out before the broker connection closes.
+      await c.jobs.stop();
+      await client.endAsync();
+      c.engine.close?.();
+      await release();
+      log.info('stopped');
+    })());
+  return { role: 'worker', url: '', port: 0, createdAdmin: admin, stop };
 }
 
 /** One user's commands together: twice what one connection may send, so two busy tabs fit. */

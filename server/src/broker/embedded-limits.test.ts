@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorText } from '@tessera/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { MESSAGING_TEXTS } from '../messaging/replies.js';
 import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { inbox, mqttClients, settle } from '../testing/mqtt-clients.js';
 import { createEmbeddedBroker, type EmbeddedBroker } from './embedded.js';
@@ -164,11 +164,21 @@ describe('[#12 defect 11] publish rate per connection', () => {
     expect(aliceSaw.received.map((m) => [m.topic, JSON.parse(m.payload)])).toEqual([
       [
         'query/list-tag/user/alice',
-        { transactionid: 't3', user: 'alice', success: false, error: MESSAGING_TEXTS.tooFast },
+        {
+          transactionid: 't3',
+          user: 'alice',
+          success: false,
+          error: errorText('COMMANDS_TOO_FAST'),
+        },
       ],
       [
         'query/list-tag/user/alice',
-        { transactionid: 't4', user: 'alice', success: false, error: MESSAGING_TEXTS.tooFast },
+        {
+          transactionid: 't4',
+          user: 'alice',
+          success: false,
+          error: errorText('COMMANDS_TOO_FAST'),
+        },
       ],
       [
         'query/status-generate-image/user/alice',
@@ -177,7 +187,7 @@ describe('[#12 defect 11] publish rate per connection', () => {
           image: 'tile.png',
           status: 'error',
           percent: 0,
-          error: MESSAGING_TEXTS.tooFast,
+          error: errorText('COMMANDS_TOO_FAST'),
         },
       ],
     ]);

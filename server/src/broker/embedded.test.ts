@@ -74,7 +74,7 @@ describe('embedded broker over WebSocket', () => {
     await alice.publishAsync('command/list-tag/user/alice', '{"ok":1}');
     expect(await own).toEqual({ topic: 'command/list-tag/user/alice', payload: '{"ok":1}' });
 
-    const closed = new Promise((resolve) => alice.once('close', resolve));
+    const closed = new Promise<void>((resolve) => alice.once('close', () => resolve()));
     alice.publish('command/delete-tag/user/bob', '{"evil":1}');
     await closed; // MQTT 3.1.1: a refused PUBLISH closes the connection
     await settle();

@@ -1,10 +1,11 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { errorText } from '@tessera/contract';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from 'pino';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import type { AuthService } from '../services/auth.js';
-import { MESSAGING_TEXTS, refusalOf } from '../messaging/replies.js';
+import { refusalOf } from '../messaging/replies.js';
 import { mayPublish, maySubscribe, type Principal } from './access.js';
 import { ConnectionGuard, type ClaimResult, type GuardedConnection } from './connection-guard.js';
 import { DEFAULT_BROKER_LIMITS, PublishAllowance, type BrokerLimits } from './limits.js';
@@ -137,7 +138,7 @@ export async function createEmbeddedBroker({
   function refuseForRate(topic: string, payload: string | Buffer): void {
     const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
     if (Buffer.isBuffer(payload)) dropped.add(payload);
-    const answer = refusalOf(topic, bytes, MESSAGING_TEXTS.tooFast);
+    const answer = refusalOf(topic, bytes, errorText('COMMANDS_TOO_FAST'));
     log.info({ topic, answered: answer !== undefined }, 'command over the rate limit refused');
     if (!answer) return;
     aedes.publish(

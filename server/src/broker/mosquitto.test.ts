@@ -5,10 +5,10 @@ import { inbox, mqttClients, settle } from '../testing/mqtt-clients.js';
 import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from '../testing/mosquitto.js';
 
 /**
- * deploy/mosquitto's config and ACL on a real Mosquitto: the access rules of access.ts, as
- * embedded.test.ts checks them on the embedded broker. Mosquitto differs in how it refuses:
- * a refused subscription is granted (SUBACK 0) and filtered at delivery, and a refused PUBLISH
- * is dropped while the connection stays. So these tests assert on what is delivered.
+ * deploy/mosquitto's config on a real Mosquitto, with the logins and roles Tessera provisions
+ * through the dynamic-security plugin: the access rules of access.ts, as embedded.test.ts checks
+ * them on the embedded broker. A refused subscription gets a failure SUBACK, as there; a refused
+ * PUBLISH is dropped while the connection stays, so those tests assert on what is delivered.
  */
 
 const SERVICE = { username: 'tessera-service', password: 'tessera-service-password' };
@@ -42,10 +42,9 @@ const closesSoon = (client: MqttClient) =>
 
 describe.skipIf(!mosquittoAvailable)('Mosquitto with deploy/mosquitto', () => {
   beforeAll(async () => {
-    broker = await startMosquitto([
+    broker = await startMosquitto(SERVICE, [
       { username: 'alice', password: passwordOf('alice') },
       { username: 'bob', password: passwordOf('bob') },
-      SERVICE,
     ]);
   }, 30_000);
 
@@ -72,8 +71,11 @@ describe.skipIf(!mosquittoAvailable)('Mosquitto with deploy/mosquitto', () => {
 
   it("[A2] delivers a user their own query topics and nobody else's, whatever they subscribe to", async () => {
     const alice = await asUser('alice');
-    // All granted with SUBACK 0 (Mosquitto 2.0 checks the ACL at delivery, not at SUBSCRIBE).
-    await alice.subscribeAsync(['query/list-tag/user/alice', 'query/list-tag/user/bob', '#']);
+    await alice.subscribeAsync('query/list-tag/user/alice');
+    // The role's subscribePattern refuses anything wider or another user's at SUBSCRIBE.
+    for (const filter of ['query/list-tag/user/bob', '#', 'query/+/user/+', 'query/#']) {
+      await expect(alice.subscribeAsync(filter)).rejects.toThrow(/Subscribe error/);
+    }
     const aliceSees = inbox(alice);
     const bob = await asUser('bob');
     await bob.subscribeAsync('query/list-tag/user/bob');
@@ -173,7 +175,10 @@ describe.skipIf(!mosquittoAvailable)('Mosquitto with deploy/mosquitto', () => {
 
   it('[A2] serves browsers on the WebSocket listener with the same rules', async () => {
     const bob = await asUser('bob', { url: broker.wsUrl });
-    await bob.subscribeAsync(['query/list-tag/user/bob', 'query/list-tag/user/alice']);
+    await bob.subscribeAsync('query/list-tag/user/bob');
+    await expect(bob.subscribeAsync('query/list-tag/user/alice')).rejects.toThrow(
+      /Subscribe error/,
+    );
     const bobSees = inbox(bob);
     const svc = await asService();
     await svc.subscribeAsync('command/+/user/+');

@@ -17,7 +17,7 @@ const users = (args: string[], stdin = '') =>
   runEntry('cli/users.ts', args, { DATA_DIR: data.dir }, stdin);
 
 async function canSignIn(username: string, password: string): Promise<boolean> {
-  const db = await openDatabase(data.dir);
+  const db = await openDatabase({ dataDir: data.dir });
   try {
     const auth = new AuthService(
       createUserRepository(db),

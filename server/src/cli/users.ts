@@ -1,6 +1,7 @@
 import { read } from 'read';
-import { ConfigError, loadConfig } from '../config.js';
-import { UserError, UserService } from '../services/users.js';
+import { ConfigError, databaseLocation, loadConfig } from '../config.js';
+import { userProvisioning } from '../container.js';
+import { ProvisioningError, UserError, UserService } from '../services/users.js';
 import { openDatabase } from '../store/database.js';
 import { createUserRepository } from '../store/users.js';
 
@@ -29,9 +30,12 @@ async function run(args: string[]): Promise<string> {
   if (!command || (needsName && !name) || (!needsName && command !== 'list'))
     throw new UserError(USAGE);
 
-  const db = await openDatabase(loadConfig().dataDir);
+  const config = loadConfig();
+  const db = await openDatabase(databaseLocation(config));
+  // With MQTT_URL, Mosquitto's logins change with Tessera's (docs/mosquitto.md).
+  const provisioning = needsName ? userProvisioning(config) : undefined;
   try {
-    const users = new UserService(createUserRepository(db));
+    const users = new UserService(createUserRepository(db), provisioning);
     switch (command) {
       case 'add':
         await users.add(name, await readPassword());
@@ -50,6 +54,7 @@ async function run(args: string[]): Promise<string> {
       }
     }
   } finally {
+    await provisioning?.close();
     await db.destroy();
   }
 }
@@ -57,8 +62,10 @@ async function run(args: string[]): Promise<string> {
 run(process.argv.slice(2)).then(
   (message) => process.stdout.write(`${message}\n`),
   (err: unknown) => {
-    const known = err instanceof UserError || err instanceof ConfigError;
+    const known =
+      err instanceof UserError || err instanceof ConfigError || err instanceof ProvisioningError;
     process.stderr.write(`${known ? err.message : `users: ${String(err)}`}\n`);
-    process.exit(known ? 2 : 1);
+    // 3: done in Tessera, not on the broker; 2: refused, nothing changed.
+    process.exit(err instanceof ProvisioningError ? 3 : known ? 2 : 1);
   },
 );

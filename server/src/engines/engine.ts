@@ -1,4 +1,10 @@
-import type { HdFactors } from '@tessera/contract';
+import type { HdFactors, PreviewSettings } from '@tessera/contract';
+
+/** The engines the server can run (ENGINE), named once. */
+export const ENGINE_NAMES = ['builtin', 'comfyui'] as const;
+
+/** With `mask`, a reference pixel whose alpha is at least this may be copied; every engine agrees. */
+export const MASK_ALPHA_THRESHOLD = 128;
 
 /**
  * What makes images: the builtin CPU engine or ComfyUI GPU servers (DESIGN §5). The job runner
@@ -6,6 +12,7 @@ import type { HdFactors } from '@tessera/contract';
  * then renames into place and records), reports progress from 0 to 100 and stops on `signal`.
  */
 export interface Engine {
+  /** Recorded in each image's metadata: one of ENGINE_NAMES (a test's stand-in names itself). */
   readonly name: string;
   generate(
     params: GenerateParams,
@@ -77,31 +84,12 @@ export interface RemoteWork {
   queued(prompt: RemotePrompt): Promise<void>;
 }
 
-/** A preview (LD) generation: the form of SPEC §3, read off the multipart request. */
-export interface GenerateParams {
+/** A preview (LD) generation: the settings of SPEC §3's form, and where to read and write. */
+export interface GenerateParams extends PreviewSettings {
   /** The stored reference image (any accepted upload format: png, jpeg, bmp, gif, webp). */
   referencePath: string;
   /** Where to write the result, as PNG. */
   outputPath: string;
-  /** The output format's size (contract OUTPUT_FORMATS). */
-  width: number;
-  height: number;
-  /** An unsigned 32-bit seed: same inputs and seed give identical pixels. */
-  seed: number;
-  /** The result tiles with no visible seam in both directions. */
-  seamless: boolean;
-  /** Use the reference's alpha channel to choose the region synthesis may copy from. */
-  mask: boolean;
-  /** ksampler_denoise, 0..1: how closely the layout follows the reference. */
-  similarity: number;
-  /** ksampler_cfg, 0..20. */
-  imaginationWeight: number;
-  /** ipadapter_weight, 0..2. */
-  promptAdherence: number;
-  /** style, 0..1 (style weight / 100). */
-  style: number;
-  positivePrompt: string;
-  negativePrompt: string;
   /** Engines on remote servers note their prompt here (and pick it up after a restart). */
   remote?: RemoteWork;
 }

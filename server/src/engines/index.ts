@@ -6,9 +6,11 @@ import type { Engine } from './engine.js';
 /** The ComfyUI engine's options from the configuration (COMFYUI_*). */
 export function comfyOptions(
   config: NonNullable<Config['comfyui']>,
+  instance?: string,
 ): ConstructorParameters<typeof ComfyUIEngine>[0] {
   return {
     urls: config.urls,
+    ...(instance !== undefined && { instance }),
     ...(config.workflowsDir ? { workflowsDir: config.workflowsDir } : {}),
     client: {
       auth: config.auth,
@@ -22,13 +24,14 @@ export function comfyOptions(
 
 /** The engine the configuration names (ENGINE). */
 export function createEngine(
-  config: Pick<Config, 'engine' | 'builtinUpscaler' | 'comfyui'>,
+  config: Pick<Config, 'engine' | 'builtinUpscaler' | 'comfyui'> &
+    Partial<Pick<Config, 'instanceName'>>,
 ): Engine {
   switch (config.engine) {
     case 'builtin':
       return new BuiltinEngine({ upscaler: config.builtinUpscaler });
     case 'comfyui':
       if (!config.comfyui) throw new Error('ENGINE=comfyui needs COMFYUI_URLS');
-      return new ComfyUIEngine(comfyOptions(config.comfyui));
+      return new ComfyUIEngine(comfyOptions(config.comfyui, config.instanceName));
   }
 }

@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isSafeFileName, isValidUsername } from '@tessera/contract';
+import { isSafeFileName } from '@tessera/contract';
 import { faultPoint } from '../faults.js';
 import type {
   ByteRange,
@@ -12,32 +12,42 @@ import type {
   FileStore,
   InterruptedRemoval,
   PendingRemoval,
+  Scratch,
   StoredFile,
 } from './file-store.js';
+import { FILE_AREAS, checkedArea, checkedName, HIDDEN_PREFIX, REMOVING } from './places.js';
+import { ScratchFolders } from './scratch-folders.js';
 
-const AREAS: readonly FileArea[] = ['input', 'ld', 'hd', 'ld-thumbnails', 'hd-thumbnails'];
-/** Temporary and to-be-removed files start with this, which no valid file name may. */
-const HIDDEN_PREFIX = '.';
+export { UnsafePathError } from './places.js';
+
 const TEMPORARY = /^\.tmp-[0-9a-f]{12}-/;
-const REMOVING = /^\.removing-[0-9a-f]{12}-(.+)$/;
 
-export class UnsafePathError extends Error {
-  override name = 'UnsafePathError';
-}
-
-/** Files under `<root>/<user>/<area>/<name>`. */
+/** Files under `<root>/<user>/<area>/<name>`, scratch folders under `scratchRoot`. */
 export class LocalFileStore implements FileStore {
-  constructor(private readonly root: string) {}
+  private readonly scratch: ScratchFolders;
+
+  /**
+   * The scratch folders are beside the files by default (`<root>/../tmp`): on the same disk, a
+   * scratch file goes into the store by a rename and a stored file comes out by a hard link,
+   * never a copy of hundreds of megabytes.
+   */
+  constructor(
+    private readonly root: string,
+    scratchRoot = path.join(path.dirname(root), 'tmp'),
+  ) {
+    this.scratch = new ScratchFolders(scratchRoot, {
+      copyOut: (owner, area, name, local) => this.linkOut(owner, area, name, local),
+      putIn: (local, owner, area, name) => this.moveIn(local, owner, area, name),
+    });
+  }
 
   private dir(owner: string, area: FileArea): string {
-    if (!isValidUsername(owner)) throw new UnsafePathError(`Invalid owner: ${owner}`);
-    if (!AREAS.includes(area)) throw new UnsafePathError(`Invalid area: ${area}`);
-    return path.join(this.root, owner, area);
+    return path.join(this.root, ...checkedArea(owner, area));
   }
 
   private file(owner: string, area: FileArea, name: string): string {
-    if (!isSafeFileName(name)) throw new UnsafePathError(`Invalid file name: ${name}`);
-    return path.join(this.dir(owner, area), name);
+    const dir = this.dir(owner, area);
+    return path.join(dir, checkedName(name));
   }
 
   async write(
@@ -66,10 +76,6 @@ export class LocalFileStore implements FileStore {
     }
     const stats = await fsp.stat(target);
     return { name, bytes: stats.size, modifiedAt: stats.mtime };
-  }
-
-  localPath(owner: string, area: FileArea, name: string): string {
-    return this.file(owner, area, name);
   }
 
   read(owner: string, area: FileArea, name: string, range?: ByteRange): Readable {
@@ -128,7 +134,7 @@ export class LocalFileStore implements FileStore {
 
   async clearTemporary(owner: string): Promise<number> {
     let cleared = 0;
-    for (const area of AREAS) {
+    for (const area of FILE_AREAS) {
       for (const name of await this.hiddenNames(owner, area)) {
         if (!TEMPORARY.test(name)) continue;
         await fsp.rm(path.join(this.dir(owner, area), name), { force: true });
@@ -140,7 +146,7 @@ export class LocalFileStore implements FileStore {
 
   async interruptedRemovals(owner: string): Promise<InterruptedRemoval[]> {
     const found: InterruptedRemoval[] = [];
-    for (const area of AREAS) {
+    for (const area of FILE_AREAS) {
       for (const hidden of await this.hiddenNames(owner, area)) {
         const name = REMOVING.exec(hidden)?.[1];
         if (!name || !isSafeFileName(name)) continue;
@@ -149,6 +155,58 @@ export class LocalFileStore implements FileStore {
       }
     }
     return found;
+  }
+
+  openScratch(): Promise<Scratch> {
+    return this.scratch.open();
+  }
+
+  clearScratch(): Promise<number> {
+    return this.scratch.clear();
+  }
+
+  /**
+   * A hard link, not a copy: the store never changes a stored file in place (a write renames a
+   * new file over the name, a removal renames it away), so the linked bytes stay those of the
+   * moment of the copy, as an object store's download would.
+   */
+  private async linkOut(owner: string, area: FileArea, name: string, local: string) {
+    const stored = this.file(owner, area, name);
+    try {
+      await fsp.link(stored, local);
+    } catch (err) {
+      if (isNotFound(err)) throw err;
+      // Another disk, or a file system without hard links.
+      await fsp.copyFile(stored, local);
+    }
+  }
+
+  /**
+   * Puts a scratch file into the store with the steps of `write`, but by renaming it: flushed
+   * to disk (the tool that wrote it may not have), renamed over `name`, the folder flushed.
+   */
+  private async moveIn(
+    local: string,
+    owner: string,
+    area: FileArea,
+    name: string,
+  ): Promise<StoredFile> {
+    const target = this.file(owner, area, name);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await syncFile(local);
+    faultPoint(`${area}:temp-written`);
+    try {
+      await fsp.rename(local, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      // The scratch folder is on another disk than the files: copy instead.
+      const stored = await this.write(owner, area, name, fs.createReadStream(local));
+      await fsp.rm(local, { force: true });
+      return stored;
+    }
+    await syncDirectory(path.dirname(target));
+    const stats = await fsp.stat(target);
+    return { name, bytes: stats.size, modifiedAt: stats.mtime };
   }
 
   private async hiddenNames(owner: string, area: FileArea): Promise<string[]> {
@@ -179,6 +237,16 @@ function removalOf(aside: string, target: string): PendingRemoval {
       await fsp.rename(aside, target);
     },
   };
+}
+
+/** Flushes a file's bytes to disk. */
+async function syncFile(file: string): Promise<void> {
+  const handle = await fsp.open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Makes a rename in this folder durable: without it a crash can forget the new name. */

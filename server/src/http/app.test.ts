@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { API_ROUTES } from '@tessera/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../files/local-file-store.js';
@@ -46,10 +47,14 @@ beforeAll(async () => {
     // And the ZIP downloads (routes/zip.test.ts).
     zips: {
       prepare: () => Promise.reject(new Error('not used here')),
-      progress: () => undefined,
+      progress: () => Promise.resolve(undefined),
       open: () => Promise.reject(new Error('not used here')),
     },
-    scratchDir: store.dataDir,
+    // And the material maps (services/material-maps.test.ts).
+    materialMaps: {
+      order: () => Promise.reject(new Error('not used here')),
+      status: () => Promise.reject(new Error('not used here')),
+    },
     files: new LocalFileStore(path.join(store.dataDir, 'files')),
   });
 });
@@ -67,6 +72,15 @@ function login(username: string, password: string, remoteAddress = '10.0.0.1') {
     remoteAddress,
   });
 }
+
+describe('the API route table', () => {
+  it('is what the server serves: every route of the contract is registered', () => {
+    const unserved = Object.entries(API_ROUTES).filter(
+      ([, url]) => !app.hasRoute({ method: 'GET', url }) && !app.hasRoute({ method: 'POST', url }),
+    );
+    expect(unserved).toEqual([]);
+  });
+});
 
 describe('start-up endpoints', () => {
   it('[B1] answers the title', async () => {

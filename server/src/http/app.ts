@@ -1,5 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
-import type { MqttProtocolVersion } from '@tessera/contract';
+import { errorText, type MqttProtocolVersion } from '@tessera/contract';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { EngineHealth } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
@@ -8,6 +8,7 @@ import { contentSecurityPolicy } from './content-security-policy.js';
 import { generationRoutes, type GenerationApi } from './routes/generation.js';
 import { libraryRoutes, type HdQueueApi, type ReferencesApi } from './routes/hd-jobs.js';
 import { imageRoutes } from './routes/images.js';
+import { materialMapRoutes, type MaterialMapsApi } from './routes/material-maps.js';
 import { metaRoutes } from './routes/meta.js';
 import { sessionRoutes } from './routes/session.js';
 import { sessionHook } from './session.js';
@@ -30,7 +31,7 @@ export interface HttpDependencies {
   /** Where the built web app is; unset in development, where Vite serves it. */
   webDistDir?: string;
   themesDir: string;
-  /** The users' image files, served by /api/images/... to their owner only. */
+  /** The users' image files, served by /api/images/... to their owner only; uploads' scratch. */
   files: FileStore;
   /** Preview jobs and generation status (SPEC §7). */
   generation: GenerationApi;
@@ -40,8 +41,8 @@ export interface HttpDependencies {
   references: ReferencesApi;
   /** Selections of images as one ZIP download. */
   zips: ZipApi;
-  /** Where uploads stream to while they are checked, on the same disk as the files. */
-  scratchDir: string;
+  /** PBR material maps of an image (issue 17, part 5). */
+  materialMaps: MaterialMapsApi;
 }
 
 /** The HTTP side of the server as one Fastify app; tests build it and call `inject`. */
@@ -66,7 +67,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
-      return reply.status(status).send({ error: 'Internal server error' });
+      return reply.status(status).send({ error: errorText('INTERNAL') });
     }
     return reply.status(status).send({ error: error.message });
   });
@@ -78,10 +79,11 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   await app.register(imageRoutes, { files: deps.files });
   await app.register(generationRoutes, {
     generation: deps.generation,
-    scratchDir: deps.scratchDir,
+    files: deps.files,
   });
   await app.register(libraryRoutes, { hdQueue: deps.hdQueue, references: deps.references });
   await app.register(zipRoutes, { zips: deps.zips });
+  await app.register(materialMapRoutes, { materialMaps: deps.materialMaps });
   await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
   return app;
 }

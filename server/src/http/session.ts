@@ -1,3 +1,4 @@
+import { errorText } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuthService, SessionUser } from '../services/auth.js';
@@ -16,7 +17,7 @@ const plugin: FastifyPluginAsync<{ auth: AuthService }> = async (app, { auth }) 
   app.decorateRequest('user', null);
   app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
     const user = await auth.sessionUser(request.cookies[SESSION_COOKIE]);
-    if (!user) return reply.status(401).send({ error: 'Not signed in' });
+    if (!user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
     request.user = user;
   });
 };

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { API_PREFIX, errorText } from '@tessera/contract';
 import type { FastifyPluginAsync } from 'fastify';
 
 interface Options {
@@ -38,11 +39,11 @@ export const staticFiles: FastifyPluginAsync<Options> = async (app, { webDistDir
   app.setNotFoundHandler((request, reply) => {
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
-      !request.url.startsWith('/api/') &&
+      !request.url.startsWith(API_PREFIX) &&
       !request.url.startsWith('/themes/');
     if (isPage && hasWeb) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', webDistDir);
     }
-    return reply.status(404).send({ error: 'Not found' });
+    return reply.status(404).send({ error: errorText('NOT_FOUND') });
   });
 };

@@ -162,7 +162,8 @@ function encodeBmp(image: RawImage, options: BmpOptions): { file: Buffer; expect
       } else if (bitCount <= 8) {
         const index = indexes[p] ?? 0;
         const bit = x * bitCount;
-        buf[row + (bit >> 3)] |= index << (8 - bitCount - (bit & 7));
+        const at = row + (bit >> 3);
+        buf.writeUInt8(buf.readUInt8(at) | (index << (8 - bitCount - (bit & 7))), at);
       } else if (bitCount === 32 && compression === 0) {
         buf.writeUInt32LE(
           (((options.reservedByte === 'zero' ? 0 : a) << 24) | (r << 16) | (g << 8) | b) >>> 0,
@@ -314,7 +315,7 @@ describe('readImageHeader', () => {
     const gif = await rawSharp(pattern(16, 16)).gif().toBuffer();
     const webp = await rawSharp(pattern(16, 16)).webp().toBuffer();
     const badCrc = pngHeader(10, 10, garbage);
-    badCrc[29] ^= 0xff;
+    badCrc.writeUInt8(badCrc.readUInt8(29) ^ 0xff, 29);
     const rle = encodeBmp(fewColours(8, 8, 4), { bitCount: 8 }).file;
     rle.writeUInt32LE(1, 30); // BI_RLE8
     for (const data of [

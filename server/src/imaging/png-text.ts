@@ -15,16 +15,21 @@ export function withPngText(png: Buffer, keyword: string, text: string): Buffer 
     Buffer.from([0, 0, 0, 0, 0]),
     Buffer.from(text, 'utf8'),
   ]);
-  const type = Buffer.from('iTXt', 'latin1');
+  return withChunkAfterHeader(png, 'iTXt', data);
+}
+
+/** Inserts a chunk of `type` holding `data` right after a PNG's header chunk (IHDR). */
+export function withChunkAfterHeader(png: Buffer, type: string, data: Buffer): Buffer {
+  const typeBytes = Buffer.from(type, 'latin1');
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([type, data])));
+  crc.writeUInt32BE(crc32(Buffer.concat([typeBytes, data])));
   const headerEnd = 8 + 4 + 4 + 13 + 4; // signature + IHDR (length, type, 13 bytes, CRC)
   return Buffer.concat([
     png.subarray(0, headerEnd),
     length,
-    type,
+    typeBytes,
     data,
     crc,
     png.subarray(headerEnd),

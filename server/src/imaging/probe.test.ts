@@ -1,7 +1,16 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../testing/fixtures.js';
 import { withPngText } from './png-text.js';
-import { makeThumbnail, probeImage, THUMBNAIL_SIZE } from './probe.js';
+import {
+  makeHdThumbnail,
+  makeThumbnail,
+  probeImage,
+  readImageSize,
+  THUMBNAIL_SIZE,
+} from './probe.js';
 
 const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#a0522d' } })
@@ -42,5 +51,25 @@ describe('image probing', () => {
     const info = await sharp(thumbnail).metadata();
     expect(info.format).toBe('webp');
     expect([info.width, info.height]).toEqual([THUMBNAIL_SIZE, THUMBNAIL_SIZE / 2]);
+  });
+
+  it('reads the size of an image file and thumbnails it from the file (HD outputs)', async () => {
+    const dir = tempDir();
+    try {
+      const png = path.join(dir.dir, 'hd.png');
+      await fsp.writeFile(
+        png,
+        await sharp({ create: { width: 1200, height: 2400, channels: 3, background: '#445566' } })
+          .png()
+          .toBuffer(),
+      );
+      expect(await readImageSize(png)).toEqual({ width: 1200, height: 2400 });
+      const info = await sharp(await makeHdThumbnail(png)).metadata();
+      expect(info.format).toBe('webp');
+      expect([info.width, info.height]).toEqual([THUMBNAIL_SIZE / 2, THUMBNAIL_SIZE]);
+      await expect(readImageSize(path.join(dir.dir, 'none.png'))).rejects.toThrow();
+    } finally {
+      dir.remove();
+    }
   });
 });

@@ -39,6 +39,15 @@ function readMetadataChunk(
   }
 }
 
+/**
+ * The pixel size of an image file as its header states it (nothing decoded): how the HD pipeline
+ * checks that an engine wrote the size it was asked for.
+ */
+export async function readImageSize(file: string): Promise<{ width?: number; height?: number }> {
+  const info = await sharp(file).metadata();
+  return { width: info.width, height: info.height };
+}
+
 export const THUMBNAIL_SIZE = 384;
 
 /** A small WebP for galleries; the original's orientation is applied. */
@@ -46,6 +55,18 @@ export function makeThumbnail(data: Buffer): Promise<Buffer> {
   return sharp(data)
     .autoOrient()
     .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 80 })
+    .toBuffer();
+}
+
+/**
+ * The thumbnail of an HD image an engine wrote to a local file: libvips reads the file itself
+ * (the image is never held whole in memory), with no pixel limit, since the largest size of the
+ * HD table (206 MP) is this server's own work.
+ */
+export function makeHdThumbnail(file: string): Promise<Buffer> {
+  return sharp(file, { limitInputPixels: false })
+    .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside' })
     .webp({ quality: 80 })
     .toBuffer();
 }

@@ -1,24 +1,16 @@
-import type { HdFactors, HdSizeLabel } from '@tessera/contract';
-import type { Owner } from '../services/images.js';
+import type { HdFactors, HdSizeLabel, PreviewSettings } from '@tessera/contract';
+import type { Owner } from '../owner.js';
 
-/** What a preview (LD) job needs, stored with the job so a restart can run it again. */
-export interface PreviewJobParams {
+/**
+ * What a preview (LD) job needs, stored with the job so a restart can run it again: the settings
+ * (kept flat, as stored jobs have them) and where the reference is.
+ */
+export interface PreviewJobParams extends PreviewSettings {
   owner: Owner;
   /** The reference image, kept in the owner's input area. */
   inputFile: string;
   /** The file name the browser gave the reference; the LD image is named after it. */
   originalName: string;
-  positivePrompt: string;
-  negativePrompt: string;
-  imaginationWeight: number;
-  similarity: number;
-  promptAdherence: number;
-  style: number;
-  seed: number;
-  width: number;
-  height: number;
-  seamless: boolean;
-  mask: boolean;
 }
 
 /** What an HD job needs, stored with the job so a restart can run it again. */
@@ -31,16 +23,24 @@ export interface HdJobParams {
   seed: number;
 }
 
+/** What a material-maps job needs (issue 17, part 5): the image, by gallery and name. */
+export interface MapsJobParams {
+  owner: Owner;
+  kind: 'ld' | 'hd';
+  image: string;
+}
+
 /** Every kind of job and its params: a new kind is a line here, then a handler and a policy. */
 interface ParamsOfKind {
   preview: PreviewJobParams;
   hd: HdJobParams;
+  maps: MapsJobParams;
 }
 
 export type JobKind = keyof ParamsOfKind;
 
 /** The kinds at run time, for the checks the type cannot make (rows read back, start-up). */
-export const JOB_KINDS: readonly JobKind[] = ['preview', 'hd'];
+export const JOB_KINDS: readonly JobKind[] = ['preview', 'hd', 'maps'];
 
 export function isJobKind(kind: string): kind is JobKind {
   return (JOB_KINDS as readonly string[]).includes(kind);

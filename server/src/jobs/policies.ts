@@ -28,5 +28,12 @@ export function jobPolicies(
       maxAttempts: 3,
       retryDelayMs: overrides.hdRetryDelayMs ?? exponentialBackoff(5000, 60_000),
     },
+    maps: {
+      // One at a time: a 200 MP image's maps take a core for minutes, and HD needs the rest.
+      concurrency: 1,
+      maxLivePerOwner: config.maxQueuedPerUser.hd,
+      maxAttempts: 2,
+      retryDelayMs: exponentialBackoff(2000, 30_000),
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobRecord } from './job.js';
 import type { JobQueue } from './queue.js';
-import { createSqliteJobQueue } from '../store/jobs.js';
+import { createJobQueue } from '../store/jobs.js';
 import { HD_PARAMS } from '../testing/job-params.js';
 import { createTestStore, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { JobRunner } from './runner.js';
@@ -19,7 +19,7 @@ let clock: number;
 
 beforeEach(async () => {
   store = await createTestStore(['ann', 'ben']);
-  repo = createSqliteJobQueue(store.db);
+  repo = createJobQueue(store.db);
   const ids = await store.db.selectFrom('users').select(['id', 'username']).execute();
   ann = ids.find((u) => u.username === 'ann')?.id ?? 0;
   ben = ids.find((u) => u.username === 'ben')?.id ?? 0;
@@ -137,6 +137,7 @@ describe('pausing an owner’s queue', () => {
           maxAttempts: 1,
           retryDelayMs: () => 10,
         },
+        maps: { concurrency: 1, maxAttempts: 1, retryDelayMs: () => 10 },
       },
       silentLogger,
     );
@@ -147,6 +148,7 @@ describe('pausing an owner’s queue', () => {
       await repo.pause(ann, 'hd', new Date());
       await runner.start({
         preview: () => Promise.reject(new Error('no previews here')),
+        maps: () => Promise.reject(new Error('no maps here')),
         hd: async (job) => {
           order.push(job.publicId);
           return `${job.publicId}.png`;

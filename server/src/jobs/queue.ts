@@ -1,4 +1,5 @@
 import type { JobKind, JobRecord, JobRemotePrompt, NewJob } from './job.js';
+import type { JobLease } from './lease.js';
 
 /** The owner already has as many live jobs of this kind as the queue takes. */
 export class QueueFullError extends Error {
@@ -7,12 +8,31 @@ export class QueueFullError extends Error {
   }
 }
 
+/** Called with a kind whose jobs may have become claimable; see JobQueue.watch. */
+export type JobsAvailable = (kind: JobKind) => void;
+
+/** A running job's write found the job no longer held by this process: stop its run. */
+export class JobNotHeldError extends Error {
+  override name = 'JobNotHeldError';
+  constructor(readonly jobId: number) {
+    super(`Job ${jobId} is no longer held by this process`);
+  }
+}
+
 /**
- * The persistent job queue, the port the runner and the services use; the SQLite table
- * (store/jobs.ts) is its first implementation. Every state change is one atomic step, so
- * several runners may share one queue.
+ * The persistent job queue, the port the runner and the services use; the jobs table
+ * (store/jobs.ts, on SQLite or PostgreSQL) implements it. Every state change is one atomic step,
+ * so several runners, in one process or several, may share one queue.
+ *
+ * Leases: a claim records this queue's holder (one per process run) and an expiry; the runner
+ * renews the leases of its running jobs, and a job whose lease expired is put back (or failed,
+ * out of attempts) by expireLeases, for any process to claim. The writes of a running job
+ * (progress, finish, retry, fail, release, reserveOutput, rememberPrompt) take effect only while
+ * this queue's holder holds it: a process that lost a job writes nothing to it.
  */
 export interface JobQueue {
+  /** Who claims through this queue, and the term of each claim. */
+  readonly lease: JobLease;
   /**
    * Undefined when a live job with the same dedupe key exists; throws QueueFullError when the
    * owner's live jobs of the kind reached `maxLivePerOwner` (counted in the same step).
@@ -25,12 +45,33 @@ export interface JobQueue {
    */
   claim<K extends JobKind>(kind: K, now: Date): Promise<JobRecord<K> | undefined>;
   progress(id: number, percent: number, now: Date): Promise<void>;
-  finish(id: number, output: string, now: Date): Promise<JobRecord>;
-  /** Back to the queue after a failure, to run again after `runAfter`. */
-  retry(id: number, error: string, runAfter: Date, now: Date): Promise<JobRecord>;
-  fail(id: number, error: string, now: Date): Promise<JobRecord>;
-  /** After a restart: jobs left in progress go back to the queue (or fail, out of attempts). */
+  /** The job as it is now; undefined when this process no longer holds it (nothing written). */
+  finish(id: number, output: string, now: Date): Promise<JobRecord | undefined>;
+  /** Back to the queue after a failure, to run again after `runAfter`; undefined as finish. */
+  retry(id: number, error: string, runAfter: Date, now: Date): Promise<JobRecord | undefined>;
+  fail(id: number, error: string, now: Date): Promise<JobRecord | undefined>;
+  /**
+   * After a restart of the only process running jobs (SQLite): every job left in progress goes
+   * back to the queue (or fails, out of attempts), whoever held it. Never with several processes.
+   */
   requeueInterrupted(now: Date): Promise<JobRecord[]>;
+  /**
+   * Extends this holder's leases of these running jobs to `now` + the term; the ids it still
+   * holds. A missing id was lost (expired and taken by another, or cancelled): stop its run.
+   */
+  renewLeases(ids: readonly number[], now: Date): Promise<number[]>;
+  /**
+   * Jobs whose lease expired (their process died or stalled) go back to the queue, the attempt
+   * they used counted, or fail when out of attempts, as requeueInterrupted does; the jobs changed.
+   */
+  expireLeases(now: Date): Promise<JobRecord[]>;
+  /**
+   * Calls `onAvailable` whenever jobs of a kind may have become claimable: queued, put back,
+   * resumed, or a slot freed, by this process or (on PostgreSQL, by LISTEN/NOTIFY) by any other.
+   * Resolves once listening, with the function that stops it. Not a substitute for an occasional
+   * poll: `run_after` times pass without anyone saying so.
+   */
+  watch(onAvailable: JobsAvailable): Promise<() => Promise<void>>;
   /** Puts a job whose run was stopped (shutdown) back in the queue, the attempt not counted. */
   release(id: number, now: Date): Promise<void>;
   /** Cancels the owner's job if it is still queued; the job as it is now, or undefined if unknown. */
@@ -76,7 +117,8 @@ export interface JobQueue {
   nextRunAfter(kind: JobKind): Promise<string | undefined>;
   /**
    * Notes the output name a running job is about to write, before it writes it: a rerun after
-   * a crash writes the same name again (overwriting, never adding a second file).
+   * a crash writes the same name again (overwriting, never adding a second file). Throws
+   * JobNotHeldError when this process no longer holds the job: its run must not write at all.
    */
   reserveOutput(id: number, output: string): Promise<void>;
   /**

@@ -16,7 +16,7 @@ import { captureOutput, finished, spawnEntry } from '../testing/processes.js';
 let data: ReturnType<typeof tempDir>;
 beforeEach(async () => {
   data = tempDir();
-  const db = await openDatabase(data.dir);
+  const db = await openDatabase({ dataDir: data.dir });
   await new UserService(createUserRepository(db)).add('alice', passwordOf('alice'));
   await db.destroy();
 });
@@ -68,7 +68,7 @@ describe('a restart in the middle of a job', () => {
     await second.done;
 
     expect(fs.readdirSync(ldDir)).toEqual([result.output_image]);
-    const db = await openDatabase(data.dir);
+    const db = await openDatabase({ dataDir: data.dir });
     try {
       const jobs = await db
         .selectFrom('jobs')
@@ -141,7 +141,7 @@ describe('a restart in the middle of an HD job', () => {
 
     expect(finished).toMatchObject({ id: command.id, image: 'slab.png' });
     expect(fs.readdirSync(hdDir)).toEqual(['slab_160x70.jpg']);
-    const db = await openDatabase(data.dir);
+    const db = await openDatabase({ dataDir: data.dir });
     try {
       const jobs = await db.selectFrom('jobs').select(['status', 'attempts']).execute();
       expect(jobs).toEqual([{ status: 'finished', attempts: 2 }]);

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobKind, JobOrder, JobRecord } from './job.js';
-import type { JobQueue } from './queue.js';
-import { createSqliteJobQueue } from '../store/jobs.js';
+import { JobNotHeldError, type JobQueue } from './queue.js';
+import { openDatabase } from '../store/database.js';
+import { createJobQueue, createSqliteJobQueue } from '../store/jobs.js';
 import { HD_PARAMS, PREVIEW_PARAMS } from '../testing/job-params.js';
 import { createTestStore, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { JobRunner, type JobHandler, type JobHandlers, type JobPolicy } from './runner.js';
@@ -14,7 +15,7 @@ let ownerB: number;
 
 beforeEach(async () => {
   store = await createTestStore(['ann', 'ben']);
-  repo = createSqliteJobQueue(store.db);
+  repo = createJobQueue(store.db);
   const ids = await store.db.selectFrom('users').select(['id', 'username']).execute();
   ownerA = ids.find((u) => u.username === 'ann')?.id ?? 0;
   ownerB = ids.find((u) => u.username === 'ben')?.id ?? 0;
@@ -38,9 +39,9 @@ const idle = kind(() => Promise.reject(new Error('no job of this kind is queued 
 
 /** A runner of the kinds a test names, the others idle. */
 function runner(kinds: Partial<Record<JobKind, TestKind>>): JobRunner {
-  const all = { preview: idle, hd: idle, ...kinds };
+  const all = { preview: idle, hd: idle, maps: idle, ...kinds };
   const r = new JobRunner(repo, all, silentLogger);
-  handlersOf.set(r, { preview: all.preview.handler, hd: all.hd.handler });
+  handlersOf.set(r, { preview: all.preview.handler, hd: all.hd.handler, maps: all.maps.handler });
   runners.push(r);
   return r;
 }
@@ -234,6 +235,41 @@ describe('the job runner', () => {
     expect(await repo.latest(ownerA, 'preview')).toMatchObject({ status: 'queued', attempts: 0 });
   });
 
+  it('a run whose job another process took meanwhile stops before writing, and writes nothing', async () => {
+    const changes: string[] = [];
+    let reserved: unknown;
+    let stolen!: () => void;
+    const taken = new Promise<void>((resolve) => (stolen = resolve));
+    const r = runner({
+      hd: kind(async (_job, { reserveOutput, signal }) => {
+        await taken;
+        reserved = await reserveOutput('late.png').catch((err: unknown) => err);
+        // The run is stopped as well, so a handler that goes on writes nothing either.
+        expect(signal.aborted).toBe(true);
+        return 'late.png';
+      }),
+    });
+    r.onChange((job) => changes.push(job.status));
+    await start(r);
+    await r.enqueue({ publicId: 'h1', ownerId: ownerA, kind: 'hd', params: HD_PARAMS });
+    while (!changes.includes('in_progress')) await new Promise((res) => setTimeout(res, 5));
+    // Another process finds the lease expired (its clock a term ahead) and claims the job.
+    const other = createJobQueue(store.db, { lease: { holder: 'other', ms: 30_000 } });
+    const later = new Date(Date.now() + 31_000);
+    expect(await other.expireLeases(later)).toHaveLength(1);
+    expect(await other.claim('hd', later)).toMatchObject({ publicId: 'h1', attempts: 2 });
+    stolen();
+    await r.stop();
+
+    expect(reserved).toBeInstanceOf(JobNotHeldError);
+    expect(changes).toEqual(['queued', 'in_progress']);
+    expect(await repo.findByPublicId(ownerA, 'hd', 'h1')).toMatchObject({
+      status: 'in_progress',
+      output: null,
+      attempts: 2,
+    });
+  });
+
   it('refuses to start with a kind that has no handler', async () => {
     const r = runner({ preview: kind(() => Promise.resolve('x.png')) });
     await expect(
@@ -252,5 +288,53 @@ describe('the job runner', () => {
         params: {},
       } as unknown as JobOrder),
     ).rejects.toThrow("No handler for jobs of kind 'mystery'");
+  });
+
+  it('[#16] stops a job it runs when another process cancels it in the shared queue', async () => {
+    // The worker: a runner on its own connection to the same SQLite file, as another process.
+    const workerDb = await openDatabase({ dataDir: store.dataDir });
+    try {
+      const workerQueue = createSqliteJobQueue(workerDb);
+      let started = false;
+      let aborted = false;
+      const all = {
+        preview: idle,
+        maps: idle,
+        hd: kind((_job, { signal }) => {
+          started = true;
+          return new Promise<string>((_resolve, reject) =>
+            signal.addEventListener('abort', () => {
+              aborted = true;
+              reject(signal.reason as Error);
+            }),
+          );
+        }),
+      };
+      const worker = new JobRunner(workerQueue, all, silentLogger);
+      runners.push(worker);
+      await worker.start({ preview: idle.handler, maps: idle.handler, hd: all.hd.handler });
+      await repo.enqueue(
+        {
+          publicId: 'h1',
+          ownerId: ownerA,
+          kind: 'hd',
+          params: HD_PARAMS,
+          dedupeKey: 'hd:img.png:30x30',
+          maxAttempts: 3,
+        },
+        new Date(),
+      );
+      worker.wake('hd');
+      await expect.poll(() => started).toBe(true);
+
+      // The web process cancels it (the LD image was deleted there): only the store knows.
+      expect(await repo.cancelByKeyPrefix(ownerA, 'hd', 'hd:img.png', new Date())).toHaveLength(1);
+
+      await expect.poll(() => aborted, { timeout: 10_000 }).toBe(true);
+      await worker.stop();
+      expect((await repo.findByPublicId(ownerA, 'hd', 'h1'))?.status).toBe('cancelled');
+    } finally {
+      await workerDb.destroy();
+    }
   });
 });

@@ -7,7 +7,7 @@ import {
   type JobRecord,
   type JobRemotePrompt,
 } from './job.js';
-import type { JobQueue } from './queue.js';
+import { JobNotHeldError, type JobQueue } from './queue.js';
 
 export interface JobContext {
   /** Reports progress from 0 to 100; cheap to call often. */
@@ -37,6 +37,11 @@ export class PermanentJobError extends Error {
 /** The abort reason of a job cancelled while it ran. */
 class JobCancelled extends Error {
   override name = 'JobCancelled';
+}
+
+/** The abort reason of a job this process no longer holds: its lease went to another, or it was cancelled. */
+class LeaseLost extends Error {
+  override name = 'LeaseLost';
 }
 
 /** Runs one job; resolves with its output (a file name). Throwing fails the attempt. */
@@ -86,28 +91,71 @@ export interface JobScheduler {
 /** Tells the world about a job's every state change (HD status messages, say). */
 export type JobListener = (job: JobRecord) => void;
 
-const POLL_MS = 500;
+/** How the runner looks for work besides being told (JobQueue.watch). */
+export interface RunnerOptions {
+  /**
+   * The fallback poll: claims are tried this often whatever the queue said. Default 500 ms (one
+   * process on SQLite hears nothing from others); with LISTEN/NOTIFY a few seconds suffice.
+   */
+  pollMs?: number;
+  /**
+   * At start, put back every job left in progress (SQLite: this is the only process running
+   * jobs, so they are its own, from before a crash). With several processes sharing the queue
+   * it must be false: their jobs come back by lease expiry instead. Default true.
+   */
+  requeueAtStart?: boolean;
+}
+
+const DEFAULT_POLL_MS = 500;
 const PROGRESS_WRITE_MS = 250;
+/**
+ * How often the runner asks the store whether a job it runs was cancelled by another process
+ * (several servers and workers share the queue; docs/scale-out.md). A cancellation made here
+ * stops the job at once through abortCancelled.
+ */
+const CANCEL_CHECK_MS = 2000;
 
 /**
  * The persistent queue's runner: claims jobs atomically, runs each kind with its concurrency,
- * retries with backoff, and on start puts back to the queue what a crash left in progress.
+ * retries with backoff. While a job runs it renews the job's lease (a heartbeat every third of
+ * the term) and stops the run if the lease was lost; it puts back jobs whose holder stopped
+ * renewing, and (SQLite) at start what a crash left in progress. It claims when the queue says
+ * there is work, at the `run_after` of the next retry, and on a slow fallback poll.
  */
 export class JobRunner implements JobScheduler {
   private handlers: JobHandlers | undefined;
   private readonly running = new Map<JobKind, Set<Promise<void>>>();
   private readonly controllers = new Map<number, AbortController>();
+  /** The jobs running here, to look up in the store for a cancellation made elsewhere. */
+  private readonly runningJobs = new Map<
+    number,
+    { ownerId: number; kind: JobKind; publicId: string }
+  >();
+  private cancelTimer: NodeJS.Timeout | undefined;
+  private checkingCancels = false;
   private readonly listeners = new Set<JobListener>();
   private readonly pumping = new Set<JobKind>();
+  /** A kind woken while its pump ran: the pump looks once more before it ends. */
+  private readonly wokenWhilePumping = new Set<JobKind>();
+  private readonly retryTimers = new Map<JobKind, NodeJS.Timeout>();
   private timer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private tending = false;
+  private unwatch: (() => Promise<void>) | undefined;
   private stopped = false;
+  private readonly pollMs: number;
+  private readonly requeueAtStart: boolean;
 
   constructor(
     private readonly jobs: JobQueue,
     private readonly policies: JobPolicies,
     private readonly log: Logger,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: RunnerOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+    this.requeueAtStart = options.requeueAtStart ?? true;
+  }
 
   onChange(listener: JobListener): () => void {
     this.listeners.add(listener);
@@ -126,15 +174,24 @@ export class JobRunner implements JobScheduler {
       }
     }
     this.handlers = handlers;
-    for (const job of await this.jobs.requeueInterrupted(this.now())) {
-      this.log.info(
-        { job: job.id, kind: job.kind, status: job.status },
-        'job interrupted by a restart',
-      );
-      this.emit(job);
+    if (this.requeueAtStart) {
+      for (const job of await this.jobs.requeueInterrupted(this.now())) {
+        this.log.info(
+          { job: job.id, kind: job.kind, status: job.status },
+          'job interrupted by a restart',
+        );
+        this.emit(job);
+      }
     }
-    this.timer = setInterval(() => this.wakeAll(), POLL_MS);
+    this.unwatch = await this.jobs.watch((kind) => this.wake(kind));
+    this.timer = setInterval(() => this.wakeAll(), this.pollMs);
     this.timer.unref();
+    // A third of the term: two renewals may fail (a slow database) before the lease runs out.
+    this.heartbeat = setInterval(() => void this.tendLeases(), Math.max(1, this.jobs.lease.ms / 3));
+    this.heartbeat.unref();
+    await this.tendLeases();
+    this.cancelTimer = setInterval(() => void this.abortCancelledElsewhere(), CANCEL_CHECK_MS);
+    this.cancelTimer.unref();
     this.wakeAll();
   }
 
@@ -150,10 +207,8 @@ export class JobRunner implements JobScheduler {
       },
       this.now(),
     );
-    if (record) {
-      this.emit(record);
-      void this.pump(job.kind);
-    }
+    // The queue's watch wakes the runner to claim it.
+    if (record) this.emit(record);
     return record;
   }
 
@@ -161,8 +216,12 @@ export class JobRunner implements JobScheduler {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearInterval(this.heartbeat);
+    for (const timer of this.retryTimers.values()) clearTimeout(timer);
+    clearInterval(this.cancelTimer);
     for (const controller of this.controllers.values()) controller.abort(new ServerStopping());
     await Promise.all([...this.running.values()].flatMap((set) => [...set]));
+    await this.unwatch?.();
   }
 
   abortCancelled(ids: readonly number[]): void {
@@ -173,12 +232,65 @@ export class JobRunner implements JobScheduler {
     void this.pump(kind);
   }
 
+  /** Stops the jobs running here that the store says were cancelled (by another process). */
+  private async abortCancelledElsewhere(): Promise<void> {
+    if (this.checkingCancels || this.runningJobs.size === 0) return;
+    this.checkingCancels = true;
+    try {
+      for (const [id, job] of [...this.runningJobs]) {
+        const now = await this.jobs.findByPublicId(job.ownerId, job.kind, job.publicId);
+        if (now?.id === id && now.status === 'cancelled') this.abortCancelled([id]);
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'checking for cancelled jobs failed');
+    } finally {
+      this.checkingCancels = false;
+    }
+  }
+
   private wakeAll(): void {
     for (const kind of JOB_KINDS) void this.pump(kind);
   }
 
+  /**
+   * Renews the leases of the jobs running here, stops the runs whose lease was lost, and puts
+   * back the jobs whose holder stopped renewing (any process's, this one's after a stall).
+   */
+  private async tendLeases(): Promise<void> {
+    if (this.stopped || this.tending) return;
+    this.tending = true;
+    try {
+      const ids = [...this.controllers.keys()];
+      const kept = new Set(await this.jobs.renewLeases(ids, this.now()));
+      for (const id of ids) {
+        if (kept.has(id)) continue;
+        this.log.warn(
+          { job: id },
+          'job no longer held here (lease lost or cancelled): stopping it',
+        );
+        this.controllers.get(id)?.abort(new LeaseLost(`Job ${id} is no longer held here`));
+      }
+      for (const job of await this.jobs.expireLeases(this.now())) {
+        this.log.warn(
+          { job: job.id, kind: job.kind, status: job.status },
+          'job whose process stopped renewing its lease put back',
+        );
+        this.emit(job);
+      }
+    } catch (err) {
+      // The next beat tries again; a lease outlives two missed renewals.
+      this.log.warn({ err }, 'renewing job leases failed');
+    } finally {
+      this.tending = false;
+    }
+  }
+
   private async pump<K extends JobKind>(kind: K): Promise<void> {
-    if (this.stopped || this.pumping.has(kind)) return;
+    if (this.stopped) return;
+    if (this.pumping.has(kind)) {
+      this.wokenWhilePumping.add(kind);
+      return;
+    }
     const config = this.policies[kind];
     // Jobs queued before start wait for it: the handlers come with it.
     const handler: JobHandler<K> | undefined = this.handlers?.[kind];
@@ -187,21 +299,47 @@ export class JobRunner implements JobScheduler {
     try {
       const running = this.running.get(kind) ?? new Set<Promise<void>>();
       this.running.set(kind, running);
-      while (!this.stopped && running.size < config.concurrency) {
-        const job = await this.jobs.claim<K>(kind, this.now());
-        if (!job) break;
-        this.emit(job);
-        const run = this.execute(job, config, handler).finally(() => {
-          running.delete(run);
-          void this.pump(kind);
-        });
-        running.add(run);
-      }
+      let idle = false;
+      do {
+        this.wokenWhilePumping.delete(kind);
+        while (!this.stopped && running.size < config.concurrency) {
+          const job = await this.jobs.claim<K>(kind, this.now());
+          if (!job) {
+            idle = true;
+            break;
+          }
+          this.emit(job);
+          const run = this.execute(job, config, handler).finally(() => {
+            running.delete(run);
+            void this.pump(kind);
+          });
+          running.add(run);
+        }
+      } while (this.wokenWhilePumping.has(kind) && !this.stopped);
+      if (idle) await this.wakeAtNextRunAfter(kind);
     } catch (err) {
       this.log.error({ err, kind }, 'claiming jobs failed');
     } finally {
       this.pumping.delete(kind);
     }
+  }
+
+  /**
+   * Nothing to claim now: wake at the time the next retry of the kind may run, when that comes
+   * before the next poll (no one announces a passing `run_after`).
+   */
+  private async wakeAtNextRunAfter(kind: JobKind): Promise<void> {
+    const next = await this.jobs.nextRunAfter(kind);
+    if (next === undefined || this.stopped) return;
+    const delay = Date.parse(next) - this.now().getTime();
+    if (delay <= 0 || delay >= this.pollMs) return;
+    clearTimeout(this.retryTimers.get(kind));
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(kind);
+      void this.pump(kind);
+    }, delay);
+    timer.unref();
+    this.retryTimers.set(kind, timer);
   }
 
   private async execute<K extends JobKind>(
@@ -211,6 +349,7 @@ export class JobRunner implements JobScheduler {
   ): Promise<void> {
     const controller = new AbortController();
     this.controllers.set(job.id, controller);
+    this.runningJobs.set(job.id, { ownerId: job.ownerId, kind: job.kind, publicId: job.publicId });
     let percent = 0;
     let lastWrite = 0;
     const progress = (value: number) => {
@@ -230,26 +369,39 @@ export class JobRunner implements JobScheduler {
       const output = await handler(job, {
         progress,
         signal: controller.signal,
-        reserveOutput: (name) => this.jobs.reserveOutput(job.id, name),
+        reserveOutput: async (name) => {
+          try {
+            await this.jobs.reserveOutput(job.id, name);
+          } catch (err) {
+            // Lost before the heartbeat noticed: stop the run here, before it writes a file.
+            if (err instanceof JobNotHeldError) controller.abort(new LeaseLost(err.message));
+            throw err;
+          }
+        },
         remote: {
           ...(job.remotePrompt ? { previous: job.remotePrompt } : {}),
           queued: (prompt) => this.jobs.rememberPrompt(job.id, prompt),
         },
       });
       if (controller.signal.aborted) throw controller.signal.reason;
-      this.emit(await this.jobs.finish(job.id, output, this.now()));
+      const finished = await this.jobs.finish(job.id, output, this.now());
+      if (!finished) {
+        this.log.warn(
+          { job: job.id, kind: job.kind },
+          'job finished here after its lease was lost',
+        );
+        return;
+      }
+      this.emit(finished);
       this.log.info({ job: job.id, kind: job.kind, output }, 'job finished');
     } catch (err) {
-      // A cancelled job fails however its handler stopped: the cancellation is what happened.
-      const cancelled = controller.signal.reason instanceof JobCancelled;
-      await this.settleFailure(
-        job,
-        config,
-        cancelled ? controller.signal.reason : err,
-        controller.signal.aborted,
-      );
+      // A cancelled or lost job ends so however its handler stopped: that is what happened.
+      const reason: unknown = controller.signal.reason;
+      const decisive = reason instanceof JobCancelled || reason instanceof LeaseLost;
+      await this.settleFailure(job, config, decisive ? reason : err, controller.signal.aborted);
     } finally {
       this.controllers.delete(job.id);
+      this.runningJobs.delete(job.id);
     }
   }
 
@@ -269,19 +421,26 @@ export class JobRunner implements JobScheduler {
       this.emit({ ...job, status: 'cancelled' });
       return;
     }
+    // Another process holds the job now (or it was cancelled there): this run writes nothing.
+    if (err instanceof LeaseLost) return;
     if (job.attempts < job.maxAttempts && !(err instanceof PermanentJobError)) {
       const delay = config.retryDelayMs(job.attempts);
       this.log.warn(
         { job: job.id, kind: job.kind, attempt: job.attempts, err: message, delay },
         'job failed, will retry',
       );
-      this.emit(
+      this.emitIfHeld(
         await this.jobs.retry(job.id, message, new Date(this.now().getTime() + delay), this.now()),
       );
       return;
     }
     this.log.error({ job: job.id, kind: job.kind, err: message }, 'job failed');
-    this.emit(await this.jobs.fail(job.id, message, this.now()));
+    this.emitIfHeld(await this.jobs.fail(job.id, message, this.now()));
+  }
+
+  /** A write that found the job no longer held here changed nothing: nothing to tell. */
+  private emitIfHeld(job: JobRecord | undefined): void {
+    if (job) this.emit(job);
   }
 
   private emit<K extends JobKind>(job: JobRecord<K>): void {

@@ -1,4 +1,4 @@
 import { describe } from 'vitest';
-import { adversarialSuite } from './adversarial.js';
+import { adversarialSuite } from './adversarial.suite.js';
 
 describe('adversarial MQTT suite on the embedded broker', () => adversarialSuite('embedded'));

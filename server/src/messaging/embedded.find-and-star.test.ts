@@ -1,3 +1,3 @@
-import { findAndStarSuite } from './find-and-star.js';
+import { findAndStarSuite } from './find-and-star.suite.js';
 
 findAndStarSuite('embedded');

@@ -1,6 +1,7 @@
+import { errorText } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
 import { serviceClientId } from './connection.js';
-import { MAX_COMMAND_BYTES, MESSAGING_TEXTS, readHead, refusalOf } from './replies.js';
+import { MAX_COMMAND_BYTES, readHead, refusalOf } from './replies.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 
@@ -61,14 +62,16 @@ describe('refusalOf', () => {
 
   it('answers an HD order on its status topic when it names its id and image', () => {
     const order = bytes('{"id":"o1","user":"alice","image":"tile.png"}');
-    expect(refusalOf('command/generate-image/user/alice', order, MESSAGING_TEXTS.tooFast)).toEqual({
+    expect(
+      refusalOf('command/generate-image/user/alice', order, errorText('COMMANDS_TOO_FAST')),
+    ).toEqual({
       topic: 'query/status-generate-image/user/alice',
       payload: JSON.stringify({
         id: 'o1',
         image: 'tile.png',
         status: 'error',
         percent: 0,
-        error: MESSAGING_TEXTS.tooFast,
+        error: errorText('COMMANDS_TOO_FAST'),
       }),
     });
     expect(refusalOf('command/generate-image/user/alice', bytes('{"id":"o1"}'), 'x')).toBe(

@@ -1,4 +1,5 @@
 import {
+  MAX_COMMAND_BYTES,
   parseCommandTopic,
   queryTopic,
   responseTopic,
@@ -6,21 +7,11 @@ import {
   type HdStatusMessage,
 } from '@tessera/contract';
 
-/** No command comes near this; a larger payload is refused before it is parsed. */
-export const MAX_COMMAND_BYTES = 64 * 1024;
+export { MAX_COMMAND_BYTES };
+
 /** How much of an unparsable or oversized payload is read to find its transactionid. */
 const HEAD_BYTES = 4096;
 const MAX_TRANSACTION_ID_CHARS = 128;
-
-export const MESSAGING_TEXTS = {
-  malformed: 'The command is not valid JSON',
-  tooLarge: `The command is larger than ${MAX_COMMAND_BYTES} bytes`,
-  tooFast: 'Too many commands at once; try again in a moment',
-  userMismatch: "The payload's user does not match the topic",
-  unknownAction: (action: string) => `Unknown action '${action}'`,
-  unknownUser: 'Unknown user',
-  internal: 'The command failed on the server',
-} as const;
 
 export interface Answer {
   topic: string;

@@ -1,6 +1,7 @@
 import {
   COMMAND_SUBSCRIPTION,
   commandSchemas,
+  errorText,
   isValidUsername,
   parseCommandTopic,
   responseTopic,
@@ -13,21 +14,21 @@ import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { ServiceError } from '../services/errors.js';
-import type { Owner } from '../services/images.js';
+import type { Owner } from '../owner.js';
 import type { UserRepository } from '../store/users.js';
 import type { CommandHandlers } from './handlers/index.js';
 import {
   MAX_COMMAND_BYTES,
-  MESSAGING_TEXTS,
   parseCommand,
   readTransactionId,
   refusalOf,
   replyTopic,
 } from './replies.js';
 import { RateLimiter } from '../broker/limits.js';
+import type { SharedLimiter } from '../limits/shared-limiter.js';
 import { SerialQueue } from './serial-queue.js';
 
-export { MAX_COMMAND_BYTES, MESSAGING_TEXTS };
+export { MAX_COMMAND_BYTES };
 
 /** Takes parsed generate-image commands; it answers on the status topic itself (fire and forget). */
 export interface HdOrders {
@@ -54,9 +55,39 @@ export interface UserCommandRate {
   burst: number;
 }
 
+/**
+ * On an external broker several processes answer commands: each command goes to one of them
+ * (an MQTT shared subscription, which Mosquitto 2 keeps for MQTT 3.1.1 clients too).
+ */
+export const SHARED_COMMAND_SUBSCRIPTION = `$share/tessera/${COMMAND_SUBSCRIPTION}`;
+
+export interface MessagingOptions {
+  /** The command subscription: the plain one (one process), or {@link SHARED_COMMAND_SUBSCRIPTION}. */
+  subscription?: string;
+  /**
+   * The user's command rate counted where every process sees it (the database, Redis), beside
+   * this process's own token bucket: with the commands shared out, each process sees only some.
+   */
+  sharedRate?: SharedLimiter;
+}
+
+/** The shared form of a user command rate: `burst` commands per window, the rate on average. */
+export function sharedRateWindow(rate: UserCommandRate): {
+  keyPrefix: string;
+  points: number;
+  duration: number;
+} {
+  return {
+    keyPrefix: 'user-commands',
+    points: rate.burst,
+    duration: Math.max(1, Math.ceil(rate.burst / rate.perSecond)),
+  };
+}
+
 export class MessagingService {
   private readonly queue = new SerialQueue();
   private readonly rates = new Map<string, RateLimiter>();
+  private readonly subscription: string;
 
   constructor(
     private readonly client: MqttClient,
@@ -65,7 +96,10 @@ export class MessagingService {
     private readonly hdOrders: HdOrders,
     private readonly log: Logger,
     private readonly rate?: UserCommandRate,
-  ) {}
+    private readonly options: MessagingOptions = {},
+  ) {
+    this.subscription = options.subscription ?? COMMAND_SUBSCRIPTION;
+  }
 
   /** An HD status message to one user (query/status-generate-image/user/{username}). */
   publishHdStatus(username: string, message: HdStatusMessage): void {
@@ -77,12 +111,16 @@ export class MessagingService {
 
   async start(): Promise<void> {
     this.client.on('message', (topic, payload) => this.receive(topic, payload));
-    await this.client.subscribeAsync(COMMAND_SUBSCRIPTION, { qos: 0 });
+    const granted = await this.client.subscribeAsync(this.subscription, { qos: 0 });
+    // A broker that refuses the subscription answers with a failure code, not an error.
+    if (granted.some((grant) => grant.qos >= 128)) {
+      throw new Error(`The broker refused the subscription ${this.subscription} (check its ACL)`);
+    }
   }
 
   /** Stops taking commands, finishes the ones under way, then leaves the broker. */
   async stop(): Promise<void> {
-    await this.client.unsubscribeAsync(COMMAND_SUBSCRIPTION).catch(() => undefined);
+    await this.client.unsubscribeAsync(this.subscription).catch(() => undefined);
     await this.queue.idle();
     await this.client.endAsync();
   }
@@ -99,16 +137,35 @@ export class MessagingService {
       this.log.warn({ topic }, 'command on a malformed topic dropped');
       return;
     }
-    if (!this.withinRate(user)) {
-      const answer = refusalOf(topic, payload, MESSAGING_TEXTS.tooFast);
-      this.log.info(
-        { topic, answered: answer !== undefined },
-        'command over the user rate refused',
-      );
-      if (answer) this.send(answer.topic, answer.payload);
-      return;
+    // This process's bucket first: a flood is refused before anything is queued or counted.
+    if (!this.withinRate(user)) return this.refuseOverRate(topic, payload);
+    const shared = this.options.sharedRate;
+    void this.queue.run(user, async () => {
+      if (shared && !(await this.withinSharedRate(shared, user))) {
+        return this.refuseOverRate(topic, payload);
+      }
+      await this.handle(topic, user, payload);
+    });
+  }
+
+  private refuseOverRate(topic: string, payload: Buffer): void {
+    const answer = refusalOf(topic, payload, errorText('COMMANDS_TOO_FAST'));
+    this.log.info({ topic, answered: answer !== undefined }, 'command over the user rate refused');
+    if (answer) this.send(answer.topic, answer.payload);
+  }
+
+  /** A store that fails lets the command through: the process's own bucket still holds. */
+  private async withinSharedRate(shared: SharedLimiter, user: string): Promise<boolean> {
+    try {
+      await shared.consume(user);
+      return true;
+    } catch (err) {
+      if (err instanceof Error) {
+        this.log.warn({ err: err.message }, 'shared command rate not counted');
+        return true;
+      }
+      return false;
     }
-    void this.queue.run(user, () => this.handle(topic, user, payload));
   }
 
   private withinRate(user: string): boolean {
@@ -137,16 +194,16 @@ export class MessagingService {
 
     if (body === undefined)
       return fail(
-        payload.length > MAX_COMMAND_BYTES ? MESSAGING_TEXTS.tooLarge : MESSAGING_TEXTS.malformed,
+        errorText(payload.length > MAX_COMMAND_BYTES ? 'COMMAND_TOO_LARGE' : 'COMMAND_MALFORMED'),
       );
     const known = parseCommandTopic(topic);
-    if (!known) return fail(MESSAGING_TEXTS.unknownAction(action));
-    if ((body as { user?: unknown }).user !== user) return fail(MESSAGING_TEXTS.userMismatch);
+    if (!known) return fail(errorText('UNKNOWN_ACTION', action));
+    if ((body as { user?: unknown }).user !== user) return fail(errorText('COMMAND_USER_MISMATCH'));
     if (known.action === 'generate-image') return this.handleHdOrder(user, body);
     const parsed = commandSchemas[known.action].safeParse(body);
     if (!parsed.success) return fail(describeIssues(parsed.error));
     const owner = await this.owner(user);
-    if (!owner) return fail(MESSAGING_TEXTS.unknownUser);
+    if (!owner) return fail(errorText('UNKNOWN_USER'));
 
     try {
       const fields = await this.dispatch(known.action, owner, parsed.data);
@@ -159,7 +216,7 @@ export class MessagingService {
     } catch (err) {
       if (err instanceof ServiceError) return fail(err.message);
       this.log.error({ err, topic }, 'command failed');
-      fail(MESSAGING_TEXTS.internal);
+      fail(errorText('COMMAND_FAILED'));
     }
   }
 
@@ -198,7 +255,7 @@ export class MessagingService {
         image: parsed.data.image,
         status: 'error',
         percent: 0,
-        error: MESSAGING_TEXTS.internal,
+        error: errorText('COMMAND_FAILED'),
       });
     }
   }

@@ -1,16 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { errorText } from '@tessera/contract';
+import { noUserProvisioning, type UserProvisioning } from '../broker/user-provisioning.js';
 import type { SessionRepository } from '../store/sessions.js';
 import type { UserRepository } from '../store/users.js';
 import type { LoginChannel, LoginGuard } from './login-guard.js';
 import { UNUSABLE_HASH, verifyPassword } from './passwords.js';
 
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-
-export const AUTH_TEXTS = {
-  invalidCredentials: 'Invalid username or password',
-  tooManyAttempts: (seconds: number) =>
-    `Too many sign-in attempts. Try again in ${seconds} seconds.`,
-} as const;
 
 export type LoginResult =
   | { ok: true; username: string; token: string }
@@ -29,6 +25,7 @@ export class AuthService {
     private readonly sessions: SessionRepository,
     private readonly guard: LoginGuard,
     private readonly now: () => Date = () => new Date(),
+    private readonly provisioning: UserProvisioning = noUserProvisioning,
   ) {}
 
   /** Checks a username and password under the guard's limits; the user on success. */
@@ -37,7 +34,10 @@ export class AuthService {
     password: string,
     address: string,
     channel: LoginChannel = 'http',
-  ): Promise<{ ok: true; userId: number; username: string } | Exclude<LoginResult, { ok: true }>> {
+  ): Promise<
+    | { ok: true; userId: number; username: string; passwordHash: string }
+    | Exclude<LoginResult, { ok: true }>
+  > {
     const attempt = { username, address, channel };
     const verdict = await this.guard.reserve(attempt);
     if (!verdict.allowed) {
@@ -45,7 +45,7 @@ export class AuthService {
       return {
         ok: false,
         reason: 'rate-limited',
-        error: AUTH_TEXTS.tooManyAttempts(seconds),
+        error: errorText('TOO_MANY_SIGN_INS', seconds),
         retryAfterSeconds: seconds,
       };
     }
@@ -53,14 +53,17 @@ export class AuthService {
     const valid = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
     // A failure was counted in advance by reserve(); only a success changes the counts.
     if (!user || !valid)
-      return { ok: false, reason: 'invalid', error: AUTH_TEXTS.invalidCredentials };
+      return { ok: false, reason: 'invalid', error: errorText('INVALID_CREDENTIALS') };
     await this.guard.succeeded(attempt);
-    return { ok: true, userId: user.id, username: user.username };
+    return { ok: true, userId: user.id, username: user.username, passwordHash: user.passwordHash };
   }
 
   async login(username: string, password: string, address: string): Promise<LoginResult> {
     const checked = await this.checkCredentials(username, password, address);
     if (!checked.ok) return checked;
+    // An external broker knows only what Tessera told it: a password it lacks (after a
+    // reconciliation) is given now, before the browser connects with it.
+    await this.provisioning.signedIn(checked.username, password, checked.passwordHash);
     const token = randomBytes(32).toString('base64url');
     await this.sessions.create(
       hashToken(token),

@@ -23,7 +23,7 @@ let data: ReturnType<typeof tempDir>;
 
 beforeEach(async () => {
   data = tempDir();
-  const db = await openDatabase(data.dir);
+  const db = await openDatabase({ dataDir: data.dir });
   await new UserService(createUserRepository(db)).add(USER, passwordOf(USER));
   await db.destroy();
 });
@@ -72,7 +72,7 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 }
 
 async function jobs(): Promise<{ kind: string; status: string }[]> {
-  const db = await openDatabase(data.dir);
+  const db = await openDatabase({ dataDir: data.dir });
   try {
     return await db.selectFrom('jobs').select(['kind', 'status']).execute();
   } finally {
@@ -81,7 +81,7 @@ async function jobs(): Promise<{ kind: string; status: string }[]> {
 }
 
 async function rows(kind: 'ld' | 'hd'): Promise<string[]> {
-  const db = await openDatabase(data.dir);
+  const db = await openDatabase({ dataDir: data.dir });
   try {
     const found = await db
       .selectFrom('images')

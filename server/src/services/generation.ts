@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import type { PreviewRequest } from '@tessera/contract';
+import { previewMetadata, previewSettingsOf, type PreviewRequest } from '@tessera/contract';
 import type { Logger } from 'pino';
 import type { Engine } from '../engines/engine.js';
-import type { FileStore } from '../files/file-store.js';
+import { withScratch, type FileStore, type ScratchFile } from '../files/file-store.js';
 import { withPngText } from '../imaging/png-text.js';
 import { makeThumbnail, probeImage } from '../imaging/probe.js';
 import type { JobKind, JobRecord, PreviewJobParams } from '../jobs/job.js';
@@ -12,7 +10,7 @@ import { QueueFullError, type JobQueue } from '../jobs/queue.js';
 import type { JobHandler, JobScheduler } from '../jobs/runner.js';
 import type { ImageRepository } from '../store/images.js';
 import { faultPoint } from '../faults.js';
-import type { Owner } from './images.js';
+import type { Owner } from '../owner.js';
 import { thumbnailName } from './images.js';
 
 /** What became of a preview posted for the queue. */
@@ -33,34 +31,26 @@ export class GenerationService {
     private readonly jobs: JobQueue,
     private readonly scheduler: JobScheduler,
     private readonly engine: Engine,
-    private readonly scratchDir: string,
     private readonly log: Logger,
   ) {}
 
-  /** Keeps the validated upload as the reference and queues the job; undefined if the id is live already. */
+  /**
+   * Keeps the validated upload (a scratch file, moved into the store) as the reference and
+   * queues the job; 'duplicate' if the id is live already.
+   */
   async enqueuePreview(
     owner: Owner,
     request: PreviewRequest,
-    upload: { path: string; format: string },
+    upload: { file: ScratchFile; format: string },
   ): Promise<EnqueueOutcome> {
     const extension = upload.format === 'jpeg' ? 'jpg' : upload.format;
     const inputFile = `${stem(request.image)}-${randomBytes(4).toString('hex')}.${extension}`;
-    await this.files.write(owner.username, 'input', inputFile, await fs.readFile(upload.path));
+    await upload.file.putInto(owner.username, 'input', inputFile);
     const params: PreviewJobParams = {
       owner,
       inputFile,
       originalName: request.image,
-      positivePrompt: request.cliptextencode_585,
-      negativePrompt: request.cliptextencode_716,
-      imaginationWeight: request.ksampler_cfg,
-      similarity: request.ksampler_denoise,
-      promptAdherence: request.ipadapter_weight,
-      style: request.style,
-      seed: request.Kseed,
-      width: request.latent_width,
-      height: request.latent_height,
-      seamless: request.seamless === 'enable',
-      mask: request.mask === 'enable',
+      ...previewSettingsOf(request),
     };
     const outcome = await this.scheduler
       .enqueue({
@@ -109,16 +99,13 @@ export class GenerationService {
     if (job.output === null) await reserveOutput(filename);
     // Recorded by an earlier attempt (or indexed by a refresh since): the work is done.
     if (await this.images.find(owner.id, 'ld', filename)) return filename;
-    await fs.mkdir(this.scratchDir, { recursive: true });
-    const scratch = path.join(
-      this.scratchDir,
-      `preview-${job.id}-${randomBytes(4).toString('hex')}.png`,
-    );
-    try {
+    // The engine reads and writes local files: a copy of the reference, and its output.
+    return withScratch(this.files, async (scratch) => {
+      const output = scratch.newFile('png');
       await this.engine.generate(
         {
-          referencePath: this.files.localPath(owner.username, 'input', params.inputFile),
-          outputPath: scratch,
+          referencePath: await scratch.copyOf(owner.username, 'input', params.inputFile),
+          outputPath: output.path,
           width: params.width,
           height: params.height,
           seed: params.seed,
@@ -138,22 +125,12 @@ export class GenerationService {
       const createdAt = new Date().toISOString();
       const metadata = {
         input_image_path: params.inputFile,
-        cliptextencode_585: params.positivePrompt,
-        cliptextencode_716: params.negativePrompt,
-        ksampler_cfg: params.imaginationWeight,
-        ksampler_denoise: params.similarity,
-        ipadapter_weight: params.promptAdherence,
-        style: params.style,
-        kseed: params.seed,
-        latent_width: params.width,
-        latent_height: params.height,
-        seamless: params.seamless,
-        mask: params.mask,
+        ...previewMetadata(params),
         engine: this.engine.name,
         created_at: createdAt,
       };
       // The file carries its metadata, so refresh-low-definition could rebuild the record from it.
-      const png = withPngText(await fs.readFile(scratch), 'metadata', JSON.stringify(metadata));
+      const png = withPngText(await output.readBuffer(), 'metadata', JSON.stringify(metadata));
       const probe = await probeImage(png);
       if (!probe) throw new Error('The engine wrote no readable image');
       await this.files.write(
@@ -180,9 +157,7 @@ export class GenerationService {
       faultPoint('preview:recorded');
       this.log.info({ user: owner.username, filename, job: job.id }, 'preview generated');
       return filename;
-    } finally {
-      await fs.rm(scratch, { force: true });
-    }
+    });
   };
 
   private async freeName(owner: Owner, candidate: string): Promise<string> {

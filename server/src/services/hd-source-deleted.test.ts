@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildHdCommand, type HdStatusMessage } from '@tessera/contract';
+import { buildHdCommand, errorText, type HdStatusMessage } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BuiltinEngine } from '../engines/builtin/builtin-engine.js';
 import type { Engine } from '../engines/engine.js';
 import type { TestClient } from '../testing/test-client.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
-import { HD_TEXTS } from './hd.js';
 
 // Issue 12, defect 6: deleting an LD image while its HD job runs.
 
@@ -128,7 +127,7 @@ describe('deleting an LD image while its HD job runs', () => {
       statuses(alice)
         .filter((s) => s.status === 'error')
         .map((s) => s.error);
-    await expect.poll(errorTexts).toEqual([HD_TEXTS.sourceGone('square.png')]);
+    await expect.poll(errorTexts).toEqual([errorText('IMAGE_GONE', 'square.png')]);
     expect(filesIn('hd')).toEqual([]);
     expect(filesIn('hd-thumbnails')).toEqual([]);
     // Told once: no second error came while the files were checked.

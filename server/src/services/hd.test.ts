@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   buildHdCommand,
+  hdPrintSize,
   hdTargetSize,
   OUTPUT_FORMATS,
   type HdSizeLabel,
@@ -152,10 +153,16 @@ describe('HD orders over a real broker', () => {
       const { width, height } = OUTPUT_FORMATS_BY_NAME[format];
       const target = hdTargetSize(width, height, size);
       expect(output).toMatch(new RegExp(`^${image.replace('.png', '')}_${size}\\.(png|jpg)$`));
-      const file = t.files.localPath('alice', 'hd', output);
+      const file = t.storedPath('alice', 'hd', output);
       const meta = await sharp(file, { limitInputPixels: false }).metadata();
       expect({ width: meta.width, height: meta.height }).toEqual(target);
       expect(meta.format).toBe(target.width * target.height <= 25_000_000 ? 'png' : 'jpeg');
+      // It carries the ordered size: width ÷ density is the ordered centimetres (sharp reads
+      // the density as whole dots per inch, so within half a dot's worth).
+      const print = hdPrintSize(size, target.width, target.height);
+      expect(meta.density).toBe(Math.round(print.dotsPerInch));
+      const printedCm = (target.width / (meta.density ?? 1)) * 2.54;
+      expect(Math.abs(printedCm / print.widthCm - 1)).toBeLessThan(0.5 / print.dotsPerInch);
 
       const item = await alice.listedImage('hd', output);
       expect(item?.metadata).toMatchObject({

@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import {
+  errorText,
+  hdPrintSize,
   hdSizesForImage,
   hdTargetSize,
-  QUEUE_LIMIT_TEXTS,
   sizeLabelFromFactors,
   type CommandPayload,
   type HdJob,
@@ -13,17 +10,17 @@ import {
   type HdStatusMessage,
 } from '@tessera/contract';
 import type { Logger } from 'pino';
-import sharp from 'sharp';
 import type { Engine } from '../engines/engine.js';
-import type { FileStore } from '../files/file-store.js';
-import { THUMBNAIL_SIZE } from '../imaging/probe.js';
+import { withScratch, type FileStore } from '../files/file-store.js';
+import { copyWithPhysicalSize } from '../imaging/physical-size.js';
+import { makeHdThumbnail, readImageSize } from '../imaging/probe.js';
 import { faultPoint } from '../faults.js';
 import type { HdJobParams, JobRecord } from '../jobs/job.js';
 import { QueueFullError, type JobQueue } from '../jobs/queue.js';
 import { PermanentJobError, type JobHandler, type JobScheduler } from '../jobs/runner.js';
 import type { ImageRepository, NewImage } from '../store/images.js';
 import { stem } from './generation.js';
-import type { Owner } from './images.js';
+import type { Owner } from '../owner.js';
 import { thumbnailName } from './images.js';
 
 /**
@@ -32,13 +29,6 @@ import { thumbnailName } from './images.js';
  * 133 MP takes minutes to encode and hundreds of megabytes to store (docs/engines.md).
  */
 export const HD_PNG_MAX_PIXELS = 25_000_000;
-
-export const HD_TEXTS = {
-  imageNotFound: (image: string) => `The image '${image}' was not found`,
-  sizeNotOffered: (size: string) => `The size ${size} is not offered for this image's format`,
-  sourceGone: (image: string) => `The image '${image}' no longer exists`,
-  wrongSize: 'The engine wrote an image of the wrong size',
-} as const;
 
 /** Sends an HD status message to a user (query/status-generate-image/user/{username}). */
 export interface HdStatusPublisher {
@@ -60,7 +50,6 @@ export class HdService {
     private readonly scheduler: JobScheduler,
     private readonly status: HdStatusPublisher,
     private readonly engine: Engine,
-    private readonly scratchDir: string,
     private readonly log: Logger,
   ) {}
 
@@ -85,10 +74,10 @@ export class HdService {
       });
     };
     const source = await this.images.find(owner.id, 'ld', command.image);
-    if (!source) return refuse(HD_TEXTS.imageNotFound(command.image));
+    if (!source) return refuse(errorText('ORDERED_IMAGE_NOT_FOUND', command.image));
     const size = sizeLabelFromFactors(command);
     if (!size || !hdSizesForImage(source.width, source.height).includes(size)) {
-      return refuse(HD_TEXTS.sizeNotOffered(size ?? '?'));
+      return refuse(errorText('HD_SIZE_NOT_OFFERED', size ?? '?'));
     }
     const params: HdJobParams = {
       owner,
@@ -113,7 +102,7 @@ export class HdService {
         dedupeKey,
       });
     } catch (err) {
-      if (err instanceof QueueFullError) return refuse(QUEUE_LIMIT_TEXTS.hd(err.limit));
+      if (err instanceof QueueFullError) return refuse(errorText('HD_QUEUE_FULL', err.limit));
       throw err;
     }
     if (job) return;
@@ -168,23 +157,20 @@ export class HdService {
   readonly runHd: JobHandler<'hd'> = async (job, { progress, signal, reserveOutput, remote }) => {
     const { owner, image, size, factors, seed } = job.params;
     const source = await this.images.find(owner.id, 'ld', image);
-    if (!source) throw new PermanentJobError(HD_TEXTS.sourceGone(image));
+    if (!source) throw new PermanentJobError(errorText('IMAGE_GONE', image));
     const target = hdTargetSize(source.width, source.height, size);
     const extension = target.width * target.height <= HD_PNG_MAX_PIXELS ? 'png' : 'jpg';
     // The name says what it is: the source and the size (brick-wall-1a2b3c_120x240.jpg).
     const filename = job.output ?? (await this.freeName(owner, stem(image), size, extension));
     if (job.output === null) await reserveOutput(filename);
     if (await this.images.find(owner.id, 'hd', filename)) return filename;
-    await fsp.mkdir(this.scratchDir, { recursive: true });
-    const scratch = path.join(
-      this.scratchDir,
-      `hd-${job.id}-${randomBytes(4).toString('hex')}.${extension}`,
-    );
-    try {
+    // The engine reads and writes local files: a copy of the LD image, and its output.
+    return withScratch(this.files, async (scratch) => {
+      const output = scratch.newFile(extension);
       await this.engine.upscale(
         {
-          sourcePath: this.files.localPath(owner.username, 'ld', image),
-          outputPath: scratch,
+          sourcePath: await scratch.copyOf(owner.username, 'ld', image),
+          outputPath: output.path,
           width: target.width,
           height: target.height,
           factors,
@@ -195,9 +181,9 @@ export class HdService {
         (percent) => progress(percent * 0.95),
         signal,
       );
-      const written = await sharp(scratch).metadata();
+      const written = await readImageSize(output.path);
       if (written.width !== target.width || written.height !== target.height) {
-        throw new Error(HD_TEXTS.wrongSize);
+        throw new Error(errorText('HD_WRONG_SIZE'));
       }
       // Cancelled meanwhile (its LD image deleted): write nothing.
       signal.throwIfAborted();
@@ -205,18 +191,18 @@ export class HdService {
         owner.username,
         'hd-thumbnails',
         thumbnailName(filename),
-        await sharp(scratch, { limitInputPixels: false })
-          .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside' })
-          .webp({ quality: 80 })
-          .toBuffer(),
+        await makeHdThumbnail(output.path),
       );
       faultPoint('hd:thumbnail-written');
-      const stored = await this.files.write(
-        owner.username,
-        'hd',
-        filename,
-        fs.createReadStream(scratch),
+      // The file carries its ordered size in cm (PNG pHYs, JPEG JFIF density) for print and
+      // CAD: its header rewritten on a streamed local copy, which is moved into the store.
+      const sized = scratch.newFile(extension);
+      await copyWithPhysicalSize(
+        output.path,
+        sized.path,
+        hdPrintSize(size, target.width, target.height),
       );
+      const stored = await sized.putInto(owner.username, 'hd', filename);
       faultPoint('hd:file-written');
       const createdAt = new Date().toISOString();
       await this.recordOrUndo(owner, image, filename, {
@@ -240,9 +226,7 @@ export class HdService {
       faultPoint('hd:recorded');
       this.log.info({ user: owner.username, filename, job: job.id }, 'HD image generated');
       return filename;
-    } finally {
-      await fsp.rm(scratch, { force: true });
-    }
+    });
   };
 
   /**
@@ -265,7 +249,7 @@ export class HdService {
       ] as const) {
         await (await this.files.prepareRemoval(owner.username, area, name)).commit();
       }
-      throw new PermanentJobError(HD_TEXTS.sourceGone(image));
+      throw new PermanentJobError(errorText('IMAGE_GONE', image));
     }
   }
 

@@ -1,15 +1,20 @@
-import { DEFAULT_LD_SORT, seedSearchKey, textSearchKey, type LdSearch } from '@tessera/contract';
+import {
+  DEFAULT_LD_SORT,
+  seedSearchKey,
+  serverError,
+  textSearchKey,
+  thumbnailUrl,
+  type LdSearch,
+} from '@tessera/contract';
 import type { Logger } from 'pino';
 import type { FileArea, FileStore, PendingRemoval } from '../files/file-store.js';
 import { faultPoint } from '../faults.js';
 import { makeThumbnail, probeImage } from '../imaging/probe.js';
+import type { Owner } from '../owner.js';
 import type { ImageKind, ImageRecord, ImageRepository, ImageSearch } from '../store/images.js';
-import { ServiceError, SERVICE_TEXTS } from './errors.js';
+import { ServiceError } from './errors.js';
 
-export interface Owner {
-  id: number;
-  username: string;
-}
+/** Re-exported for the modules that still import it from here; its home is `owner.ts`. */
 
 export interface ImageListItem {
   filename: string;
@@ -35,11 +40,6 @@ function storeSearch(search: LdSearch): ImageSearch {
 const AREA: Record<ImageKind, FileArea> = { ld: 'ld', hd: 'hd' };
 const THUMBNAIL_AREA: Record<ImageKind, FileArea> = { ld: 'ld-thumbnails', hd: 'hd-thumbnails' };
 
-/** The URL path a browser loads an image's thumbnail from (SPEC §7). */
-export function thumbnailUrl(kind: ImageKind, filename: string): string {
-  return `/api/images/${kind}/thumbnail/${encodeURIComponent(filename)}`;
-}
-
 /** Thumbnails are WebP whatever the original was; the name says so. */
 export function thumbnailName(filename: string): string {
   return `${filename}.webp`;
@@ -50,6 +50,11 @@ export interface ImageJobs {
   cancelForImage(owner: Owner, filename: string): Promise<void>;
 }
 
+/** What is made from an image and goes with it (its material maps, issue 17). */
+export interface ImageDerivatives {
+  removeFor(owner: Owner, image: ImageRecord): Promise<void>;
+}
+
 /** The rules of a user's LD and HD images: listing, deleting, indexing files other pipelines write. */
 export class ImageService {
   constructor(
@@ -58,6 +63,8 @@ export class ImageService {
     private readonly log: Logger,
     /** Stops the jobs that work from an LD image about to be deleted (its HD orders). */
     private readonly jobsOfImage: ImageJobs = { cancelForImage: () => Promise.resolve() },
+    /** Removes what was made from an image being deleted (its material maps). */
+    private readonly derivatives: ImageDerivatives = { removeFor: () => Promise.resolve() },
   ) {}
 
   /** One page of the owner's images; with `search`, only those it finds, in its order. */
@@ -95,7 +102,7 @@ export class ImageService {
 
   async get(owner: Owner, kind: ImageKind, filename: string): Promise<ImageRecord> {
     const image = await this.images.find(owner.id, kind, filename);
-    if (!image) throw new ServiceError(SERVICE_TEXTS.imageNotFound(filename));
+    if (!image) throw new ServiceError(serverError('IMAGE_NOT_FOUND', filename));
     return image;
   }
 
@@ -112,6 +119,9 @@ export class ImageService {
   async remove(owner: Owner, kind: ImageKind, filename: string): Promise<void> {
     const image = await this.get(owner, kind, filename);
     if (kind === 'ld') await this.jobsOfImage.cancelForImage(owner, filename);
+    // First, while its rows still name the files (they go with the image's row); maps lost to
+    // a failed deletion can be made again, an image cannot.
+    await this.derivatives.removeFor(owner, image);
     const pending: PendingRemoval[] = [];
     try {
       pending.push(await this.files.prepareRemoval(owner.username, AREA[kind], filename));

@@ -1,4 +1,9 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  memoryLimiters,
+  type LimiterFactory,
+  type SharedLimiter,
+} from '../limits/shared-limiter.js';
 
 /** Where a password is checked: each channel counts its failures apart (see `LoginAttempt`). */
 export type LoginChannel = 'http' | 'mqtt';
@@ -35,8 +40,8 @@ export type GuardVerdict = { allowed: true } | { allowed: false; retryAfterSecon
  * counted as a failure before the password is compared, so parallel attempts cannot slip
  * past a limit, and given back when the password was right.
  *
- * An interface so that several server processes can later share the counts (a database or
- * Redis store of rate-limiter-flexible) instead of each keeping its own in memory.
+ * An interface; {@link CountingLoginGuard} keeps the counts where its limiters do: this process's
+ * memory, or the database or Redis that several server processes share (config `sharedLimits`).
  */
 export interface LoginGuard {
   /** Counts the attempt as a failure in advance; refuses it when a limit is reached. */
@@ -45,19 +50,19 @@ export interface LoginGuard {
   succeeded(attempt: LoginAttempt): Promise<void>;
 }
 
-/** The counts of one process, in memory. */
-export class MemoryLoginGuard implements LoginGuard {
-  private readonly byUsernameAndAddress: RateLimiterMemory;
-  private readonly byAddress: RateLimiterMemory;
+/** The counts kept by limiters of one store (memory, database, Redis). */
+export class CountingLoginGuard implements LoginGuard {
+  private readonly byUsernameAndAddress: SharedLimiter;
+  private readonly byAddress: SharedLimiter;
 
-  constructor(limits: LoginLimits = DEFAULT_LOGIN_LIMITS) {
-    this.byUsernameAndAddress = new RateLimiterMemory({
-      keyPrefix: 'user-address',
+  constructor(limiters: LimiterFactory, limits: LoginLimits = DEFAULT_LOGIN_LIMITS) {
+    this.byUsernameAndAddress = limiters({
+      keyPrefix: 'login-user-address',
       points: limits.perUsernameAndAddress.points,
       duration: limits.perUsernameAndAddress.seconds,
     });
-    this.byAddress = new RateLimiterMemory({
-      keyPrefix: 'address',
+    this.byAddress = limiters({
+      keyPrefix: 'login-address',
       points: limits.perAddress.points,
       duration: limits.perAddress.seconds,
     });
@@ -93,6 +98,13 @@ export class MemoryLoginGuard implements LoginGuard {
         this.byUsernameAndAddress.delete(pairKey({ ...attempt, channel })),
       ),
     );
+  }
+}
+
+/** The counts of one process, in memory: the embedded single-process server. */
+export class MemoryLoginGuard extends CountingLoginGuard {
+  constructor(limits: LoginLimits = DEFAULT_LOGIN_LIMITS) {
+    super(memoryLimiters, limits);
   }
 }
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   buildHdCommand,
+  errorText,
   hdSizesForImage,
-  QUEUE_LIMIT_TEXTS,
   type HdStatusMessage,
 } from '@tessera/contract';
 import sharp from 'sharp';
@@ -67,7 +67,7 @@ describe('per-user caps on waiting jobs', () => {
     expect((await post(carol, 'carol')).status).toBe(202);
     const third = await post(carol, 'carol');
     expect(third.status).toBe(429);
-    expect(await third.json()).toEqual({ error: QUEUE_LIMIT_TEXTS.previews(2) });
+    expect(await third.json()).toEqual({ error: errorText('PREVIEW_QUEUE_FULL', 2) });
     expect(await liveJobs(t, 'carol', 'preview')).toBe(2);
 
     const dave = await signIn(base, 'dave');
@@ -116,7 +116,10 @@ describe('per-user caps on waiting jobs', () => {
         .map((m) => m.body as unknown as HdStatusMessage)
         .find((m) => m.id === ids[2]);
     await expect.poll(statusOfThird, { timeout: 10_000 }).toBeDefined();
-    expect(statusOfThird()).toMatchObject({ status: 'error', error: QUEUE_LIMIT_TEXTS.hd(2) });
+    expect(statusOfThird()).toMatchObject({
+      status: 'error',
+      error: errorText('HD_QUEUE_FULL', 2),
+    });
     expect(await liveJobs(t, 'dave', 'hd')).toBe(2);
   });
 });

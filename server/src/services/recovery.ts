@@ -3,7 +3,8 @@ import type { FileArea, FileStore, InterruptedRemoval } from '../files/file-stor
 import type { ImageKind, ImageRepository } from '../store/images.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { UserRepository } from '../store/users.js';
-import { thumbnailName, type ImageService, type Owner } from './images.js';
+import type { Owner } from '../owner.js';
+import { thumbnailName, type ImageService } from './images.js';
 
 const KIND_OF_AREA: Partial<Record<FileArea, { kind: ImageKind; thumbnail: boolean }>> = {
   ld: { kind: 'ld', thumbnail: false },

@@ -1,7 +1,7 @@
 import type { InputImage } from '@tessera/contract';
 import type { FileStore } from '../files/file-store.js';
 import type { ImageRepository } from '../store/images.js';
-import type { Owner } from './images.js';
+import type { Owner } from '../owner.js';
 
 /** The references library (/input): the images a user uploaded, with what was made from each. */
 export class ReferenceService {

@@ -1,8 +1,8 @@
-import { TEXTS } from '@tessera/contract';
+import { serverError } from '@tessera/contract';
 import type { ImageRepository } from '../store/images.js';
 import type { TagRecord, TagRepository } from '../store/tags.js';
-import { ServiceError, SERVICE_TEXTS } from './errors.js';
-import type { Owner } from './images.js';
+import { ServiceError } from './errors.js';
+import type { Owner } from '../owner.js';
 
 /** The rules of a user's tags and their links to LD images. */
 export class TagService {
@@ -18,7 +18,7 @@ export class TagService {
   /** The client chooses the id (SPEC §3); the name must be unique among the owner's tags. */
   async create(owner: Owner, tag: TagRecord): Promise<TagRecord> {
     if (await this.tags.find(owner.id, tag.id))
-      throw new ServiceError(SERVICE_TEXTS.tagIdTaken(tag.id));
+      throw new ServiceError(serverError('TAG_ID_TAKEN', tag.id));
     await this.checkNameFree(owner, tag.name, undefined);
     await this.tags.insert(owner.id, tag);
     return tag;
@@ -33,7 +33,7 @@ export class TagService {
   /** Unassigns the tag from every image, then deletes it (one transaction). */
   async remove(owner: Owner, id: string): Promise<void> {
     if (!(await this.tags.remove(owner.id, id)))
-      throw new ServiceError(SERVICE_TEXTS.tagNotFound(id));
+      throw new ServiceError(serverError('TAG_NOT_FOUND', id));
   }
 
   async assign(owner: Owner, id: string, filename: string): Promise<void> {
@@ -50,13 +50,13 @@ export class TagService {
 
   private async get(owner: Owner, id: string): Promise<TagRecord> {
     const tag = await this.tags.find(owner.id, id);
-    if (!tag) throw new ServiceError(SERVICE_TEXTS.tagNotFound(id));
+    if (!tag) throw new ServiceError(serverError('TAG_NOT_FOUND', id));
     return tag;
   }
 
   private async ldImageId(owner: Owner, filename: string): Promise<number> {
     const image = await this.images.find(owner.id, 'ld', filename);
-    if (!image) throw new ServiceError(SERVICE_TEXTS.imageNotFound(filename));
+    if (!image) throw new ServiceError(serverError('IMAGE_NOT_FOUND', filename));
     return image.id;
   }
 
@@ -66,6 +66,7 @@ export class TagService {
     exceptId: string | undefined,
   ): Promise<void> {
     const holder = await this.tags.findByName(owner.id, name);
-    if (holder && holder.id !== exceptId) throw new ServiceError(TEXTS.tagDuplicate(name));
+    if (holder && holder.id !== exceptId)
+      throw new ServiceError(serverError('TAG_NAME_TAKEN', name));
   }
 }

@@ -1,4 +1,5 @@
 import { isValidUsername } from '@tessera/contract';
+import { noUserProvisioning, type UserProvisioning } from '../broker/user-provisioning.js';
 import type { UserRepository } from '../store/users.js';
 import { generatePassword, hashPassword } from './passwords.js';
 
@@ -6,11 +7,20 @@ export class UserError extends Error {
   override name = 'UserError';
 }
 
+/** The account changed in Tessera, but the broker could not be told (see `cause`). */
+export class ProvisioningError extends Error {
+  override name = 'ProvisioningError';
+}
+
 export const PASSWORD_MIN_LENGTH = 8;
 
 /** Account management for the command line and the first start. */
 export class UserService {
-  constructor(private readonly users: UserRepository) {}
+  constructor(
+    private readonly users: UserRepository,
+    /** An external broker's logins, kept in step after each change (embedded: nothing to do). */
+    private readonly provisioning: UserProvisioning = noUserProvisioning,
+  ) {}
 
   async add(username: string, password: string): Promise<void> {
     if (!isValidUsername(username)) {
@@ -21,20 +31,47 @@ export class UserService {
     checkPassword(password);
     if (await this.users.findByUsername(username))
       throw new UserError(`User '${username}' already exists`);
-    await this.users.create(username, await hashPassword(password));
+    const hash = await hashPassword(password);
+    await this.users.create(username, hash);
+    await this.tellBroker(() => this.provisioning.passwordSet(username, password, hash));
   }
 
   /** Ends the user's sessions, and every server closes their MQTT connections (store/users.ts). */
   async setPassword(username: string, password: string): Promise<void> {
     checkPassword(password);
-    if (!(await this.users.updatePasswordHash(username, await hashPassword(password)))) {
+    const hash = await hashPassword(password);
+    if (!(await this.users.updatePasswordHash(username, hash))) {
       throw new UserError(`No user '${username}'`);
     }
+    await this.tellBroker(() => this.provisioning.passwordSet(username, password, hash));
   }
 
   /** Ends the user's sessions (the database cascades) and, on every server, MQTT connections. */
   async remove(username: string): Promise<void> {
     if (!(await this.users.remove(username))) throw new UserError(`No user '${username}'`);
+    await this.tellBroker(() => this.provisioning.removed(username));
+  }
+
+  /** Makes the broker's logins match Tessera's users (at start, on an external broker). */
+  async reconcileBroker() {
+    const users = (await this.users.list()).map(({ username, passwordHash }) => ({
+      username,
+      passwordHash,
+    }));
+    return this.provisioning.reconcile(users);
+  }
+
+  private async tellBroker(change: () => Promise<void>): Promise<void> {
+    try {
+      await change();
+    } catch (err) {
+      throw new ProvisioningError(
+        `Saved in Tessera, but the broker was not updated: ${err instanceof Error ? err.message : String(err)}. ` +
+          'The next server start brings it in line (a changed password leaves the old broker ' +
+          'login off until the user signs in again).',
+        { cause: err },
+      );
+    }
   }
 
   async list(): Promise<{ username: string; createdAt: string }[]> {
@@ -45,7 +82,9 @@ export class UserService {
   async ensureAdministrator(): Promise<{ username: string; password: string } | undefined> {
     if ((await this.users.count()) > 0) return undefined;
     const password = generatePassword();
-    await this.users.create('admin', await hashPassword(password));
+    const hash = await hashPassword(password);
+    await this.users.create('admin', hash);
+    await this.tellBroker(() => this.provisioning.passwordSet('admin', password, hash));
     return { username: 'admin', password };
   }
 }

@@ -1,25 +1,17 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
-import type {
-  ZipDownloadProgress,
-  ZipDownloadRequest,
-  ZipDownloadState,
-  ZipDownloadTicket,
+import {
+  errorText,
+  type ZipDownloadProgress,
+  type ZipDownloadRequest,
+  type ZipDownloadTicket,
 } from '@tessera/contract';
 import type { Logger } from 'pino';
 import { ZipFile } from 'yazl';
 import type { FileStore } from '../files/file-store.js';
 import type { ImageRepository } from '../store/images.js';
-import type { Owner } from './images.js';
-
-export const ZIP_TEXTS = {
-  unknownImage: (name: string) => `No such image: ${name}`,
-  tooMany: 'Too many ZIP downloads at once: wait until one has finished',
-  expired: 'This download has expired or was already used: start it again',
-  fileGone: (name: string) => `The image '${name}' no longer exists`,
-  interrupted: 'The download stopped before the end',
-  readFailed: 'An image could not be read: the download stopped',
-} as const;
+import type { ZipDownloadRepository } from '../store/zip-downloads.js';
+import type { Owner } from '../owner.js';
 
 export interface ZipDownloadLimits {
   /** A ticket the browser never used is dropped after this long. */
@@ -30,23 +22,26 @@ export interface ZipDownloadLimits {
   perOwner: number;
 }
 
+/** The owner's material maps by file name (issue 17): what a ZIP of kind 'maps' may hold. */
+export interface MapFileNames {
+  filenames(owner: Owner): Promise<Set<string>>;
+}
+
 export const DEFAULT_ZIP_LIMITS: ZipDownloadLimits = {
   unusedMs: 60_000,
   keepMs: 60_000,
   perOwner: 4,
 };
 
-interface Ticket {
-  owner: Owner;
-  kind: ZipDownloadRequest['kind'];
-  names: readonly string[];
-  filename: string;
-  state: ZipDownloadState;
-  sent: number;
-  total?: number;
-  error?: string;
-  timer: NodeJS.Timeout;
-}
+/** How often the bytes sent are written down while a ZIP goes out (the progress query reads them). */
+const PROGRESS_WRITE_MS = 250;
+/**
+ * A sending ticket counts as live while its process renews this lease (at every progress write,
+ * and at least every third of it while no byte moves); one whose server died lapses.
+ */
+const SENDING_LEASE_MS = 60_000;
+/** A sending ticket whose lease lapsed this long ago is deleted. */
+const STALE_SENDING_MS = 60 * 60_000;
 
 /** A ZIP ready to send: its exact size, and its bytes as they are read from the files. */
 export interface OpenZip {
@@ -68,51 +63,62 @@ export type OpenResult =
  * save the file itself: `prepare` checks the selection against the user's own images and hands
  * out a one-time token; `open` streams the ZIP for it straight from the files, stored (PNG and
  * JPEG do not deflate), so its size is known before the first byte and nothing is held whole in
- * memory. Tickets live in this process only: a restart drops the downloads under way.
+ * memory. Tickets live in the database (only their tokens' hashes), so that with several server
+ * processes the POST, the GET and the progress queries may each reach a different one.
  */
 export class ZipDownloads {
-  private readonly tickets = new Map<string, Ticket>();
+  /** The downloads this process is sending: their lease renewals, stopped on close. */
+  private readonly sending = new Set<NodeJS.Timeout>();
 
   constructor(
+    private readonly tickets: ZipDownloadRepository,
     private readonly images: ImageRepository,
     private readonly files: FileStore,
     private readonly log: Logger,
     private readonly limits: ZipDownloadLimits = DEFAULT_ZIP_LIMITS,
+    private readonly mapFiles?: MapFileNames,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async prepare(owner: Owner, request: ZipDownloadRequest): Promise<PrepareResult> {
     // The user's own images of that gallery: anyone else's name is unknown here, as is a path.
-    const own = await this.images.filenames(owner.id, request.kind);
+    const own =
+      request.kind === 'maps'
+        ? ((await this.mapFiles?.filenames(owner)) ?? new Set<string>())
+        : await this.images.filenames(owner.id, request.kind);
     const names = [...new Set(request.files)];
     const unknown = names.find((name) => !own.has(name));
     if (unknown !== undefined) {
-      return { ok: false, status: 404, error: ZIP_TEXTS.unknownImage(unknown) };
+      return { ok: false, status: 404, error: errorText('ZIP_UNKNOWN_IMAGE', unknown) };
     }
-    const live = [...this.tickets.values()].filter(
-      (t) => t.owner.id === owner.id && (t.state === 'waiting' || t.state === 'sending'),
-    );
-    if (live.length >= this.limits.perOwner) {
-      return { ok: false, status: 429, error: ZIP_TEXTS.tooMany };
-    }
+    const now = this.now();
+    await this.tickets.purge(now, now - STALE_SENDING_MS);
     const token = randomBytes(24).toString('base64url');
-    const filename = zipName(request.kind, new Date());
-    const ticket: Ticket = {
-      owner,
-      kind: request.kind,
-      names,
-      filename,
-      state: 'waiting',
-      sent: 0,
-      timer: this.expireIn(token, this.limits.unusedMs),
-    };
-    this.tickets.set(token, ticket);
+    const filename = zipName(request.kind, new Date(now));
+    const added = await this.tickets.add(
+      hashOf(token),
+      {
+        ownerId: owner.id,
+        kind: request.kind,
+        names,
+        filename,
+        state: 'waiting',
+        sent: 0,
+        expiresAt: now + this.limits.unusedMs,
+      },
+      now,
+      this.limits.perOwner,
+    );
+    if (!added) return { ok: false, status: 429, error: errorText('ZIP_TOO_MANY') };
     return { ok: true, ticket: { token, filename, files: names.length } };
   }
 
   /** How far the ZIP went; undefined for a token this user does not hold. */
-  progress(owner: Owner, token: string): ZipDownloadProgress | undefined {
-    const ticket = this.ticketOf(owner, token);
-    if (!ticket) return undefined;
+  async progress(owner: Owner, token: string): Promise<ZipDownloadProgress | undefined> {
+    const ticket = await this.tickets.find(hashOf(token));
+    if (!ticket || ticket.ownerId !== owner.id) return undefined;
+    // One still sending is readable however long its client takes; others until they expire.
+    if (ticket.state !== 'sending' && ticket.expiresAt <= this.now()) return undefined;
     return {
       state: ticket.state,
       sent: ticket.sent,
@@ -123,20 +129,40 @@ export class ZipDownloads {
 
   /** The ZIP of a waiting ticket; a token is good for one download. */
   async open(owner: Owner, token: string): Promise<OpenResult> {
-    const ticket = this.ticketOf(owner, token);
-    if (!ticket || ticket.state !== 'waiting') {
-      return { ok: false, status: 404, error: ZIP_TEXTS.expired };
+    const key = hashOf(token);
+    const ticket = await this.tickets.find(key);
+    const now = this.now();
+    if (
+      !ticket ||
+      ticket.ownerId !== owner.id ||
+      !(await this.tickets.startSending(key, owner.id, now, now + SENDING_LEASE_MS))
+    ) {
+      return { ok: false, status: 404, error: errorText('ZIP_EXPIRED') };
     }
-    ticket.state = 'sending';
-    clearTimeout(ticket.timer);
+    const progress = new ProgressWriter(this.tickets, key, this.now, (err) =>
+      this.log.warn({ err }, 'ZIP progress not saved'),
+    );
+    const renewal = setInterval(() => progress.renew(), SENDING_LEASE_MS / 3);
+    renewal.unref();
+    this.sending.add(renewal);
+    const end = (state: 'sent' | 'failed', error?: string) => {
+      clearInterval(renewal);
+      this.sending.delete(renewal);
+      progress.finish(state, this.now() + this.limits.keepMs, error);
+      this.log.info(
+        { user: owner.username, zip: ticket.filename, state, sent: progress.sent },
+        'ZIP download ended',
+      );
+    };
 
     const area = ticket.kind;
     const entries = [];
     for (const name of ticket.names) {
       const stat = await this.files.stat(owner.username, area, name);
       if (!stat) {
-        this.finish(token, ticket, 'failed', ZIP_TEXTS.fileGone(name));
-        return { ok: false, status: 410, error: ZIP_TEXTS.fileGone(name) };
+        end('failed', errorText('IMAGE_GONE', name));
+        await progress.idle();
+        return { ok: false, status: 410, error: errorText('IMAGE_GONE', name) };
       }
       entries.push(stat);
     }
@@ -161,14 +187,21 @@ export class ZipDownloads {
     try {
       total = await endZip(zip);
     } catch (err) {
-      this.finish(token, ticket, 'failed', ZIP_TEXTS.readFailed);
+      end('failed', errorText('ZIP_READ_FAILED'));
       throw err;
     }
-    ticket.total = total;
+    progress.total = total;
+    progress.write();
 
+    let ended = false;
+    const endOnce = (state: 'sent' | 'failed', error?: string) => {
+      if (ended) return;
+      ended = true;
+      end(state, error);
+    };
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
-        ticket.sent += chunk.length;
+        progress.add(chunk.length);
         callback(null, chunk);
       },
     });
@@ -176,7 +209,7 @@ export class ZipDownloads {
     output.pipe(counter);
     const fail = (err: unknown) => {
       this.log.warn({ err, user: owner.username, zip: ticket.filename }, 'ZIP download failed');
-      if (ticket.state === 'sending') this.finish(token, ticket, 'failed', ZIP_TEXTS.readFailed);
+      endOnce('failed', errorText('ZIP_READ_FAILED'));
       counter.destroy(err instanceof Error ? err : new Error(String(err)));
     };
     // yazl reports a file that cannot be read (or changed size) on the ZipFile, not the stream.
@@ -194,45 +227,73 @@ export class ZipDownloads {
         total,
         stream: counter,
         settle: (completed) => {
-          if (ticket.state !== 'sending') return;
-          if (completed) this.finish(token, ticket, 'sent');
-          else this.finish(token, ticket, 'failed', ZIP_TEXTS.interrupted);
+          if (completed) endOnce('sent');
+          else endOnce('failed', errorText('ZIP_INTERRUPTED'));
         },
       },
     };
   }
 
-  /** Drops every ticket (the server stops). */
+  /** Stops renewing the leases of downloads under way (the server stops). */
   close(): void {
-    for (const ticket of this.tickets.values()) clearTimeout(ticket.timer);
-    this.tickets.clear();
+    for (const renewal of this.sending) clearInterval(renewal);
+    this.sending.clear();
+  }
+}
+
+/**
+ * Writes one ticket's bytes sent to the database, at most every PROGRESS_WRITE_MS, one write at
+ * a time and in order, the end last.
+ */
+class ProgressWriter {
+  sent = 0;
+  total = 0;
+  private lastWrite = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private ended = false;
+
+  constructor(
+    private readonly tickets: ZipDownloadRepository,
+    private readonly key: string,
+    private readonly now: () => number,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  add(bytes: number): void {
+    this.sent += bytes;
+    if (this.now() - this.lastWrite >= PROGRESS_WRITE_MS) this.write();
   }
 
-  private ticketOf(owner: Owner, token: string): Ticket | undefined {
-    const ticket = this.tickets.get(token);
-    return ticket && ticket.owner.id === owner.id ? ticket : undefined;
+  /** Renews the lease while no byte moves (a slow reader). */
+  renew(): void {
+    this.write();
   }
 
-  private finish(token: string, ticket: Ticket, state: 'sent' | 'failed', error?: string): void {
-    ticket.state = state;
-    if (error !== undefined) ticket.error = error;
-    clearTimeout(ticket.timer);
-    ticket.timer = this.expireIn(token, this.limits.keepMs);
-    this.log.info(
-      { user: ticket.owner.username, zip: ticket.filename, state, sent: ticket.sent },
-      'ZIP download ended',
-    );
+  write(): void {
+    if (this.ended) return;
+    this.lastWrite = this.now();
+    const { sent, total } = this;
+    this.enqueue(() => this.tickets.progress(this.key, sent, total, this.now() + SENDING_LEASE_MS));
   }
 
-  private expireIn(token: string, ms: number): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      const ticket = this.tickets.get(token);
-      // One still sending is dropped when it ends, not here.
-      if (ticket && ticket.state !== 'sending') this.tickets.delete(token);
-    }, ms);
-    timer.unref();
-    return timer;
+  finish(state: 'sent' | 'failed', keepUntil: number, error?: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    const end = { state, sent: this.sent, ...(error !== undefined && { error }) };
+    this.enqueue(() => this.tickets.finish(this.key, end, keepUntil));
   }
+
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  private enqueue(write: () => Promise<void>): void {
+    this.chain = this.chain.then(write).catch(this.onError);
+  }
+}
+
+function hashOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
 /**

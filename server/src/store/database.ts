@@ -1,25 +1,71 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
 
-/** Opens (creating if needed) the SQLite database under dataDir and brings its schema up to date. */
-export async function openDatabase(dataDir: string): Promise<Db> {
+export { databaseDialect, type DatabaseDialect } from './dialect.js';
+
+/** Where the database is: a PostgreSQL URL, or (no URL) the SQLite file in the data folder. */
+export interface DatabaseLocation {
+  dataDir: string;
+  /** postgres:// or postgresql://; unset: SQLite. */
+  url?: string;
+  /** Connections the PostgreSQL pool keeps at most; ignored for SQLite. */
+  poolSize?: number;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+
+/** True for the URLs openDatabase opens with PostgreSQL. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** Opens (creating the SQLite file if needed) the database and brings its schema up to date. */
+export async function openDatabase(location: DatabaseLocation): Promise<Db> {
+  if (location.url !== undefined && !isPostgresUrl(location.url))
+    throw new Error('The database URL must start with postgres:// or postgresql://');
+  const db = location.url
+    ? openPostgres(location.url, location.poolSize ?? DEFAULT_POOL_SIZE)
+    : openSqlite(location.dataDir);
+  await migrate(db);
+  return db;
+}
+
+function openSqlite(dataDir: string): Db {
   fs.mkdirSync(dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(dataDir, 'tessera.sqlite'));
   // WAL lets the users CLI write while the server reads; foreign keys make deletes cascade.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({
+  return new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
-  await migrate(db);
-  return db;
+}
+
+/** PostgreSQL's int8 (count(*), sum) as a JS number, as SQLite gives it: no row count nears 2^53. */
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+function openPostgres(url: string, poolSize: number): Db {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes });
+  // An idle connection the server drops (a restart, a failover) must not crash the process: the
+  // pool replaces it, and the next query reports any lasting trouble.
+  pool.on('error', (error) => {
+    process.emitWarning(`PostgreSQL closed an idle connection: ${error.message}`);
+  });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 async function migrate(db: Db): Promise<void> {

@@ -1,6 +1,6 @@
 import { imageSearchKeys, type LdSort } from '@tessera/contract';
 import { sql, type Selectable } from 'kysely';
-import type { Db } from './database.js';
+import { databaseDialect, type Db } from './database.js';
 import type { ImagesTable } from './schema.js';
 
 export type ImageKind = ImagesTable['kind'];
@@ -106,6 +106,14 @@ function parseMetadata(text: string): Record<string, unknown> {
 }
 
 export function createImageRepository(db: Db): ImageRepository {
+  const postgres = databaseDialect(db) === 'postgres';
+  // By name, upper and lower case together, as migration 0009's index orders: SQLite's NOCASE;
+  // on PostgreSQL the name lowered and compared byte by byte.
+  const byName = postgres
+    ? sql`lower(images.filename) collate "C"`
+    : sql`images.filename collate nocase`;
+  // Where the prompt key holds the text: a plain substring test, with no wildcards to escape.
+  const position = postgres ? 'strpos' : 'instr';
   return {
     async page({ ownerId, kind, page, size, anyOfTags, search }) {
       let base = db
@@ -126,9 +134,9 @@ export function createImageRepository(db: Db): ImageRepository {
         );
       }
       if (search?.promptKey) {
-        // instr, not LIKE: the user's text is matched as it is, with no wildcards to escape.
+        // instr (strpos), not LIKE: the user's text is matched as it is, no wildcards to escape.
         const key = search.promptKey;
-        base = base.where((eb) => eb(eb.fn('instr', ['images.prompt_key', eb.val(key)]), '>', 0));
+        base = base.where((eb) => eb(eb.fn(position, ['images.prompt_key', eb.val(key)]), '>', 0));
       }
       if (search?.seedKey !== undefined) base = base.where('images.seed_key', '=', search.seedKey);
       if (search?.from !== undefined) base = base.where('images.dated_at', '>=', search.from);
@@ -147,7 +155,7 @@ export function createImageRepository(db: Db): ImageRepository {
           rows = rows.orderBy('images.dated_at', 'asc').orderBy('images.id', 'asc');
           break;
         case 'name':
-          rows = rows.orderBy(sql`images.filename collate nocase`).orderBy('images.id', 'asc');
+          rows = rows.orderBy(byName).orderBy('images.id', 'asc');
           break;
       }
       const [found, count] = await Promise.all([
@@ -202,20 +210,17 @@ export function createImageRepository(db: Db): ImageRepository {
     async references(ownerId) {
       const rows = await db
         .selectFrom('images')
-        .select((eb) => [
-          'filename',
-          eb
-            .fn<string | null>('json_extract', ['metadata', eb.val('$.input_image_path')])
-            .as('reference'),
-        ])
+        // The metadata read here, as everywhere, rather than by each database's JSON functions.
+        .select(['filename', 'metadata'])
         .where('owner_id', '=', ownerId)
         .where('kind', '=', 'ld')
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .execute();
-      return rows.flatMap((r) =>
-        typeof r.reference === 'string' ? [{ filename: r.filename, reference: r.reference }] : [],
-      );
+      return rows.flatMap((r) => {
+        const reference = parseMetadata(r.metadata).input_image_path;
+        return typeof reference === 'string' ? [{ filename: r.filename, reference }] : [];
+      });
     },
     async insert(image) {
       const keys = imageSearchKeys(image.metadata, image.createdAt);

@@ -10,6 +10,10 @@ export interface Database {
   jobs: JobsTable;
   credential_changes: CredentialChangesTable;
   job_queue_pauses: JobQueuePausesTable;
+  material_maps: MaterialMapsTable;
+  rate_limits: RateLimitsTable;
+  zip_downloads: ZipDownloadsTable;
+  instances: InstancesTable;
 }
 
 export interface UsersTable {
@@ -54,6 +58,8 @@ export interface TagsTable {
   name: string;
   color: string;
   created_at: string;
+  /** Creation order among the owner's tags: breaks ties of created_at (migration 0013). */
+  seq: Generated<number>;
 }
 
 export interface ImageTagsTable {
@@ -87,6 +93,10 @@ export interface JobsTable {
   updated_at: string;
   /** The job's rank among its owner's queued jobs: lower runs first, ties in arrival order. */
   queue_order: Generated<number>;
+  /** The process running the job (jobs/lease.ts), while it runs. */
+  lease_holder: string | null;
+  /** Until when the holder's lease runs unless renewed; past it, the job is claimed again. */
+  lease_expires_at: string | null;
 }
 
 /** An owner who paused their queue of a kind: none of those queued jobs is claimed meanwhile. */
@@ -101,4 +111,48 @@ export interface CredentialChangesTable {
   seq: Generated<number>;
   username: string;
   changed_at: string;
+}
+
+export interface MaterialMapsTable {
+  id: Generated<number>;
+  owner_id: number;
+  image_id: number;
+  map: string;
+  filename: string;
+  bytes: number;
+  preview_filename: string;
+  /** 1 when the maps were made with wrap-around edges (a seamless texture). */
+  seamless: number;
+  created_at: string;
+}
+
+/** One key's count in its current window (login throttling, command rates); migration 0014. */
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  /** Milliseconds since the epoch when the window ends (a string or bigint on some drivers). */
+  expires_at: number | string | bigint;
+}
+
+/** A ZIP download ticket, shared by every server process; migration 0014. */
+export interface ZipDownloadsTable {
+  token_hash: string;
+  owner_id: number;
+  kind: string;
+  /** JSON text: the file names. */
+  names: string;
+  filename: string;
+  state: 'waiting' | 'sending' | 'sent' | 'failed';
+  sent: number | string | bigint;
+  total: number | string | bigint | null;
+  error: string | null;
+  expires_at: number | string | bigint;
+}
+
+/** A server or worker process running now (its INSTANCE_NAME); migration 0014. */
+export interface InstancesTable {
+  name: string;
+  role: string;
+  /** Milliseconds since the epoch of its last sign of life. */
+  heartbeat_at: number | string | bigint;
 }

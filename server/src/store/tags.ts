@@ -26,9 +26,9 @@ export function createTagRepository(db: Db): TagRepository {
       const [tags, count] = await Promise.all([
         base
           .select(columns)
-          // Creation order; rowid breaks ties within the same millisecond.
+          // Creation order; seq breaks ties within the same millisecond.
           .orderBy('created_at')
-          .orderBy(sql`rowid`)
+          .orderBy('seq')
           .limit(size)
           .offset((page - 1) * size)
           .execute(),
@@ -55,7 +55,14 @@ export function createTagRepository(db: Db): TagRepository {
     async insert(ownerId, tag) {
       await db
         .insertInto('tags')
-        .values({ owner_id: ownerId, ...tag, created_at: new Date().toISOString() })
+        .values({
+          owner_id: ownerId,
+          ...tag,
+          created_at: new Date().toISOString(),
+          // The owner's next number. Two of one owner's tags made at the very same moment on
+          // PostgreSQL may share it; then either order is true.
+          seq: sql<number>`(select coalesce(max(t.seq), 0) + 1 from tags t where t.owner_id = ${ownerId})`,
+        })
         .execute();
     },
     async update(ownerId, tag) {

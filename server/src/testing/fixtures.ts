@@ -31,7 +31,7 @@ export async function createTestStore(
   limits?: LoginLimits,
 ): Promise<TestStore> {
   const { dir, remove } = tempDir();
-  const db = await openDatabase(dir);
+  const db = await openDatabase({ dataDir: dir });
   const userRepo = createUserRepository(db);
   const users = new UserService(userRepo);
   for (const name of usernames) await users.add(name, passwordOf(name));

@@ -1,9 +1,10 @@
+import { API_ROUTES } from '@tessera/contract';
 import sharp from 'sharp';
 import { passwordOf } from './fixtures.js';
 
 /** Signs in over real HTTP and returns the Cookie header value of the session. */
 export async function signIn(baseUrl: string, username: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/login`, {
+  const res = await fetch(`${baseUrl}${API_ROUTES.login}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password: passwordOf(username) }),
@@ -79,7 +80,7 @@ export async function postPreview(
     );
   }
   for (const [key, value] of Object.entries(form.fields ?? {})) body.append(key, value);
-  return fetch(`${baseUrl}/api/command/generate-image/preview`, {
+  return fetch(`${baseUrl}${API_ROUTES.generatePreview}`, {
     method: 'POST',
     headers: { cookie },
     body,
@@ -95,7 +96,7 @@ export async function waitForPreview(
   const seen: string[] = [];
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const res = await fetch(`${baseUrl}/api/query/status-generate-image/preview?t=${Date.now()}`, {
+    const res = await fetch(`${baseUrl}${API_ROUTES.previewStatus}?t=${Date.now()}`, {
       headers: { cookie },
     });
     if (res.status === 200) {

@@ -5,15 +5,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { connectDynamicSecurity } from '../broker/dynamic-security.js';
+import { MosquittoUserProvisioning } from '../broker/user-provisioning.js';
 
 /**
  * A real Mosquitto for tests, configured from deploy/mosquitto exactly as shipped: only the two
- * listener ports and the paths of the password and ACL files are changed.
+ * listener ports and the path of the dynamic-security file are changed. Its logins are made as
+ * an operator would: `mosquitto_ctrl dynsec init` for the service principal, Tessera's own
+ * provisioning for everyone else.
  */
 
 const MOSQUITTO = '/usr/sbin/mosquitto';
-const MOSQUITTO_PASSWD = '/usr/bin/mosquitto_passwd';
-/** deploy/mosquitto, three levels above this file in src/testing as in dist/testing. */
+const MOSQUITTO_CTRL = '/usr/bin/mosquitto_ctrl';
+const DYNSEC_PLUGIN = '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
+/** deploy/mosquitto, three levels above this file (server/src/testing). */
 const DEPLOY_DIR = fileURLToPath(new URL('../../../deploy/mosquitto/', import.meta.url));
 const DEPLOY_TCP_PORT = 1883;
 const DEPLOY_WS_PORT = 9001;
@@ -24,7 +29,7 @@ const POLL_MS = 50;
 const MAX_OUTPUT_CHARS = 64 * 1024;
 
 function findMissingBinary(): string | undefined {
-  return [MOSQUITTO, MOSQUITTO_PASSWD].find((file) => !fs.existsSync(file));
+  return [MOSQUITTO, MOSQUITTO_CTRL, DYNSEC_PLUGIN].find((file) => !fs.existsSync(file));
 }
 
 const missing = findMissingBinary();
@@ -36,7 +41,7 @@ if (missing !== undefined) {
   console.warn(`*** Mosquitto tests SKIPPED: ${missing} not found ***`);
 }
 
-/** True when Mosquitto and mosquitto_passwd are installed; the suite runs only then. */
+/** True when Mosquitto, mosquitto_ctrl and the plugin are installed; the suite runs only then. */
 export const mosquittoAvailable: boolean = missing === undefined;
 
 export interface RunningMosquitto {
@@ -55,15 +60,33 @@ export interface MosquittoUser {
   password: string;
 }
 
-/** Starts Mosquitto on free ports with deploy/mosquitto's config and ACL and these logins. */
-export async function startMosquitto(users: MosquittoUser[]): Promise<RunningMosquitto> {
+/**
+ * Starts Mosquitto on free ports with deploy/mosquitto's config, `service` as the
+ * dynamic-security admin (as `mosquitto_ctrl dynsec init` makes it) and these users provisioned
+ * by Tessera's {@link MosquittoUserProvisioning}.
+ */
+export async function startMosquitto(
+  service: MosquittoUser,
+  users: MosquittoUser[] = [],
+): Promise<RunningMosquitto> {
   if (!mosquittoAvailable) throw new Error(`${missing} not found`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-mosquitto-'));
   try {
-    // Run as root, Mosquitto drops to the `mosquitto` user, which must still read its files.
+    const dynsecFile = path.join(dir, 'dynsec.json');
+    await promisify(execFile)(MOSQUITTO_CTRL, [
+      'dynsec',
+      'init',
+      dynsecFile,
+      service.username,
+      service.password,
+    ]);
+    // Run as root, Mosquitto drops to the `mosquitto` user, which rewrites the plugin's file.
     fs.chmodSync(dir, 0o755);
-    fs.copyFileSync(path.join(DEPLOY_DIR, 'acl'), path.join(dir, 'acl'));
-    await writePasswordFile(path.join(dir, 'passwords'), users);
+    if (process.getuid?.() === 0) {
+      const { uid, gid } = mosquittoAccount();
+      fs.chownSync(dir, uid, gid);
+      fs.chownSync(dynsecFile, uid, gid);
+    }
     const deployed = fs.readFileSync(path.join(DEPLOY_DIR, 'mosquitto.conf'), 'utf8');
 
     let lastError: unknown;
@@ -71,12 +94,15 @@ export async function startMosquitto(users: MosquittoUser[]): Promise<RunningMos
     for (let attempt = 0; attempt < 3; attempt++) {
       const [tcpPort, wsPort] = await twoFreePorts();
       const configFile = path.join(dir, 'mosquitto.conf');
-      fs.writeFileSync(configFile, deriveConfig(deployed, dir, tcpPort, wsPort));
-      for (const file of ['mosquitto.conf', 'acl', 'passwords']) {
-        fs.chmodSync(path.join(dir, file), 0o644);
-      }
+      fs.writeFileSync(configFile, deriveConfig(deployed, dynsecFile, tcpPort, wsPort));
+      fs.chmodSync(configFile, 0o644);
       try {
-        return await runBroker(dir, configFile, tcpPort, wsPort);
+        const broker = await runBroker(dir, configFile, tcpPort, wsPort);
+        await provision(broker.tcpUrl, service, users).catch(async (err: unknown) => {
+          await broker.stop();
+          throw err;
+        });
+        return broker;
       } catch (err) {
         lastError = err;
         if (!(err instanceof StartError && /address already in use/i.test(err.output))) break;
@@ -89,13 +115,17 @@ export async function startMosquitto(users: MosquittoUser[]): Promise<RunningMos
   }
 }
 
-/** The shipped config with only the listener ports and the two file paths changed. */
-function deriveConfig(deployed: string, dir: string, tcpPort: number, wsPort: number): string {
+/** The shipped config with only the listener ports and the plugin's file changed. */
+function deriveConfig(
+  deployed: string,
+  dynsecFile: string,
+  tcpPort: number,
+  wsPort: number,
+): string {
   const replacements: [RegExp, string][] = [
     [new RegExp(`^(listener\\s+)${DEPLOY_TCP_PORT}\\b`, 'gm'), `$1${tcpPort}`],
     [new RegExp(`^(listener\\s+)${DEPLOY_WS_PORT}\\b`, 'gm'), `$1${wsPort}`],
-    [/^(password_file\s+).*$/gm, `$1${path.join(dir, 'passwords')}`],
-    [/^(acl_file\s+).*$/gm, `$1${path.join(dir, 'acl')}`],
+    [/^(plugin_opt_config_file\s+).*$/gm, `$1${dynsecFile}`],
   ];
   let config = deployed;
   for (const [pattern, replacement] of replacements) {
@@ -105,19 +135,37 @@ function deriveConfig(deployed: string, dir: string, tcpPort: number, wsPort: nu
     }
     config = config.replace(pattern, replacement);
   }
+  if (!config.includes(`plugin ${DYNSEC_PLUGIN}`)) {
+    throw new Error(`deploy/mosquitto/mosquitto.conf: expected the plugin ${DYNSEC_PLUGIN}`);
+  }
   return config;
 }
 
-async function writePasswordFile(file: string, users: MosquittoUser[]): Promise<void> {
-  if (users.length === 0) {
-    fs.writeFileSync(file, '');
-    return;
+/** The users' logins, made the way Tessera makes them (a stand-in hash marks their password). */
+async function provision(url: string, service: MosquittoUser, users: MosquittoUser[]) {
+  const provisioning = new MosquittoUserProvisioning(
+    connectDynamicSecurity({ url, ...service }),
+    service.username,
+  );
+  try {
+    await provisioning.reconcile([]);
+    for (const { username, password } of users) {
+      await provisioning.passwordSet(username, password, `test-hash-of-${password}`);
+    }
+  } finally {
+    await provisioning.close();
   }
-  for (const [i, { username, password }] of users.entries()) {
-    const args =
-      i === 0 ? ['-c', '-b', file, username, password] : ['-b', file, username, password];
-    await promisify(execFile)(MOSQUITTO_PASSWD, args);
-  }
+}
+
+function mosquittoAccount(): { uid: number; gid: number } {
+  const line = fs
+    .readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('mosquitto:'));
+  const [, , uid, gid] = line?.split(':') ?? [];
+  if (uid === undefined || gid === undefined)
+    throw new Error('no mosquitto account on this machine');
+  return { uid: Number(uid), gid: Number(gid) };
 }
 
 /** Two different ports free on 127.0.0.1 right now (the first is held while finding the second). */

@@ -2,8 +2,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from '../broker/limits.js';
 import { DEFAULT_MAX_QUEUED_PER_USER, type Config } from '../config.js';
-import { LocalFileStore } from '../files/local-file-store.js';
+import { DEFAULT_JOB_LEASE_MS } from '../jobs/lease.js';
+import type { FileArea, FileStore } from '../files/file-store.js';
+import { createFileStore } from '../files/index.js';
 import { withPngText } from '../imaging/png-text.js';
+import { userProvisioning } from '../container.js';
 import { startServer, type RunningServer, type ServerOverrides } from '../server.js';
 import { UserService } from '../services/users.js';
 import { openDatabase, type Db } from '../store/database.js';
@@ -25,9 +28,15 @@ export const UNLIMITED_PUBLISHING: Partial<BrokerLimits> = {
 export interface TestServer {
   server: RunningServer;
   dataDir: string;
-  /** A second connection to the server's SQLite file, to look at what commands changed. */
+  /** A second connection to the server's database, to look at what commands changed. */
   db: Db;
-  files: LocalFileStore;
+  /** The server's file store (a second instance): the local folder, or the bucket of `s3`. */
+  files: FileStore;
+  /**
+   * Where the local store keeps a file, for tests that look at the disk (or write it) directly;
+   * nothing is there on a server with `s3` set.
+   */
+  storedPath(username: string, area: FileArea, name: string): string;
   /** The WebSocket address browsers connect to (the embedded broker's or Mosquitto's). */
   brokerUrl: string;
   /** Connects as a user (password `<name>-password`) over the browsers' WebSocket address. */
@@ -51,22 +60,35 @@ export async function startTestServer(
   broker: BrokerKind,
   overrides: ServerOverrides = {},
   brokerLimits: Partial<BrokerLimits> = {},
-  settings: Partial<Pick<Config, 'maxQueuedPerUser'>> = {},
+  settings: Partial<Pick<Config, 'maxQueuedPerUser' | 'databaseUrl' | 's3'>> = {},
 ): Promise<TestServer> {
   const data = tempDir();
-  const setup = await openDatabase(data.dir);
-  const users = new UserService(createUserRepository(setup));
-  for (const name of usernames) await users.add(name, passwordOf(name));
-  await setup.destroy();
-
   const servicePassword = passwordOf(SERVICE_USERNAME);
   const mosquitto =
     broker === 'mosquitto'
-      ? await startMosquitto([
-          ...usernames.map((username) => ({ username, password: passwordOf(username) })),
-          { username: SERVICE_USERNAME, password: servicePassword },
-        ])
+      ? await startMosquitto({ username: SERVICE_USERNAME, password: servicePassword })
       : undefined;
+  const externalBroker = mosquitto && {
+    url: mosquitto.tcpUrl,
+    username: SERVICE_USERNAME,
+    password: servicePassword,
+    publicUrl: mosquitto.wsUrl,
+    publicProtocolVersion: 5 as const,
+    userProvisioning: 'dynamic-security' as const,
+  };
+
+  // As `npm run users add` does: into Tessera's database and, on Mosquitto, its logins.
+  // The server's own database: the SQLite file in the data folder, or settings.databaseUrl.
+  const location = {
+    dataDir: data.dir,
+    ...(settings.databaseUrl ? { url: settings.databaseUrl } : {}),
+  };
+  const setup = await openDatabase(location);
+  const provisioning = userProvisioning({ externalBroker } as Config);
+  const users = new UserService(createUserRepository(setup), provisioning);
+  for (const name of usernames) await users.add(name, passwordOf(name));
+  await provisioning.close();
+  await setup.destroy();
   const config: Config = {
     port: 0,
     host: '127.0.0.1',
@@ -74,26 +96,23 @@ export async function startTestServer(
     title: 'Tessera',
     theme: 'default',
     logLevel: 'silent',
+    role: 'server',
+    instanceName: 'test-server',
+    sharedLimits: { store: 'memory' },
     engine: 'builtin',
     builtinUpscaler: 'lanczos',
     jobConcurrency: 1,
+    jobLeaseMs: DEFAULT_JOB_LEASE_MS,
+    databasePoolSize: 4,
     brokerLimits: { ...DEFAULT_BROKER_LIMITS, ...brokerLimits },
     maxQueuedPerUser: DEFAULT_MAX_QUEUED_PER_USER,
     ...settings,
-    ...(mosquitto && {
-      externalBroker: {
-        url: mosquitto.tcpUrl,
-        username: SERVICE_USERNAME,
-        password: servicePassword,
-        publicUrl: mosquitto.wsUrl,
-        publicProtocolVersion: 5,
-      },
-    }),
+    ...(externalBroker && { externalBroker }),
   };
   const server = await startServer(config, overrides);
   const clientUrl = mosquitto?.wsUrl ?? `ws://127.0.0.1:${server.port}/mqtt`;
-  const db = await openDatabase(data.dir);
-  const files = new LocalFileStore(path.join(data.dir, 'files'));
+  const db = await openDatabase(location);
+  const files = await createFileStore(config);
   const clients: TestClient[] = [];
 
   return {
@@ -101,6 +120,7 @@ export async function startTestServer(
     dataDir: data.dir,
     db,
     files,
+    storedPath: (username, area, name) => path.join(data.dir, 'files', username, area, name),
     brokerUrl: clientUrl,
     async connect(username) {
       const client = await TestClient.connect(clientUrl, username, passwordOf(username));

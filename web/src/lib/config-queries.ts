@@ -1,4 +1,5 @@
 import {
+  API_ROUTES,
   brokerUrlResponseSchema,
   themeResponseSchema,
   titleResponseSchema,
@@ -15,20 +16,20 @@ const once = { staleTime: Infinity, gcTime: Infinity, retry: 1 } as const;
 
 export const titleQuery = queryOptions({
   queryKey: ['config', 'title'],
-  queryFn: async () => (await getJson('/api/title', titleResponseSchema)).title,
+  queryFn: async () => (await getJson(API_ROUTES.title, titleResponseSchema)).title,
   ...once,
 });
 
 export const themeQuery = queryOptions({
   queryKey: ['config', 'theme'],
-  queryFn: async () => (await getJson('/api/theme', themeResponseSchema)).theme,
+  queryFn: async () => (await getJson(API_ROUTES.theme, themeResponseSchema)).theme,
   ...once,
 });
 
 /** The broker's address and the MQTT version it speaks (3.1.1 when the server does not say). */
 export const brokerQuery = queryOptions({
   queryKey: ['config', 'broker'],
-  queryFn: (): Promise<BrokerAddress> => getJson('/api/mosquitto/url', brokerUrlResponseSchema),
+  queryFn: (): Promise<BrokerAddress> => getJson(API_ROUTES.brokerUrl, brokerUrlResponseSchema),
   ...once,
 });
 

@@ -134,7 +134,7 @@ describe('what each server has (part 4)', () => {
     });
     expect(queued.status).toBe(200);
     const { prompt_id: id } = (await queued.json()) as { prompt_id: string };
-    const [done] = (await new Promise((resolve) =>
+    const [done] = (await new Promise<unknown[]>((resolve) =>
       lacking.events.once('done', (...a) => resolve(a)),
     )) as [{ status: string }];
     expect(done.status).toBe('error');
@@ -143,9 +143,11 @@ describe('what each server has (part 4)', () => {
       { status: { messages: [string, { exception_message?: string; node_id?: string }][] } }
     >;
     const error = history[id]?.status.messages.find(([type]) => type === 'execution_error')?.[1];
+    // ComfyUI_IPAdapter_plus raises a plain Exception; execution.py adds the newline.
     expect(error).toMatchObject({
       node_id: '610',
-      exception_message: 'IPAdapter model not found.',
+      exception_type: 'Exception',
+      exception_message: 'IPAdapter model not found.\n',
     });
   });
 });

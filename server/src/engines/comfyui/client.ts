@@ -439,8 +439,12 @@ export class ComfyClient {
       throw new ComfyServerError(this.displayUrl, `${what} answered ${res.status}`);
     }
     if (res.status >= 400 && !allow4xx) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new ComfyRequestError(this.displayUrl, res.status, `${what} answered ${res.status}`);
+      const reason = await shortTextOf(res);
+      throw new ComfyRequestError(
+        this.displayUrl,
+        res.status,
+        `${what} answered ${res.status}${reason ? `: ${reason}` : ''}`,
+      );
     }
     return res;
   }
@@ -600,4 +604,33 @@ function rawToString(data: WebSocket.RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.from(data).toString('utf8');
+}
+
+/**
+ * A plain-text answer's first line, up to 200 characters (aiohttp's "Maximum request body size
+ * 104857600 exceeded." on a 413), for the job's error. At most 1 KB is read; any other body is
+ * dropped unread.
+ */
+async function shortTextOf(res: Response): Promise<string> {
+  if (!res.body || !(res.headers.get('content-type') ?? '').startsWith('text/plain')) {
+    await res.body?.cancel().catch(() => undefined);
+    return '';
+  }
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < 1024) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    return '';
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim().split('\n')[0] ?? '';
+  return text.slice(0, 200);
 }

@@ -100,12 +100,20 @@ describe('ComfyUI engine: preview', () => {
     expect(result).toEqual({ width: 1448, height: 724 });
     const written = await sharp(params.outputPath).metadata();
     expect([written.format, written.width, written.height]).toEqual(['png', 1448, 724]);
+    // ComfyUI's SaveImage embeds the prompt in a text chunk; Tessera's image does not carry it.
+    const [saved] = fs.readdirSync(path.join(comfy.folders.output, 'tessera'));
+    const comfyImage = await sharp(
+      path.join(comfy.folders.output, 'tessera', saved ?? ''),
+    ).metadata();
+    expect(comfyImage.comments?.map((c) => c.keyword)).toEqual(['prompt']);
+    expect(written.comments ?? []).toEqual([]);
 
     expect(comfy.uploads).toHaveLength(1);
     const upload = comfy.uploads[0];
     expect(upload?.subfolder).toBe('tessera');
     expect(upload?.type).toBe('temp');
-    expect(upload?.name).toMatch(/^[0-9a-f-]{36}\.png$/);
+    // The server's first upload slot (upload-slots.ts).
+    expect(upload?.name).toBe('slot-0.png');
 
     expect(comfy.prompts).toHaveLength(1);
     const received = comfy.prompts[0];
@@ -265,13 +273,16 @@ describe('ComfyUI engine: failures', () => {
     expect(health.servers?.[0]?.state).toBe('up');
   });
 
-  it('an execution_error fails the job with the node and the exception', async () => {
+  it('an execution_error fails the job with the node and the exception; the server stays up', async () => {
     const comfy = await standIn({ failAtNode: '3' });
-    const failure = engine([comfy.url]).generate(previewParams(), () => undefined, never());
+    const made = engine([comfy.url]);
+    const failure = made.generate(previewParams(), () => undefined, never());
     await expect(failure).rejects.toBeInstanceOf(ComfyExecutionError);
+    // ComfyUI ends exception_message with a newline ("{ex}\n{tips}"): not part of the job's error.
     await expect(failure).rejects.toThrow(
-      'ComfyUI failed at node 3 (KSampler): RuntimeError: stand-in failure at node 3',
+      /^ComfyUI failed at node 3 \(KSampler\): RuntimeError: stand-in failure at node 3$/,
     );
+    expect((await made.health()).servers?.[0]?.state).toBe('up');
   });
 
   it('a server going away mid-job fails the job, is left out, and the retry runs on another server', async () => {

@@ -15,10 +15,10 @@
  * Restarts: the queued prompt is noted with the job (`remote.queued`); a rerun after a restart
  * picks it up from that server's /history or /queue instead of queueing it again.
  *
- * Cleanup: uploads go to ComfyUI's temp folder (ComfyUI has no route to delete a file; it empties
- * that folder at each start), and each prompt's history entry is deleted once it is over.
+ * Cleanup: ComfyUI has no route to delete a file, so uploads overwrite a few numbered slots in its
+ * temp folder (upload-slots.ts: one per prompt in flight on that server), and each prompt's
+ * history entry is deleted once it is over.
  */
-import { randomUUID } from 'node:crypto';
 import type {
   Engine,
   EngineHealth,
@@ -44,6 +44,7 @@ import {
   PREVIEW_NODES,
   type WorkflowTemplates,
 } from './workflows.js';
+import { UploadSlots } from './upload-slots.js';
 
 export interface ComfyUIEngineOptions {
   /** COMFYUI_URLS: base URLs of the ComfyUI servers. */
@@ -54,6 +55,8 @@ export interface ComfyUIEngineOptions {
   pool?: PoolOptions;
   /** The subfolder of ComfyUI's temp folder uploads go to. */
   uploadSubfolder?: string;
+  /** This process's name (INSTANCE_NAME): its upload slots are named after it (upload-slots.ts). */
+  instance?: string;
   /** The execution deadline and how a prompt is followed (run-prompt.ts). */
   prompt?: Pick<RunPromptOptions, 'deadlineMs' | 'pollMs' | 'reconnectMs' | 'historyWaitMs'>;
 }
@@ -82,6 +85,7 @@ export class ComfyUIEngine implements Engine {
   readonly templates: WorkflowTemplates;
   private readonly pool: ServerPool;
   private readonly uploadSubfolder: string;
+  private readonly uploadSlots: UploadSlots;
   private readonly promptOptions: ComfyUIEngineOptions['prompt'];
 
   constructor(options: ComfyUIEngineOptions) {
@@ -92,6 +96,7 @@ export class ComfyUIEngine implements Engine {
       templateNeeds({ preview: this.templates.preview.workflow, hd: this.templates.hd.workflow }),
     );
     this.uploadSubfolder = options.uploadSubfolder ?? 'tessera';
+    this.uploadSlots = new UploadSlots(this.uploadSubfolder, options.instance);
     this.promptOptions = options.prompt;
   }
 
@@ -113,9 +118,9 @@ export class ComfyUIEngine implements Engine {
             width: params.width,
             height: params.height,
             seed: params.seed,
-            cfg: params.imaginationWeight,
-            denoise: params.similarity,
-            adherence: params.promptAdherence,
+            imaginationWeight: params.imaginationWeight,
+            similarity: params.similarity,
+            promptAdherence: params.promptAdherence,
             style: params.style,
             seamless: params.seamless,
           }),
@@ -203,14 +208,17 @@ export class ComfyUIEngine implements Engine {
     const input = await prepareImage(job.inputPath, job.mask);
     const lease = await this.pool.acquire(signal);
     return this.onLease(lease, signal, async () => {
-      const uploaded = await this.upload(lease.client, input.png, signal);
-      report(2);
-      const prompt = job.fill(uploaded, input);
-      const result = await runPrompt(
-        lease.client,
-        prompt,
-        this.runOptions(job, report, signal, lease),
-      );
+      const slot = await this.uploadSlots.take(lease.client, signal);
+      let result: PromptResult;
+      try {
+        const uploaded = await this.upload(lease.client, slot.filename, input.png, signal);
+        report(2);
+        const prompt = job.fill(uploaded, input);
+        result = await runPrompt(lease.client, prompt, this.runOptions(job, report, signal, lease));
+      } finally {
+        // The prompt is over (or never queued): its input is not read again.
+        slot.release();
+      }
       return this.deliver(lease, result, job, report, signal);
     });
   }
@@ -273,13 +281,18 @@ export class ComfyUIEngine implements Engine {
   }
 
   /**
-   * POST /upload/image to the temp folder under a fresh name; the LoadImage value, annotated
-   * "[temp]" so that LoadImage looks there ("tessera/<uuid>.png [temp]").
+   * POST /upload/image over the job's slot in the temp folder; the LoadImage value, annotated
+   * "[temp]" so that LoadImage looks there ("tessera/slot-0.png [temp]").
    */
-  private async upload(client: ComfyClient, png: Buffer, signal: AbortSignal): Promise<string> {
+  private async upload(
+    client: ComfyClient,
+    filename: string,
+    png: Buffer,
+    signal: AbortSignal,
+  ): Promise<string> {
     const uploaded = await client.uploadImage(
       png,
-      `${randomUUID()}.png`,
+      filename,
       { subfolder: this.uploadSubfolder, overwrite: true, type: 'temp' },
       signal,
     );

@@ -23,7 +23,7 @@ let comfy: ComfyStandIn;
 
 beforeEach(async () => {
   data = tempDir();
-  const db = await openDatabase(data.dir);
+  const db = await openDatabase({ dataDir: data.dir });
   await new UserService(createUserRepository(db)).add('alice', passwordOf('alice'));
   await db.destroy();
   comfy = await startComfyStandIn();
@@ -48,7 +48,7 @@ async function start() {
 }
 
 async function jobRows() {
-  const db = await openDatabase(data.dir);
+  const db = await openDatabase({ dataDir: data.dir });
   try {
     return await db
       .selectFrom('jobs')

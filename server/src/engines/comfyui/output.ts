@@ -12,12 +12,10 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import sharp from 'sharp';
 import { decodeToRaw, openImage } from '../../imaging/decode.js';
-import type { GeneratedImage } from '../engine.js';
+import { MASK_ALPHA_THRESHOLD, type GeneratedImage } from '../engine.js';
 import type { ComfyImageRef } from './api-types.js';
 import type { ComfyClient } from './client.js';
 
-/** Alpha at or above this marks the region the reference may be copied from (as the builtin). */
-const MASK_ALPHA_MIN = 128;
 /** Where the mask leaves the reference out, it is flattened to this neutral grey. */
 const MASK_FILL = 128;
 
@@ -63,7 +61,7 @@ export function maskedRegion(
   let opaque = 0;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      if ((rgba[(y * width + x) * 4 + 3] ?? 0) < MASK_ALPHA_MIN) continue;
+      if ((rgba[(y * width + x) * 4 + 3] ?? 0) < MASK_ALPHA_THRESHOLD) continue;
       opaque++;
       if (x < left) left = x;
       if (x > right) right = x;
@@ -80,7 +78,7 @@ export function maskedRegion(
     for (let x = 0; x < w; x++) {
       const from = ((top + y) * width + left + x) * 4;
       const to = (y * w + x) * 3;
-      const inside = (rgba[from + 3] ?? 0) >= MASK_ALPHA_MIN;
+      const inside = (rgba[from + 3] ?? 0) >= MASK_ALPHA_THRESHOLD;
       data[to] = inside ? (rgba[from] ?? 0) : MASK_FILL;
       data[to + 1] = inside ? (rgba[from + 1] ?? 0) : MASK_FILL;
       data[to + 2] = inside ? (rgba[from + 2] ?? 0) : MASK_FILL;

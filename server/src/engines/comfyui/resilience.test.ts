@@ -2,18 +2,22 @@
 // lost, prompts hang, files are gone (a 4xx), and history piles up.
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
 import { createTestStore, silentLogger, tempDir, type TestStore } from '../../testing/fixtures.js';
 import { bricksPng } from '../../testing/http.js';
 import { JobRunner } from '../../jobs/runner.js';
 import type { JobRecord } from '../../jobs/job.js';
-import { createSqliteJobQueue } from '../../store/jobs.js';
+import { createJobQueue } from '../../store/jobs.js';
 import { PREVIEW_PARAMS } from '../../testing/job-params.js';
 import { ServerStopping } from '../../shutdown.js';
 import type { GenerateParams, RemotePrompt } from '../engine.js';
 import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui-engine.js';
 import { ComfyExecutionError, ComfyRequestError } from './errors.js';
+import type { ComfyWorkflow } from './api-types.js';
+import { DEFAULT_WORKFLOWS_DIR } from './workflows.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let referencePath: string;
@@ -91,6 +95,26 @@ describe('lost sockets and lost messages (part 1)', () => {
     expect((await made.health()).servers?.[0]?.state).toBe('up');
   });
 
+  it('a socket ComfyUI forgot (an older socket of its client id closed late): /history ends it', async () => {
+    const comfy = await standIn({ stepDelayMs: 20 });
+    const made = engine([comfy.url], { prompt: { pollMs: 50 } });
+    // ComfyUI forgets a client id when any socket of that id closes: a second socket of the
+    // job's id opened and closed mid-prompt leaves Tessera's socket hearing nothing more.
+    comfy.events.once('progress', ({ prompt_id: id }: { prompt_id: string }) => {
+      const clientId = comfy.prompts.find((p) => p.prompt_id === id)?.client_id ?? '';
+      const other = new WebSocket(`${comfy.url.replace('http', 'ws')}/ws?clientId=${clientId}`);
+      other.once('open', () => other.close());
+    });
+    const params = previewParams();
+    await made.generate(params, () => undefined, never());
+    expect(fs.existsSync(params.outputPath)).toBe(true);
+    expect(comfy.prompts).toHaveLength(1);
+    const id = comfy.prompts[0]?.prompt_id ?? '';
+    expect(comfy.requests.some((r) => r.method === 'GET' && r.path === `/history/${id}`)).toBe(
+      true,
+    );
+  });
+
   it('a lost `executing null` on a live socket: the end is learnt from /history', async () => {
     const comfy = await standIn({
       dropMessage: (message) =>
@@ -115,13 +139,14 @@ describe('lost sockets and lost messages (part 1)', () => {
     comfy.events.once('done', () => comfy.release());
     const store: TestStore = await createTestStore(['ann']);
     try {
-      const repo = createSqliteJobQueue(store.db);
+      const repo = createJobQueue(store.db);
       const owner = (await store.db.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
       const runner = new JobRunner(
         repo,
         {
           hd: { concurrency: 1, maxAttempts: 1, retryDelayMs: () => 10 },
           preview: { concurrency: 1, maxAttempts: 2, retryDelayMs: () => 10 },
+          maps: { concurrency: 1, maxAttempts: 1, retryDelayMs: () => 10 },
         },
         silentLogger,
       );
@@ -134,6 +159,7 @@ describe('lost sockets and lost messages (part 1)', () => {
       );
       await runner.start({
         hd: () => Promise.reject(new Error('no HD here')),
+        maps: () => Promise.reject(new Error('no maps here')),
         preview: async () => {
           await made.generate(previewParams(), () => undefined, never());
           return 'out.png';
@@ -187,7 +213,10 @@ describe('a 4xx is not a dead server (part 5)', () => {
     const made = engine([comfy.url]);
     const failure = made.generate(previewParams(), () => undefined, never());
     await expect(failure).rejects.toBeInstanceOf(ComfyRequestError);
-    await expect(failure).rejects.toThrow('POST /upload/image answered 413');
+    // aiohttp's plain-text reason is kept: the operator sees which limit it was.
+    await expect(failure).rejects.toThrow(
+      'POST /upload/image answered 413: Maximum request body size 1000 exceeded.',
+    );
     expect((await made.health()).servers?.[0]?.state).toBe('up');
   });
 });
@@ -204,7 +233,12 @@ describe('Tessera stopping mid-prompt (part 2)', () => {
     await until(() => noted.length === 1 && comfy.queueRemaining() === 1, 'the prompt to run');
     stopping.abort(new ServerStopping());
     await expect(first).rejects.toBeInstanceOf(ServerStopping);
-    expect(comfy.requests.some((r) => r.path === '/interrupt' || r.path === '/queue')).toBe(false);
+    // Nothing taken back: no interrupt, no POST /queue {delete}.
+    expect(
+      comfy.requests.some(
+        (r) => r.method === 'POST' && (r.path === '/interrupt' || r.path === '/queue'),
+      ),
+    ).toBe(false);
     expect(comfy.queueRemaining()).toBe(1);
 
     const rerun = previewParams({ remote: { ...remote, previous: noted[0] } });
@@ -365,8 +399,111 @@ describe('cleanup (part 7)', () => {
     });
     expect(await (await fetch(`${comfy.url}/history/${id}`)).json()).toEqual({});
     expect(fs.readdirSync(comfy.folders.input)).toEqual([]);
-    expect(fs.readdirSync(path.join(comfy.folders.temp, 'tessera'))).toEqual([
-      comfy.uploads[0]?.name,
+    expect(fs.readdirSync(path.join(comfy.folders.temp, 'tessera'))).toEqual(['slot-0.png']);
+  });
+
+  it('after many jobs the server holds one upload per job in flight, each prompt loaded its own image, and no history', async () => {
+    const comfy = await standIn();
+    const made = engine([comfy.url]);
+    const references = await Promise.all(
+      ['#c03020', '#2040c0'].map(async (colour, i) => {
+        const file = path.join(tmp.dir, `solid-${i}.png`);
+        await sharp({ create: { width: 96, height: 96, channels: 3, background: colour } })
+          .png()
+          .toFile(file);
+        return file;
+      }),
+    );
+    const red = references[0] ?? '';
+    const blue = references[1] ?? '';
+    /** The output's mean colour, rounded: the same reference and seed give the same one. */
+    const run = async (referencePath: string) => {
+      const params = previewParams({ referencePath, width: 64, height: 64 });
+      await made.generate(params, () => undefined, never());
+      const { channels } = await sharp(params.outputPath).stats();
+      return channels.slice(0, 3).map((c) => Math.round(c.mean));
+    };
+    // One at a time: always slot 0, overwritten with another image each time. ComfyUI's cache
+    // (LoadImage hashes the file) must load each one afresh, never the one before.
+    const sequential = [];
+    for (const reference of [red, blue, red, blue]) sequential.push(await run(reference));
+    expect(sequential[0]).not.toEqual(sequential[1]);
+    expect(sequential[2]).toEqual(sequential[0]);
+    expect(sequential[3]).toEqual(sequential[1]);
+    // Three at once on one server: all three queued there together, each in a slot of its own.
+    const together = await Promise.all([run(red), run(blue), run(red)]);
+    expect(together).toEqual([sequential[0], sequential[1], sequential[0]]);
+    const slots = comfy.prompts.slice(4).map((p) => p.prompt['12']?.inputs.image);
+    expect(new Set(slots).size).toBe(3);
+
+    expect(comfy.prompts).toHaveLength(7);
+    expect(fs.readdirSync(path.join(comfy.folders.temp, 'tessera')).sort()).toEqual([
+      'slot-0.png',
+      'slot-1.png',
+      'slot-2.png',
+    ]);
+    expect(fs.readdirSync(comfy.folders.input)).toEqual([]);
+    expect(await (await fetch(`${comfy.url}/history`)).json()).toEqual({});
+  });
+
+  it('a slot a prompt in the server’s queue still names (queued before a restart) is not overwritten', async () => {
+    const comfy = await standIn({ paused: true });
+    // A prompt an earlier Tessera process queued, waiting on the server with its upload.
+    const earlier = await sharp({
+      create: { width: 32, height: 32, channels: 3, background: '#00ff00' },
+    })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('image', new Blob([earlier], { type: 'image/png' }), 'slot-0.png');
+    form.append('type', 'temp');
+    form.append('subfolder', 'tessera');
+    form.append('overwrite', 'true');
+    await fetch(`${comfy.url}/upload/image`, { method: 'POST', body: form });
+    const waiting = JSON.parse(
+      fs.readFileSync(path.join(DEFAULT_WORKFLOWS_DIR, 'preview.json'), 'utf8'),
+    ) as ComfyWorkflow;
+    waiting['12'] = { class_type: 'LoadImage', inputs: { image: 'tessera/slot-0.png [temp]' } };
+    const queued = await fetch(`${comfy.url}/prompt`, {
+      method: 'POST',
+      body: JSON.stringify({ prompt: waiting }),
+    });
+    expect(queued.status).toBe(200);
+
+    const job = engine([comfy.url]).generate(previewParams(), () => undefined, never());
+    await until(() => comfy.prompts.length === 2, 'the job to be queued');
+    expect(comfy.prompts[1]?.prompt['12']?.inputs.image).toBe('tessera/slot-1.png [temp]');
+    expect(fs.readFileSync(path.join(comfy.folders.temp, 'tessera', 'slot-0.png'))).toEqual(
+      earlier,
+    );
+    comfy.resume();
+    await job;
+  });
+
+  it('[#16] two processes sharing a server upload to slots of their own instance names, never the same', async () => {
+    const comfy = await standIn({ paused: true });
+    const first = engine([comfy.url], { instance: 'worker-a' });
+    const second = engine([comfy.url], { instance: 'worker-b' });
+    // Both processes pick slots at the same moment, before either's prompt is in the queue.
+    const jobs = [first, second, first, second].map((made) =>
+      made.generate(previewParams({ width: 64, height: 64 }), () => undefined, never()),
+    );
+    await until(() => comfy.prompts.length === 4, 'the four jobs to be queued');
+    const images = comfy.prompts.map((p) => p.prompt['12']?.inputs.image);
+    expect(new Set(images).size).toBe(4);
+    expect(
+      images.filter((image) => String(image).startsWith('tessera/worker-a-slot-')),
+    ).toHaveLength(2);
+    expect(
+      images.filter((image) => String(image).startsWith('tessera/worker-b-slot-')),
+    ).toHaveLength(2);
+    comfy.resume();
+    await Promise.all(jobs);
+    expect(fs.readdirSync(path.join(comfy.folders.temp, 'tessera')).sort()).toEqual([
+      'worker-a-slot-0.png',
+      'worker-a-slot-1.png',
+      'worker-b-slot-0.png',
+      'worker-b-slot-1.png',
     ]);
   });
 

@@ -60,9 +60,9 @@ describe('workflow templates', () => {
       width: 2506,
       height: 418,
       seed: 42,
-      cfg: 12,
-      denoise: 0.5,
-      adherence: 2,
+      imaginationWeight: 12,
+      similarity: 0.5,
+      promptAdherence: 2,
       style: 1,
       seamless: true,
     });

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PreviewSettings } from '@tessera/contract';
 import { SERVER_ROOT } from '../../paths.js';
 import { isLink, isRecord, type ComfyWorkflow } from './api-types.js';
 import { WorkflowTemplateError } from './errors.js';
@@ -247,23 +248,13 @@ export function checkTemplate(
   return workflow;
 }
 
-/** What a preview prompt is filled with (GenerateParams, after the reference is uploaded). */
-export interface PreviewInputs {
+/**
+ * What a preview prompt is filled with: the settings (the mask is applied to the uploaded
+ * reference, not in the prompt), after the reference is uploaded.
+ */
+export interface PreviewInputs extends Omit<PreviewSettings, 'mask'> {
   /** The LoadImage name of the uploaded reference ("subfolder/name"). */
   referenceImage: string;
-  positivePrompt: string;
-  negativePrompt: string;
-  width: number;
-  height: number;
-  seed: number;
-  /** ksampler_cfg */
-  cfg: number;
-  /** ksampler_denoise */
-  denoise: number;
-  /** ipadapter_weight */
-  adherence: number;
-  style: number;
-  seamless: boolean;
 }
 
 export function fillPreview(template: WorkflowTemplate, inputs: PreviewInputs): ComfyWorkflow {
@@ -273,10 +264,14 @@ export function fillPreview(template: WorkflowTemplate, inputs: PreviewInputs): 
   set(nodes.reference, { image: inputs.referenceImage });
   set(nodes.positive, { text: inputs.positivePrompt });
   set(nodes.negative, { text: inputs.negativePrompt });
-  set(nodes.adherence, { weight: inputs.adherence });
+  set(nodes.adherence, { weight: inputs.promptAdherence });
   set(nodes.style, { weight: inputs.style });
   set(nodes.size, { width: inputs.width, height: inputs.height });
-  set(nodes.sampler, { seed: inputs.seed, cfg: inputs.cfg, denoise: inputs.denoise });
+  set(nodes.sampler, {
+    seed: inputs.seed,
+    cfg: inputs.imaginationWeight,
+    denoise: inputs.similarity,
+  });
   setTiling(set, nodes, inputs.seamless);
   return prompt;
 }

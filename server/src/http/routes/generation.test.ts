@@ -209,7 +209,7 @@ describe('[U6] preview validation on the server', () => {
   });
 
   it('[G8] refuses out-of-range numbers and unknown output sizes', async () => {
-    for (const overrides of [
+    const outOfRange: Record<string, string>[] = [
       { ksampler_cfg: '20.5' },
       { ksampler_denoise: '-0.1' },
       { ipadapter_weight: '3' },
@@ -218,7 +218,8 @@ describe('[U6] preview validation on the server', () => {
       { Kseed: '1e400' },
       { latent_width: '1000', latent_height: '1000' },
       { seamless: 'maybe' },
-    ]) {
+    ];
+    for (const overrides of outOfRange) {
       await refused(
         { file: { name: 'b.png', data: reference }, fields: previewFields('bob', overrides) },
         400,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  API_ROUTES,
   buildHdCommand,
-  HD_QUEUE_ROUTES,
   hdJobsResponseSchema,
   inputsResponseSchema,
   type HdJobsResponse,
@@ -98,7 +98,7 @@ describe('HD queue control (move to top, pause, resume)', () => {
         : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
   const queueOf = async (cookie: string): Promise<HdJobsResponse> =>
-    hdJobsResponseSchema.parse(await (await get(HD_QUEUE_ROUTES.jobs, cookie)).json());
+    hdJobsResponseSchema.parse(await (await get(API_ROUTES.hdJobs, cookie)).json());
   /** The queued jobs' images in the order they will run, as the answer numbers them. */
   const runOrder = (queue: HdJobsResponse) =>
     queue.jobs
@@ -120,7 +120,7 @@ describe('HD queue control (move to top, pause, resume)', () => {
     expect((await client.call('refresh-low-definition')).success).toBe(true);
 
     // Paused before ordering: nothing may start.
-    const paused = await post(HD_QUEUE_ROUTES.pause, alice);
+    const paused = await post(API_ROUTES.pauseHdQueue, alice);
     expect(paused.status).toBe(200);
     expect(hdJobsResponseSchema.parse(await paused.json()).paused).toBe(true);
     const ids = new Map<string, string>();
@@ -147,24 +147,24 @@ describe('HD queue control (move to top, pause, resume)', () => {
 
     // Bob cannot touch Alice's jobs or queue: unknown to him, and nothing changes.
     const third = ids.get('q-three.png') ?? '';
-    const stolen = await post(HD_QUEUE_ROUTES.moveToTop, bob, { id: third });
+    const stolen = await post(API_ROUTES.moveHdJobToTop, bob, { id: third });
     expect(stolen.status).toBe(404);
     expect(await stolen.json()).toEqual({ error: 'No such job' });
     expect(
-      hdJobsResponseSchema.parse(await (await post(HD_QUEUE_ROUTES.resume, bob)).json()),
+      hdJobsResponseSchema.parse(await (await post(API_ROUTES.resumeHdQueue, bob)).json()),
     ).toMatchObject({ jobs: [], paused: false });
     for (const bad of ['{}', 'not json', JSON.stringify({ id: 'x'.repeat(129) })]) {
-      expect((await post(HD_QUEUE_ROUTES.moveToTop, alice, bad)).status).toBe(400);
+      expect((await post(API_ROUTES.moveHdJobToTop, alice, bad)).status).toBe(400);
     }
-    expect((await post(HD_QUEUE_ROUTES.moveToTop, alice, { id: 'no-such-job' })).status).toBe(404);
+    expect((await post(API_ROUTES.moveHdJobToTop, alice, { id: 'no-such-job' })).status).toBe(404);
     expect(
-      (await post(HD_QUEUE_ROUTES.moveToTop, 'tessera_session=forged', { id: third })).status,
+      (await post(API_ROUTES.moveHdJobToTop, 'tessera_session=forged', { id: third })).status,
     ).toBe(401);
     expect(runOrder(await queueOf(alice))).toEqual(images);
     expect((await queueOf(alice)).paused).toBe(true);
 
     // Alice moves the third to the top: the answer is the queue in its new order.
-    const moved = await post(HD_QUEUE_ROUTES.moveToTop, alice, { id: third });
+    const moved = await post(API_ROUTES.moveHdJobToTop, alice, { id: third });
     expect(moved.status).toBe(200);
     expect(runOrder(hdJobsResponseSchema.parse(await moved.json()))).toEqual([
       'q-three.png',
@@ -172,7 +172,7 @@ describe('HD queue control (move to top, pause, resume)', () => {
       'q-two.png',
     ]);
 
-    const resumed = await post(HD_QUEUE_ROUTES.resume, alice);
+    const resumed = await post(API_ROUTES.resumeHdQueue, alice);
     expect(hdJobsResponseSchema.parse(await resumed.json()).paused).toBe(false);
     await expect
       .poll(async () => (await queueOf(alice)).jobs.every((job) => job.status === 'finished'), {
@@ -188,7 +188,7 @@ describe('HD queue control (move to top, pause, resume)', () => {
     expect(started).toEqual(['q-three.png', 'q-one.png', 'q-two.png']);
 
     // A finished job cannot be moved.
-    const done = await post(HD_QUEUE_ROUTES.moveToTop, alice, { id: third });
+    const done = await post(API_ROUTES.moveHdJobToTop, alice, { id: third });
     expect(done.status).toBe(409);
     expect(await done.json()).toEqual({ error: 'Only a queued job can be moved' });
   }, 90_000);

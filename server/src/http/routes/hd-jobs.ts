@@ -1,11 +1,12 @@
 import {
+  API_ROUTES,
   cancelHdJobRequestSchema,
-  HD_QUEUE_ROUTES,
+  errorText,
   moveHdJobRequestSchema,
 } from '@tessera/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HdService } from '../../services/hd.js';
-import type { Owner } from '../../services/images.js';
+import type { Owner } from '../../owner.js';
 import type { ReferenceService } from '../../services/references.js';
 
 /** What the queue page needs of the HD service. */
@@ -13,13 +14,6 @@ export type HdQueueApi = Pick<HdService, 'list' | 'cancel' | 'moveToTop' | 'paus
 
 /** What the references library needs of its service. */
 export type ReferencesApi = Pick<ReferenceService, 'list'>;
-
-export const LIBRARY_TEXTS = {
-  notQueued: 'Only a queued job can be cancelled',
-  notQueuedToMove: 'Only a queued job can be moved',
-  unknownJob: 'No such job',
-  badRequest: 'The request needs the job id',
-} as const;
 
 /** Beyond the spec: the HD queue (/upscale) and the references library (/input). */
 export const libraryRoutes: FastifyPluginAsync<{
@@ -31,43 +25,44 @@ export const libraryRoutes: FastifyPluginAsync<{
     username: user.username,
   });
 
-  app.get(HD_QUEUE_ROUTES.jobs, { preHandler: app.requireUser }, async (request, reply) => {
-    if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
+  app.get(API_ROUTES.hdJobs, { preHandler: app.requireUser }, async (request, reply) => {
+    if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
     reply.header('cache-control', 'no-store');
     return hdQueue.list(ownerOf(request.user));
   });
 
-  app.post(HD_QUEUE_ROUTES.cancel, { preHandler: app.requireUser }, async (request, reply) => {
-    if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
+  app.post(API_ROUTES.cancelHdJob, { preHandler: app.requireUser }, async (request, reply) => {
+    if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
     const body = cancelHdJobRequestSchema.safeParse(request.body);
-    if (!body.success) return reply.status(400).send({ error: LIBRARY_TEXTS.badRequest });
+    if (!body.success) return reply.status(400).send({ error: errorText('HD_JOB_ID_MISSING') });
     const result = await hdQueue.cancel(ownerOf(request.user), body.data.id);
-    if (result === 'unknown') return reply.status(404).send({ error: LIBRARY_TEXTS.unknownJob });
-    if (result === 'not-queued') return reply.status(409).send({ error: LIBRARY_TEXTS.notQueued });
+    if (result === 'unknown') return reply.status(404).send({ error: errorText('HD_JOB_UNKNOWN') });
+    if (result === 'not-queued')
+      return reply.status(409).send({ error: errorText('HD_JOB_NOT_QUEUED') });
     return {};
   });
 
   // The queue commands answer with the queue as it now is, so the page shows it without a
   // second request (and without guessing the new order).
-  app.post(HD_QUEUE_ROUTES.moveToTop, { preHandler: app.requireUser }, async (request, reply) => {
-    if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
+  app.post(API_ROUTES.moveHdJobToTop, { preHandler: app.requireUser }, async (request, reply) => {
+    if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
     const body = moveHdJobRequestSchema.safeParse(request.body);
-    if (!body.success) return reply.status(400).send({ error: LIBRARY_TEXTS.badRequest });
+    if (!body.success) return reply.status(400).send({ error: errorText('HD_JOB_ID_MISSING') });
     const owner = ownerOf(request.user);
     const result = await hdQueue.moveToTop(owner, body.data.id);
-    if (result === 'unknown') return reply.status(404).send({ error: LIBRARY_TEXTS.unknownJob });
+    if (result === 'unknown') return reply.status(404).send({ error: errorText('HD_JOB_UNKNOWN') });
     if (result === 'not-queued')
-      return reply.status(409).send({ error: LIBRARY_TEXTS.notQueuedToMove });
+      return reply.status(409).send({ error: errorText('HD_JOB_NOT_QUEUED_TO_MOVE') });
     reply.header('cache-control', 'no-store');
     return hdQueue.list(owner);
   });
 
   for (const [path, paused] of [
-    [HD_QUEUE_ROUTES.pause, true],
-    [HD_QUEUE_ROUTES.resume, false],
+    [API_ROUTES.pauseHdQueue, true],
+    [API_ROUTES.resumeHdQueue, false],
   ] as const) {
     app.post(path, { preHandler: app.requireUser }, async (request, reply) => {
-      if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
+      if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
       const owner = ownerOf(request.user);
       await (paused ? hdQueue.pause(owner) : hdQueue.resume(owner));
       reply.header('cache-control', 'no-store');
@@ -75,8 +70,8 @@ export const libraryRoutes: FastifyPluginAsync<{
     });
   }
 
-  app.get('/api/query/inputs', { preHandler: app.requireUser }, async (request, reply) => {
-    if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
+  app.get(API_ROUTES.inputs, { preHandler: app.requireUser }, async (request, reply) => {
+    if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
     reply.header('cache-control', 'no-store');
     return { inputs: await references.list(ownerOf(request.user)) };
   });

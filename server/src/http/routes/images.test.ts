@@ -11,6 +11,7 @@ import {
   silentLogger,
   type TestStore,
 } from '../../testing/fixtures.js';
+import { strictFake } from '../../testing/strict-fake.js';
 import { buildHttpApp } from '../app.js';
 import { SESSION_COOKIE } from '../session.js';
 import { IMAGE_CACHE_CONTROL, matchesEntityTag, parseRange } from './images.js';
@@ -46,6 +47,12 @@ beforeAll(async () => {
     healthCheck: () => Promise.resolve(),
     themesDir: THEMES_DIR,
     files,
+    // Not these routes' business: any call fails the test.
+    generation: strictFake('generation'),
+    hdQueue: strictFake('hdQueue'),
+    references: strictFake('references'),
+    zips: strictFake('zips'),
+    materialMaps: strictFake('materialMaps'),
   });
   for (const user of ['alice', 'bob']) {
     const res = await app.inject({

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fileExtension, isSafeFileName } from '@tessera/contract';
+import { API_ROUTES, errorText, fileExtension, isSafeFileName } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ByteRange, FileArea, FileStore, StoredFile } from '../../files/file-store.js';
 import { sniffImageFormat, type ImageFormat } from '../../imaging/decode.js';
@@ -39,11 +39,13 @@ interface ImageRoute {
 }
 
 const ROUTES: readonly ImageRoute[] = [
-  { url: '/api/images/ld/:filename', area: 'ld', thumbnail: false },
-  { url: '/api/images/ld/thumbnail/:filename', area: 'ld-thumbnails', thumbnail: true },
-  { url: '/api/images/hd/:filename', area: 'hd', thumbnail: false },
-  { url: '/api/images/hd/thumbnail/:filename', area: 'hd-thumbnails', thumbnail: true },
-  { url: '/api/images/input/:filename', area: 'input', thumbnail: false },
+  { url: API_ROUTES.ldImage, area: 'ld', thumbnail: false },
+  { url: API_ROUTES.ldThumbnail, area: 'ld-thumbnails', thumbnail: true },
+  { url: API_ROUTES.hdImage, area: 'hd', thumbnail: false },
+  { url: API_ROUTES.hdThumbnail, area: 'hd-thumbnails', thumbnail: true },
+  { url: API_ROUTES.inputImage, area: 'input', thumbnail: false },
+  // Material maps (issue 17, part 5).
+  { url: API_ROUTES.mapImage, area: 'maps', thumbnail: false },
 ];
 
 /**
@@ -58,7 +60,7 @@ export const imageRoutes: FastifyPluginAsync<{ files: FileStore }> = async (app,
       { preHandler: app.requireUser },
       async (request, reply) => {
         const owner = request.user?.username;
-        if (!owner) return reply.status(401).send({ error: 'Not signed in' });
+        if (!owner) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
         const { filename } = request.params;
         // A name, never a path: separators, controls, leading dots and '..' are refused here.
         if (!isSafeFileName(filename)) return notFound(reply);
@@ -109,8 +111,8 @@ async function serveFile(
     throw err;
   }
   reply.type(type);
-  if (file.area === 'hd') {
-    // An HD image is a deliverable: it downloads as a file named for its source and size.
+  if (file.area === 'hd' || file.area === 'maps') {
+    // An HD image or a map is a deliverable: it downloads as a file named for what it is.
     reply.header('content-disposition', `attachment; ${dispositionFileName(name)}`);
   }
   if (range) {
@@ -124,7 +126,7 @@ async function serveFile(
 }
 
 function notFound(reply: FastifyReply) {
-  return reply.status(404).send({ error: 'Not found' });
+  return reply.status(404).send({ error: errorText('NOT_FOUND') });
 }
 
 /**

@@ -1,16 +1,17 @@
+import { API_ROUTES } from '@tessera/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HttpDependencies } from '../app.js';
 
 /** What the web app reads before anything else (SPEC §1), and the health check. */
 export const metaRoutes: FastifyPluginAsync<HttpDependencies> = async (app, deps) => {
-  app.get('/api/title', () => ({ title: deps.title }));
-  app.get('/api/theme', () => ({ theme: deps.theme }));
+  app.get(API_ROUTES.title, () => ({ title: deps.title }));
+  app.get(API_ROUTES.theme, () => ({ theme: deps.theme }));
   // SPEC §7's url, and the protocol version the broker speaks (an addition the client may miss).
-  app.get('/api/mosquitto/url', (request) => ({
+  app.get(API_ROUTES.brokerUrl, (request) => ({
     url: deps.brokerUrlFor({ protocol: request.protocol, host: request.host }),
     protocolVersion: deps.brokerProtocolVersion,
   }));
-  app.get('/api/health', async (request, reply) => {
+  app.get(API_ROUTES.health, async (request, reply) => {
     try {
       await deps.healthCheck();
       const engine = await deps.engineHealth?.();

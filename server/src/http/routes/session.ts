@@ -1,17 +1,13 @@
-import { loginRequestSchema } from '@tessera/contract';
+import { API_ROUTES, errorText, loginRequestSchema } from '@tessera/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuthService } from '../../services/auth.js';
 import { SESSION_COOKIE } from '../session.js';
 
-export const LOGIN_TEXTS = {
-  missingFields: 'Enter a username and a password',
-} as const;
-
 /** Sign in, sign out, and who is signed in. */
 export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app, { auth }) => {
-  app.post('/api/login', async (request, reply) => {
+  app.post(API_ROUTES.login, async (request, reply) => {
     const body = loginRequestSchema.safeParse(request.body);
-    if (!body.success) return reply.status(400).send({ error: LOGIN_TEXTS.missingFields });
+    if (!body.success) return reply.status(400).send({ error: errorText('LOGIN_FIELDS_MISSING') });
     const result = await auth.login(body.data.username, body.data.password, request.ip);
     if (!result.ok) {
       if (result.reason === 'rate-limited')
@@ -29,13 +25,13 @@ export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (a
     return { username: result.username };
   });
 
-  app.post('/api/logout', async (request, reply) => {
+  app.post(API_ROUTES.logout, async (request, reply) => {
     await auth.logout(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return reply.status(204).send();
   });
 
-  app.get('/api/session', { preHandler: app.requireUser }, (request) => ({
+  app.get(API_ROUTES.session, { preHandler: app.requireUser }, (request) => ({
     username: request.user?.username,
   }));
 };

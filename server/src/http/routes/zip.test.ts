@@ -6,10 +6,11 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  withToken,
-  ZIP_ROUTES,
+  API_ROUTES,
   zipDownloadProgressSchema,
   zipDownloadTicketSchema,
+  zipFileUrl,
+  zipProgressUrl,
   type ZipDownloadTicket,
 } from '@tessera/contract';
 import sharp from 'sharp';
@@ -57,7 +58,7 @@ afterAll(async () => {
 const url = (route: string) => `${t.server.url}${route}`;
 
 function requestZip(cookie: string, body: unknown): Promise<Response> {
-  return fetch(url(ZIP_ROUTES.create), {
+  return fetch(url(API_ROUTES.zipCreate), {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -71,10 +72,10 @@ async function ticketFor(cookie: string, body: unknown): Promise<ZipDownloadTick
 }
 
 const getZip = (cookie: string, token: string, signal?: AbortSignal) =>
-  fetch(url(withToken(ZIP_ROUTES.file, token)), { headers: { cookie }, signal: signal ?? null });
+  fetch(url(zipFileUrl(token)), { headers: { cookie }, signal: signal ?? null });
 
 async function progressOf(cookie: string, token: string) {
-  const res = await fetch(url(withToken(ZIP_ROUTES.progress, token)), { headers: { cookie } });
+  const res = await fetch(url(zipProgressUrl(token)), { headers: { cookie } });
   return { status: res.status, body: (await res.json()) as unknown };
 }
 
@@ -191,7 +192,7 @@ describe('a selection as one ZIP (POST /api/command/zip-download, GET /api/image
     expect(stolen.status).toBe(404);
     expect(stolen.headers.get('content-type')).not.toBe('application/zip');
     expect((await progressOf(bob, ticket.token)).status).toBe(404);
-    expect((await fetch(url(withToken(ZIP_ROUTES.file, ticket.token)))).status).toBe(401);
+    expect((await fetch(url(zipFileUrl(ticket.token)))).status).toBe(401);
     expect((await getZip(alice, 'not-a-token')).status).toBe(404);
     // Bob's tries did not use it up.
     const res = await getZip(alice, ticket.token);
@@ -211,7 +212,7 @@ describe('a selection as one ZIP (POST /api/command/zip-download, GET /api/image
     beforeAll(async () => {
       // 300 MB, mostly a hole (no disk written), with random blocks through it so a mix-up of
       // offsets would show in the hash. Recorded as an HD job would record it.
-      hdFile = t.files.localPath('alice', 'hd', hdName);
+      hdFile = t.storedPath('alice', 'hd', hdName);
       await fsp.mkdir(path.dirname(hdFile), { recursive: true });
       const handle = await fsp.open(hdFile, 'w');
       await handle.truncate(HD_BYTES);

@@ -1,5 +1,6 @@
 import {
-  ZIP_ROUTES,
+  API_ROUTES,
+  errorText,
   ZIP_TOKEN_PATTERN,
   zipDownloadRequestSchema,
   type ZipDownloadProgress,
@@ -7,21 +8,16 @@ import {
   type ZipDownloadTicket,
 } from '@tessera/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Owner } from '../../services/images.js';
+import type { Owner } from '../../owner.js';
 import type { OpenResult, PrepareResult } from '../../services/zip-downloads.js';
 import { dispositionFileName } from '../content-disposition.js';
 
 /** What the ZIP routes need; the container gives them the ZipDownloads service. */
 export interface ZipApi {
   prepare(owner: Owner, request: ZipDownloadRequest): Promise<PrepareResult>;
-  progress(owner: Owner, token: string): ZipDownloadProgress | undefined;
+  progress(owner: Owner, token: string): Promise<ZipDownloadProgress | undefined>;
   open(owner: Owner, token: string): Promise<OpenResult>;
 }
-
-export const ZIP_ROUTE_TEXTS = {
-  badRequest: `The request needs the gallery ('ld' or 'hd') and the images' file names`,
-  unknownToken: 'No such download',
-} as const;
 
 /**
  * Issue 13, feature 10: a selection of the user's images as one ZIP. POST checks the selection
@@ -35,11 +31,11 @@ export const zipRoutes: FastifyPluginAsync<{ zips: ZipApi }> = async (app, { zip
     username: user.username,
   });
 
-  app.post(ZIP_ROUTES.create, { preHandler: app.requireUser }, async (request, reply) => {
-    if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
+  app.post(API_ROUTES.zipCreate, { preHandler: app.requireUser }, async (request, reply) => {
+    if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
     // A path in place of a name fails here (the contract's file-name rule): nothing is looked up.
     const body = zipDownloadRequestSchema.safeParse(request.body);
-    if (!body.success) return reply.status(400).send({ error: ZIP_ROUTE_TEXTS.badRequest });
+    if (!body.success) return reply.status(400).send({ error: errorText('ZIP_REQUEST_INVALID') });
     const result = await zips.prepare(ownerOf(request.user), body.data);
     if (!result.ok) return reply.status(result.status).send({ error: result.error });
     reply.header('cache-control', 'no-store');
@@ -47,26 +43,26 @@ export const zipRoutes: FastifyPluginAsync<{ zips: ZipApi }> = async (app, { zip
   });
 
   app.get<{ Params: { token: string } }>(
-    ZIP_ROUTES.progress,
+    API_ROUTES.zipProgress,
     { preHandler: app.requireUser },
     async (request, reply) => {
-      if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
+      if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
       const progress = ZIP_TOKEN_PATTERN.test(request.params.token)
-        ? zips.progress(ownerOf(request.user), request.params.token)
+        ? await zips.progress(ownerOf(request.user), request.params.token)
         : undefined;
-      if (!progress) return reply.status(404).send({ error: ZIP_ROUTE_TEXTS.unknownToken });
+      if (!progress) return reply.status(404).send({ error: errorText('ZIP_UNKNOWN_TOKEN') });
       reply.header('cache-control', 'no-store');
       return progress;
     },
   );
 
   app.get<{ Params: { token: string } }>(
-    ZIP_ROUTES.file,
+    API_ROUTES.zipFile,
     { preHandler: app.requireUser },
     async (request, reply) => {
-      if (!request.user) return reply.status(401).send({ error: 'Not signed in' });
+      if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
       if (!ZIP_TOKEN_PATTERN.test(request.params.token)) {
-        return reply.status(404).send({ error: ZIP_ROUTE_TEXTS.unknownToken });
+        return reply.status(404).send({ error: errorText('ZIP_UNKNOWN_TOKEN') });
       }
       const result = await zips.open(ownerOf(request.user), request.params.token);
       if (!result.ok) return reply.status(result.status).send({ error: result.error });

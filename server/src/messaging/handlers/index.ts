@@ -1,5 +1,6 @@
 import type { CommandPayload, RequestAction } from '@tessera/contract';
-import type { ImageService, Owner } from '../../services/images.js';
+import type { Owner } from '../../owner.js';
+import type { ImageService } from '../../services/images.js';
 import type { TagService } from '../../services/tags.js';
 import { imageHandlers } from './images.js';
 import { tagHandlers } from './tags.js';

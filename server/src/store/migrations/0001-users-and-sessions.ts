@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
+import { numberedPrimaryKey } from '../dialect.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('users')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', numberedPrimaryKey(db))
     .addColumn('username', 'text', (c) => c.notNull().unique())
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull().defaultTo(sql`CURRENT_TIMESTAMP`))

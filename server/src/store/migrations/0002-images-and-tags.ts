@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
+import { numberedPrimaryKey } from '../dialect.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('images')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', numberedPrimaryKey(db))
     .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull().check(sqlIn('kind', ['ld', 'hd'])))
     .addColumn('filename', 'text', (c) => c.notNull())

@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
+import { numberedPrimaryKey } from '../dialect.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('jobs')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', numberedPrimaryKey(db))
     // The id the client knows the job by (the preview's `id`, the HD command's `id`).
     .addColumn('public_id', 'text', (c) => c.notNull())
     .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { numberedPrimaryKey } from '../dialect.js';
 
 /**
  * One row per password change or user removal, in commit order, so that every running server
@@ -8,7 +9,7 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('credential_changes')
-    .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('seq', 'integer', numberedPrimaryKey(db))
     .addColumn('username', 'text', (c) => c.notNull())
     .addColumn('changed_at', 'text', (c) => c.notNull())
     .execute();

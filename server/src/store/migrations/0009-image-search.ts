@@ -1,5 +1,6 @@
 import { imageSearchKeys } from '@tessera/contract';
 import { sql, type Kysely } from 'kysely';
+import { databaseDialect } from '../dialect.js';
 
 /** Rows read at a time while filling the new columns in. */
 const BACKFILL_BATCH = 500;
@@ -11,7 +12,9 @@ const BACKFILL_BATCH = 500;
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // One transaction: a failed backfill leaves no half-added columns, and the updates commit once.
-  await db.transaction().execute(addColumnsAndIndexes);
+  // (On PostgreSQL the migrator already runs every migration in a transaction of its own.)
+  if (db.isTransaction) await addColumnsAndIndexes(db);
+  else await db.transaction().execute(addColumnsAndIndexes);
 }
 
 async function addColumnsAndIndexes(db: Kysely<unknown>): Promise<void> {
@@ -42,9 +45,14 @@ async function addColumnsAndIndexes(db: Kysely<unknown>): Promise<void> {
   await sql`
     create index images_owner_kind_seed on images (owner_id, kind, seed_key, dated_at desc, id desc)
   `.execute(db);
-  // By name as a person reads it, upper and lower case together.
+  // By name as a person reads it, upper and lower case together: SQLite's NOCASE; PostgreSQL has
+  // none, so there the name folded by lower() and compared byte by byte, as NOCASE compares.
+  const byName =
+    databaseDialect(db) === 'postgres'
+      ? '(lower(filename) collate "C")'
+      : 'filename collate nocase';
   await sql`
-    create index images_owner_kind_name on images (owner_id, kind, filename collate nocase, id)
+    create index images_owner_kind_name on images (owner_id, kind, ${sql.raw(byName)}, id)
   `.execute(db);
 }
 

@@ -7,6 +7,10 @@ import * as credentialChanges from './0008-credential-changes.js';
 import * as imageSearch from './0009-image-search.js';
 import * as hdQueueControl from './0010-hd-queue-control.js';
 import * as jobRemotePrompt from './0011-job-remote-prompt.js';
+import * as materialMaps from './0012-material-maps.js';
+import * as tagOrder from './0013-tag-order.js';
+import * as sharedLimitsAndZips from './0014-shared-limits-and-zip-downloads.js';
+import * as jobLeases from './0015-job-leases.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -19,6 +23,10 @@ const migrations: Record<string, Migration> = {
   '0009-image-search': imageSearch,
   '0010-hd-queue-control': hdQueueControl,
   '0011-job-remote-prompt': jobRemotePrompt,
+  '0012-material-maps': materialMaps,
+  '0013-tag-order': tagOrder,
+  '0014-shared-limits-and-zip-downloads': sharedLimitsAndZips,
+  '0015-job-leases': jobLeases,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
 import { inside, type Folders } from './folders.js';
-import { empty, json } from './respond.js';
+import { empty, json, serverError } from './respond.js';
 import type { ComfyStandIn, ComfyStandInOptions } from './types.js';
 
 /** GET /view?filename=...&subfolder=...&type=...: streams the file (slowly, if asked). */
@@ -75,9 +75,21 @@ export async function uploadImage(
     return empty(res, 400);
   }
   const image = form.get('image');
-  if (!(image instanceof File) || !image.name) return empty(res, 400);
+  if (image === null) return empty(res, 400);
+  // A part without a file name is a plain field to aiohttp (bytes), and server.py's
+  // `image.file` then raises: aiohttp answers 500.
+  if (!(image instanceof File) || !image.name) return serverError(res);
   const type = String(form.get('type') ?? 'input');
-  const dir = type === 'temp' ? folders.temp : type === 'output' ? folders.output : folders.input;
+  const dir =
+    type === 'temp'
+      ? folders.temp
+      : type === 'output'
+        ? folders.output
+        : type === 'input'
+          ? folders.input
+          : undefined;
+  // server.py's get_dir_by_type leaves its folder unset for another type: aiohttp answers 500.
+  if (!dir) return serverError(res);
   const subfolder = String(form.get('subfolder') ?? '');
   const folder = path.resolve(dir, path.normalize(subfolder));
   let filename = path.basename(image.name);
@@ -93,7 +105,6 @@ export async function uploadImage(
     }
   }
   await fsp.writeFile(path.join(folder, filename), data);
-  const storedType = type === 'temp' || type === 'output' ? type : 'input';
-  uploads.push({ name: filename, subfolder, type: storedType, bytes: data.length });
-  return json(res, 200, { name: filename, subfolder, type: storedType });
+  uploads.push({ name: filename, subfolder, type, bytes: data.length });
+  return json(res, 200, { name: filename, subfolder, type });
 }

@@ -314,6 +314,196 @@ describe('ComfyUI stand-in', () => {
       expect(executing).toEqual(['3', '721', '9']);
     });
 
+    it('caches by what a node computes, not its id: the same image under another id is cached', async () => {
+      comfy = await startComfyStandIn();
+      await upload(comfy.url, 'ref.png', await small());
+      const save = (id: string) => ({
+        [id]: { class_type: 'LoadImage', inputs: { image: 'ref.png' } },
+        '9': { class_type: 'SaveImage', inputs: { images: [id, 0], filename_prefix: 'x' } },
+      });
+      await finishedPrompt(comfy.url, { prompt: save('1') });
+      const executing: string[] = [];
+      comfy.events.on('executing', ({ node }: { node: string }) => executing.push(node));
+      // As ComfyUI v0.3.68 did with the preview template after a prompt of other ids.
+      const second = await finishedPrompt(comfy.url, { prompt: save('12') });
+      const cached = second.entry.status.messages.find(([type]) => type === 'execution_cached');
+      // In the prompt's order as sent (JSON.stringify puts integer keys first, ascending).
+      expect(cached?.[1].nodes).toEqual(['9', '12']);
+      expect(executing).toEqual([]);
+    });
+
+    it('describes a node without optional inputs with no optional key, as server.py does', async () => {
+      comfy = await startComfyStandIn();
+      const info = (await (await fetch(`${comfy.url}/object_info/KSampler`)).json()) as Record<
+        string,
+        { input: Record<string, unknown>; input_order: Record<string, unknown> }
+      >;
+      expect(Object.keys(info.KSampler?.input ?? {})).toEqual(['required']);
+      expect(Object.keys(info.KSampler?.input_order ?? {})).toEqual(['required']);
+      const loader = (await (
+        await fetch(`${comfy.url}/object_info/IPAdapterUnifiedLoader`)
+      ).json()) as Record<string, { input: { optional?: Record<string, unknown> } }>;
+      expect(loader.IPAdapterUnifiedLoader?.input.optional).toEqual({ ipadapter: ['IPADAPTER'] });
+    });
+
+    it('reports a failing node as execution.py does: message ending in a newline, inputs, outputs', async () => {
+      comfy = await startComfyStandIn({ failAtNode: '2' });
+      await upload(comfy.url, 'ref.png', await small());
+      const prompt = {
+        '1': { class_type: 'LoadImage', inputs: { image: 'ref.png' } },
+        '2': {
+          class_type: 'ImageScaleBy',
+          inputs: { image: ['1', 0], upscale_method: 'lanczos', scale_by: 2 },
+        },
+        '9': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'x' } },
+      };
+      const { entry } = await finishedPrompt(comfy.url, { prompt });
+      const error = entry.status.messages.find(([type]) => type === 'execution_error')?.[1];
+      expect(error).toMatchObject({
+        node_id: '2',
+        node_type: 'ImageScaleBy',
+        exception_message: 'stand-in failure at node 2\n',
+        exception_type: 'RuntimeError',
+        current_inputs: { upscale_method: ['lanczos'], scale_by: [2] },
+        current_outputs: ['1', '2', '9'],
+      });
+    });
+
+    it('answers an upload without an image 400, one whose part has no file name 500', async () => {
+      comfy = await startComfyStandIn();
+      const none = new FormData();
+      none.append('type', 'temp');
+      expect(
+        (await fetch(`${comfy.url}/upload/image`, { method: 'POST', body: none })).status,
+      ).toBe(400);
+      const plain = new FormData();
+      plain.append('image', 'not a file');
+      expect(
+        (await fetch(`${comfy.url}/upload/image`, { method: 'POST', body: plain })).status,
+      ).toBe(500);
+    });
+
+    it('refuses a link to a missing node and a bad number as v0.3.68 did', async () => {
+      comfy = await startComfyStandIn();
+      await upload(comfy.url, 'ref.png', await small());
+      const prompt = (scale: Record<string, unknown>, save: Record<string, unknown> = {}) => ({
+        '1': { class_type: 'LoadImage', inputs: { image: 'ref.png' } },
+        '2': {
+          class_type: 'ImageScale',
+          inputs: {
+            image: ['1', 0],
+            upscale_method: 'lanczos',
+            width: 32,
+            height: 24,
+            crop: 'center',
+            ...scale,
+          },
+        },
+        '9': {
+          class_type: 'SaveImage',
+          inputs: { images: ['2', 0], filename_prefix: 'x', ...save },
+        },
+      });
+      const refusal = async (body: unknown) => {
+        const res = await post(comfy?.url ?? '', { prompt: body });
+        expect(res.status).toBe(400);
+        return (await res.json()) as {
+          error: { details: string };
+          node_errors: Record<string, { errors: { type: string; details: string }[] }>;
+        };
+      };
+      // Node 2 links to a node that is not there: the KeyError is caught by node 9, which
+      // names node 2's error after its own input and link (as the real server answered).
+      const inner = await refusal(prompt({ image: ['77', 0] }));
+      expect(inner.error.details).toBe('');
+      expect(inner.node_errors['2']?.errors).toEqual([
+        {
+          type: 'exception_during_inner_validation',
+          message: 'Exception when validating inner node',
+          details: "'77'",
+          extra_info: expect.objectContaining({
+            input_name: 'images',
+            exception_type: 'KeyError',
+            exception_message: "'77'",
+            linked_node: ['2', 0],
+          }) as unknown,
+        },
+      ]);
+      // The output itself links to a missing node: validate_prompt catches it.
+      const outer = await refusal(prompt({}, { images: ['77', 0] }));
+      expect(outer.node_errors['9']?.errors[0]).toMatchObject({
+        type: 'exception_during_validation',
+        details: "'77'",
+      });
+      expect(outer.error.details).toBe("Exception when validating node: '77'");
+      const notInt = await refusal(prompt({ width: 'abc' }));
+      expect(notInt.node_errors['2']?.errors[0]?.details).toBe(
+        "width, abc, invalid literal for int() with base 10: 'abc'",
+      );
+      // Python's int(True) is 1: a boolean is a number; null is not.
+      const notNone = await refusal(prompt({ width: true, height: null }));
+      expect(notNone.node_errors['2']?.errors).toHaveLength(1);
+      expect(notNone.node_errors['2']?.errors[0]?.details).toBe(
+        "height, None, int() argument must be a string, a bytes-like object or a real number, not 'NoneType'",
+      );
+      const accepted = await post(comfy.url, { prompt: prompt({ width: true, height: true }) });
+      expect(accepted.status).toBe(200);
+    });
+
+    it('tells other clients only the status and progress of a prompt queued without client_id', async () => {
+      comfy = await startComfyStandIn();
+      await upload(comfy.url, 'ref.png', await small());
+      const prompt = template('preview');
+      (prompt['12'] as { inputs: Record<string, unknown> }).inputs.image = 'ref.png';
+      const { frames } = await listen(comfy.url, 'watcher');
+      await finishedPrompt(comfy.url, { prompt });
+      await until(() => frames.filter((f) => f.json?.type === 'status').length >= 4);
+      const types = new Set(frames.map((f) => f.json?.type));
+      // As the real v0.3.68 did: no execution_*, executing or executed for anyone.
+      expect([...types].sort()).toEqual(['progress', 'progress_state', 'status']);
+    });
+
+    it('forgets a client id when any of its sockets closes, as server.py does', async () => {
+      comfy = await startComfyStandIn();
+      await upload(comfy.url, 'ref.png', await small());
+      const old = await listen(comfy.url, 'same');
+      const current = await listen(comfy.url, 'same');
+      // The old socket is not closed by the server...
+      expect(old.ws.readyState).toBe(WebSocket.OPEN);
+      // ...but when it closes, the id goes with it: the new socket hears nothing more.
+      old.ws.close();
+      await until(
+        () => comfy?.socketClients.length === 2 && old.ws.readyState === WebSocket.CLOSED,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const heard = current.frames.length;
+      await finishedPrompt(comfy.url, {
+        prompt: {
+          '1': { class_type: 'LoadImage', inputs: { image: 'ref.png' } },
+          '9': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } },
+        },
+        client_id: 'same',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(current.frames.length).toBe(heard);
+      current.ws.close();
+    });
+
+    it('reads POST bodies as server.py: /interrupt alone tolerates one that is not JSON', async () => {
+      comfy = await startComfyStandIn();
+      const status = async (route: string, body: string) =>
+        (await fetch(`${comfy?.url}${route}`, { method: 'POST', body })).status;
+      // request.json() on an empty body fails, uncaught: 500 (as the real v0.3.68 answered).
+      expect(await status('/prompt', '')).toBe(500);
+      expect(await status('/queue', '')).toBe(500);
+      expect(await status('/history', '')).toBe(500);
+      // /interrupt catches it and stops whatever runs; a JSON value that is not an object fails.
+      expect(await status('/interrupt', '')).toBe(200);
+      expect(await status('/interrupt', 'garbage')).toBe(200);
+      expect(await status('/interrupt', '"a string"')).toBe(500);
+      expect(await status('/queue', '[]')).toBe(200);
+    });
+
     it('sends progress_state and, by default, no binary previews', async () => {
       comfy = await startComfyStandIn();
       await upload(comfy.url, 'ref.png', await small());
@@ -333,18 +523,99 @@ describe('ComfyUI stand-in', () => {
       });
     });
 
-    it('an interrupt without a prompt id while nothing runs stops the next prompt at its first node', async () => {
+    it('an interrupt while nothing runs stops nothing: each prompt clears the flag as it starts', async () => {
       comfy = await startComfyStandIn();
       await upload(comfy.url, 'ref.png', await small());
       await fetch(`${comfy.url}/interrupt`, { method: 'POST' });
       const prompt = template('preview');
       (prompt['12'] as { inputs: Record<string, unknown> }).inputs.image = 'ref.png';
       const { entry } = await finishedPrompt(comfy.url, { prompt });
-      expect(entry.status.status_str).toBe('error');
-      expect(entry.status.messages.at(-1)).toEqual([
-        'execution_interrupted',
-        expect.objectContaining({ executed: [] }),
+      expect(entry.status.status_str).toBe('success');
+    });
+
+    it('sends each step in the order of v0.3.68: state before progress, executed before finished', async () => {
+      comfy = await startComfyStandIn({ maxSteps: 2 });
+      await upload(comfy.url, 'ref.png', await small());
+      const prompt = template('preview');
+      (prompt['12'] as { inputs: Record<string, unknown> }).inputs.image = 'ref.png';
+      const { frames } = await listen(comfy.url, 'c');
+      // Each frame in short; a state is told for the node last started or reported.
+      let focus = '';
+      const step = (f: Frame) => {
+        const data = f.json?.data ?? {};
+        const node = typeof data.node === 'string' ? data.node : '';
+        if (node) focus = node;
+        if (f.json?.type === 'progress_state') {
+          const nodes = data.nodes as Record<string, { state: string; value: number; max: number }>;
+          const state = nodes[focus];
+          return `state ${focus} ${state?.state} ${state?.value}/${state?.max}`;
+        }
+        if (f.json?.type === 'progress') return `progress ${node} ${String(data.value)}`;
+        return `${f.json?.type} ${node}`;
+      };
+      await finishedPrompt(comfy.url, { prompt, client_id: 'c' });
+      await until(() => frames.some((f) => f.json?.type === 'executing' && !f.json.data.node));
+      const sampler = frames.map(step);
+      const from = sampler.indexOf('executing 3') - 1;
+      expect(sampler.slice(from, from + 7)).toEqual([
+        // Told before its executing, so for the node before it.
+        expect.stringMatching(/^state \d+ finished/),
+        'executing 3',
+        'state 3 running 1/2',
+        'progress 3 1',
+        'state 3 running 2/2',
+        'progress 3 2',
+        'state 3 finished 2/2',
       ]);
+      const save = sampler.indexOf('executing 9');
+      expect(sampler.slice(save, save + 3)).toEqual([
+        'executing 9',
+        'executed 9',
+        'state 9 finished 1/1',
+      ]);
+
+      // Run again: all cached; only the output node tells its images, then its state.
+      frames.length = 0;
+      await finishedPrompt(comfy.url, { prompt, client_id: 'c' });
+      await until(() => frames.some((f) => f.json?.type === 'executing' && !f.json.data.node));
+      expect(frames.map(step).filter((s) => !s.startsWith('status'))).toEqual([
+        'execution_start ',
+        'execution_cached ',
+        'executed 9',
+        'state 9 finished 1/1',
+        'execution_success ',
+        'executing ',
+      ]);
+    });
+
+    it('answers an upload of an unknown type with 500 and counts refused prompts’ numbers', async () => {
+      const started = await startComfyStandIn();
+      comfy = started;
+      const form = new FormData();
+      form.append('image', new Blob([await small()], { type: 'image/png' }), 'x.png');
+      form.append('type', 'elsewhere');
+      expect(
+        (await fetch(`${comfy.url}/upload/image`, { method: 'POST', body: form })).status,
+      ).toBe(500);
+      const post = (body: unknown) =>
+        fetch(`${started.url}/prompt`, { method: 'POST', body: JSON.stringify(body) });
+      const refused = await post({
+        prompt: {
+          1: { class_type: 'LoadImage', inputs: { image: 'none.png' } },
+          2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } },
+        },
+      });
+      expect(refused.status).toBe(400);
+      // The output fails through node 1: its own reasons, none, are the details.
+      expect(((await refused.json()) as { error: { details: string } }).error.details).toBe('');
+      await upload(comfy.url, 'ref.png', await small());
+      const accepted = await post({
+        prompt: {
+          1: { class_type: 'LoadImage', inputs: { image: 'ref.png' } },
+          2: { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } },
+        },
+      });
+      expect(((await accepted.json()) as { number: number }).number).toBe(1);
     });
 
     it('answers 500 to a body that is not JSON, 413 to an upload over the limit', async () => {
@@ -360,6 +631,7 @@ describe('ComfyUI stand-in', () => {
           width: 300,
           height: 300,
           channels: 3,
+          background: '#000000', // sharp's type asks for it; the noise replaces it
           noise: { type: 'gaussian', mean: 128, sigma: 60 },
         },
       })
@@ -383,6 +655,16 @@ describe('ComfyUI stand-in', () => {
       const schedulers = info.KSampler?.input.required.scheduler?.[0] as string[];
       expect(samplers).toHaveLength(42);
       expect(samplers).toContain('res_multistep');
+      // A v3 node (UpscaleModelLoader) gives its list as ["COMBO", {options}], as v0.3.68 does.
+      const loader = (await (
+        await fetch(`${comfy.url}/object_info/UpscaleModelLoader`)
+      ).json()) as {
+        UpscaleModelLoader: { input: { required: { model_name: unknown } } };
+      };
+      expect(loader.UpscaleModelLoader.input.required.model_name).toEqual([
+        'COMBO',
+        { options: ['4x-UltraSharp.pth', 'RealESRGAN_x4plus.pth'] },
+      ]);
       expect(schedulers).toEqual([
         'simple',
         'sgm_uniform',

@@ -16,6 +16,8 @@ export interface NodeClass {
   returns: string[];
   output?: boolean;
   category: string;
+  /** Written with ComfyUI's v3 node API: /object_info gives its lists as ["COMBO", {options}]. */
+  v3?: boolean;
 }
 
 /** What the server has: its node classes, the files a COMBO input can name, its images. */
@@ -149,7 +151,8 @@ export const NODE_CLASSES: Record<string, NodeClass> = {
   KSampler: {
     required: {
       model: link('MODEL'),
-      seed: int(0, Number.MAX_SAFE_INTEGER),
+      // 0xffffffffffffffff, as a JavaScript number reads it from ComfyUI's JSON.
+      seed: int(0, 2 ** 64),
       steps: int(1, 10000),
       cfg: float(0, 100),
       sampler_name: combo(SAMPLERS),
@@ -222,6 +225,7 @@ export const NODE_CLASSES: Record<string, NodeClass> = {
     required: { model_name: combo((s) => s.upscaleModels) },
     returns: ['UPSCALE_MODEL'],
     category: 'loaders',
+    v3: true,
   },
   ImageUpscaleWithModel: {
     required: { upscale_model: link('UPSCALE_MODEL'), image: link('IMAGE') },

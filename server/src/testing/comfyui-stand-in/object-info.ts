@@ -3,14 +3,16 @@ import type { InputSpec, InstalledFiles } from './node-classes.js';
 
 /** Every node class, or only the one named `only`. */
 export function objectInfo(installed: InstalledFiles, only?: string): Record<string, unknown> {
-  const describe = (specs: Record<string, InputSpec>) =>
+  const describe = (specs: Record<string, InputSpec>, v3 = false) =>
     Object.fromEntries(
       Object.entries(specs).map(([name, spec]) => [
         name,
         spec.kind === 'link'
           ? [spec.type]
           : spec.kind === 'COMBO'
-            ? [spec.values(installed)]
+            ? v3
+              ? ['COMBO', { options: spec.values(installed) }]
+              : [spec.values(installed)]
             : spec.kind === 'INT' || spec.kind === 'FLOAT'
               ? [spec.kind, { min: spec.min, max: spec.max }]
               : [spec.kind],
@@ -22,10 +24,14 @@ export function objectInfo(installed: InstalledFiles, only?: string): Record<str
       .map(([name, spec]) => [
         name,
         {
-          input: { required: describe(spec.required), optional: describe(spec.optional ?? {}) },
+          // As server.py: a node without optional inputs has no `optional` key at all.
+          input: {
+            required: describe(spec.required, spec.v3),
+            ...(spec.optional ? { optional: describe(spec.optional, spec.v3) } : {}),
+          },
           input_order: {
             required: Object.keys(spec.required),
-            optional: Object.keys(spec.optional ?? {}),
+            ...(spec.optional ? { optional: Object.keys(spec.optional) } : {}),
           },
           output: spec.returns,
           output_is_list: spec.returns.map(() => false),

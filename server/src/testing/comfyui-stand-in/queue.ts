@@ -37,8 +37,8 @@ export class PromptQueue {
   private counter = 0;
   /**
    * model_management's interrupt flag: set by POST /interrupt, cleared when a running prompt
-   * takes it. Set while nothing runs (an interrupt without a prompt id), it stops the next prompt
-   * at its first node, as in ComfyUI.
+   * takes it, and cleared as each prompt starts (execution.py), so an interrupt sent while
+   * nothing runs stops nothing.
    */
   private interruptRequested = false;
   private holdNode: string | undefined;
@@ -77,16 +77,23 @@ export class PromptQueue {
     this.pending.push(entry);
   }
 
-  /** Removes every queued prompt (not the running one). */
+  /** Removes every queued prompt (not the running one), and tells the clients. */
   clear(): void {
     this.pending.length = 0;
+    this.broadcastStatus();
   }
 
-  /** Removes the queued prompts of these ids (not the running one). */
+  /**
+   * Removes the queued prompts of these ids (not the running one). As execution.py's
+   * delete_queue_item: a status for each one removed, two when it was the last (wiped).
+   */
   delete(promptIds: unknown[]): void {
     for (const id of promptIds) {
       const at = this.pending.findIndex((e) => e.promptId === id);
-      if (at >= 0) this.pending.splice(at, 1);
+      if (at < 0) continue;
+      if (this.pending.length === 1) this.clear();
+      else this.pending.splice(at, 1);
+      this.broadcastStatus();
     }
   }
 
@@ -146,6 +153,7 @@ export class PromptQueue {
   };
 
   private async run(entry: QueueEntry): Promise<void> {
+    this.interruptRequested = false;
     const execution = await executePrompt(entry, {
       ...this.settings,
       cache: this.cache,
@@ -166,10 +174,13 @@ export class PromptQueue {
     this.running = undefined;
     this.runningNode = undefined;
     this.broadcastStatus();
-    this.settings.sockets.sendJson(clientOf(entry), 'executing', {
-      node: null,
-      prompt_id: entry.promptId,
-    });
+    const client = clientOf(entry);
+    if (client !== undefined) {
+      this.settings.sockets.sendJson(client, 'executing', {
+        node: null,
+        prompt_id: entry.promptId,
+      });
+    }
     this.settings.events.emit('done', { prompt_id: entry.promptId, status: execution.status });
   }
 }

@@ -7,26 +7,52 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { isLink, type ComfyImageRef, type ComfyNode } from '../../engines/comfyui/api-types.js';
+import {
+  isLink,
+  type ComfyImageRef,
+  type ComfyNode,
+  type ComfyWorkflow,
+} from '../../engines/comfyui/api-types.js';
+import { withChunkAfterHeader } from '../../imaging/png-text.js';
 import { annotatedPath, type Folders } from './folders.js';
 import { classOf, type InstalledFiles } from './node-classes.js';
 
 /** A node output: an image or latent of a size (with the pixels it came from), or anything else. */
+/** An exception a node raises, with its Python type as execution.py names it (full_type_name). */
+export class NodeException extends Error {
+  constructor(
+    message: string,
+    readonly pythonType = 'Exception',
+  ) {
+    super(message);
+  }
+}
+
 export type Value =
   | { kind: 'image'; width: number; height: number; source?: Buffer; tint: number }
   | { kind: 'latent'; width: number; height: number; source?: Buffer; tint: number }
   | { kind: 'other' };
 
-/** Writes IMAGE values as numbered PNG files, as SaveImage and PreviewImage do. */
+/**
+ * Writes IMAGE values as numbered PNG files, as SaveImage and PreviewImage do, with the prompt
+ * as JSON in a `prompt` tEXt chunk (ComfyUI's metadata, unless started with --disable-metadata).
+ */
 export type ImageWriter = (
   value: Value,
   prefix: string,
   type: 'output' | 'temp',
+  prompt: ComfyWorkflow,
 ) => Promise<ComfyImageRef>;
+
+/** A PNG with a Latin-1 tEXt chunk added after its header, as PIL's PngInfo.add_text writes. */
+function withLatin1Text(png: Buffer, keyword: string, text: string): Buffer {
+  const data = Buffer.concat([Buffer.from(`${keyword}\0`, 'latin1'), Buffer.from(text, 'latin1')]);
+  return withChunkAfterHeader(png, 'tEXt', data);
+}
 
 export function imageWriter(folders: Folders): ImageWriter {
   let imageCounter = 0;
-  return async (value, prefix, type) => {
+  return async (value, prefix, type, prompt) => {
     if (value.kind !== 'image') throw new Error('SaveImage needs an IMAGE');
     const normalized = prefix.replace(/\\/g, '/');
     const subfolder = path.posix.dirname(normalized) === '.' ? '' : path.posix.dirname(normalized);
@@ -42,7 +68,13 @@ export function imageWriter(folders: Folders): ImageWriter {
       : sharp({
           create: { width: value.width, height: value.height, channels: 3, background: '#8a6a4a' },
         });
-    await pixels.modulate({ hue }).png({ compressionLevel: 1 }).toFile(path.join(dir, filename));
+    const png = await pixels.modulate({ hue }).png({ compressionLevel: 1 }).toBuffer();
+    // Python's json.dumps escapes non-ASCII: the text is ASCII.
+    const json = JSON.stringify(prompt).replace(
+      /[\u0080-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    await fsp.writeFile(path.join(dir, filename), withLatin1Text(png, 'prompt', json));
     return { filename, subfolder, type };
   };
 }
@@ -50,6 +82,8 @@ export function imageWriter(folders: Folders): ImageWriter {
 /** What running one node needs from the prompt being executed. */
 export interface NodeRun {
   node: ComfyNode;
+  /** The whole prompt (SaveImage embeds it in its PNG). */
+  prompt: ComfyWorkflow;
   /** The output values of the nodes run so far, by node id. */
   values: Map<string, Value[]>;
   folders: Folders;
@@ -89,8 +123,10 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
     case 'IPAdapterUnifiedLoader':
       // The unified loader looks its files up only now: a missing one fails the running prompt.
       if (run.installed.clipVisionModels.length === 0)
-        throw new Error('ClipVision model not found.');
-      if (run.installed.ipadapterModels.length === 0) throw new Error('IPAdapter model not found.');
+        throw new NodeException('ClipVision model not found.');
+      if (run.installed.ipadapterModels.length === 0) {
+        throw new NodeException('IPAdapter model not found.');
+      }
       return { out: other() };
     case 'LoadImage': {
       const file = annotatedPath(run.folders, String(node.inputs.image)) ?? '';
@@ -203,6 +239,7 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
         input('images'),
         node.class_type === 'SaveImage' ? String(node.inputs.filename_prefix) : 'ComfyUI_temp',
         node.class_type === 'SaveImage' ? 'output' : 'temp',
+        run.prompt,
       );
       return { out: other(), images: [saved] };
     }

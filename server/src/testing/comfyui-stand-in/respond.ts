@@ -29,7 +29,14 @@ export const json = (res: http.ServerResponse, status: number, body: unknown) =>
   res.end(data);
 };
 
+/** A bodiless answer, as aiohttp's web.Response(status=...) (no content type). */
 export const empty = (res: http.ServerResponse, status = 200) => {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.writeHead(status);
   res.end();
+};
+
+/** aiohttp's answer to an exception a handler does not catch. */
+export const serverError = (res: http.ServerResponse) => {
+  res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end('500 Internal Server Error\n\nServer got itself in trouble');
 };

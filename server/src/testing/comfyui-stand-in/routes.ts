@@ -12,7 +12,7 @@ import type { Folders } from './folders.js';
 import type { InstalledFiles } from './node-classes.js';
 import { objectInfo } from './object-info.js';
 import type { PromptQueue } from './queue.js';
-import { empty, json, readBody } from './respond.js';
+import { empty, json, readBody, serverError } from './respond.js';
 import type { ComfyStandIn, ComfyStandInOptions, ReceivedPrompt } from './types.js';
 import { validatePrompt } from './validate.js';
 
@@ -48,6 +48,9 @@ export function authorized(
   return true;
 }
 
+/** The POST routes whose handlers read a JSON body. */
+const JSON_ROUTES = ['/prompt', '/queue', '/interrupt', '/history'];
+
 /** The request listener of the stand-in's HTTP server. */
 export function httpHandler(
   context: RouteContext,
@@ -73,19 +76,29 @@ async function handle(
   const raw = method === 'POST' ? await readBody(req, context.maxUploadBytes) : Buffer.alloc(0);
   if (raw === undefined) {
     record.requests.push({ method, path: `${url.pathname}${url.search}` });
-    return empty(res, 413);
+    // aiohttp's answer, as ComfyUI v0.3.68 gave it.
+    const reason = `Maximum request body size ${context.maxUploadBytes} exceeded.`;
+    res.writeHead(413, {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(Buffer.byteLength(reason)),
+    });
+    res.end(reason);
+    return;
   }
   let body: unknown;
-  if (method === 'POST' && !(req.headers['content-type'] ?? '').startsWith('multipart/')) {
+  if (method === 'POST' && JSON_ROUTES.includes(route)) {
     try {
-      // ComfyUI's JSON routes call request.json() whatever the content type says.
-      body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
+      // ComfyUI's JSON routes call request.json() whatever the content type says; an empty
+      // body fails too (json.loads('')).
+      body = JSON.parse(raw.toString('utf8'));
     } catch {
-      // Uncaught in ComfyUI's handlers: aiohttp answers 500.
-      record.requests.push({ method, path: `${url.pathname}${url.search}` });
-      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end('500 Internal Server Error\n\nServer got itself in trouble');
-      return;
+      // Only /interrupt catches it (its body is optional: it then stops whatever runs); in the
+      // other handlers it is uncaught and aiohttp answers 500.
+      if (route !== '/interrupt') {
+        record.requests.push({ method, path: `${url.pathname}${url.search}` });
+        return serverError(res);
+      }
+      body = {};
     }
   }
   record.requests.push({
@@ -101,13 +114,15 @@ async function handle(
     if (isRecord(body)) {
       if (body.clear === true) queue.clear();
       if (Array.isArray(body.delete)) queue.delete(body.delete);
-      queue.broadcastStatus();
     }
     return empty(res);
   }
   if (method === 'POST' && route === '/interrupt') {
+    // server.py calls json_data.get(...): a JSON body that is not an object fails (500); an
+    // empty prompt_id is no prompt_id.
+    if (!isRecord(body)) return serverError(res);
     queue.interrupt(
-      isRecord(body) && typeof body.prompt_id === 'string' ? body.prompt_id : undefined,
+      typeof body.prompt_id === 'string' && body.prompt_id !== '' ? body.prompt_id : undefined,
     );
     return empty(res);
   }
@@ -147,6 +162,11 @@ async function handle(
 /** POST /prompt: validates the prompt and queues it, or refuses it with a 400. */
 function queuePrompt(context: RouteContext, res: http.ServerResponse, body: unknown): void {
   const { queue, record } = context;
+  // server.py takes the number before it looks at the prompt: refused prompts use one up too.
+  const number =
+    isRecord(body) && typeof body.number === 'number'
+      ? body.number
+      : queue.nextNumber(isRecord(body) && body.front === true);
   if (!isRecord(body) || !('prompt' in body)) {
     const answer = {
       error: {
@@ -162,11 +182,10 @@ function queuePrompt(context: RouteContext, res: http.ServerResponse, body: unkn
   }
   const checked = validatePrompt(body.prompt, context.installed());
   if (!checked.ok) {
+    if (checked.status === 500) return serverError(res);
     record.refused.push({ body, answer: checked.answer });
     return json(res, checked.status, checked.answer);
   }
-  const number =
-    typeof body.number === 'number' ? body.number : queue.nextNumber(body.front === true);
   const promptId = typeof body.prompt_id === 'string' ? body.prompt_id : randomUUID();
   const extraData = isRecord(body.extra_data) ? { ...body.extra_data } : {};
   if (typeof body.client_id === 'string') extraData.client_id = body.client_id;

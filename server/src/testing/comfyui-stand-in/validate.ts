@@ -20,9 +20,19 @@ export type Validation =
       /** The prompt with its values converted (INT truncated, numbers from strings). */
       prompt: ComfyWorkflow;
     }
-  | { ok: false; status: 400; answer: unknown };
+  | { ok: false; status: 400; answer: unknown }
+  /** A prompt execution.py cannot even walk (not a dict): the exception makes aiohttp's 500. */
+  | { ok: false; status: 500 };
 
-const refuse = (error: NodeErrorReason, nodeErrors: unknown = []): Validation => ({
+/**
+ * Python's KeyError for a link to a node the prompt lacks: execution.py reads the linked node
+ * outside its try, so the exception ends the node's validation and is caught one level up.
+ */
+class MissingLinkedNode extends Error {}
+
+const TRACEBACK = ['  File "stand-in", line 1, in validate_inputs\n'];
+
+const refuse = (error: NodeErrorReason, nodeErrors: unknown = {}): Validation => ({
   ok: false,
   status: 400,
   answer: { error, node_errors: nodeErrors },
@@ -30,8 +40,9 @@ const refuse = (error: NodeErrorReason, nodeErrors: unknown = []): Validation =>
 
 /** Checks a POST /prompt body's `prompt`; `installed` gives the COMBO inputs' lists. */
 export function validatePrompt(prompt: unknown, installed: InstalledFiles): Validation {
-  if (!isRecord(prompt)) {
-    return refuse({ type: 'invalid_prompt', message: 'Prompt is not a dict', details: '' });
+  // An empty list walks like an empty dict (no outputs); anything else that is not a dict fails.
+  if (!isRecord(prompt) && !(Array.isArray(prompt) && prompt.length === 0)) {
+    return { ok: false, status: 500 };
   }
   for (const [id, node] of Object.entries(prompt)) {
     if (!isRecord(node) || typeof node.class_type !== 'string') {
@@ -55,7 +66,7 @@ export function validatePrompt(prompt: unknown, installed: InstalledFiles): Vali
       );
     }
   }
-  const workflow = structuredClone(prompt) as ComfyWorkflow;
+  const workflow = (Array.isArray(prompt) ? {} : structuredClone(prompt)) as ComfyWorkflow;
   const outputs = Object.keys(workflow).filter((id) => classOf(workflow[id]).output === true);
   if (outputs.length === 0) {
     return refuse({
@@ -93,13 +104,44 @@ export function validatePrompt(prompt: unknown, installed: InstalledFiles): Vali
         continue;
       }
       const value = node.inputs[name];
-      const reason = Array.isArray(value)
-        ? linkError(workflow, name, input, value)
-        : valueError(node.class_type, name, input, value, installed);
+      if (Array.isArray(value)) {
+        const reason = linkError(workflow, name, input, value);
+        if (reason) {
+          reasons.push(reason);
+          continue;
+        }
+        const [from] = value as [string, number];
+        try {
+          if (!check(from)) ok = false;
+        } catch (error) {
+          if (!(error instanceof MissingLinkedNode)) throw error;
+          // Caught here: the error is the linked node's, named by this node's input and link.
+          ok = false;
+          validated.set(from, {
+            ok: false,
+            reasons: [
+              {
+                type: 'exception_during_inner_validation',
+                message: 'Exception when validating inner node',
+                details: error.message,
+                extra_info: {
+                  input_name: name,
+                  exception_message: error.message,
+                  exception_type: 'KeyError',
+                  traceback: TRACEBACK,
+                  linked_node: value,
+                },
+              },
+            ],
+          });
+        }
+        continue;
+      }
+      const reason = valueError(node.class_type, name, input, value, installed);
       if (reason) reasons.push(reason);
       else if (input.kind === 'INT' || input.kind === 'FLOAT') {
         node.inputs[name] = input.kind === 'INT' ? Math.trunc(Number(value)) : Number(value);
-      } else if (isLink(value) && !check(value[0])) ok = false;
+      }
     }
     if (reasons.length > 0) ok = false;
     validated.set(id, { ok, reasons });
@@ -108,7 +150,26 @@ export function validatePrompt(prompt: unknown, installed: InstalledFiles): Vali
   const good: string[] = [];
   const nodeErrors: Record<string, NodeError> = {};
   for (const output of outputs) {
-    if (check(output)) {
+    let ok: boolean;
+    try {
+      ok = check(output);
+    } catch (error) {
+      if (!(error instanceof MissingLinkedNode)) throw error;
+      // The output node itself links to a missing node: validate_prompt catches it.
+      ok = false;
+      validated.set(output, {
+        ok: false,
+        reasons: [
+          {
+            type: 'exception_during_validation',
+            message: 'Exception when validating node',
+            details: error.message,
+            extra_info: { exception_type: 'KeyError', traceback: TRACEBACK },
+          },
+        ],
+      });
+    }
+    if (ok) {
       good.push(output);
       continue;
     }
@@ -125,8 +186,10 @@ export function validatePrompt(prompt: unknown, installed: InstalledFiles): Vali
     }
   }
   if (good.length === 0) {
-    const details = Object.values(nodeErrors)
-      .flatMap((n) => n.errors.map((e) => `${e.message}: ${e.details}`))
+    // Only the output nodes' own reasons: an output failing through a node upstream has none.
+    const details = outputs
+      .flatMap((id) => validated.get(id)?.reasons ?? [])
+      .map((e) => `${e.message}: ${e.details}`)
       .join('\n');
     return refuse(
       {
@@ -148,7 +211,10 @@ const badLink = (name: string, value: unknown): NodeErrorReason => ({
   extra_info: { input_name: name, received_value: value },
 });
 
-/** What is wrong with a list given to an input: not a link, a missing node, the wrong type. */
+/**
+ * What is wrong with a list given to an input: not a link, or the wrong type; a link to a
+ * missing node throws MissingLinkedNode.
+ */
 function linkError(
   workflow: ComfyWorkflow,
   name: string,
@@ -157,14 +223,7 @@ function linkError(
 ): NodeErrorReason | undefined {
   if (!isLink(value)) return badLink(name, value);
   const from = workflow[value[0]];
-  if (!from) {
-    return {
-      type: 'exception_during_inner_validation',
-      message: 'Exception when validating inner node',
-      details: `'${value[0]}'`,
-      extra_info: { input_name: name, exception_type: 'KeyError', linked_node: value },
-    };
-  }
+  if (!from) throw new MissingLinkedNode(`'${value[0]}'`);
   const received = classOf(from).returns[value[1]];
   const wanted = input.kind === 'link' ? input.type : input.kind;
   if (received === wanted) return undefined;
@@ -189,21 +248,27 @@ function valueError(
       return badLink(name, value);
     case 'INT':
     case 'FLOAT': {
-      // Python's int(): a float is truncated, a string must spell an integer.
+      // Python's int() and float(): a float is truncated by int(), a boolean counts as 1 or 0,
+      // a string must spell the number; anything else fails with Python's own message.
       const n =
         typeof value === 'number'
           ? input.kind === 'INT'
             ? Math.trunc(value)
             : value
-          : typeof value === 'string' && input.kind === 'INT' && !/^\s*[-+]?\d+\s*$/.test(value)
-            ? Number.NaN
-            : Number(value);
-      if (typeof value === 'boolean' || value === null || value === '' || !Number.isFinite(n)) {
+          : typeof value === 'boolean'
+            ? Number(value)
+            : typeof value === 'string' &&
+                value.trim() !== '' &&
+                (input.kind === 'FLOAT' || /^\s*[-+]?\d+\s*$/.test(value))
+              ? Number(value)
+              : Number.NaN;
+      if (!Number.isFinite(n)) {
+        const message = pythonConversionError(input.kind, value);
         return {
           type: 'invalid_input_type',
           message: `Failed to convert an input value to a ${input.kind} value`,
-          details: `${name}, ${String(value)}, invalid literal`,
-          extra_info: { input_name: name, received_value: value },
+          details: `${name}, ${value === null ? 'None' : String(value)}, ${message}`,
+          extra_info: { input_name: name, received_value: value, exception_message: message },
         };
       }
       if (input.min !== undefined && n < input.min) {
@@ -242,7 +307,7 @@ function valueError(
           type: 'custom_validation_failed',
           message: 'Custom validation failed for node',
           details: `image - Invalid image file: ${String(value)}`,
-          extra_info: { input_name: name, received_value: value },
+          extra_info: { input_name: name },
         };
       }
       const values = input.values(installed);
@@ -259,4 +324,17 @@ function valueError(
       };
     }
   }
+}
+
+/** What Python's int() or float() says about a value it cannot convert. */
+function pythonConversionError(kind: 'INT' | 'FLOAT', value: unknown): string {
+  if (typeof value === 'string') {
+    return kind === 'INT'
+      ? `invalid literal for int() with base 10: '${value}'`
+      : `could not convert string to float: '${value}'`;
+  }
+  const type = value === null ? 'NoneType' : typeof value === 'number' ? 'float' : 'dict';
+  return kind === 'INT'
+    ? `int() argument must be a string, a bytes-like object or a real number, not '${type}'`
+    : `float() argument must be a string or a real number, not '${type}'`;
 }

@@ -1,6 +1,6 @@
 /**
  * The websocket clients of /ws?clientId=... (server.py websocket_handler): a client is known by
- * its sid, greeted on connect, and sent JSON `{type, data}` messages and, when previews are on,
+ * its sid (the latest socket of that id; see the connection handler), greeted on connect, and sent JSON `{type, data}` messages and, when previews are on,
  * binary PREVIEW_IMAGE frames. As in ComfyUI, a message that cannot be sent is dropped silently
  * (`dropMessage` makes that happen on purpose).
  */
@@ -49,14 +49,13 @@ export async function clientSockets(options: {
 
   wss.on('connection', (ws, request) => {
     const query = new URL(request.url ?? '/', 'http://stand-in').searchParams;
-    let sid = query.get('clientId') ?? '';
-    if (sid) sockets.get(sid)?.close();
-    else sid = randomUUID().replace(/-/g, '');
+    // As server.py: a client id already connected has its old socket forgotten, not closed; and
+    // when any socket of that id closes, the id is forgotten, so an old socket closing late
+    // leaves the new one receiving nothing (not even broadcasts).
+    const sid = query.get('clientId') || randomUUID().replace(/-/g, '');
     sockets.set(sid, ws);
     options.connected.push(sid);
-    ws.on('close', () => {
-      if (sockets.get(sid) === ws) sockets.delete(sid);
-    });
+    ws.on('close', () => sockets.delete(sid));
     for (const message of greet(sid)) ws.send(JSON.stringify(message));
   });
 

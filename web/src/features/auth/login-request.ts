@@ -1,4 +1,4 @@
-import { errorResponseSchema, TEXTS } from '@tessera/contract';
+import { API_ROUTES, errorResponseSchema, TEXTS } from '@tessera/contract';
 import { postJson } from '../../lib/http';
 import type { HttpAnswer } from '../../lib/http';
 import type { Credentials } from './credentials';
@@ -12,7 +12,7 @@ export type LoginResult = { ok: true } | { ok: false; error: string };
 export async function login(credentials: Credentials): Promise<LoginResult> {
   let answer: HttpAnswer;
   try {
-    answer = await postJson('/api/login', {
+    answer = await postJson(API_ROUTES.login, {
       username: credentials.username,
       password: credentials.password,
     });
@@ -30,7 +30,7 @@ export async function login(credentials: Credentials): Promise<LoginResult> {
 /** POST /api/logout; the session ends on this side whatever the answer. */
 export async function logout(): Promise<void> {
   try {
-    await postJson('/api/logout');
+    await postJson(API_ROUTES.logout);
   } catch {
     // Unreachable server: the credentials are cleared all the same.
   }

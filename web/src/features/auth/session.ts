@@ -1,4 +1,4 @@
-import { sessionResponseSchema } from '@tessera/contract';
+import { API_ROUTES, sessionResponseSchema } from '@tessera/contract';
 import type { SessionResponse } from '@tessera/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { HttpError, expectAnswer, send } from '../../lib/http';
@@ -8,7 +8,7 @@ import { HttpError, expectAnswer, send } from '../../lib/http';
  * cookie is shared by every tab of the browser; the messaging password (credentials.ts) is not.
  */
 export async function fetchSession(): Promise<SessionResponse | null> {
-  const answer = await send('/api/session');
+  const answer = await send(API_ROUTES.session);
   if (answer.status === 401) return null;
   return expectAnswer(answer, sessionResponseSchema);
 }

@@ -1,4 +1,4 @@
-import { TEXTS } from '@tessera/contract';
+import { TEXTS, ldImageUrl } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { useState } from 'react';
 import { GenerateIcon } from '../../components/icons';
@@ -8,10 +8,6 @@ export interface PreviewAreaProps {
   busy: boolean;
   percent: number;
   onOpen: (image: LdImage) => void;
-}
-
-export function ldImageUrl(filename: string): string {
-  return `/api/images/ld/${encodeURIComponent(filename)}`;
 }
 
 /**

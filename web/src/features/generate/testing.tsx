@@ -1,4 +1,5 @@
 // Test doubles for the Generate and Input screens: a fake server behind fetch and messaging.
+import { API_ROUTES, ldThumbnailUrl } from '@tessera/contract';
 import type { GenerationStatusResponse, LdImage, Tag } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
@@ -45,7 +46,7 @@ export function fakeServer(options: FakeServerOptions = {}) {
   const fetchFake = vi.fn(async (input: string | URL | Request, init?: RequestInit) => {
     const url = String(input);
     fetched.push(url);
-    if (url === '/api/command/generate-image/preview' && init?.method === 'POST') {
+    if (url === API_ROUTES.generatePreview && init?.method === 'POST') {
       const body = init.body as FormData;
       const index = posted.length;
       posted.push(body);
@@ -57,7 +58,7 @@ export function fakeServer(options: FakeServerOptions = {}) {
       if (output) {
         images.push({
           filename: output,
-          thumbnail: `/api/images/ld/thumbnail/${output}`,
+          thumbnail: ldThumbnailUrl(output),
           metadata: {
             input_image_path: 'oak-ref-1a2b.png',
             cliptextencode_585: body.get('cliptextencode_585'),
@@ -76,7 +77,7 @@ export function fakeServer(options: FakeServerOptions = {}) {
       }
       return json({ id: body.get('id'), status: 'queued' }, 202);
     }
-    if (url.startsWith('/api/query/status-generate-image/preview')) {
+    if (url.startsWith(API_ROUTES.previewStatus)) {
       if (gate) await gate;
       if (posted.length === 0) return json({ error: 'No generation yet' }, 404);
       const answer = script[Math.min(step++, script.length - 1)];
@@ -84,12 +85,12 @@ export function fakeServer(options: FakeServerOptions = {}) {
         ? json({ error: 'down' }, 503)
         : json(answer);
     }
-    if (url.startsWith('/api/images/input/')) {
+    if (url.startsWith(API_ROUTES.inputImage.replace(':filename', ''))) {
       return new Response(new Uint8Array([137, 80, 78, 71]), {
         headers: { 'content-type': 'image/png' },
       });
     }
-    if (url === '/api/query/inputs') {
+    if (url === API_ROUTES.inputs) {
       return options.inputs instanceof Response
         ? options.inputs
         : json(options.inputs ?? { inputs: [] });

@@ -1,6 +1,6 @@
 import {
+  API_ROUTES,
   generationStatusResponseSchema,
-  HD_QUEUE_ROUTES,
   hdJobsResponseSchema,
 } from '@tessera/contract';
 import type { GenerationStatusResponse, HdJob, HdJobsResponse } from '@tessera/contract';
@@ -14,7 +14,7 @@ import type { Parser } from '../../lib/http';
 
 /** The status of the user's newest HD job; undefined while the user has none (404). */
 export async function fetchLatestHdStatus(): Promise<GenerationStatusResponse | undefined> {
-  const answer = await send('/api/query/status-generate-image');
+  const answer = await send(API_ROUTES.hdStatus);
   if (answer.status === 404) return undefined;
   return expectAnswer(answer, generationStatusResponseSchema);
 }
@@ -26,7 +26,7 @@ export async function fetchHdJobs(): Promise<HdJob[]> {
 
 /** The user's HD jobs (the queued ones numbered in run order) and whether the queue is paused. */
 export function fetchHdQueue(): Promise<HdJobsResponse> {
-  return getJson(HD_QUEUE_ROUTES.jobs, hdJobsResponseSchema);
+  return getJson(API_ROUTES.hdJobs, hdJobsResponseSchema);
 }
 
 const anyBody: Parser<unknown> = { safeParse: (input) => ({ success: true, data: input }) };
@@ -36,7 +36,7 @@ const anyBody: Parser<unknown> = { safeParse: (input) => ({ success: true, data:
  * already runs or ended (409) or is unknown (404).
  */
 export async function cancelHdJob(id: string): Promise<void> {
-  expectAnswer(await postJson(HD_QUEUE_ROUTES.cancel, { id }), anyBody);
+  expectAnswer(await postJson(API_ROUTES.cancelHdJob, { id }), anyBody);
 }
 
 /**
@@ -44,30 +44,11 @@ export async function cancelHdJob(id: string): Promise<void> {
  * Rejects with the server's text when the job already runs or ended (409) or is unknown (404).
  */
 export async function moveHdJobToTop(id: string): Promise<HdJobsResponse> {
-  return expectAnswer(await postJson(HD_QUEUE_ROUTES.moveToTop, { id }), hdJobsResponseSchema);
+  return expectAnswer(await postJson(API_ROUTES.moveHdJobToTop, { id }), hdJobsResponseSchema);
 }
 
 /** Pauses (or resumes) the user's queue: a running job finishes; the answer is the queue. */
 export async function setHdQueuePaused(paused: boolean): Promise<HdJobsResponse> {
-  const path = paused ? HD_QUEUE_ROUTES.pause : HD_QUEUE_ROUTES.resume;
+  const path = paused ? API_ROUTES.pauseHdQueue : API_ROUTES.resumeHdQueue;
   return expectAnswer(await postJson(path), hdJobsResponseSchema);
-}
-
-/** Where a finished HD file downloads from (the server names the download). */
-export function hdImageUrl(filename: string): string {
-  return `/api/images/hd/${encodeURIComponent(filename)}`;
-}
-
-/** The LD image's thumbnail, as the toast and the queue show it. */
-export function ldThumbnailUrl(filename: string): string {
-  return `/api/images/ld/thumbnail/${encodeURIComponent(filename)}`;
-}
-
-export function ldImageUrl(filename: string): string {
-  return `/api/images/ld/${encodeURIComponent(filename)}`;
-}
-
-/** The reference image an LD image was generated from. */
-export function inputImageUrl(filename: string): string {
-  return `/api/images/input/${encodeURIComponent(filename)}`;
 }

@@ -2,14 +2,6 @@
 export { LdImageDetailsModal } from './ld-image-details-modal';
 export type { LdImageDetailsModalProps } from './ld-image-details-modal';
 export { orderHd, reportHdJobCancelled, useHdJobs, useImageHdState } from './hd-job-store';
-export {
-  cancelHdJob,
-  fetchHdJobs,
-  fetchHdQueue,
-  hdImageUrl,
-  ldThumbnailUrl,
-  moveHdJobToTop,
-  setHdQueuePaused,
-} from './hd-api';
+export { cancelHdJob, fetchHdJobs, fetchHdQueue, moveHdJobToTop, setHdQueuePaused } from './hd-api';
 export type { HdJobView, HdJobsState, ImageHdState } from './hd-job-state';
 export { ActiveHdJobsBadge } from './active-hd-jobs';

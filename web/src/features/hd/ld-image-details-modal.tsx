@@ -1,4 +1,12 @@
-import { TEXTS, hdSizesForImage, isHdSizeLabel, readImageMetadata } from '@tessera/contract';
+import {
+  TEXTS,
+  hdImageUrl,
+  hdSizesForImage,
+  inputImageUrl,
+  isHdSizeLabel,
+  ldImageUrl,
+  readImageMetadata,
+} from '@tessera/contract';
 import type { HdSizeLabel, LdImage, Tag } from '@tessera/contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -7,9 +15,9 @@ import { StarImageButton } from '../../components/gallery/image-actions';
 import { CrossIcon } from '../../components/icons';
 import { useMessaging } from '../../lib/messaging';
 import type { RemixState } from '../generate';
+import { MaterialMapsSection } from '../materials';
 import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags';
-import { hdImageUrl, inputImageUrl, ldImageUrl } from './hd-api';
 import { orderHd, useImageHdState } from './hd-job-store';
 import './ld-image-details-modal.css';
 
@@ -228,6 +236,8 @@ export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDet
                 )}
               </div>
             </section>
+
+            <MaterialMapsSection kind="ld" image={image.filename} />
           </div>
         </div>
       </div>

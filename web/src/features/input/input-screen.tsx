@@ -1,14 +1,9 @@
-import { TEXTS, formatImageDate } from '@tessera/contract';
+import { TEXTS, formatImageDate, inputImageUrl, ldThumbnailUrl } from '@tessera/contract';
 import type { InputImage } from '@tessera/contract';
 import { useNavigate } from 'react-router';
-import { inputImageUrl } from '../../lib/api/generation';
 import { generateWithReference } from '../generate';
 import { useInputs } from './use-inputs';
 import './input-screen.css';
-
-function ldThumbnailUrl(filename: string): string {
-  return `/api/images/ld/thumbnail/${encodeURIComponent(filename)}`;
-}
 
 /**
  * Route `/input` (beyond the spec, which leaves it open): the reference images the user uploaded,

@@ -1,15 +1,23 @@
-import { formatImageDate, sizeLabelFromFactors } from '@tessera/contract';
-import type { HdImage } from '@tessera/contract';
+import {
+  formatImageDate,
+  hdImageUrl,
+  hdPixelSize,
+  hdPrintSize,
+  sizeLabelFromFactors,
+} from '@tessera/contract';
+import type { HdImage, HdSizeLabel } from '@tessera/contract';
 import { Dialog } from '../../components/gallery/dialog';
 import { DownloadIcon } from '../../components/icons';
-import { hdImageUrl } from '../../lib/api/images';
+import { MaterialMapsSection } from '../materials';
 
 /**
- * The HD Image Details modal of SPEC §2 (checklist O3): Name, Size, Date and Download. The
- * server names the downloaded file (Content-Disposition); `download` asks the browser to save it.
+ * The HD Image Details modal of SPEC §2 (checklist O3): Name, Size, Date and Download, plus the
+ * print size in cm and the resolution the file carries (issue 17). The server names the
+ * downloaded file (Content-Disposition); `download` asks the browser to save it.
  */
 export function HdImageDetailsModal({ image, onClose }: { image: HdImage; onClose: () => void }) {
   const size = sizeLabelFromFactors(image.metadata);
+  const print = size && printFields(size);
   return (
     <Dialog title="HD Image Details" onClose={onClose} className="hd-details">
       <img className="hd-details-preview" src={image.thumbnail} alt={image.filename} />
@@ -22,6 +30,18 @@ export function HdImageDetailsModal({ image, onClose }: { image: HdImage; onClos
           <dt>Size</dt>
           <dd>{size ?? '-'}</dd>
         </div>
+        {print && (
+          <>
+            <div>
+              <dt>Print size</dt>
+              <dd>{print.size}</dd>
+            </div>
+            <div>
+              <dt>Resolution</dt>
+              <dd>{print.resolution}</dd>
+            </div>
+          </>
+        )}
         <div>
           <dt>Date</dt>
           <dd>{formatImageDate(image.metadata)}</dd>
@@ -37,6 +57,18 @@ export function HdImageDetailsModal({ image, onClose }: { image: HdImage; onClos
           Download
         </a>
       </div>
+      <MaterialMapsSection kind="hd" image={image.filename} />
     </Dialog>
   );
+}
+
+/** "30 × 30 cm" (width × height) and "71.7 px/cm (182 dpi)": what the file's density says. */
+function printFields(label: HdSizeLabel): { size: string; resolution: string } | undefined {
+  const pixels = hdPixelSize(label);
+  if (!pixels) return undefined;
+  const print = hdPrintSize(label, pixels.width, pixels.height);
+  return {
+    size: `${print.widthCm} × ${print.heightCm} cm`,
+    resolution: `${print.pixelsPerCm.toFixed(1)} px/cm (${Math.round(print.dotsPerInch)} dpi)`,
+  };
 }

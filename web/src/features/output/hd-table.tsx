@@ -1,10 +1,10 @@
+import { hdImageUrl } from '@tessera/contract';
 import type { HdImage } from '@tessera/contract';
 import { memo, useCallback } from 'react';
 import { imageKey } from '../../components/gallery/gallery-image';
 import { DeleteImageButton, DownloadImageLink } from '../../components/gallery/image-actions';
 import { IMAGE_ROW_HEIGHT, ImageRow } from '../../components/gallery/image-row';
 import { VirtualTable } from '../../components/gallery/virtual-table';
-import { hdImageUrl } from '../../lib/api/images';
 
 export interface HdTableProps {
   images: readonly HdImage[];

@@ -1,9 +1,9 @@
+import { hdImageUrl } from '@tessera/contract';
 import type { HdImage } from '@tessera/contract';
 import { memo } from 'react';
 import { DeleteImageButton, DownloadImageLink } from '../../components/gallery/image-actions';
 import { ImageTile } from '../../components/gallery/image-tile';
 import type { TileBox } from '../../components/gallery/masonry-grid';
-import { hdImageUrl } from '../../lib/api/images';
 
 export interface HdTileProps extends TileBox {
   image: HdImage;

@@ -1,3 +1,4 @@
+import { ldThumbnailUrl } from '@tessera/contract';
 import { useReducer } from 'react';
 import { CrossIcon } from '../../components/icons';
 import { useHdStatus } from '../../lib/messaging';
@@ -5,10 +6,6 @@ import type { HdStatusEvent } from '../../lib/messaging';
 import { useHdJobs } from '../hd';
 import { INITIAL_TOAST_STATE, toastReducer } from './toast-state';
 import './hd-toasts.css';
-
-function thumbnailUrl(image: string): string {
-  return `/api/images/ld/thumbnail/${encodeURIComponent(image)}`;
-}
 
 function log(event: HdStatusEvent): void {
   // SPEC §4: an HD error is logged (the server retries); the toast tells the person.
@@ -53,7 +50,7 @@ export function HdToasts() {
           {toast.image !== undefined && (
             <img
               className="toast-thumbnail"
-              src={thumbnailUrl(toast.image)}
+              src={ldThumbnailUrl(toast.image)}
               alt=""
               width="48"
               height="48"

@@ -1,4 +1,4 @@
-import { TEXTS, formatImageDate } from '@tessera/contract';
+import { TEXTS, formatImageDate, hdImageUrl, ldThumbnailUrl } from '@tessera/contract';
 import type { HdJob, HdJobsResponse } from '@tessera/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -7,8 +7,6 @@ import { useHdStatus, useMessaging } from '../../lib/messaging';
 import {
   cancelHdJob,
   fetchHdQueue,
-  hdImageUrl,
-  ldThumbnailUrl,
   moveHdJobToTop,
   reportHdJobCancelled,
   setHdQueuePaused,

@@ -1,8 +1,9 @@
 import {
-  withToken,
-  ZIP_ROUTES,
+  API_ROUTES,
   zipDownloadProgressSchema,
   zipDownloadTicketSchema,
+  zipFileUrl,
+  zipProgressUrl,
 } from '@tessera/contract';
 import type { ZipDownloadProgress, ZipDownloadRequest, ZipDownloadTicket } from '@tessera/contract';
 import { expectAnswer, getJson, postJson } from '../../lib/http';
@@ -12,11 +13,11 @@ import { expectAnswer, getJson, postJson } from '../../lib/http';
  * HttpError carrying the server's text when it is refused (an image no longer there, say).
  */
 export async function requestZipDownload(request: ZipDownloadRequest): Promise<ZipDownloadTicket> {
-  return expectAnswer(await postJson(ZIP_ROUTES.create, request), zipDownloadTicketSchema);
+  return expectAnswer(await postJson(API_ROUTES.zipCreate, request), zipDownloadTicketSchema);
 }
 
 export function fetchZipProgress(token: string): Promise<ZipDownloadProgress> {
-  return getJson(withToken(ZIP_ROUTES.progress, token), zipDownloadProgressSchema);
+  return getJson(zipProgressUrl(token), zipDownloadProgressSchema);
 }
 
 /**
@@ -26,7 +27,7 @@ export function fetchZipProgress(token: string): Promise<ZipDownloadProgress> {
  */
 export function saveWithBrowser(ticket: ZipDownloadTicket): void {
   const link = document.createElement('a');
-  link.href = withToken(ZIP_ROUTES.file, ticket.token);
+  link.href = zipFileUrl(ticket.token);
   link.download = ticket.filename;
   link.hidden = true;
   document.body.append(link);

@@ -1,36 +1,23 @@
-import { generationStatusResponseSchema, inputsResponseSchema } from '@tessera/contract';
+import {
+  API_ROUTES,
+  generationStatusResponseSchema,
+  inputImageUrl,
+  inputsResponseSchema,
+  PREVIEW_REQUEST_FIELDS,
+} from '@tessera/contract';
 import type { GenerationStatusResponse, InputImage, PreviewRequestFields } from '@tessera/contract';
 import { expectAnswer, getJson, HttpError, send } from '../http';
 import type { Parser } from '../http';
 
 const ANY_BODY: Parser<unknown> = { safeParse: (input) => ({ success: true, data: input }) };
 
-/** The order of SPEC §7's list; `mask` is ours (the spec has no field for the Mask toggle). */
-const PREVIEW_TEXT_FIELDS = [
-  'id',
-  'user',
-  'image',
-  'cliptextencode_585',
-  'cliptextencode_716',
-  'ipadapter_weight',
-  'style',
-  'ksampler_cfg',
-  'ksampler_denoise',
-  'use_fixed_seed',
-  'latent_width',
-  'latent_height',
-  'Kseed',
-  'seamless',
-  'circularVAE',
-  'mask',
-] as const satisfies readonly (keyof PreviewRequestFields)[];
-
 /** The multipart body of a preview job: the file part `image`, then the text fields. */
 export function previewFormData(fields: PreviewRequestFields, image: Blob): FormData {
   const body = new FormData();
   // The file part comes first, so the server has the reference before it reads the fields.
   body.append('image', image, fields.image);
-  for (const name of PREVIEW_TEXT_FIELDS) {
+  // In the order of SPEC §7's list; `mask` is ours (the spec has no field for the Mask toggle).
+  for (const name of PREVIEW_REQUEST_FIELDS) {
     const value = fields[name];
     if (value !== undefined) body.append(name, value);
   }
@@ -42,7 +29,7 @@ export function previewFormData(fields: PreviewRequestFields, image: Blob): Form
  * comes through the status call. Rejects with an HttpError unless the job was accepted.
  */
 export async function postPreviewJob(fields: PreviewRequestFields, image: Blob): Promise<void> {
-  const answer = await send('/api/command/generate-image/preview', {
+  const answer = await send(API_ROUTES.generatePreview, {
     method: 'POST',
     body: previewFormData(fields, image),
   });
@@ -57,16 +44,11 @@ export async function postPreviewJob(fields: PreviewRequestFields, image: Blob):
 export async function fetchPreviewStatus(
   now: () => number = Date.now,
 ): Promise<GenerationStatusResponse | null> {
-  const answer = await send(`/api/query/status-generate-image/preview?t=${now()}`, {
+  const answer = await send(`${API_ROUTES.previewStatus}?t=${now()}`, {
     cache: 'no-store',
   });
   if (answer.status === 404) return null;
   return expectAnswer(answer, generationStatusResponseSchema);
-}
-
-/** Where an uploaded reference image is served. */
-export function inputImageUrl(filename: string): string {
-  return `/api/images/input/${encodeURIComponent(filename)}`;
 }
 
 /** An uploaded reference as a File, to post again as a new job's reference. */
@@ -86,5 +68,5 @@ export async function fetchInputImage(filename: string): Promise<File> {
 
 /** GET /api/query/inputs: the user's uploaded references, newest first, with what each made. */
 export async function fetchInputs(): Promise<InputImage[]> {
-  return (await getJson('/api/query/inputs', inputsResponseSchema)).inputs;
+  return (await getJson(API_ROUTES.inputs, inputsResponseSchema)).inputs;
 }

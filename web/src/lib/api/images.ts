@@ -76,8 +76,3 @@ export async function deleteLdImage(client: RequestClient, filename: string): Pr
 export async function deleteHdImage(client: RequestClient, filename: string): Promise<void> {
   await client.request('delete-high-definition', { filename });
 }
-
-/** Where the browser downloads an HD file; the server names the download. */
-export function hdImageUrl(filename: string): string {
-  return `/api/images/hd/${encodeURIComponent(filename)}`;
-}

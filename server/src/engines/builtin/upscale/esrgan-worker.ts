@@ -1,12 +1,13 @@
 /**
- * An ESRGAN worker thread of the builtin upscaler: its own tfjs instance on the WebAssembly
- * backend, the model of `workerData.scale`, and tiles to run, one message each. For a tile it
+ * An ESRGAN worker thread of the builtin upscaler: its own network runtime (onnxruntime, or tfjs
+ * on WebAssembly), the model of `workerData.scale`, and tiles to run, one message each. For a tile it
  * reads the core with `margin` pixels of context from the shared LD image (wrapped around or
  * mirrored beyond the edges), runs the network, and writes the core of the result, rounded,
  * into the shared output. It writes no file and may be terminated at any time.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { loadEsrgan } from './model.js';
+import type { Esrgan } from './model.js';
+import type * as OnnxModule from './onnx-model.js';
 import { padIndex, type Tile } from './plan.js';
 import type { EsrganWorkerData, FromEsrganWorker, ToEsrganWorker } from './protocol.js';
 
@@ -57,9 +58,34 @@ function writeCore(tile: Tile, result: Float32Array, tileWidth: number): void {
   }
 }
 
+/**
+ * The network on the runtime asked for. Each runtime's module is imported only when used, so a
+ * worker holds one (tfjs' WebAssembly heap or onnxruntime's library, not both). If onnxruntime's
+ * native library does not load (a platform its npm package has no binary for), tfjs runs instead.
+ */
+async function loadModel(): Promise<{ model: Esrgan; fallbackReason?: string }> {
+  if (job.runtime === 'onnx') {
+    let onnx: typeof OnnxModule;
+    try {
+      onnx = await import('./onnx-model.js');
+    } catch (error) {
+      const { loadEsrgan } = await import('./model.js');
+      const reason = error instanceof Error ? error.message : String(error);
+      return { model: await loadEsrgan(job.scale, true, job.variant), fallbackReason: reason };
+    }
+    return { model: await onnx.loadOnnxEsrgan(job.scale, job.variant) };
+  }
+  const { loadEsrgan } = await import('./model.js');
+  return { model: await loadEsrgan(job.scale, true, job.variant) };
+}
+
 async function main(): Promise<void> {
-  const model = await loadEsrgan(job.scale);
-  post({ type: 'ready' });
+  const { model, fallbackReason } = await loadModel();
+  post({
+    type: 'ready',
+    runtime: fallbackReason === undefined ? job.runtime : 'tfjs',
+    ...(fallbackReason === undefined ? {} : { fallbackReason }),
+  });
   port.on('message', (message: ToEsrganWorker) => {
     const { tile, index } = message;
     const { input, width, height } = readTile(tile);

@@ -22,9 +22,11 @@ import {
   type RgbImage,
 } from './network.js';
 import {
-  TILE_MARGIN,
   encodingFor,
+  tileMargin,
   modelScaleFor,
+  type EsrganRuntime,
+  type EsrganVariant,
   upscaleFactor,
   type ModelScale,
   type OutputEncoding,
@@ -34,6 +36,10 @@ import { resampleToFile } from './resample.js';
 export interface UpscaleOptions {
   /** Run the network (ESRGAN); false: the Lanczos resample alone. */
   neural: boolean;
+  /** What runs the network; default 'onnx' (onnxruntime), 'tfjs' the WebAssembly path. */
+  runtime?: EsrganRuntime;
+  /** Which ESRGAN network; default 'slim'. */
+  variant?: EsrganVariant;
   /** Worker threads for the network; default one per core, at most 4. */
   workers?: number;
   /** Tile cores in LD pixels (tests use small ones to get several tiles from a small image). */
@@ -46,10 +52,15 @@ const ENCODED = 99;
 
 /**
  * Rough costs on one core of the 2-core reference machine, only to weigh the stages' shares of
- * the progress bar: seconds per pixel through the network (tile margins included), per output
- * pixel for resample + encode, and a worker's start (tfjs import, WebAssembly, model).
+ * the progress bar: seconds per pixel through ESRGAN-slim (tile margins included) by runtime,
+ * medium's cost relative to slim's, per output pixel for resample + encode, and a worker's start
+ * (runtime, model).
  */
-const NETWORK_SECONDS_PER_PIXEL: Readonly<Record<ModelScale, number>> = { 2: 16e-6, 4: 21e-6 };
+const NETWORK_SECONDS_PER_PIXEL: Readonly<Record<EsrganRuntime, Record<ModelScale, number>>> = {
+  onnx: { 2: 5.5e-6, 4: 6.5e-6 },
+  tfjs: { 2: 16e-6, 4: 21e-6 },
+};
+const VARIANT_COST: Readonly<Record<EsrganVariant, number>> = { slim: 1, medium: 2.6 };
 const ENCODE_SECONDS_PER_PIXEL: Readonly<Record<OutputEncoding, number>> = {
   png: 100e-9,
   jpeg: 45e-9,
@@ -96,6 +107,8 @@ export async function upscaleImage(
       const network: NetworkOptions = {
         scale: modelScaleFor(upscaleFactor(source, params)),
         padding: params.seamless ? 'wrap' : 'mirror',
+        runtime: options.runtime,
+        variant: options.variant,
         workers: options.workers,
         tileCore: options.tileCore,
       };
@@ -155,10 +168,12 @@ async function decodeRgb(sourcePath: string): Promise<RgbImage> {
 }
 
 function estimateNetworkSeconds(source: RgbImage, options: NetworkOptions): number {
+  const margin = tileMargin(options.variant ?? 'slim');
   const pixels = planTiles(source, options).reduce(
-    (sum, tile) => sum + (tile.width + 2 * TILE_MARGIN) * (tile.height + 2 * TILE_MARGIN),
+    (sum, tile) => sum + (tile.width + 2 * margin) * (tile.height + 2 * margin),
     0,
   );
-  const seconds = pixels * NETWORK_SECONDS_PER_PIXEL[options.scale];
+  const perPixel = NETWORK_SECONDS_PER_PIXEL[options.runtime ?? 'onnx'][options.scale];
+  const seconds = pixels * perPixel * VARIANT_COST[options.variant ?? 'slim'];
   return WORKER_START_SECONDS + seconds / workerCount(options);
 }

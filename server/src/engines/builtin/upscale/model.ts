@@ -8,30 +8,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import type { ModelScale } from './plan.js';
+import { esrganModelPath } from './model-files.js';
+import type { EsrganVariant, ModelScale } from './plan.js';
 
 const require = createRequire(import.meta.url);
 
-/** The folder of an installed package, found from its entry point (the packages export no package.json). */
-function packageDir(name: string): string {
-  let dir = path.dirname(require.resolve(name));
-  for (;;) {
-    try {
-      const manifest = require(path.join(dir, 'package.json')) as { name?: string };
-      if (manifest.name === name) return dir;
-    } catch {
-      // No package.json here: keep climbing.
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`Cannot find the folder of the package ${name}`);
-    dir = parent;
-  }
-}
-
-/** `models/x{scale}/model.json` of the installed ESRGAN-slim package (a Keras layers model). */
-export function esrganModelPath(scale: ModelScale): string {
-  return path.join(packageDir('@upscalerjs/esrgan-slim'), 'models', `x${scale}`, 'model.json');
-}
+export { esrganModelPath } from './model-files.js';
 
 interface ModelJson {
   modelTopology: object;
@@ -45,7 +27,9 @@ interface ModelJson {
  * A tf.io handler that reads a TensorFlow.js model (model.json and its weight shards) from the
  * file system, the shards concatenated in manifest order as tfjs expects.
  */
-export function fileModelHandler(modelJsonPath: string): tf.io.IOHandler {
+export function fileModelHandler(
+  modelJsonPath: string,
+): tf.io.IOHandler & Required<Pick<tf.io.IOHandler, 'load'>> {
   return {
     async load(): Promise<tf.io.ModelArtifacts> {
       const json = JSON.parse(await fs.readFile(modelJsonPath, 'utf8')) as ModelJson;
@@ -110,9 +94,13 @@ export interface Esrgan {
  * the same weights (results equal to 1e-3), but it never builds the upsampled 48-channel tensor
  * (201 MB for a 256² tile with ×4), which halves the WebAssembly heap and saves some time.
  */
-export async function loadEsrgan(scale: ModelScale, subPixel = true): Promise<Esrgan> {
+export async function loadEsrgan(
+  scale: ModelScale,
+  subPixel = true,
+  variant: EsrganVariant = 'slim',
+): Promise<Esrgan> {
   await useWasmBackend();
-  const model = await tf.loadLayersModel(fileModelHandler(esrganModelPath(scale)));
+  const model = await tf.loadLayersModel(fileModelHandler(esrganModelPath(scale, variant)));
   const clamp = (y: tf.Tensor) => tf.clipByValue(y, 0, 255);
   let forward = (x: tf.Tensor4D) => clamp(model.predict(x) as tf.Tensor);
   if (subPixel) {

@@ -1,6 +1,7 @@
 /**
  * The neural pass of the builtin upscaler: the LD image through ESRGAN-slim (×2 or ×4), tile by
- * tile, on a pool of worker threads (esrgan-worker.ts), each with its own tfjs-wasm instance.
+ * tile, on a pool of worker threads (esrgan-worker.ts), each with its own onnxruntime session (or
+ * tfjs-wasm instance).
  * The LD image and the result live in SharedArrayBuffers; messages carry only tile numbers.
  */
 import os from 'node:os';
@@ -8,9 +9,12 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../worker-url.js';
 import {
   DEFAULT_TILE_CORE,
-  TILE_MARGIN,
+  ONNX_TILE_CORE,
   balancedTileCore,
+  tileMargin,
   tileGrid,
+  type EsrganRuntime,
+  type EsrganVariant,
   type ModelScale,
   type Padding,
   type Tile,
@@ -26,6 +30,10 @@ export interface RgbImage {
 
 export interface NetworkOptions {
   scale: ModelScale;
+  /** What runs the network; default 'onnx'. */
+  runtime?: EsrganRuntime;
+  /** Which network; default 'slim'. */
+  variant?: EsrganVariant;
   padding: Padding;
   /** Worker threads; default {@link defaultWorkerCount}. */
   workers?: number;
@@ -55,8 +63,9 @@ export function planTiles(
     balancedTileCore(
       source.width,
       source.height,
-      DEFAULT_TILE_CORE[options.scale],
+      (options.runtime ?? 'onnx') === 'onnx' ? ONNX_TILE_CORE : DEFAULT_TILE_CORE[options.scale],
       workerCount(options),
+      tileMargin(options.variant ?? 'slim'),
     );
   return tileGrid(source.width, source.height, core);
 }
@@ -81,12 +90,14 @@ export function runNetwork(
   const output = new SharedArrayBuffer(width * height * 3);
   const workerData: EsrganWorkerData = {
     scale,
+    runtime: options.runtime ?? 'onnx',
+    variant: options.variant ?? 'slim',
     source: shared,
     sourceWidth: source.width,
     sourceHeight: source.height,
     output,
     padding: options.padding,
-    margin: TILE_MARGIN,
+    margin: tileMargin(options.variant ?? 'slim'),
   };
   const count = Math.min(workers, tiles.length);
 
@@ -95,14 +106,34 @@ export function runNetwork(
     let next = 0;
     let done = 0;
     let settled = false;
+    let warned = false;
+
+    /**
+     * Workers inside a call to their runtime (loading the model, running a tile). onnxruntime runs
+     * synchronously on the worker's thread, and a worker terminated in the middle of that takes
+     * the whole process down when the call returns (its N-API binding throws a C++ exception
+     * into a dying environment: "terminate called after throwing an instance of 'Napi::Error'").
+     * So a busy worker is terminated only once it reports back: on abort, at most one tile later.
+     */
+    const busy = new Set<Worker>();
+    const onIdle = new Map<Worker, () => void>();
+    const idle = (worker: Worker) => {
+      busy.delete(worker);
+      onIdle.get(worker)?.();
+      onIdle.delete(worker);
+    };
+    const stop = (worker: Worker): Promise<number> =>
+      busy.has(worker)
+        ? new Promise<void>((resolve) => onIdle.set(worker, resolve)).then(() => worker.terminate())
+        : worker.terminate();
 
     const finish = (error?: Error) => {
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', onAbort);
-      // Terminated before anything else happens: their WebAssembly heaps are freed and no
-      // worker writes into the output any more.
-      void Promise.allSettled(workers.map((worker) => worker.terminate())).then(() => {
+      // Terminated before anything else happens: their heaps are freed and no worker writes
+      // into the output any more.
+      void Promise.allSettled(workers.map(stop)).then(() => {
         if (error) reject(error);
         else resolve({ data: new Uint8Array(output), width, height });
       });
@@ -118,16 +149,27 @@ export function runNetwork(
       if (next >= tiles.length) return;
       const index = next++;
       const tile = tiles[index];
-      if (tile) worker.postMessage({ type: 'tile', index, tile } satisfies ToEsrganWorker);
+      if (!tile) return;
+      busy.add(worker);
+      worker.postMessage({ type: 'tile', index, tile } satisfies ToEsrganWorker);
     };
 
     for (let k = 0; k < count; k++) {
       const worker = startWorker(import.meta.url, 'esrgan-worker', { workerData });
       workers.push(worker);
+      busy.add(worker); // loading its model
       worker.on('message', (message: FromEsrganWorker) => {
+        idle(worker);
         if (settled) return;
         switch (message.type) {
           case 'ready':
+            if (message.fallbackReason !== undefined && !warned) {
+              warned = true;
+              process.emitWarning(
+                `onnxruntime does not load here (${message.fallbackReason}); running tfjs-wasm`,
+                'TesseraUpscalerWarning',
+              );
+            }
             give(worker);
             break;
           case 'tile-done':
@@ -141,8 +183,12 @@ export function runNetwork(
             break;
         }
       });
-      worker.on('error', (error) => finish(error));
+      worker.on('error', (error) => {
+        idle(worker);
+        finish(error);
+      });
       worker.on('exit', (code) => {
+        idle(worker);
         finish(new Error(`Builtin upscaler: a worker stopped (exit code ${code}) before the end`));
       });
     }

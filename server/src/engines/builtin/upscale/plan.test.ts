@@ -52,7 +52,10 @@ describe('upscaler plan', () => {
     for (const tile of tiles) {
       expect(tile.width).toBeLessThanOrEqual(296);
       for (let y = tile.y; y < tile.y + tile.height; y++) {
-        for (let x = tile.x; x < tile.x + tile.width; x++) covered[y * width + x]++;
+        for (let x = tile.x; x < tile.x + tile.width; x++) {
+          const at = y * width + x;
+          covered[at] = (covered[at] ?? 0) + 1;
+        }
       }
     }
     expect(covered.every((count) => count === 1)).toBe(true);

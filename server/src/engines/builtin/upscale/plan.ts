@@ -7,6 +7,19 @@
 /** The ESRGAN-slim models used: ×2 and ×4 (the package also has ×3 and ×8). */
 export type ModelScale = 2 | 4;
 
+/**
+ * Which ESRGAN network of UpscalerJS: `slim` (RDN with 2 dense blocks, the default) or `medium`
+ * (10 dense blocks: sharper detail, about 2.6 times the work per pixel).
+ */
+export type EsrganVariant = 'slim' | 'medium';
+
+/**
+ * What runs the network in the workers: onnxruntime (the ONNX file the build converts from the
+ * Keras model; the default, about twice as fast) or tfjs on WebAssembly (the Keras model as
+ * shipped; the fallback where onnxruntime-node has no native library).
+ */
+export type EsrganRuntime = 'onnx' | 'tfjs';
+
 /** How a tile's context is read beyond the image: around the torus, or mirrored at the edge. */
 export type Padding = 'wrap' | 'mirror';
 
@@ -19,11 +32,26 @@ export type Padding = 'wrap' | 'mirror';
 export const TILE_MARGIN = 12;
 
 /**
+ * The context each network needs: {@link TILE_MARGIN} for slim; medium's eight more 3×3
+ * convolutions (radii summing to 18) need 20.
+ */
+export function tileMargin(variant: EsrganVariant): number {
+  return variant === 'medium' ? 20 : TILE_MARGIN;
+}
+
+/**
  * Tile cores in LD pixels (a tile is its core plus the margin on each side, 320² here): about the
  * size that ran fastest per pixel on this machine, with each worker's WebAssembly heap at about
  * 300 MB (model.ts runs the network's last layers at the input resolution, which halves it).
  */
 export const DEFAULT_TILE_CORE: Readonly<Record<ModelScale, number>> = { 2: 296, 4: 296 };
+
+/**
+ * Tile cores with onnxruntime (256² tiles with slim's margins): its memory grows faster than
+ * linearly with the tile (about 480 MB for the whole process with 256² tiles on two workers
+ * against 670 MB with 320²) for the same CPU time, the margins' extra work being small.
+ */
+export const ONNX_TILE_CORE = 232;
 
 /**
  * The model for the factor from the LD image to the target: ×4 when the factor is 4 or more,

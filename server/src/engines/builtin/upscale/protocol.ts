@@ -1,9 +1,12 @@
 /** Messages between the upscaler (index.ts) and its ESRGAN worker threads (esrgan-worker.ts). */
-import type { ModelScale, Padding, Tile } from './plan.js';
+import type { EsrganRuntime, EsrganVariant, ModelScale, Padding, Tile } from './plan.js';
 
 /** A worker's `workerData`: the images are shared, so no pixels travel in messages. */
 export interface EsrganWorkerData {
   scale: ModelScale;
+  /** What runs the network (both behind `Esrgan.run`, the tile reading and writing shared). */
+  runtime: EsrganRuntime;
+  variant: EsrganVariant;
   /** The LD image, 8-bit RGB, row-major, `sourceWidth`×`sourceHeight`. */
   source: SharedArrayBuffer;
   sourceWidth: number;
@@ -27,8 +30,11 @@ export interface ToEsrganWorker {
 }
 
 export type FromEsrganWorker =
-  /** The model is loaded: send tiles. */
-  | { type: 'ready' }
+  /**
+   * The model is loaded: send tiles. `runtime` is what runs it: 'tfjs' when 'onnx' was asked
+   * but onnxruntime's native library does not load on this platform.
+   */
+  | { type: 'ready'; runtime: EsrganRuntime; fallbackReason?: string }
   /** The tile's core is in the shared output. */
   | { type: 'tile-done'; index: number }
   | { type: 'failed'; message: string };

@@ -174,3 +174,76 @@ function smooth(t: number): number {
 function clamp8(v: number): number {
   return v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
 }
+
+/**
+ * Pebbles: a wrapping Voronoi pattern of rounded stones, each its own shade, darker towards its
+ * rim, in grey-brown mortar, plus grain. Isotropic on average (no preferred direction), opaque
+ * RGBA.
+ */
+export function pebbles(width: number, height: number, stone = 14, seed = 11): RawImage {
+  const rng = mulberry32(seed);
+  const gw = Math.max(1, Math.round(width / stone));
+  const gh = Math.max(1, Math.round(height / stone));
+  const cellW = width / gw;
+  const cellH = height / gh;
+  const centres = Array.from({ length: gw * gh }, (_, k) => ({
+    x: ((k % gw) + 0.15 + 0.7 * rng.next()) * cellW,
+    y: (Math.floor(k / gw) + 0.15 + 0.7 * rng.next()) * cellH,
+    colour: [90 + rng.next() * 110, 80 + rng.next() * 90, 70 + rng.next() * 70],
+  }));
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const gx = Math.floor(x / cellW);
+      const gy = Math.floor(y / cellH);
+      // Nearest and second-nearest centres around the torus: their distance gap is the rim.
+      let first = Infinity;
+      let second = Infinity;
+      let nearest = centres[0];
+      for (let j = -2; j <= 2; j++) {
+        for (let i = -2; i <= 2; i++) {
+          const cx = (gx + i + gw) % gw;
+          const cy = (gy + j + gh) % gh;
+          const centre = centres[cy * gw + cx];
+          if (!centre) continue;
+          let dx = Math.abs(x - centre.x);
+          let dy = Math.abs(y - centre.y);
+          dx = Math.min(dx, width - dx);
+          dy = Math.min(dy, height - dy);
+          const d = Math.hypot(dx, dy);
+          if (d < first) {
+            second = first;
+            first = d;
+            nearest = centre;
+          } else if (d < second) second = d;
+        }
+      }
+      const gap = (second - first) / 2;
+      const grain = rng.next() * 14 - 7;
+      const p = (y * width + x) * 4;
+      const rim = Math.min(1, gap / 3);
+      const shade = 0.75 + 0.25 * Math.min(1, gap / (stone * 0.4));
+      for (let c = 0; c < 3; c++) {
+        const stoneValue = (nearest?.colour[c] ?? 128) * shade;
+        data[p + c] = clamp8(stoneValue * rim + 60 * (1 - rim) + grain);
+      }
+      data[p + 3] = 255;
+    }
+  }
+  return { data, width, height };
+}
+
+/** The image turned by 90° clockwise (its rows become columns). */
+export function rotate90(image: RawImage): RawImage {
+  const { width, height } = image;
+  const data = new Uint8Array(image.data.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      // (x, y) goes to (height − 1 − y, x) in the width-for-height image.
+      const from = (y * width + x) * 4;
+      const to = (x * height + (height - 1 - y)) * 4;
+      for (let c = 0; c < 4; c++) data[to + c] = image.data[from + c] ?? 0;
+    }
+  }
+  return { data, width: height, height: width };
+}

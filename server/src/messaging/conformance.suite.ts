@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { TEXTS } from '@tessera/contract';
+import { errorText, TEXTS } from '@tessera/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startTestServer,
@@ -9,7 +9,7 @@ import {
   type TestServer,
 } from '../testing/test-server.js';
 import type { TestClient } from '../testing/test-client.js';
-import { MAX_COMMAND_BYTES, MESSAGING_TEXTS } from './service.js';
+import { MAX_COMMAND_BYTES } from './service.js';
 
 /**
  * The messaging conformance suite: every command of SPEC §7's table over a real broker, with two
@@ -377,7 +377,10 @@ export function messagingConformance(broker: BrokerKind): void {
         .call('delete-tag', { id: 'tag-red' })
         .then(() => bob.request('delete-tag', { id: 'b0', user: 'alice' }));
       expect(spoof.topic).toBe('query/status-tag/user/bob');
-      expect(spoof.body).toMatchObject({ success: false, error: MESSAGING_TEXTS.userMismatch });
+      expect(spoof.body).toMatchObject({
+        success: false,
+        error: errorText('COMMAND_USER_MISMATCH'),
+      });
       expect(await snapshot()).toBe(before);
     });
 
@@ -502,7 +505,7 @@ export function messagingConformance(broker: BrokerKind): void {
           transactionid: 'huge',
           user: 'alice',
           success: false,
-          error: MESSAGING_TEXTS.tooLarge,
+          error: errorText('COMMAND_TOO_LARGE'),
         },
       });
       // Broken JSON is answered too when its head is readable, also after another field.
@@ -513,7 +516,7 @@ export function messagingConformance(broker: BrokerKind): void {
       );
       expect((await broken).body).toMatchObject({
         success: false,
-        error: MESSAGING_TEXTS.malformed,
+        error: errorText('COMMAND_MALFORMED'),
       });
       expect(await snapshot()).toBe(before);
     });

@@ -8,6 +8,9 @@ import { createImageRepository, type ImageSearch } from './images.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 
+// SQLite's own part of the store tier: a database migrated from an older release, and SQLite's
+// query plans. The repository's behaviour on any database is in images.int.test.ts.
+
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -15,7 +18,9 @@ afterEach(async () => {
 
 function sqliteIn(dir: string): SQLite.Database {
   const sqlite = new SQLite(path.join(dir, 'tessera.sqlite'));
-  cleanups.push(() => sqlite.close());
+  cleanups.push(() => {
+    sqlite.close();
+  });
   return sqlite;
 }
 
@@ -67,7 +72,7 @@ describe('migration 0009: the search columns of the images already there', () =>
     });
     await old.destroy();
 
-    const db = await openDatabase(data.dir);
+    const db = await openDatabase({ dataDir: data.dir });
     cleanups.push(() => db.destroy());
     const keys = await db
       .selectFrom('images')
@@ -117,7 +122,7 @@ describe('the search queries', () => {
   it('read one owner through an index, and never sort in a temporary tree', async () => {
     const data = tempDir();
     cleanups.push(data.remove);
-    (await openDatabase(data.dir)).destroy();
+    (await openDatabase({ dataDir: data.dir })).destroy();
     // The repository on a Kysely that notes every query it runs, to ask SQLite for its plans.
     const queries: CompiledQuery[] = [];
     const db = new Kysely<Database>({

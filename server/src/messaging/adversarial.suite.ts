@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isCommandAction, responseTopic, validateTagName } from '@tessera/contract';
+import { errorText, isCommandAction, responseTopic, validateTagName } from '@tessera/contract';
 import type { MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { passwordOf } from '../testing/fixtures.js';
 import { hostileCases, type HostileCase } from '../testing/hostile-payloads.js';
 import { mqttClients, settle, subackCodes } from '../testing/mqtt-clients.js';
 import type { TestClient } from '../testing/test-client.js';
-import { MESSAGING_TEXTS } from './replies.js';
 import {
   startTestServer,
   UNLIMITED_PUBLISHING,
@@ -236,7 +235,7 @@ export function adversarialSuite(broker: BrokerKind): void {
         });
       const bodies = (await answers).map((answer) => answer.body);
       for (const body of bodies) expect(body).toMatchObject({ user: 'carol' });
-      const refused = bodies.filter((body) => body.error === MESSAGING_TEXTS.tooFast);
+      const refused = bodies.filter((body) => body.error === errorText('COMMANDS_TOO_FAST'));
       // The embedded broker lets 2 through per connection; on Mosquitto the service lets 4 per user.
       const passed = bodies.filter((body) => body.success === true).length;
       expect(passed).toBeGreaterThanOrEqual(2);

@@ -1,0 +1,115 @@
+// Every refusal the server sends a person, written once under a stable code. The texts are what
+// the answer's `error` field carries (HTTP and messaging alike); the codes name them in the code
+// and the tests, so a text can be reworded without hunting for its copies.
+import { MAX_COMMAND_BYTES } from './constants.js';
+import { TEXTS } from './texts.js';
+
+type ErrorText = string | ((...args: never[]) => string);
+
+const TEXTS_BY_CODE = {
+  // Any route
+  NOT_SIGNED_IN: 'Not signed in',
+  NOT_FOUND: 'Not found',
+  INTERNAL: 'Internal server error',
+
+  // Signing in
+  LOGIN_FIELDS_MISSING: 'Enter a username and a password',
+  INVALID_CREDENTIALS: 'Invalid username or password',
+  TOO_MANY_SIGN_INS: (seconds: number) =>
+    `Too many sign-in attempts. Try again in ${seconds} seconds.`,
+
+  // Preview jobs (SPEC §7)
+  UPLOAD_MISSING: 'No image was uploaded',
+  UPLOAD_TOO_LARGE: TEXTS.uploadTooLarge,
+  FORM_USER_MISMATCH: "The form's user is not the signed-in user",
+  FORM_MALFORMED: 'The form could not be read: it is not a complete multipart/form-data body',
+  JOB_ID_TAKEN: 'A job with this id is already queued or running',
+  NO_GENERATION_YET: 'No generation yet',
+  /** The per-user queue limit (beyond the spec), shown as the failure's text. */
+  PREVIEW_QUEUE_FULL: (limit: number) =>
+    `You already have ${limit} previews waiting. Wait for them to finish before starting more.`,
+
+  // HD orders and the HD queue
+  /** An HD or material-maps order names an image the user does not have. */
+  ORDERED_IMAGE_NOT_FOUND: (image: string) => `The image '${image}' was not found`,
+  HD_SIZE_NOT_OFFERED: (size: string) => `The size ${size} is not offered for this image's format`,
+  /** The image a job or a download works from was deleted meanwhile. */
+  IMAGE_GONE: (image: string) => `The image '${image}' no longer exists`,
+  HD_WRONG_SIZE: 'The engine wrote an image of the wrong size',
+  HD_QUEUE_FULL: (limit: number) =>
+    `You already have ${limit} HD images waiting. Wait for some to finish before ordering more.`,
+  HD_JOB_NOT_QUEUED: 'Only a queued job can be cancelled',
+  HD_JOB_NOT_QUEUED_TO_MOVE: 'Only a queued job can be moved',
+  HD_JOB_UNKNOWN: 'No such job',
+  HD_JOB_ID_MISSING: 'The request needs the job id',
+
+  // Material maps (issue 17)
+  MAPS_REQUEST_INVALID: `The request needs the gallery ('ld' or 'hd') and the image's file name`,
+  MAPS_QUEUE_FULL: (limit: number) => `At most ${limit} material map jobs may wait at once`,
+
+  // Images and tags (messaging commands)
+  IMAGE_NOT_FOUND: (filename: string) => `Image '${filename}' not found`,
+  TAG_NOT_FOUND: (id: string) => `Tag '${id}' not found`,
+  TAG_ID_TAKEN: (id: string) => `A tag with the id '${id}' already exists`,
+  TAG_NAME_TAKEN: TEXTS.tagDuplicate,
+
+  // Messaging
+  COMMAND_MALFORMED: 'The command is not valid JSON',
+  COMMAND_TOO_LARGE: `The command is larger than ${MAX_COMMAND_BYTES} bytes`,
+  COMMANDS_TOO_FAST: 'Too many commands at once; try again in a moment',
+  COMMAND_USER_MISMATCH: "The payload's user does not match the topic",
+  UNKNOWN_ACTION: (action: string) => `Unknown action '${action}'`,
+  UNKNOWN_USER: 'Unknown user',
+  COMMAND_FAILED: 'The command failed on the server',
+
+  // ZIP downloads
+  ZIP_REQUEST_INVALID: `The request needs the gallery ('ld' or 'hd') and the images' file names`,
+  ZIP_UNKNOWN_TOKEN: 'No such download',
+  ZIP_UNKNOWN_IMAGE: (name: string) => `No such image: ${name}`,
+  ZIP_TOO_MANY: 'Too many ZIP downloads at once: wait until one has finished',
+  ZIP_EXPIRED: 'This download has expired or was already used: start it again',
+  ZIP_INTERRUPTED: 'The download stopped before the end',
+  ZIP_READ_FAILED: 'An image could not be read: the download stopped',
+} as const satisfies Record<string, ErrorText>;
+
+export type ServerErrorCode = keyof typeof TEXTS_BY_CODE;
+
+/** What a coded text needs to be written out: nothing, or the values it names. */
+export type ServerErrorArgs<C extends ServerErrorCode> = (typeof TEXTS_BY_CODE)[C] extends (
+  ...args: infer A
+) => string
+  ? A
+  : [];
+
+/** One refusal as the table holds it: its code and its text (a function when it names values). */
+export interface ServerErrorEntry<C extends ServerErrorCode = ServerErrorCode> {
+  readonly code: C;
+  readonly text: (typeof TEXTS_BY_CODE)[C];
+}
+
+/** The table: each refusal under its code, e.g. SERVER_ERRORS.TAG_NAME_TAKEN.text('Stone'). */
+export const SERVER_ERRORS = Object.fromEntries(
+  Object.entries(TEXTS_BY_CODE).map(([code, text]) => [code, { code, text }]),
+) as { readonly [C in ServerErrorCode]: ServerErrorEntry<C> };
+
+/** A refusal written out: its code, and the text the answer's `error` field carries. */
+export interface ServerError<C extends ServerErrorCode = ServerErrorCode> {
+  readonly code: C;
+  readonly text: string;
+}
+
+export function serverError<C extends ServerErrorCode>(
+  code: C,
+  ...args: ServerErrorArgs<C>
+): ServerError<C> {
+  const text: ErrorText = TEXTS_BY_CODE[code];
+  return {
+    code,
+    text: typeof text === 'function' ? (text as (...values: unknown[]) => string)(...args) : text,
+  };
+}
+
+/** The text of a refusal, as the answer's `error` field carries it. */
+export function errorText<C extends ServerErrorCode>(code: C, ...args: ServerErrorArgs<C>): string {
+  return serverError(code, ...args).text;
+}

@@ -1,0 +1,64 @@
+// PBR material maps of an LD or HD image (issue 17, part 5): the maps and the shapes of the
+// routes that order them and tell how far they are (API_ROUTES.materialMaps*), as both sides use
+// them. Beyond SPEC §7: plain HTTP, polled like the spec's HD status, so the spec's MQTT topics
+// carry nothing new.
+import { z } from 'zod';
+import { fileNameSchema } from './file-name.js';
+
+/** The maps of a material, in the order they are shown. */
+export const MATERIAL_MAPS = [
+  'height',
+  'normal-opengl',
+  'normal-directx',
+  'roughness',
+  'ambient-occlusion',
+] as const;
+export type MaterialMap = (typeof MATERIAL_MAPS)[number];
+
+export const MATERIAL_MAP_LABELS: Readonly<Record<MaterialMap, string>> = {
+  height: 'Height',
+  'normal-opengl': 'Normal (OpenGL)',
+  'normal-directx': 'Normal (DirectX)',
+  roughness: 'Roughness',
+  'ambient-occlusion': 'Ambient occlusion',
+};
+
+/** Which image: a gallery ('ld' or 'hd') and its file name. */
+export const materialMapsRequestSchema = z.object({
+  kind: z.enum(['ld', 'hd']),
+  image: fileNameSchema,
+});
+
+export const materialMapsJobSchema = z.object({
+  id: z.string(),
+  status: z.enum(['queued', 'in_progress', 'finished', 'error', 'cancelled']),
+  percent: z.number().int().min(0).max(100),
+  error: z.string().optional(),
+});
+
+export const materialMapFileSchema = z.object({
+  map: z.enum(MATERIAL_MAPS),
+  filename: fileNameSchema,
+  bytes: z.number().int().nonnegative(),
+  /** The map at most PREVIEW_MAX_SIDE px wide and high, for the 3D preview. */
+  preview: fileNameSchema,
+});
+
+/** The longest side of the maps' previews: what a browser's 3D preview loads. */
+export const MATERIAL_PREVIEW_MAX_SIDE = 1024;
+
+export const materialMapsStatusSchema = z.object({
+  /** The image's latest maps job; null when none was ordered. */
+  job: materialMapsJobSchema.nullable(),
+  /** The maps made last, one per map; empty before the first job finished. */
+  maps: z.array(materialMapFileSchema),
+  /** The image itself at the previews' size (the material's colour); set with the maps. */
+  colourPreview: fileNameSchema.optional(),
+  /** Whether the maps wrap around the image's edges (a seamless texture's maps tile). */
+  seamless: z.boolean(),
+});
+
+export type MaterialMapsRequest = z.infer<typeof materialMapsRequestSchema>;
+export type MaterialMapsJob = z.infer<typeof materialMapsJobSchema>;
+export type MaterialMapFile = z.infer<typeof materialMapFileSchema>;
+export type MaterialMapsStatus = z.infer<typeof materialMapsStatusSchema>;

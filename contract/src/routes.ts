@@ -1,0 +1,147 @@
+// The paths of the HTTP API (SPEC §7 and beyond), written once: the server registers these
+// templates with Fastify, the app and the tests build URLs from them.
+
+/** Every route as the server registers it; `:name` marks a path parameter. */
+export const API_ROUTES = {
+  // What the app reads before anything else (SPEC §1), and the health check.
+  title: '/api/title',
+  theme: '/api/theme',
+  brokerUrl: '/api/mosquitto/url',
+  health: '/api/health',
+
+  // Sign in, sign out, and who is signed in.
+  login: '/api/login',
+  logout: '/api/logout',
+  session: '/api/session',
+
+  // Generation (SPEC §7): a preview job (multipart), the latest preview and HD status.
+  generatePreview: '/api/command/generate-image/preview',
+  previewStatus: '/api/query/status-generate-image/preview',
+  hdStatus: '/api/query/status-generate-image',
+
+  // Beyond the spec: the references library (/input).
+  /** GET: the user's uploaded references, newest first (inputsResponseSchema). */
+  inputs: '/api/query/inputs',
+
+  // Beyond the spec: the HD queue page (/upscale).
+  /** GET: the user's HD jobs and whether their queue is paused (hdJobsResponseSchema). */
+  hdJobs: '/api/query/hd-jobs',
+  /** POST { id }: cancels a queued job; 409 once it runs or ended. */
+  cancelHdJob: '/api/command/cancel-hd-job',
+  /** POST { id }: the queued job runs next among the user's jobs; answers the queue. */
+  moveHdJobToTop: '/api/command/move-hd-job-to-top',
+  /** POST: none of the user's queued jobs starts until resumed (a running one finishes). */
+  pauseHdQueue: '/api/command/pause-hd-queue',
+  /** POST: the user's queued jobs run again. */
+  resumeHdQueue: '/api/command/resume-hd-queue',
+
+  // Beyond the spec: a selection of images as one ZIP (issue 13, feature 10).
+  /** POST zipDownloadRequestSchema → zipDownloadTicketSchema: checks the selection, once. */
+  zipCreate: '/api/command/zip-download',
+  /** GET: the ZIP itself, once, as an attachment with its exact Content-Length. */
+  zipFile: '/api/images/zip/:token',
+  /** GET → zipDownloadProgressSchema: how far the server has sent the ZIP. */
+  zipProgress: '/api/query/zip-download/:token',
+
+  // Beyond the spec: PBR material maps of an image (issue 17, part 5).
+  /** POST materialMapsRequestSchema → materialMapsStatusSchema: orders the maps (202). */
+  materialMapsOrder: '/api/command/material-maps',
+  /** GET ?kind=&image= → materialMapsStatusSchema: the maps made and the latest job. */
+  materialMapsStatus: '/api/query/material-maps',
+
+  // The user's image files (SPEC §7), to their owner only.
+  /** Material maps (issue 17): one map file, as an attachment. */
+  mapImage: '/api/images/maps/:filename',
+  ldImage: '/api/images/ld/:filename',
+  ldThumbnail: '/api/images/ld/thumbnail/:filename',
+  hdImage: '/api/images/hd/:filename',
+  hdThumbnail: '/api/images/hd/thumbnail/:filename',
+  inputImage: '/api/images/input/:filename',
+} as const;
+
+export type ApiRoute = (typeof API_ROUTES)[keyof typeof API_ROUTES];
+
+/** Every path the API answers begins with this (anything else may be a page of the app). */
+export const API_PREFIX = '/api/';
+
+/** The names of a route template's `:name` parameters. */
+type ParamNames<T extends string> = T extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<Rest>
+  : T extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+export type RouteParams<T extends string> = Readonly<Record<ParamNames<T>, string>>;
+
+/**
+ * A route template with its parameters filled in, each percent-encoded as one path segment (a
+ * '/' in a file name stays inside it). '.' and '..' are refused: a URL parser resolves them as
+ * path steps, so the URL would silently point at another route.
+ */
+export function routeUrl<T extends string>(route: T, params: RouteParams<T>): string {
+  const values = params as Readonly<Record<string, string>>;
+  return route.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new TypeError(`${route} needs a value for :${name}`);
+    if (value === '.' || value === '..') {
+      throw new RangeError(`'${value}' cannot be the :${name} of ${route}`);
+    }
+    return encodeURIComponent(value);
+  });
+}
+
+/** The image galleries, whose files have thumbnails. */
+export type GalleryKind = 'ld' | 'hd';
+
+const IMAGE_ROUTES = {
+  ld: API_ROUTES.ldImage,
+  hd: API_ROUTES.hdImage,
+  input: API_ROUTES.inputImage,
+} as const;
+
+const THUMBNAIL_ROUTES = {
+  ld: API_ROUTES.ldThumbnail,
+  hd: API_ROUTES.hdThumbnail,
+} as const;
+
+/** Where the browser loads (or, for HD, downloads) one of the user's image files. */
+export function imageUrl(area: keyof typeof IMAGE_ROUTES, filename: string): string {
+  return routeUrl(IMAGE_ROUTES[area], { filename });
+}
+
+/** Where the browser loads an LD or HD image's thumbnail (always WebP). */
+export function thumbnailUrl(kind: GalleryKind, filename: string): string {
+  return routeUrl(THUMBNAIL_ROUTES[kind], { filename });
+}
+
+export function ldImageUrl(filename: string): string {
+  return imageUrl('ld', filename);
+}
+
+export function ldThumbnailUrl(filename: string): string {
+  return thumbnailUrl('ld', filename);
+}
+
+/** An HD file downloads from here (the server names the download after its source and size). */
+export function hdImageUrl(filename: string): string {
+  return imageUrl('hd', filename);
+}
+
+/** The reference image an LD image was generated from. */
+export function inputImageUrl(filename: string): string {
+  return imageUrl('input', filename);
+}
+
+/** One material map file (or its preview), downloaded as an attachment. */
+export function materialMapUrl(filename: string): string {
+  return routeUrl(API_ROUTES.mapImage, { filename });
+}
+
+/** The ZIP of a ticket, downloaded once. */
+export function zipFileUrl(token: string): string {
+  return routeUrl(API_ROUTES.zipFile, { token });
+}
+
+export function zipProgressUrl(token: string): string {
+  return routeUrl(API_ROUTES.zipProgress, { token });
+}

@@ -1,0 +1,503 @@
+// The multi-process test (issue 16, part 7): on the local cluster (deploy/local/cluster.sh: 2
+// servers and 1 worker on PostgreSQL, Mosquitto and s3rver), 20 users sign in on alternating
+// servers, connect to the broker as the browser does, create tags, generate previews and order
+// HD; one server dies by SIGKILL while HD jobs run. Then every job finished exactly once, no
+// image is lost or listed twice, no message reached the wrong user, and everything is
+// reachable from the surviving server.
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  API_ROUTES,
+  buildHdCommand,
+  commandTopic,
+  userQueryTopics,
+  type CommandAction,
+} from '@tessera/contract';
+import mqtt, { type MqttClient } from 'mqtt';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addUser,
+  clusterDown,
+  clusterMissing,
+  clusterUp,
+  isAlive,
+  logTails,
+  queryRows,
+  type Cluster,
+} from './support/cluster.js';
+
+const USERS = 20;
+const TAGS_PER_USER = 2;
+const HD_SIZE = '30x30';
+/** Bounds of the waits; the figures printed at the end say how long things took. */
+const PREVIEW_TIMEOUT_MS = 180_000;
+const JOBS_TIMEOUT_MS = 300_000;
+const ANSWER_TIMEOUT_MS = 20_000;
+/** A killed job's lease runs out after this, and another process takes the job. */
+const JOB_LEASE_MS = 5_000;
+
+const missing = await clusterMissing();
+
+interface Received {
+  topic: string;
+  body: Record<string, unknown>;
+}
+
+/** One user in their own browser: an HTTP session on one server and an MQTT connection. */
+class ClusterUser {
+  readonly password = randomBytes(12).toString('base64url');
+  readonly received: Received[] = [];
+  readonly sentTransactions = new Set<string>();
+  readonly hdOrders = new Set<string>();
+  cookie = '';
+  private client?: MqttClient;
+  private protocolVersion: 4 | 5 = 5;
+  private readonly waiters = new Map<string, (message: Received) => void>();
+
+  constructor(
+    readonly username: string,
+    readonly serverUrl: string,
+  ) {}
+
+  async signIn(): Promise<void> {
+    const res = await fetch(`${this.serverUrl}${API_ROUTES.login}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: this.username, password: this.password }),
+    });
+    if (res.status !== 200) throw new Error(`login of ${this.username}: ${res.status}`);
+    this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  }
+
+  /** As the web app: the broker's address and MQTT version from the server, then CONNECT. */
+  async connect(): Promise<string> {
+    const broker = (await (await fetch(`${this.serverUrl}${API_ROUTES.brokerUrl}`)).json()) as {
+      url: string;
+      protocolVersion?: 4 | 5;
+    };
+    this.protocolVersion = broker.protocolVersion ?? 4;
+    const client = await mqtt.connectAsync(broker.url, {
+      username: this.username,
+      password: this.password,
+      clientId: `tessera-${randomUUID()}`,
+      clean: true,
+      connectTimeout: 4000,
+      protocolVersion: this.protocolVersion,
+    });
+    client.on('message', (topic, payload) => {
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(payload.toString()) as Record<string, unknown>;
+      } catch {
+        body = { unparsed: payload.toString() };
+      }
+      const message = { topic, body };
+      this.received.push(message);
+      const id = typeof body.transactionid === 'string' ? body.transactionid : '';
+      this.waiters.get(id)?.(message);
+      this.waiters.delete(id);
+    });
+    await client.subscribeAsync(userQueryTopics(this.username));
+    this.client = client;
+    return broker.url;
+  }
+
+  async request(
+    action: Exclude<CommandAction, 'generate-image'>,
+    fields: Record<string, unknown> = {},
+  ): Promise<Record<string, unknown>> {
+    const transactionid = randomUUID();
+    this.sentTransactions.add(transactionid);
+    const answer = new Promise<Received>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(transactionid);
+        reject(new Error(`${this.username}: no answer to ${action}`));
+      }, ANSWER_TIMEOUT_MS);
+      this.waiters.set(transactionid, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+    });
+    await this.publish(action, { transactionid, user: this.username, ...fields });
+    const { body } = await answer;
+    if (body.success !== true) throw new Error(`${this.username} ${action}: ${String(body.error)}`);
+    return body;
+  }
+
+  async publish(action: CommandAction, payload: Record<string, unknown>): Promise<void> {
+    if (!this.client) throw new Error('not connected');
+    await this.client.publishAsync(commandTopic(action, this.username), JSON.stringify(payload), {
+      qos: 0,
+      ...(this.protocolVersion === 5 ? { properties: { payloadFormatIndicator: true } } : {}),
+    });
+  }
+
+  /** Posts a preview (SPEC §7's multipart form) and polls its status until it is final. */
+  async generatePreview(reference: Buffer): Promise<string> {
+    const form = new FormData();
+    form.append(
+      'image',
+      new Blob([new Uint8Array(reference)], { type: 'image/png' }),
+      'reference.png',
+    );
+    const fields: Record<string, string> = {
+      id: randomUUID(),
+      user: this.username,
+      image: 'reference.png',
+      cliptextencode_585: `stone floor of ${this.username}`,
+      cliptextencode_716: 'blurry',
+      ipadapter_weight: '0.9',
+      style: '0',
+      ksampler_cfg: '3.5',
+      ksampler_denoise: '1',
+      use_fixed_seed: 'True',
+      latent_width: '1024',
+      latent_height: '1024',
+      Kseed: '10',
+      seamless: 'disable',
+      circularVAE: 'disable',
+    };
+    for (const [key, value] of Object.entries(fields)) form.append(key, value);
+    const posted = await fetch(`${this.serverUrl}${API_ROUTES.generatePreview}`, {
+      method: 'POST',
+      headers: { cookie: this.cookie },
+      body: form,
+    });
+    if (posted.status >= 300) {
+      throw new Error(`${this.username}: preview refused ${posted.status} ${await posted.text()}`);
+    }
+    const deadline = Date.now() + PREVIEW_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const res = await fetch(`${this.serverUrl}${API_ROUTES.previewStatus}?t=${Date.now()}`, {
+        headers: { cookie: this.cookie },
+      });
+      const status = (await res.json()) as { status: string; output_image?: string };
+      if (status.status === 'finished' && status.output_image) return status.output_image;
+      if (status.status === 'error') throw new Error(`${this.username}: preview failed`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    throw new Error(`${this.username}: preview did not finish`);
+  }
+
+  /** The HD order as the Image Details modal sends it: fire and forget. */
+  async orderHd(image: string, metadata: Record<string, unknown>): Promise<string> {
+    const id = randomUUID();
+    this.hdOrders.add(id);
+    await this.publish(
+      'generate-image',
+      buildHdCommand({ id, user: this.username, image, metadata, sizeLabel: HD_SIZE }),
+    );
+    return id;
+  }
+
+  /** Every HD status message about one order, in arrival order. */
+  hdStatuses(id: string): Record<string, unknown>[] {
+    return this.received
+      .filter((m) => m.topic === `query/status-generate-image/user/${this.username}`)
+      .map((m) => m.body)
+      .filter((body) => body.id === id);
+  }
+
+  async close(): Promise<void> {
+    await this.client?.endAsync(true);
+  }
+}
+
+async function until<T>(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<T | undefined>,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Runs `work` over `items`, `width` at a time. */
+async function inParallel<T, R>(
+  items: T[],
+  width: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: width }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
+/** The object keys s3rver holds (its files are `<bucket>/<key>._S3rver_object`). */
+function storedKeys(s3Dir: string): string[] {
+  const keys: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('._S3rver_object')) {
+        keys.push(path.relative(s3Dir, full).slice(0, -'._S3rver_object'.length));
+      }
+    }
+  };
+  if (fs.existsSync(s3Dir)) walk(s3Dir);
+  return keys;
+}
+
+/** The visible files of one user's area among the keys (hidden names start with '.'). */
+function filesOf(keys: string[], user: string, area: string): string[] {
+  const pattern = new RegExp(`(^|/)${user}/${area}/([^/.][^/]*)$`);
+  return keys.flatMap((key) => pattern.exec(key)?.[2] ?? []);
+}
+
+interface JobRow {
+  public_id: string;
+  kind: string;
+  status: string;
+  attempts: number;
+  output: string | null;
+  username: string;
+}
+
+interface ImageRow {
+  kind: 'ld' | 'hd';
+  filename: string;
+  bytes: number;
+  username: string;
+}
+
+describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', () => {
+  let cluster: Cluster;
+  const users: ClusterUser[] = [];
+  const started = Date.now();
+
+  beforeAll(async () => {
+    cluster = await clusterUp({
+      JOB_LEASE_MS: String(JOB_LEASE_MS),
+      BUILTIN_UPSCALER: 'lanczos',
+      LOG_LEVEL: 'warn',
+      // Server 2 dies by itself if it gets to write an HD file: see the kill below.
+      CLUSTER_ENV_SERVER_2: 'TESSERA_FAULT_POINT=hd:file-written',
+    });
+  }, 200_000);
+
+  afterAll(async () => {
+    await Promise.all(users.map((user) => user.close()));
+    if (cluster) await clusterDown(cluster);
+  }, 60_000);
+
+  it('loses, doubles and misroutes nothing when a server is killed mid-job', async () => {
+    try {
+      await scenario();
+    } catch (err) {
+      // The processes' own words, before `down` removes them.
+      throw new Error(`${err instanceof Error ? err.message : String(err)}\n${logTails(cluster)}`);
+    }
+  }, 900_000);
+
+  async function scenario(): Promise<void> {
+    const [survivorUrl, victimUrl] = cluster.serverUrls;
+    const victimPid = cluster.serverPids[1];
+    if (!survivorUrl || !victimUrl || victimPid === undefined) throw new Error('two servers');
+
+    // 20 users made with the cluster's `npm run users`, signed in on alternating servers.
+    for (let i = 1; i <= USERS; i++) {
+      const server = cluster.serverUrls[i % 2] ?? survivorUrl;
+      users.push(new ClusterUser(`user${String(i).padStart(2, '0')}`, server));
+    }
+    await inParallel(users, 4, (user) => addUser(cluster, user.username, user.password));
+    await inParallel(users, 5, async (user) => {
+      await user.signIn();
+      expect(await user.connect()).toBe(cluster.mqttPublicUrl);
+    });
+
+    // Tags, then a preview each (the builtin engine, small references) with a tag assigned.
+    const tagIds = new Map<string, string[]>();
+    await inParallel(users, 10, async (user) => {
+      const ids: string[] = [];
+      for (let t = 0; t < TAGS_PER_USER; t++) {
+        const id = randomUUID();
+        await user.request('create-tag', {
+          id,
+          name: `Tag ${t} ${user.username}`.slice(0, 15),
+          color: '#336699',
+        });
+        ids.push(id);
+      }
+      tagIds.set(user.username, ids);
+    });
+    const previews = new Map<string, string>();
+    await inParallel(users, 10, async (user) => {
+      const shade = 40 + Number(user.username.slice(4)) * 9;
+      const reference = await sharp({
+        create: { width: 96, height: 96, channels: 3, background: { r: shade, g: 90, b: 60 } },
+      })
+        .png()
+        .toBuffer();
+      const filename = await user.generatePreview(reference);
+      previews.set(user.username, filename);
+      await user.request('assign-tag', { id: tagIds.get(user.username)?.[0], filename });
+    });
+
+    // HD orders, with the metadata the gallery read, all at once.
+    await inParallel(users, 20, async (user) => {
+      const list = await user.request('list-low-definition', { page: 1, size: 100, filters: {} });
+      const images = list.images as { filename: string; metadata: Record<string, unknown> }[];
+      const image = images.find((i) => i.filename === previews.get(user.username));
+      if (!image) throw new Error(`${user.username}: the new preview is not listed`);
+      await user.orderHd(image.filename, image.metadata);
+    });
+    const hdOrders = users.reduce((sum, user) => sum + user.hdOrders.size, 0);
+    // Every order has become a job before the kill (a command in flight to a dying process
+    // is QoS 0: the test is about jobs, not about that).
+    await until('every HD order queued', 60_000, async () => {
+      const [row] = await queryRows<{ n: number }>(
+        cluster,
+        "select count(*)::int as n from jobs where kind = 'hd'",
+      );
+      return (row?.n ?? 0) >= hdOrders ? true : undefined;
+    });
+
+    // The kill: server 2 runs with a fault point that kills it as it finishes writing an HD
+    // file (before the row is recorded) if it takes an HD job; if it has not taken one once
+    // HD jobs run, the test kills it with SIGKILL itself.
+    const killedBy = await until('an HD job running, or server 2 gone', 120_000, async () => {
+      if (!isAlive(victimPid)) return 'fault point';
+      const [row] = await queryRows<{ n: number }>(
+        cluster,
+        "select count(*)::int as n from jobs where kind = 'hd' and status = 'in_progress'",
+      );
+      if ((row?.n ?? 0) === 0) return undefined;
+      if (!isAlive(victimPid)) return 'fault point';
+      process.kill(victimPid, 'SIGKILL');
+      return 'the test';
+    });
+    await until('server 2 gone', 10_000, () =>
+      Promise.resolve(isAlive(victimPid) ? undefined : true),
+    );
+
+    // Every job ends, on the processes left.
+    const openJobs = () =>
+      queryRows<{ id: number; kind: string; status: string; attempts: number }>(
+        cluster,
+        "select id, kind, status, attempts from jobs where status in ('queued', 'in_progress')",
+      );
+    await until('every job final', JOBS_TIMEOUT_MS, async () =>
+      (await openJobs()).length === 0 ? true : undefined,
+    ).catch(async (err: unknown) => {
+      throw new Error(`${String(err)}; still open: ${JSON.stringify(await openJobs())}`);
+    });
+
+    // Every job finished, once: one row per preview and per order, each finished with one
+    // output, and one image row per job.
+    const jobs = await queryRows<JobRow>(
+      cluster,
+      `select j.public_id, j.kind, j.status, j.attempts, j.output, u.username
+         from jobs j join users u on u.id = j.owner_id order by j.id`,
+    );
+    const images = await queryRows<ImageRow>(
+      cluster,
+      `select i.kind, i.filename, i.bytes, u.username
+         from images i join users u on u.id = i.owner_id order by i.id`,
+    );
+    expect(jobs.filter((j) => j.kind === 'preview')).toHaveLength(USERS);
+    expect(jobs.filter((j) => j.kind === 'hd')).toHaveLength(hdOrders);
+    expect(jobs.filter((j) => j.status !== 'finished')).toEqual([]);
+    expect(new Set(jobs.map((j) => j.public_id)).size).toBe(jobs.length);
+    expect(images.filter((i) => i.kind === 'ld')).toHaveLength(USERS);
+    expect(images.filter((i) => i.kind === 'hd')).toHaveLength(hdOrders);
+
+    const keys = storedKeys(cluster.s3Dir);
+    for (const user of users) {
+      const own = images.filter((i) => i.username === user.username);
+      const ld = own.filter((i) => i.kind === 'ld').map((i) => i.filename);
+      const hd = own.filter((i) => i.kind === 'hd').map((i) => i.filename);
+      expect(ld).toEqual([previews.get(user.username)]);
+      expect(hd).toHaveLength(1);
+      // The store holds exactly those files: nothing a killed attempt left beside them.
+      expect(filesOf(keys, user.username, 'ld')).toEqual(ld);
+      expect(filesOf(keys, user.username, 'hd')).toEqual(hd);
+
+      // The answers list each image once, as the store has it.
+      const ldList = await user.request('list-low-definition', { page: 1, size: 100 });
+      expect(
+        (ldList.images as { filename: string; tags: string[] }[]).map((i) => i.filename),
+      ).toEqual(ld);
+      expect((ldList.images as { tags: string[] }[])[0]?.tags).toEqual([
+        tagIds.get(user.username)?.[0],
+      ]);
+      const hdList = await user.request('list-high-definition', { page: 1, size: 100 });
+      expect((hdList.images as { filename: string }[]).map((i) => i.filename)).toEqual(hd);
+      const tagList = await user.request('list-tag', { page: 1, size: 10 });
+      expect((tagList.tags as { id: string }[]).map((t) => t.id).sort()).toEqual(
+        [...(tagIds.get(user.username) ?? [])].sort(),
+      );
+
+      // The user was told: their order's last status is finished, with the HD file's name.
+      const [order] = [...user.hdOrders];
+      await until(`${user.username}: finished status`, 10_000, () =>
+        Promise.resolve(
+          user.hdStatuses(order ?? '').some((s) => s.status === 'finished') ? true : undefined,
+        ),
+      );
+      expect(user.hdStatuses(order ?? '').at(-1)).toMatchObject({
+        status: 'finished',
+        output_image: hd[0],
+      });
+      expect(user.hdStatuses(order ?? '').every((s) => s.image === ld[0])).toBe(true);
+
+      // Everything is reachable from the surviving server, with the session made on either.
+      for (const [route, filename, bytes] of [
+        [`/api/images/ld/`, ld[0], own.find((i) => i.kind === 'ld')?.bytes],
+        [`/api/images/ld/thumbnail/`, ld[0], undefined],
+        [`/api/images/hd/`, hd[0], own.find((i) => i.kind === 'hd')?.bytes],
+        [`/api/images/hd/thumbnail/`, hd[0], undefined],
+      ] as const) {
+        const res = await fetch(`${survivorUrl}${route}${encodeURIComponent(filename ?? '')}`, {
+          headers: { cookie: user.cookie },
+        });
+        expect(res.status, `${user.username} ${route}${filename}`).toBe(200);
+        const body = Buffer.from(await res.arrayBuffer());
+        if (bytes !== undefined) expect(body.length).toBe(bytes);
+        expect((await sharp(body).metadata()).width).toBeGreaterThan(0);
+      }
+    }
+
+    // No message reached the wrong user: each got only its own topics, answers to its own
+    // transactions and statuses of its own orders.
+    let messages = 0;
+    for (const user of users) {
+      for (const { topic, body } of user.received) {
+        messages++;
+        expect(topic.endsWith(`/user/${user.username}`), `${user.username} got ${topic}`).toBe(
+          true,
+        );
+        if (typeof body.transactionid === 'string') {
+          expect(user.sentTransactions.has(body.transactionid)).toBe(true);
+          expect(body.user).toBe(user.username);
+        } else {
+          expect(
+            user.hdOrders.has(String(body.id)),
+            `${user.username} got ${JSON.stringify(body)}`,
+          ).toBe(true);
+        }
+      }
+    }
+
+    const rerun = jobs.filter((j) => j.attempts > 1).length;
+    console.log(
+      `cluster: ${USERS} users, ${jobs.length} jobs (${rerun} run more than once), ` +
+        `${images.length} images, 1 server killed by ${killedBy}, ${messages} messages checked, ` +
+        `${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+  }
+});

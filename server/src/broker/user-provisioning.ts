@@ -1,0 +1,315 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { DynamicSecurity, DynsecCommand, DynsecResponse } from './dynamic-security.js';
+
+/**
+ * Keeps an external broker's logins in step with Tessera's users. On the embedded broker there
+ * is nothing to keep (it asks Tessera at every CONNECT): {@link noUserProvisioning}.
+ */
+export interface UserProvisioning {
+  /** A user was added or given a new password: the broker takes the same password. */
+  passwordSet(username: string, password: string, passwordHash: string): Promise<void>;
+  /**
+   * A user signed in with their password: the broker gets it if it does not have it yet (after
+   * a reconciliation, or a change made while the broker could not be reached). Never throws.
+   */
+  signedIn(username: string, password: string, passwordHash: string): Promise<void>;
+  /** A user was removed: their login goes, and with it their live connections. */
+  removed(username: string): Promise<void>;
+  /** The whole list, at start: adds, repairs and removes until the broker matches it. */
+  reconcile(users: readonly { username: string; passwordHash: string }[]): Promise<Reconciled>;
+  close(): Promise<void>;
+}
+
+export interface Reconciled {
+  /** Logins made for users the broker lacked; they get their password at their next sign-in. */
+  created: string[];
+  /** Logins of users Tessera no longer has. */
+  removed: string[];
+  /** Logins whose password is older than Tessera's: off until the user's next sign-in. */
+  disabled: string[];
+  /** Users whose role was missing or had other rules. */
+  repaired: string[];
+}
+
+const nothingToDo = () => Promise.resolve();
+
+export const noUserProvisioning: UserProvisioning = {
+  passwordSet: nothingToDo,
+  signedIn: nothingToDo,
+  removed: nothingToDo,
+  reconcile: () => Promise.resolve({ created: [], removed: [], disabled: [], repaired: [] }),
+  close: nothingToDo,
+};
+
+/** Marks the broker's logins that Tessera manages; other applications' logins are left alone. */
+export const MANAGED_TEXT_NAME = 'Tessera user';
+export const SERVICE_ROLE = 'tessera-service';
+export const userRole = (username: string) => `tessera-user-${username}`;
+
+interface Acl {
+  acltype: string;
+  topic: string;
+  allow: boolean;
+}
+
+/** Exactly what access.ts allows a user on the embedded broker. */
+export function userAcls(username: string): Acl[] {
+  return [
+    { acltype: 'publishClientSend', topic: `command/+/user/${username}`, allow: true },
+    { acltype: 'subscribePattern', topic: `query/+/user/${username}`, allow: true },
+  ];
+}
+
+/**
+ * The service reads every user's commands and answers on every user's query topics. Several
+ * servers subscribe to `$share/tessera/command/+/user/+`: Mosquitto checks a shared
+ * subscription against the filter without its `$share/<group>/` prefix, so this pattern covers
+ * it (messaging/mosquitto.shared.test.ts).
+ */
+export const SERVICE_ACLS: Acl[] = [
+  { acltype: 'subscribePattern', topic: 'command/+/user/+', allow: true },
+  { acltype: 'publishClientReceive', topic: 'command/+/user/+', allow: true },
+  { acltype: 'publishClientSend', topic: 'query/+/user/+', allow: true },
+];
+
+/**
+ * Which of Tessera's passwords the broker holds, without the password: a digest of the stored
+ * (salted, scrypt) hash, kept in the login's description. A new password gives a new hash.
+ */
+export function passwordMark(passwordHash: string): string {
+  return `password ${createHash('sha256').update(passwordHash).digest('hex').slice(0, 32)}`;
+}
+
+interface BrokerClient {
+  username: string;
+  textname?: string;
+  textdescription?: string;
+  disabled?: boolean;
+  roles?: { rolename: string }[];
+}
+
+interface BrokerRole {
+  rolename: string;
+  acls?: (Acl & { priority?: number })[];
+}
+
+const notFound = (r: DynsecResponse) => /not found/i.test(r.error ?? '');
+
+/** Mosquitto's dynamic-security plugin, driven as its admin (the service principal). */
+export class MosquittoUserProvisioning implements UserProvisioning {
+  /** Users whose password this process has seen the broker hold: no round trip per sign-in. */
+  private readonly known = new Map<string, string>();
+
+  constructor(
+    private readonly dynsec: DynamicSecurity,
+    private readonly serviceUsername: string,
+    private readonly log?: Logger,
+  ) {}
+
+  async passwordSet(username: string, password: string, passwordHash: string): Promise<void> {
+    const client = await this.client(username);
+    if (client && client.textname !== MANAGED_TEXT_NAME) {
+      throw new Error(
+        `The broker already has a login '${username}' that Tessera does not manage; ` +
+          'rename one of them',
+      );
+    }
+    const role = userRole(username);
+    const mark = passwordMark(passwordHash);
+    await this.dynsec.runChecked(roleSync(role, await this.role(role), userAcls(username)));
+    const login = {
+      username,
+      password,
+      textname: MANAGED_TEXT_NAME,
+      textdescription: mark,
+      roles: [{ rolename: role }],
+    };
+    // A new password closes the login's live connections (the plugin does so itself).
+    await this.dynsec.runChecked(
+      client
+        ? [
+            { command: 'modifyClient', ...login },
+            { command: 'enableClient', username },
+          ]
+        : [{ command: 'createClient', ...login }],
+    );
+    this.known.set(username, mark);
+  }
+
+  async signedIn(username: string, password: string, passwordHash: string): Promise<void> {
+    const mark = passwordMark(passwordHash);
+    if (this.known.get(username) === mark) return;
+    try {
+      const client = await this.client(username);
+      if (client?.textdescription === mark && !client.disabled) {
+        this.known.set(username, mark);
+        return;
+      }
+      await this.passwordSet(username, password, passwordHash);
+      this.log?.info({ username }, 'broker login provisioned at sign-in');
+    } catch (err) {
+      this.log?.error({ err, username }, 'could not provision the broker login at sign-in');
+    }
+  }
+
+  async removed(username: string): Promise<void> {
+    this.known.delete(username);
+    const client = await this.client(username);
+    if (client && client.textname !== MANAGED_TEXT_NAME) return;
+    await this.dynsec.runChecked(
+      [
+        { command: 'deleteClient', username },
+        { command: 'deleteRole', rolename: userRole(username) },
+      ],
+      notFound,
+    );
+  }
+
+  async reconcile(
+    users: readonly { username: string; passwordHash: string }[],
+  ): Promise<Reconciled> {
+    const result: Reconciled = { created: [], removed: [], disabled: [], repaired: [] };
+    await this.ensureServiceRole();
+    const [clientsAnswer, rolesAnswer] = await this.dynsec.runChecked([
+      { command: 'listClients', verbose: true, count: -1, offset: 0 },
+      { command: 'listRoles', verbose: true, count: -1, offset: 0 },
+    ]);
+    const clients = new Map(
+      ((clientsAnswer?.data as { clients?: BrokerClient[] })?.clients ?? []).map((c) => [
+        c.username,
+        c,
+      ]),
+    );
+    const roles = new Map(
+      ((rolesAnswer?.data as { roles?: BrokerRole[] })?.roles ?? []).map((r) => [r.rolename, r]),
+    );
+    const wanted = new Set(users.map((u) => u.username));
+
+    const commands: DynsecCommand[] = [];
+    for (const client of clients.values()) {
+      if (client.textname === MANAGED_TEXT_NAME && !wanted.has(client.username)) {
+        commands.push({ command: 'deleteClient', username: client.username });
+        if (roles.has(userRole(client.username))) {
+          commands.push({ command: 'deleteRole', rolename: userRole(client.username) });
+        }
+        result.removed.push(client.username);
+      }
+    }
+    for (const { username, passwordHash } of users) {
+      const client = clients.get(username);
+      if (client && client.textname !== MANAGED_TEXT_NAME) {
+        this.log?.warn(
+          { username },
+          'the broker has a login of this name that Tessera does not manage',
+        );
+        continue;
+      }
+      const role = userRole(username);
+      const roleFixes = roleSync(role, roles.get(role), userAcls(username));
+      commands.push(...roleFixes);
+      if (client && roleFixes.length > 0) result.repaired.push(username);
+      if (!client) {
+        // No password is known here (Tessera keeps only a hash): the login exists but accepts
+        // nothing until the user's next sign-in gives it the password.
+        commands.push({
+          command: 'createClient',
+          username,
+          textname: MANAGED_TEXT_NAME,
+          textdescription: 'password not yet provisioned',
+          roles: [{ rolename: role }],
+        });
+        result.created.push(username);
+        continue;
+      }
+      if (!client.roles?.some((r) => r.rolename === role)) {
+        commands.push({ command: 'addClientRole', username, rolename: role });
+        if (!result.repaired.includes(username)) result.repaired.push(username);
+      }
+      if (client.textdescription !== passwordMark(passwordHash) && !client.disabled) {
+        // The password changed while the broker could not be told: the old one must stop working.
+        commands.push({ command: 'disableClient', username });
+        result.disabled.push(username);
+      }
+      if (client.textdescription === passwordMark(passwordHash) && !client.disabled) {
+        this.known.set(username, passwordMark(passwordHash));
+      }
+    }
+    await this.dynsec.runChecked(commands);
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await this.dynsec.close();
+  }
+
+  private async client(username: string): Promise<BrokerClient | undefined> {
+    const [answer] = await this.dynsec.runChecked([{ command: 'getClient', username }], notFound);
+    return (answer?.data as { client?: BrokerClient } | undefined)?.client;
+  }
+
+  private async role(rolename: string): Promise<BrokerRole | undefined> {
+    const [answer] = await this.dynsec.runChecked([{ command: 'getRole', rolename }], notFound);
+    return (answer?.data as { role?: BrokerRole } | undefined)?.role;
+  }
+
+  /** The service's own role, given to its login beside the plugin's admin role it holds. */
+  private async ensureServiceRole(): Promise<void> {
+    const commands = roleSync(SERVICE_ROLE, await this.role(SERVICE_ROLE), SERVICE_ACLS);
+    const service = await this.client(this.serviceUsername);
+    if (!service) {
+      throw new Error(
+        `The broker has no login '${this.serviceUsername}' (MQTT_USERNAME): create it with ` +
+          '`mosquitto_ctrl dynsec init` (docs/mosquitto.md)',
+      );
+    }
+    await this.dynsec.runChecked(commands);
+    // Asked first: Mosquitto 2.0.11 answers "Internal error" to a role the login already has.
+    if (!service.roles?.some((r) => r.rolename === SERVICE_ROLE)) {
+      // Once per broker, at the first start: this closes the service's connections, which is
+      // why the messaging service connects only after the reconciliation.
+      await this.dynsec.runOnOwnLogin([
+        { command: 'addClientRole', username: this.serviceUsername, rolename: SERVICE_ROLE },
+      ]);
+      const now = await this.client(this.serviceUsername);
+      if (!now?.roles?.some((r) => r.rolename === SERVICE_ROLE)) {
+        throw new Error(`could not give ${this.serviceUsername} the role ${SERVICE_ROLE}`);
+      }
+    }
+  }
+}
+
+const aclKey = (a: Acl) => `${a.acltype} ${a.topic} ${a.allow}`;
+
+/**
+ * The commands that make a role hold exactly these rules, editing it in place: deleting a role
+ * its logins hold leaves them a broken role entry in Mosquitto 2.0.11.
+ */
+function roleSync(
+  rolename: string,
+  actual: BrokerRole | undefined,
+  expected: Acl[],
+): DynsecCommand[] {
+  if (!actual) {
+    return [
+      { command: 'createRole', rolename, textname: 'Tessera' },
+      ...expected.map((acl) => ({ command: 'addRoleACL', rolename, ...acl })),
+    ];
+  }
+  const have = actual.acls ?? [];
+  const wanted = new Set(expected.map(aclKey));
+  const present = new Set(have.map(aclKey));
+  return [
+    ...have
+      .filter((acl) => !wanted.has(aclKey(acl)))
+      .map((acl) => ({
+        command: 'removeRoleACL',
+        rolename,
+        acltype: acl.acltype,
+        topic: acl.topic,
+      })),
+    ...expected
+      .filter((acl) => !present.has(aclKey(acl)))
+      .map((acl) => ({ command: 'addRoleACL', rolename, ...acl })),
+  ];
+}

@@ -1,0 +1,61 @@
+import {
+  API_ROUTES,
+  errorText,
+  materialMapsRequestSchema,
+  type MaterialMapsStatus,
+} from '@tessera/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Owner } from '../../owner.js';
+import type { MaterialMapService } from '../../services/material-maps.js';
+
+/** What the material-maps routes need of their service. */
+export type MaterialMapsApi = Pick<MaterialMapService, 'order' | 'status'>;
+
+/**
+ * Issue 17, part 5: POST orders an image's material maps (202 and the status), GET tells how
+ * far they are and which files there are; the files themselves download from
+ * /api/images/maps/:filename (routes/images.ts) and as one ZIP (routes/zip.ts, kind 'maps').
+ */
+export const materialMapRoutes: FastifyPluginAsync<{ materialMaps: MaterialMapsApi }> = async (
+  app,
+  { materialMaps },
+) => {
+  const ownerOf = (user: { userId: number; username: string }): Owner => ({
+    id: user.userId,
+    username: user.username,
+  });
+
+  app.post(
+    API_ROUTES.materialMapsOrder,
+    { preHandler: app.requireUser },
+    async (request, reply) => {
+      if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
+      const body = materialMapsRequestSchema.safeParse(request.body);
+      if (!body.success)
+        return reply.status(400).send({ error: errorText('MAPS_REQUEST_INVALID') });
+      const result = await materialMaps.order(ownerOf(request.user), body.data);
+      if (!result.ok) return reply.status(result.status).send({ error: result.error });
+      reply.header('cache-control', 'no-store');
+      return reply.status(202).send(result.status satisfies MaterialMapsStatus);
+    },
+  );
+
+  app.get(
+    API_ROUTES.materialMapsStatus,
+    { preHandler: app.requireUser },
+    async (request, reply) => {
+      if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
+      const query = materialMapsRequestSchema.safeParse(request.query);
+      if (!query.success)
+        return reply.status(400).send({ error: errorText('MAPS_REQUEST_INVALID') });
+      const status = await materialMaps.status(ownerOf(request.user), query.data);
+      if (!status) {
+        return reply
+          .status(404)
+          .send({ error: errorText('ORDERED_IMAGE_NOT_FOUND', query.data.image) });
+      }
+      reply.header('cache-control', 'no-store');
+      return status satisfies MaterialMapsStatus;
+    },
+  );
+};

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { startWorker } from '../../engines/worker-url.js';
+import type { Scratch } from '../../files/file-store.js';
+import type { MaterialMapName } from './maps.js';
+import type { MapsWorkerMessage, MapsWorkerTask } from './protocol.js';
+
+export interface MakeMapsOptions {
+  /** A seamless texture: the filters wrap around its edges, so its maps tile too. */
+  seamless: boolean;
+  /** 0 to 100. */
+  onProgress: (percent: number) => void;
+  signal: AbortSignal;
+}
+
+/** One finished map, readable until the set is disposed. */
+export interface MadeMap {
+  map: MaterialMapName;
+  bytes: number;
+  open(): Readable;
+  /** The map at most MATERIAL_PREVIEW_MAX_SIDE px a side, PNG. */
+  openPreview(): Readable;
+}
+
+export interface MadeMaterialMaps {
+  width: number;
+  height: number;
+  /** Most image rows held at once while making them. */
+  maxRowsHeld: number;
+  maps: MadeMap[];
+  /** The image at the previews' size, JPEG. */
+  openColourPreview(): Readable;
+  /** Removes the maps' scratch files. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Makes the PBR maps of an image (the port the material-maps service uses): the image comes
+ * as a stream and the maps go back as streams, so the service needs no file path.
+ */
+export interface MaterialMapsMaker {
+  make(image: Readable, options: MakeMapsOptions): Promise<MadeMaterialMaps>;
+}
+
+/**
+ * Makes the maps in a worker thread, in a scratch folder of the file store's per run (so a
+ * crash's leftovers go with the store's `clearScratch` at the next start).
+ */
+export class WorkerMaterialMapsMaker implements MaterialMapsMaker {
+  constructor(private readonly openScratch: () => Promise<Scratch>) {}
+
+  async make(image: Readable, options: MakeMapsOptions): Promise<MadeMaterialMaps> {
+    options.signal.throwIfAborted();
+    const scratch = await this.openScratch();
+    const dispose = () => scratch.dispose();
+    try {
+      const sourcePath = scratch.newFile('source').path;
+      // The worker names its own outputs, beside the source in the scratch folder.
+      const workDir = path.dirname(sourcePath);
+      await pipeline(image, fs.createWriteStream(sourcePath), { signal: options.signal });
+      const task: MapsWorkerTask = { sourcePath, workDir, seamless: options.seamless };
+      const done = await runWorker(task, options);
+      return {
+        width: done.width,
+        height: done.height,
+        maxRowsHeld: done.maxRowsHeld,
+        maps: done.maps.map(({ map, path: file, bytes, previewPath }) => ({
+          map,
+          bytes,
+          open: () => fs.createReadStream(file),
+          openPreview: () => fs.createReadStream(previewPath),
+        })),
+        openColourPreview: () => fs.createReadStream(done.colourPreviewPath),
+        dispose,
+      };
+    } catch (err) {
+      await dispose();
+      throw err;
+    }
+  }
+}
+
+function runWorker(
+  task: MapsWorkerTask,
+  { onProgress, signal }: MakeMapsOptions,
+): Promise<Extract<MapsWorkerMessage, { type: 'done' }>> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker(import.meta.url, 'worker', { workerData: task });
+    let settled = false;
+    const settle = (action: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', abort);
+      action();
+      void worker.terminate();
+    };
+    const abort = () => settle(() => reject(signal.reason));
+    signal.addEventListener('abort', abort, { once: true });
+    worker.on('message', (message: MapsWorkerMessage) => {
+      if (message.type === 'progress') onProgress(message.fraction * 100);
+      else if (message.type === 'done') settle(() => resolve(message));
+      else settle(() => reject(new Error(`Material maps failed: ${message.message}`)));
+    });
+    worker.once('error', (err) => settle(() => reject(err)));
+    worker.once('exit', (code) =>
+      settle(() => reject(new Error(`The material-maps worker stopped (exit code ${code})`))),
+    );
+  });
+}

@@ -1,0 +1,22 @@
+import type { MaterialMapName } from './maps.js';
+
+/** What the material-maps worker is given: a source file and a folder of its own. */
+export interface MapsWorkerTask {
+  sourcePath: string;
+  workDir: string;
+  seamless: boolean;
+}
+
+export type MapsWorkerMessage =
+  | { type: 'progress'; fraction: number }
+  | {
+      type: 'done';
+      width: number;
+      height: number;
+      /** Most image rows the strips held at once: the memory bound, for tests. */
+      maxRowsHeld: number;
+      maps: { map: MaterialMapName; path: string; bytes: number; previewPath: string }[];
+      /** The image at the previews' size: the material's colour in the 3D preview. */
+      colourPreviewPath: string;
+    }
+  | { type: 'error'; message: string };

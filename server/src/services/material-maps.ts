@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import {
+  errorText,
+  type MaterialMapsJob,
+  type MaterialMapsRequest,
+  type MaterialMapsStatus,
+} from '@tessera/contract';
+import type { Logger } from 'pino';
+import type { FileStore } from '../files/file-store.js';
+import type { MaterialMapsMaker } from '../imaging/material-maps/maker.js';
+import type { JobRecord } from '../jobs/job.js';
+import { QueueFullError, type JobQueue } from '../jobs/queue.js';
+import { PermanentJobError, type JobHandler, type JobScheduler } from '../jobs/runner.js';
+import type { ImageRecord, ImageRepository } from '../store/images.js';
+import type { MaterialMapRecord, MaterialMapRepository } from '../store/material-maps.js';
+import { stem } from './generation.js';
+import type { Owner } from '../owner.js';
+
+export type OrderResult =
+  { ok: true; status: MaterialMapsStatus } | { ok: false; status: 404 | 429; error: string };
+
+/** How many of the owner's latest maps jobs are searched for an image's latest one. */
+const RECENT_JOBS = 200;
+
+/** brick-wall-1a2b3c_ld_normal-opengl.png: the image, its gallery and the map. */
+export function mapFileName(kind: 'ld' | 'hd', image: string, map: string): string {
+  return `${stem(image)}_${kind}_${map}.png`;
+}
+
+/** The small copy of a map (or of the image, 'colour') that the 3D preview loads. */
+export function previewFileName(kind: 'ld' | 'hd', image: string, map: string): string {
+  return `${stem(image)}_${kind}_${map}.preview.${map === 'colour' ? 'jpg' : 'png'}`;
+}
+
+/**
+ * PBR material maps of a user's LD or HD image (issue 17, part 5): orders them as a job, makes
+ * them through the maker (a worker thread, strip by strip), stores them in the owner's `maps`
+ * area and records them; and tells how far the image's latest job is (polled over HTTP).
+ */
+export class MaterialMapService {
+  constructor(
+    private readonly images: ImageRepository,
+    private readonly maps: MaterialMapRepository,
+    private readonly files: FileStore,
+    private readonly jobs: JobQueue,
+    private readonly scheduler: JobScheduler,
+    private readonly maker: MaterialMapsMaker,
+    private readonly log: Logger,
+  ) {}
+
+  /** Queues the image's maps; an order while its job is live reports that job instead. */
+  async order(owner: Owner, request: MaterialMapsRequest): Promise<OrderResult> {
+    const image = await this.images.find(owner.id, request.kind, request.image);
+    if (!image) {
+      return { ok: false, status: 404, error: errorText('ORDERED_IMAGE_NOT_FOUND', request.image) };
+    }
+    try {
+      await this.scheduler.enqueue({
+        publicId: randomUUID(),
+        ownerId: owner.id,
+        kind: 'maps',
+        params: { owner, kind: request.kind, image: image.filename },
+        dedupeKey: dedupeKey(request),
+      });
+    } catch (err) {
+      if (err instanceof QueueFullError) {
+        return { ok: false, status: 429, error: errorText('MAPS_QUEUE_FULL', err.limit) };
+      }
+      throw err;
+    }
+    this.log.info({ user: owner.username, ...request }, 'material maps ordered');
+    return { ok: true, status: await this.statusOf(owner, image, request) };
+  }
+
+  /** The image's maps and its latest job; undefined for an image the owner does not have. */
+  async status(
+    owner: Owner,
+    request: MaterialMapsRequest,
+  ): Promise<MaterialMapsStatus | undefined> {
+    const image = await this.images.find(owner.id, request.kind, request.image);
+    return image && this.statusOf(owner, image, request);
+  }
+
+  private async statusOf(
+    owner: Owner,
+    image: ImageRecord,
+    request: MaterialMapsRequest,
+  ): Promise<MaterialMapsStatus> {
+    const key = dedupeKey(request);
+    const job =
+      (await this.jobs.findLive(owner.id, 'maps', key)) ??
+      (await this.jobs.list(owner.id, 'maps', RECENT_JOBS)).find(
+        (candidate) => candidate.dedupeKey === key,
+      );
+    const set = await this.maps.ofImage(image.id);
+    return {
+      job: job ? jobView(job) : null,
+      maps: set?.maps ?? [],
+      ...(set && { colourPreview: previewFileName(request.kind, image.filename, 'colour') }),
+      seamless: set?.seamless ?? (await this.isSeamless(owner, image)),
+    };
+  }
+
+  /**
+   * Whether the image is a seamless texture: an LD image's metadata says so (Generate's
+   * Seamless option); an HD image is seamless when its LD source is.
+   */
+  private async isSeamless(owner: Owner, image: ImageRecord): Promise<boolean> {
+    if (image.kind === 'ld') return image.metadata['seamless'] === true;
+    const source = image.metadata['source_image'];
+    if (typeof source !== 'string') return false;
+    const ld = await this.images.find(owner.id, 'ld', source);
+    return ld?.metadata['seamless'] === true;
+  }
+
+  /**
+   * The job handler: make the maps → write each file (a rerun writes the same names again) →
+   * record the set. An image deleted meanwhile leaves nothing behind and fails the job for good.
+   */
+  readonly runMaps: JobHandler<'maps'> = async (job, { progress, signal }) => {
+    const { owner, kind, image } = job.params;
+    const record = await this.images.find(owner.id, kind, image);
+    if (!record) throw new PermanentJobError(errorText('IMAGE_GONE', image));
+    const seamless = await this.isSeamless(owner, record);
+    const made = await this.maker.make(this.files.read(owner.username, kind, image), {
+      seamless,
+      onProgress: (percent) => progress(percent * 0.95),
+      signal,
+    });
+    try {
+      signal.throwIfAborted();
+      const stored: MaterialMapRecord[] = [];
+      // Previews first: a recorded set always has every file it names.
+      await this.files.write(
+        owner.username,
+        'maps',
+        previewFileName(kind, image, 'colour'),
+        made.openColourPreview(),
+      );
+      for (const map of made.maps) {
+        const filename = mapFileName(kind, image, map.map);
+        const preview = previewFileName(kind, image, map.map);
+        await this.files.write(owner.username, 'maps', preview, map.openPreview());
+        const file = await this.files.write(owner.username, 'maps', filename, map.open());
+        stored.push({ map: map.map, filename, bytes: file.bytes, preview });
+      }
+      try {
+        await this.maps.replace(
+          owner.id,
+          record.id,
+          { seamless, maps: stored },
+          new Date().toISOString(),
+        );
+      } catch (err) {
+        if (await this.images.find(owner.id, kind, image)) throw err;
+        await this.removeFiles(owner, [
+          previewFileName(kind, image, 'colour'),
+          ...stored.flatMap((m) => [m.filename, m.preview]),
+        ]);
+        throw new PermanentJobError(errorText('IMAGE_GONE', image));
+      }
+      this.log.info(
+        { user: owner.username, image, kind, seamless, job: job.id, rowsHeld: made.maxRowsHeld },
+        'material maps made',
+      );
+      // The job's output: the first map, by which the set is named.
+      return stored[0]?.filename ?? image;
+    } finally {
+      await made.dispose();
+    }
+  };
+
+  private async removeFiles(owner: Owner, names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      await (await this.files.prepareRemoval(owner.username, 'maps', name)).commit();
+    }
+  }
+
+  /**
+   * The image is being deleted: its maps job stops (a running one writes nothing more) and its
+   * map files go. The rows go with the image's row.
+   */
+  readonly removeFor = async (owner: Owner, image: ImageRecord): Promise<void> => {
+    const key = dedupeKey({ kind: image.kind, image: image.filename });
+    const ids = await this.jobs.cancelByKeyPrefix(owner.id, 'maps', key, new Date());
+    this.scheduler.abortCancelled(ids);
+    const set = await this.maps.ofImage(image.id);
+    if (!set) return;
+    await this.removeFiles(owner, [
+      previewFileName(image.kind, image.filename, 'colour'),
+      ...set.maps.flatMap((m) => [m.filename, m.preview]),
+    ]);
+  };
+
+  /** The file names of the owner's maps: what a ZIP of maps may hold. */
+  filenames(owner: Owner): Promise<Set<string>> {
+    return this.maps.filenames(owner.id);
+  }
+}
+
+function dedupeKey(request: MaterialMapsRequest): string {
+  return `maps:${request.kind}:${request.image}`;
+}
+
+function jobView(job: JobRecord<'maps'>): MaterialMapsJob {
+  return {
+    id: job.publicId,
+    status: job.status,
+    percent: job.status === 'finished' ? 100 : job.percent,
+    ...(job.error && job.status !== 'finished' ? { error: job.error } : {}),
+  };
+}

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addOwner, freshDatabase, type TestDatabase } from '../testing/database.js';
+import { createImageRepository, type ImageRepository } from './images.js';
+import { createTagRepository, type TagRecord, type TagRepository } from './tags.js';
+
+// The tags table on a real database (the integration tier: npm run test:int).
+
+let store: TestDatabase;
+let tags: TagRepository;
+let images: ImageRepository;
+let ann: number;
+let bob: number;
+
+beforeEach(async () => {
+  store = await freshDatabase();
+  tags = createTagRepository(store.db);
+  images = createImageRepository(store.db);
+  ann = await addOwner(store.db, 'ann');
+  bob = await addOwner(store.db, 'bob');
+});
+afterEach(() => store.close());
+
+const stone: TagRecord = { id: 'tag-stone', name: 'Stone', color: '#808080' };
+const wood: TagRecord = { id: 'tag-wood', name: 'Wood', color: '#8b4513' };
+
+async function ldImage(ownerId: number, filename: string): Promise<number> {
+  const image = await images.insert({
+    ownerId,
+    kind: 'ld',
+    filename,
+    sourceImageId: null,
+    width: 8,
+    height: 8,
+    bytes: 1,
+    metadata: {},
+    createdAt: '2026-01-01T00:00:00.000Z',
+  });
+  return image.id;
+}
+
+describe('tags', () => {
+  it('finds a tag by id and by name, for its owner only', async () => {
+    await tags.insert(ann, stone);
+    expect(await tags.find(ann, stone.id)).toEqual(stone);
+    expect(await tags.findByName(ann, 'Stone')).toEqual(stone);
+    expect(await tags.find(bob, stone.id)).toBeUndefined();
+    expect(await tags.findByName(bob, 'Stone')).toBeUndefined();
+  });
+
+  it('lets two owners use the same id and the same name', async () => {
+    await tags.insert(ann, stone);
+    await tags.insert(bob, stone);
+    expect(await tags.find(bob, stone.id)).toEqual(stone);
+  });
+
+  it("refuses a second tag with one of the owner's names or ids, the first kept", async () => {
+    await tags.insert(ann, stone);
+    await expect(tags.insert(ann, { ...wood, name: 'Stone' })).rejects.toThrow();
+    await expect(tags.insert(ann, { ...stone, name: 'Other' })).rejects.toThrow();
+    expect(await tags.page(ann, 1, 10)).toEqual({ tags: [stone], total: 1 });
+  });
+
+  it('pages in creation order with the total', async () => {
+    const made = Array.from({ length: 5 }, (_, i) => ({
+      id: `t${i}`,
+      name: `Tag ${i}`,
+      color: '#000000',
+    }));
+    for (const tag of made) await tags.insert(ann, tag);
+    await tags.insert(bob, wood);
+    expect(await tags.page(ann, 1, 2)).toEqual({ tags: made.slice(0, 2), total: 5 });
+    expect(await tags.page(ann, 3, 2)).toEqual({ tags: made.slice(4), total: 5 });
+    expect(await tags.page(ann, 4, 2)).toEqual({ tags: [], total: 5 });
+  });
+
+  it("updates the owner's tag, and says false for one the owner has not", async () => {
+    await tags.insert(ann, stone);
+    expect(await tags.update(ann, { ...stone, name: 'Granite', color: '#111111' })).toBe(true);
+    expect(await tags.find(ann, stone.id)).toEqual({ ...stone, name: 'Granite', color: '#111111' });
+    expect(await tags.update(bob, { ...stone, name: 'Taken' })).toBe(false);
+    expect(await tags.find(ann, stone.id)).toMatchObject({ name: 'Granite' });
+  });
+
+  it('removes a tag and its links to images, leaving the images and other tags', async () => {
+    const tile = await ldImage(ann, 'tile.png');
+    await tags.insert(ann, stone);
+    await tags.insert(ann, wood);
+    await images.assignTag(ann, tile, stone.id);
+    await images.assignTag(ann, tile, wood.id);
+    expect(await tags.remove(ann, stone.id)).toBe(true);
+    expect(await tags.find(ann, stone.id)).toBeUndefined();
+    expect(await images.tagsOf([tile])).toEqual(new Map([[tile, [wood.id]]]));
+    expect(await images.find(ann, 'ld', 'tile.png')).toBeDefined();
+  });
+
+  it("says false for a tag the owner has not, and leaves another owner's tag", async () => {
+    await tags.insert(bob, stone);
+    expect(await tags.remove(ann, stone.id)).toBe(false);
+    expect(await tags.find(bob, stone.id)).toEqual(stone);
+  });
+});

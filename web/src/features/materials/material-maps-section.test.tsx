@@ -1,0 +1,105 @@
+// @vitest-environment jsdom
+import { API_ROUTES, MATERIAL_MAPS, type MaterialMapsStatus } from '@tessera/contract';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MaterialMapsSection } from './material-maps-section';
+
+const FINISHED: MaterialMapsStatus = {
+  job: { id: 'j1', status: 'finished', percent: 100 },
+  maps: MATERIAL_MAPS.map((map) => ({
+    map,
+    filename: `waves_ld_${map}.png`,
+    bytes: 1000,
+    preview: `waves_ld_${map}.preview.png`,
+  })),
+  colourPreview: 'waves_ld_colour.preview.jpg',
+  seamless: true,
+};
+
+/** The server as the section sees it: each status poll answers the next of `answers`. */
+function serve(answers: MaterialMapsStatus[]) {
+  const orders: unknown[] = [];
+  let polls = 0;
+  const fetch = vi.fn((path: string, init?: RequestInit) => {
+    let body: MaterialMapsStatus;
+    let status = 200;
+    if (path === API_ROUTES.materialMapsOrder) {
+      orders.push(JSON.parse(String(init?.body)));
+      body = { job: { id: 'j1', status: 'queued', percent: 0 }, maps: [], seamless: true };
+      status = 202;
+    } else {
+      body = answers[Math.min(polls++, answers.length - 1)] ?? FINISHED;
+    }
+    return Promise.resolve(new Response(JSON.stringify(body), { status }));
+  });
+  vi.stubGlobal('fetch', fetch);
+  return { orders, fetch };
+}
+
+function show() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MaterialMapsSection kind="ld" image="waves.png" />
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('the material maps section', () => {
+  it('orders the maps, shows the percent while they are made, then a link per map', async () => {
+    const none: MaterialMapsStatus = { job: null, maps: [], seamless: true };
+    const running: MaterialMapsStatus = {
+      job: { id: 'j1', status: 'in_progress', percent: 40 },
+      maps: [],
+      seamless: true,
+    };
+    const server = serve([none, running, running, FINISHED]);
+    show();
+    await userEvent.click(await screen.findByRole('button', { name: 'Generate maps' }));
+    expect(server.orders).toEqual([{ kind: 'ld', image: 'waves.png' }]);
+    const busy = await screen.findByRole(
+      'button',
+      { name: 'Generating maps… 40%' },
+      { timeout: 3000 },
+    );
+    expect((busy as HTMLButtonElement).disabled).toBe(true);
+    const links = await screen.findAllByRole('link', {}, { timeout: 3000 });
+    expect(links.map((a) => a.textContent)).toEqual([
+      'Height',
+      'Normal (OpenGL)',
+      'Normal (DirectX)',
+      'Roughness',
+      'Ambient occlusion',
+    ]);
+    expect(links[1]?.getAttribute('href')).toBe('/api/images/maps/waves_ld_normal-opengl.png');
+    expect(links[1]?.getAttribute('download')).toBe('waves_ld_normal-opengl.png');
+    const enabled = (name: string) =>
+      !(screen.getByRole('button', { name }) as HTMLButtonElement).disabled;
+    expect(enabled('Generate maps again')).toBe(true);
+    expect(enabled('Download ZIP')).toBe(true);
+  });
+
+  it('says why the maps failed', async () => {
+    serve([
+      {
+        job: { id: 'j1', status: 'error', percent: 10, error: 'Disk full' },
+        maps: [],
+        seamless: false,
+      },
+    ]);
+    show();
+    expect((await screen.findByRole('alert')).textContent).toBe('Disk full');
+    await waitFor(() =>
+      expect(
+        (screen.getByRole('button', { name: 'Generate maps' }) as HTMLButtonElement).disabled,
+      ).toBe(false),
+    );
+  });
+});

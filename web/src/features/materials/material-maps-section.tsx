@@ -1,0 +1,125 @@
+import {
+  MATERIAL_MAP_LABELS,
+  materialMapUrl,
+  type MaterialMap,
+  type MaterialMapsRequest,
+} from '@tessera/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { DownloadIcon } from '../../components/icons';
+import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
+import { fetchMaterialMaps, mapsRunning, orderMaterialMaps } from './materials-api';
+import './materials.css';
+
+// three.js is loaded only when a material is shown: the app's main bundle stays as it was.
+const MaterialPreview = lazy(() => import('./material-preview'));
+
+/** How often a running job's progress is read: about as often as the runner saves it. */
+const POLL_MS = 500;
+
+export interface MaterialMapsSectionProps {
+  kind: MaterialMapsRequest['kind'];
+  image: string;
+}
+
+/**
+ * An image's PBR material maps in its details modal: "Generate maps" orders them (a job, its
+ * progress polled), then each map downloads on its own or all as one ZIP, and the material
+ * shows lit on a plane and a sphere that the mouse rotates.
+ */
+export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
+  const queryClient = useQueryClient();
+  const queryKey = ['material-maps', kind, image];
+  const status = useQuery({
+    queryKey,
+    queryFn: () => fetchMaterialMaps({ kind, image }),
+    refetchInterval: (query) => (mapsRunning(query.state.data) ? POLL_MS : false),
+  });
+  const [orderError, setOrderError] = useState<string>();
+  const zip = useZipDownload('maps');
+
+  const data = status.data;
+  const running = mapsRunning(data);
+  const maps = data?.maps ?? [];
+  const job = data?.job;
+  const error = orderError ?? (job?.status === 'error' ? job.error : undefined);
+
+  function generate() {
+    setOrderError(undefined);
+    orderMaterialMaps({ kind, image })
+      .then((next) => queryClient.setQueryData(queryKey, next))
+      .catch((err: unknown) => setOrderError(err instanceof Error ? err.message : String(err)));
+  }
+
+  const preview = (map: MaterialMap) => {
+    const file = maps.find((m) => m.map === map);
+    return file ? materialMapUrl(file.preview) : undefined;
+  };
+  const normal = preview('normal-opengl');
+  const roughness = preview('roughness');
+  const occlusion = preview('ambient-occlusion');
+  const height = preview('height');
+
+  return (
+    <section className="material-maps" aria-label="Material maps">
+      <h3 className="details-label">Material maps</h3>
+      <div className="material-maps-actions">
+        <button type="button" className="button" disabled={running} onClick={generate}>
+          {running
+            ? `Generating maps… ${job?.percent ?? 0}%`
+            : maps.length > 0
+              ? 'Generate maps again'
+              : 'Generate maps'}
+        </button>
+        {maps.length > 0 && <DownloadZipButton files={maps.map((m) => m.filename)} zip={zip} />}
+      </div>
+      {running && (
+        <progress
+          className="material-maps-progress"
+          aria-label="Material maps progress"
+          max={100}
+          value={job?.percent ?? 0}
+        />
+      )}
+      {error !== undefined && (
+        <p className="material-maps-error" role="alert">
+          {error}
+        </p>
+      )}
+      <ZipDownloadStatus zip={zip} />
+      {maps.length > 0 && (
+        <>
+          <ul className="material-maps-files" aria-label="Map files">
+            {maps.map((m) => (
+              <li key={m.map}>
+                <a
+                  className="button button-small"
+                  href={materialMapUrl(m.filename)}
+                  download={m.filename}
+                >
+                  <DownloadIcon />
+                  {MATERIAL_MAP_LABELS[m.map]}
+                </a>
+              </li>
+            ))}
+          </ul>
+          {data?.colourPreview !== undefined &&
+            normal !== undefined &&
+            roughness !== undefined &&
+            occlusion !== undefined &&
+            height !== undefined && (
+              <Suspense fallback={<p className="material-preview-note">Loading 3D preview…</p>}>
+                <MaterialPreview
+                  colour={materialMapUrl(data.colourPreview)}
+                  normal={normal}
+                  roughness={roughness}
+                  occlusion={occlusion}
+                  height={height}
+                />
+              </Suspense>
+            )}
+        </>
+      )}
+    </section>
+  );
+}
