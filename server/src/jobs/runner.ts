@@ -109,16 +109,18 @@ export interface RunnerOptions {
 const DEFAULT_POLL_MS = 500;
 const PROGRESS_WRITE_MS = 250;
 /**
- * How often the runner asks the store whether a job it runs was cancelled by another process
- * (several servers and workers share the queue; docs/scale-out.md). A cancellation made here
+ * The longest gap between lease renewals. A renewal is also how the runner learns that another
+ * process cancelled a job it runs (the store renews only jobs still in progress), so a long
+ * lease term does not make such a cancellation slow to stop the run. A cancellation made here
  * stops the job at once through abortCancelled.
  */
-const CANCEL_CHECK_MS = 2000;
+const MAX_RENEWAL_GAP_MS = 2000;
 
 /**
  * The persistent queue's runner: claims jobs atomically, runs each kind with its concurrency,
  * retries with backoff. While a job runs it renews the job's lease (a heartbeat every third of
- * the term) and stops the run if the lease was lost; it puts back jobs whose holder stopped
+ * the term, at most every 2 s) and stops the run if the lease was lost or the job cancelled
+ * elsewhere; it puts back jobs whose holder stopped
  * renewing, and (SQLite) at start what a crash left in progress. It claims when the queue says
  * there is work, at the `run_after` of the next retry, and on a slow fallback poll.
  */
@@ -126,13 +128,6 @@ export class JobRunner implements JobScheduler {
   private handlers: JobHandlers | undefined;
   private readonly running = new Map<JobKind, Set<Promise<void>>>();
   private readonly controllers = new Map<number, AbortController>();
-  /** The jobs running here, to look up in the store for a cancellation made elsewhere. */
-  private readonly runningJobs = new Map<
-    number,
-    { ownerId: number; kind: JobKind; publicId: string }
-  >();
-  private cancelTimer: NodeJS.Timeout | undefined;
-  private checkingCancels = false;
   private readonly listeners = new Set<JobListener>();
   private readonly pumping = new Set<JobKind>();
   /** A kind woken while its pump ran: the pump looks once more before it ends. */
@@ -186,12 +181,11 @@ export class JobRunner implements JobScheduler {
     this.unwatch = await this.jobs.watch((kind) => this.wake(kind));
     this.timer = setInterval(() => this.wakeAll(), this.pollMs);
     this.timer.unref();
-    // A third of the term: two renewals may fail (a slow database) before the lease runs out.
-    this.heartbeat = setInterval(() => void this.tendLeases(), Math.max(1, this.jobs.lease.ms / 3));
+    // At most a third of the term: two renewals may fail (a slow database) before it runs out.
+    const gap = Math.min(this.jobs.lease.ms / 3, MAX_RENEWAL_GAP_MS);
+    this.heartbeat = setInterval(() => void this.tendLeases(), Math.max(1, gap));
     this.heartbeat.unref();
     await this.tendLeases();
-    this.cancelTimer = setInterval(() => void this.abortCancelledElsewhere(), CANCEL_CHECK_MS);
-    this.cancelTimer.unref();
     this.wakeAll();
   }
 
@@ -218,7 +212,6 @@ export class JobRunner implements JobScheduler {
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
-    clearInterval(this.cancelTimer);
     for (const controller of this.controllers.values()) controller.abort(new ServerStopping());
     await Promise.all([...this.running.values()].flatMap((set) => [...set]));
     await this.unwatch?.();
@@ -230,22 +223,6 @@ export class JobRunner implements JobScheduler {
 
   wake(kind: JobKind): void {
     void this.pump(kind);
-  }
-
-  /** Stops the jobs running here that the store says were cancelled (by another process). */
-  private async abortCancelledElsewhere(): Promise<void> {
-    if (this.checkingCancels || this.runningJobs.size === 0) return;
-    this.checkingCancels = true;
-    try {
-      for (const [id, job] of [...this.runningJobs]) {
-        const now = await this.jobs.findByPublicId(job.ownerId, job.kind, job.publicId);
-        if (now?.id === id && now.status === 'cancelled') this.abortCancelled([id]);
-      }
-    } catch (err) {
-      this.log.warn({ err }, 'checking for cancelled jobs failed');
-    } finally {
-      this.checkingCancels = false;
-    }
   }
 
   private wakeAll(): void {
@@ -349,7 +326,6 @@ export class JobRunner implements JobScheduler {
   ): Promise<void> {
     const controller = new AbortController();
     this.controllers.set(job.id, controller);
-    this.runningJobs.set(job.id, { ownerId: job.ownerId, kind: job.kind, publicId: job.publicId });
     let percent = 0;
     let lastWrite = 0;
     const progress = (value: number) => {
@@ -401,7 +377,6 @@ export class JobRunner implements JobScheduler {
       await this.settleFailure(job, config, decisive ? reason : err, controller.signal.aborted);
     } finally {
       this.controllers.delete(job.id);
-      this.runningJobs.delete(job.id);
     }
   }
 

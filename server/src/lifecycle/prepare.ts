@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { buildContainer, type Container, type ContainerOverrides } from '../container.js';
+import { createInstanceRegistry } from '../store/instances.js';
+
+/** A process whose last beat is older than this is taken for gone. */
+const INSTANCE_ALIVE_MS = 15_000;
+const INSTANCE_BEAT_MS = 5_000;
+
+/** The container, made ready for work, and how to let go of what it holds. */
+export interface PreparedInstance {
+  c: Container;
+  /** The administrator made on a first start, with its one-time password. */
+  admin: { username: string; password: string } | undefined;
+  /** The last step of every role's stop: closes what preparing built and leaves the registry. */
+  release(): Promise<void>;
+}
+
+/**
+ * What every role does first: the container, start-up repairs, the broker's logins, the admin.
+ * The process registers itself among the running instances and keeps its row fresh, so that
+ * another process starting beside it knows not to repair files that may be this one's.
+ */
+export async function prepareInstance(
+  config: Config,
+  overrides: ContainerOverrides,
+  log: Logger,
+): Promise<PreparedInstance> {
+  const c = await buildContainer(config, log, overrides);
+  const instances = createInstanceRegistry(c.db);
+  const others = await instances.othersAlive(config.instanceName, Date.now() - INSTANCE_ALIVE_MS);
+  // Before anything runs or is served: repair what a crash may have left half done. Not while
+  // other processes work on the same files: what looks half done may be theirs, in the making.
+  if (others.length === 0) await c.recovery.run();
+  else log.warn({ others }, 'start-up file repairs skipped: other instances are running');
+  const beat = () => instances.beat(config.instanceName, config.role, Date.now());
+  await beat();
+  const beating = setInterval(() => {
+    beat().catch((err: unknown) => log.warn({ err }, 'instance heartbeat not saved'));
+  }, INSTANCE_BEAT_MS);
+  beating.unref();
+  const release = async () => {
+    await c.provisioning.close();
+    c.zips.close();
+    await c.limits.close();
+    clearInterval(beating);
+    await instances.remove(config.instanceName).catch(() => undefined);
+    await c.db.destroy();
+  };
+  const reconciled = await c.userAdmin.reconcileBroker();
+  if (Object.values(reconciled).some((names) => names.length > 0)) {
+    log.info(reconciled, 'broker logins reconciled with the users');
+  }
+  const admin = await c.userAdmin.ensureAdministrator();
+  await c.sessions.removeExpired(new Date());
+  return { c, admin, release };
+}

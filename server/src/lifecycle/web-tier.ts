@@ -1,0 +1,137 @@
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import {
+  createEmbeddedBroker,
+  BROKER_PATH,
+  EMBEDDED_BROKER_PROTOCOL_VERSION,
+} from '../broker/embedded.js';
+import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from '../broker/limits.js';
+import { generateServiceCredentials } from '../broker/service-principal.js';
+import type { Config } from '../config.js';
+import type { Container } from '../container.js';
+import { buildHttpApp } from '../http/app.js';
+import { allowedHostNames, brokerUrlResolver } from '../http/public-address.js';
+import { connectServiceClient, type BrokerLogin } from '../messaging/connection.js';
+import { createCommandHandlers } from '../messaging/handlers/index.js';
+import {
+  MessagingService,
+  SHARED_COMMAND_SUBSCRIPTION,
+  sharedRateWindow,
+  type UserCommandRate,
+} from '../messaging/service.js';
+import { THEMES_DIR, WEB_DIST_DIR } from '../paths.js';
+import { CredentialsWatcher } from '../services/credentials-watcher.js';
+
+/** What users talk to: the HTTP app, the embedded broker unless MQTT_URL names one, messaging. */
+export interface WebTier {
+  url: string;
+  port: number;
+  /** Stops taking commands: the first step of a stop, before the jobs are stopped. */
+  stopCommands(): Promise<void>;
+  /** Closes the broker and the HTTP app. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the HTTP app (with the embedded broker on its WebSocket path, unless the broker is
+ * external), then the messaging service as the broker's service client, whose HD status
+ * messages the container's relay then carries.
+ */
+export async function startWebTier(config: Config, c: Container, log: Logger): Promise<WebTier> {
+  const service = generateServiceCredentials();
+  const external = config.externalBroker;
+  const broker = external
+    ? undefined
+    : await createEmbeddedBroker({
+        auth: c.auth,
+        service,
+        log,
+        ...(config.brokerLimits && { limits: config.brokerLimits }),
+      });
+  const app = await buildHttpApp({
+    logger: log,
+    auth: c.auth,
+    title: config.title,
+    theme: config.theme,
+    brokerUrlFor: external
+      ? () => external.publicUrl
+      : brokerUrlResolver({
+          allowedHosts: allowedHostNames(config.publicHosts),
+          path: BROKER_PATH,
+          port: () => (app.server.address() as AddressInfo).port,
+        }),
+    // Aedes, the embedded broker, speaks MQTT 3.1.1 only.
+    brokerProtocolVersion: external?.publicProtocolVersion ?? EMBEDDED_BROKER_PROTOCOL_VERSION,
+    healthCheck: () => c.health.check(),
+    ...(c.engine.health ? { engineHealth: c.engine.health.bind(c.engine) } : {}),
+    webDistDir: WEB_DIST_DIR,
+    themesDir: THEMES_DIR,
+    files: c.files,
+    generation: c.generation,
+    hdQueue: c.hd,
+    references: c.references,
+    zips: c.zips,
+    materialMaps: c.materialMaps,
+  });
+  broker?.attach(app.server);
+  await app.listen({ port: config.port, host: config.host });
+  const { port } = app.server.address() as AddressInfo;
+
+  const serviceLogin: BrokerLogin = external ?? {
+    url: `ws://${loopbackFor(config.host)}:${port}${BROKER_PATH}`,
+    ...service,
+  };
+  const rate = userCommandRate(config.brokerLimits ?? DEFAULT_BROKER_LIMITS);
+  const messaging = new MessagingService(
+    await connectServiceClient(serviceLogin, log),
+    c.users,
+    createCommandHandlers({ images: c.images, tags: c.tags }),
+    c.hd,
+    log,
+    rate,
+    {
+      // On an external broker other processes may answer commands too: each gets one of them.
+      ...(external && { subscription: SHARED_COMMAND_SUBSCRIPTION }),
+      ...(c.limits.store !== 'memory' && {
+        sharedRate: c.limits.limiters(sharedRateWindow(rate)),
+      }),
+    },
+  );
+  c.hdStatus.connect(messaging);
+  await messaging.start();
+  // On an external broker the messaging service refuses a removed user's commands (it looks the
+  // user up for each), and deleting their broker login closes their connections (docs/mosquitto.md).
+  const credentialsWatcher =
+    broker &&
+    new CredentialsWatcher(
+      c.credentialChanges,
+      (username, changedAt) => broker.disconnectUser(username, changedAt),
+      log,
+    );
+  await credentialsWatcher?.start();
+
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    stopCommands: async () => {
+      credentialsWatcher?.stop();
+      await messaging.stop();
+    },
+    close: async () => {
+      await broker?.close();
+      await app.close();
+    },
+  };
+}
+
+/** One user's commands together: twice what one connection may send, so two busy tabs fit. */
+function userCommandRate(limits: BrokerLimits): UserCommandRate {
+  return { perSecond: 2 * limits.publishPerSecond, burst: 2 * limits.publishBurst };
+}
+
+function loopbackFor(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
