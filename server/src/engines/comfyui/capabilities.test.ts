@@ -96,6 +96,27 @@ describe('what each server has (part 4)', () => {
     expect(lacking.uploads).toHaveLength(0);
   });
 
+  it('a server whose model was deleted after its check fails one job, then gets no more', async () => {
+    const broken = await standIn();
+    const good = await standIn();
+    const made = engine([broken.url, good.url]);
+    expect((await made.start()).servers?.map((s) => s.state)).toEqual(['up', 'up']);
+    // Deleted while Tessera runs: the check at start saw it; only running the prompt finds out.
+    broken.removeModel('ip-adapter-plus_sdxl_vit-h.safetensors');
+
+    await expect(made.generate(params(), () => undefined, never())).rejects.toThrow(
+      'IPAdapter model not found',
+    );
+    expect(broken.prompts).toHaveLength(1);
+    // The retries, and every job after them, go to the server that has what they need.
+    for (let job = 1; job <= 3; job++) await made.generate(params(), () => undefined, never());
+    expect(broken.prompts).toHaveLength(1);
+    expect(good.prompts).toHaveLength(3);
+    const health = await made.health();
+    expect(health.servers?.[0]).toMatchObject({ state: 'incomplete' });
+    expect(health.servers?.[0]?.missing.join()).toMatch(/an IPAdapter model for the preset/);
+  });
+
   it('GET /api/health says what a server lacks', async () => {
     const lacking = await standIn({ clipVisionModels: [] });
     const made = engine([lacking.url]);

@@ -32,7 +32,7 @@ import type {
 import type { ComfyImageRef, ComfyWorkflow, HistoryEntry } from './api-types.js';
 import { templateNeeds } from './capabilities.js';
 import { ComfyClient, type ComfyClientOptions } from './client.js';
-import { ComfyExecutionError, ComfyServerError } from './errors.js';
+import { ComfyExecutionError, ComfyServerError, ComfyValidationError } from './errors.js';
 import { prepareImage, writeOutput, type PreparedImage } from './output.js';
 import { ServerPool, type Lease, type PoolOptions } from './pool.js';
 import { resumePrompt, runPrompt, type PromptResult, type RunPromptOptions } from './run-prompt.js';
@@ -223,12 +223,20 @@ export class ComfyUIEngine implements Engine {
     });
   }
 
-  /** Runs `work` on the leased server; a server failure leaves that server out. */
+  /**
+   * Runs `work` on the leased server; a server failure leaves that server out, a workflow failure
+   * has it checked again (it may lack a model now) before its next job.
+   */
   private async onLease<T>(lease: Lease, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      if (error instanceof ComfyServerError && !signal.aborted) lease.fail(error);
+      if (!signal.aborted) {
+        if (error instanceof ComfyServerError) lease.fail(error);
+        else if (error instanceof ComfyExecutionError || error instanceof ComfyValidationError) {
+          lease.suspect();
+        }
+      }
       throw error;
     } finally {
       lease.release();

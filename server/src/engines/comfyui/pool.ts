@@ -35,6 +35,12 @@ export interface Lease {
   queued(promptId: string): void;
   /** The server failed the job: leave it out for a while. */
   fail(error: Error): void;
+  /**
+   * The job's workflow failed on the server (ComfyUI refused it or it failed while running): ask
+   * the server again what it has before its next job, so that a model removed since the last
+   * check takes it out instead of failing the retry too.
+   */
+  suspect(): void;
   /** The job is over on this server (call once, after fail too). */
   release(): void;
 }
@@ -166,6 +172,9 @@ export class ServerPool {
         member.queued.add(id);
       },
       fail: (error) => this.markDown(member, error),
+      suspect: () => {
+        member.needsCheckedAt = undefined;
+      },
       release: () => {
         if (released) return;
         released = true;

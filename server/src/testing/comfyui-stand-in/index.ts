@@ -130,6 +130,13 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
     holdAt: (node) => queue.holdAt(node),
     release: () => queue.release(),
     dropSockets: () => sockets.dropAll(),
+    removeModel: (name) => {
+      // ComfyUI lists its model folders afresh when they change: the name is gone at once.
+      for (const list of [checkpoints, upscaleModels, ipadapterModels, clipVisionModels]) {
+        const at = list.indexOf(name);
+        if (at !== -1) list.splice(at, 1);
+      }
+    },
     queueRemaining: () => queue.remaining(),
     pause: () => queue.pause(),
     resume: () => queue.resume(),

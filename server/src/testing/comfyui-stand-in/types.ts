@@ -89,6 +89,8 @@ export interface ComfyStandIn {
   /** Stops executing prompts at the start of this node until release() (or an interrupt). */
   holdAt(nodeId: string): void;
   release(): void;
+  /** An operator deletes a model file: gone from /object_info and from what prompts can load. */
+  removeModel(name: string): void;
   /** Cuts every websocket (as a proxy restart or a network blip does); the server stays. */
   dropSockets(): void;
   /** Goes away as a crashed server: every connection cut, the port closed, no more events. */
