@@ -4,6 +4,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // Tests import the contract from source, so a unit run needs no build first.
 const contractSource = fileURLToPath(new URL('./contract/src/index.ts', import.meta.url));
 const alias = { '@tessera/contract': contractSource };
+// expect.poll waits 1 s by default: too short for a broker round trip or a job on a loaded
+// two-core machine. A poll that passes returns at once, so only a failure waits longer.
+const expect = { poll: { timeout: 5_000 } };
 
 export default defineConfig({
   test: {
@@ -17,12 +20,18 @@ export default defineConfig({
           include: ['server/src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'server/src/**/*.int.test.ts'],
           testTimeout: 20_000,
+          expect,
         },
       },
       // The store's repositories on a real database, a tier of its own: npm run test:int.
       {
         resolve: { alias },
-        test: { name: 'store', include: ['server/src/**/*.int.test.ts'], testTimeout: 20_000 },
+        test: {
+          name: 'store',
+          include: ['server/src/**/*.int.test.ts'],
+          testTimeout: 20_000,
+          expect,
+        },
       },
       // The same tests on PostgreSQL (TEST_DATABASE_URL; each test creates and drops a database),
       // but for the SQLite file's own migration and query plan tests.
@@ -39,6 +48,7 @@ export default defineConfig({
           env: { TESSERA_TEST_STORE: 'postgres' },
           setupFiles: ['server/src/testing/postgres-setup.ts'],
           testTimeout: 20_000,
+          expect,
         },
       },
       {
@@ -51,6 +61,7 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          expect,
           // One browser and one server at a time: these machines have two cores.
           fileParallelism: false,
         },
