@@ -95,8 +95,21 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
   const generateButton = () => page.getByRole('button', { name: /^Generat/ });
   const results = () => page.getByRole('list', { name: 'Results' });
 
-  async function waitUntilIdle(): Promise<void> {
-    await expect.poll(() => generateButton().textContent(), { timeout: 45_000 }).toBe('Generate');
+  /**
+   * Waits for the batch just started to end with `count` images in the footer. The button may
+   * still read 'Generate' for a moment after the click, so it alone cannot tell.
+   */
+  async function waitForResults(count: number): Promise<void> {
+    await expect
+      .poll(
+        () =>
+          results()
+            .getByRole('button', { name: /^Load / })
+            .count(),
+        { timeout: 45_000 },
+      )
+      .toBe(count);
+    await expect.poll(() => generateButton().textContent()).toBe('Generate');
   }
 
   /** The user's LD images as the server lists them (list-low-definition, from a second client). */
@@ -140,7 +153,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     expect(await page.getByLabel('Positive Prompt').isDisabled()).toBe(true);
     expect(await page.getByRole('img', { name: 'Pending image' }).count()).toBe(2);
 
-    await waitUntilIdle();
+    await waitForResults(2);
     expect(alerts).toEqual([]);
     expect(await page.getByRole('img', { name: 'Pending image' }).count()).toBe(0);
     const made = await resultNames();
@@ -176,7 +189,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     await page.getByRole('switch', { name: 'Seamless' }).check();
     await page.getByLabel('Batch Size').fill('2');
     await generateButton().click();
-    await waitUntilIdle();
+    await waitForResults(2);
     const [first, second] = await resultNames();
     expect(first && second).toBeTruthy();
 
@@ -218,7 +231,8 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     await fillPrompts('moss on stone', 'blurry');
     await page.getByLabel('Batch Size').fill('2');
     await generateButton().click();
-    expect(await page.getByRole('img', { name: 'Pending image' }).count()).toBe(2);
+    // The placeholders come once the page has checked the file again (U6), a moment after the click.
+    await expect.poll(() => page.getByRole('img', { name: 'Pending image' }).count()).toBe(2);
 
     const error = page.getByRole('alert');
     await expect

@@ -101,10 +101,15 @@ describe.skipIf(browserMissing)('References (/input)', () => {
     await page.getByLabel('Positive Prompt').fill('dark slate, cleft');
     await page.getByLabel('Negative Prompt').fill('blurry');
     await page.getByRole('button', { name: 'Generate' }).click();
+    // Its image in the footer, then the form free again (the button may read 'Generate' for a
+    // moment after the click, so it alone cannot tell).
     await expect
-      .poll(() => page.getByRole('button', { name: /^Generat/ }).textContent(), {
+      .poll(() => page.getByRole('list', { name: 'Results' }).getByRole('button').count(), {
         timeout: 45_000,
       })
+      .toBe(1);
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Generat/ }).textContent())
       .toBe('Generate');
     const label = await page
       .getByRole('list', { name: 'Results' })
