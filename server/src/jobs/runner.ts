@@ -120,9 +120,9 @@ const MAX_RENEWAL_GAP_MS = 2000;
  * The persistent queue's runner: claims jobs atomically, runs each kind with its concurrency,
  * retries with backoff. While a job runs it renews the job's lease (a heartbeat every third of
  * the term, at most every 2 s) and stops the run if the lease was lost or the job cancelled
- * elsewhere; it puts back jobs whose holder stopped
- * renewing, and (SQLite) at start what a crash left in progress. It claims when the queue says
- * there is work, at the `run_after` of the next retry, and on a slow fallback poll.
+ * elsewhere; it puts back jobs whose holder stopped renewing, and (SQLite) at start what a crash
+ * left in progress. It claims when the queue says there is work, at the `run_after` of the next
+ * retry, and on a slow fallback poll.
  */
 export class JobRunner implements JobScheduler {
   private handlers: JobHandlers | undefined;
