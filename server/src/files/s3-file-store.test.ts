@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import {
@@ -13,6 +11,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/fixtures.js';
+import { memoryWatch } from '../testing/memory.js';
 import { finished, spawnEntry } from '../testing/processes.js';
 import { startS3rver, type RunningS3rver } from '../testing/s3rver.js';
 import { describeFileStoreContract } from './file-store-contract.suite.js';
@@ -88,36 +87,6 @@ function generated(total: number, seed = 0, chunk = 1024 * 1024): Readable {
       this.push(bytes);
     },
   });
-}
-
-/**
- * Samples the process's memory while it runs: its RSS, and what is alive (heap and buffers) just
- * after a full garbage collection, so garbage the collector has not reached yet is not counted.
- */
-function memoryWatch() {
-  v8.setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  gc();
-  const live = () => {
-    const usage = process.memoryUsage();
-    return usage.heapUsed + usage.arrayBuffers;
-  };
-  const before = { rss: process.memoryUsage().rss, live: live() };
-  const peak = { ...before };
-  const sample = () => {
-    gc();
-    peak.rss = Math.max(peak.rss, process.memoryUsage().rss);
-    peak.live = Math.max(peak.live, live());
-  };
-  const timer = setInterval(sample, 200);
-  return {
-    stop() {
-      clearInterval(timer);
-      sample();
-    },
-    liveGrowth: () => peak.live - before.live,
-    rssGrowth: () => peak.rss - before.rss,
-  };
 }
 
 describeFileStoreContract('S3 (s3rver)', () => {
