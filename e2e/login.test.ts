@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openPage } from './support/session.js';
+import { sidebarLink } from './support/screen.js';
 
 describe.skipIf(browserMissing)('login and the app shell', () => {
   let server: RunningServer;
@@ -78,10 +79,10 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
       ['Input', '/input'],
       ['Dashboard', '/dashboard'],
     ] as const) {
-      await page.getByRole('link', { name, exact: true }).click();
+      await sidebarLink(page, name).click();
       await page.waitForURL(`**${path}`);
     }
-    await page.getByRole('link', { name: 'Output', exact: true }).click();
+    await sidebarLink(page, 'Output').click();
     await page.waitForURL('**/output');
     await page.getByRole('img', { name: 'Tessera' }).click();
     await page.waitForURL('**/dashboard');
