@@ -82,7 +82,8 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
     const details = page.getByRole('dialog', { name: SOURCE });
     await details.getByRole('button', { name: 'Use these settings' }).click();
     await page.waitForURL('**/generate');
-    expect(await details.count()).toBe(0);
+    // The Dashboard, its dialog with it, may stay on screen a moment after the address changes.
+    await expect.poll(() => details.count()).toBe(0);
 
     await page.getByRole('button', { name: `Change reference image (${REFERENCE})` }).waitFor();
     expect(await page.getByLabel('Positive Prompt').inputValue()).toBe(METADATA.cliptextencode_585);
