@@ -11,7 +11,7 @@ import { grainyPhoto } from './support/reference.js';
 import { commandOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { collectAlerts, openPage, signIn } from './support/session.js';
-import { sidebarLink } from './support/screen.js';
+import { openScreen } from './support/screen.js';
 
 /**
  * The Generate flow (SPEC §4; checklist G3–G6, G12–G16, P1) against the real server and its
@@ -76,7 +76,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     page = await openPage(browser, server);
     alerts = collectAlerts(page);
     await signIn(page, admin.username, admin.password);
-    await sidebarLink(page, 'Generate').click();
+    await openScreen(page, 'Generate');
     await page.waitForURL('**/generate');
   });
   afterEach(() => page.context().close());
@@ -168,7 +168,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     expect(tagged.every((image) => image.tags.includes(tagId))).toBe(true);
 
     // In the Dashboard, both are there; under the tag's filter only they are.
-    await sidebarLink(page, 'Dashboard').click();
+    await openScreen(page, 'Dashboard');
     await page.waitForURL('**/dashboard');
     for (const name of made) await page.getByRole('img', { name }).first().waitFor();
     await page.getByRole('img', { name: 'untagged-stone.png' }).first().waitFor();

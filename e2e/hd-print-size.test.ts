@@ -6,7 +6,7 @@ import { browserMissing, launchBrowser } from './support/browser.js';
 import { orderHdOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { addNewUser, openPage, signIn, type User } from './support/session.js';
-import { sidebarLink } from './support/screen.js';
+import { openScreen } from './support/screen.js';
 
 /**
  * The physical size of an HD image (issue 17, part 3): Output's HD Image Details show the
@@ -46,7 +46,7 @@ describe.skipIf(browserMissing)('HD print size and resolution', () => {
   afterEach(() => page.context().close());
 
   async function openHdDetails(name: string) {
-    await sidebarLink(page, 'Output').click();
+    await openScreen(page, 'Output');
     await page.waitForURL('**/output');
     await page
       .getByRole('list', { name: 'HD images' })

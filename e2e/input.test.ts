@@ -7,7 +7,7 @@ import { browserMissing, launchBrowser } from './support/browser.js';
 import { seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openPage, signIn, userFolder } from './support/session.js';
-import { sidebarLink } from './support/screen.js';
+import { openScreen } from './support/screen.js';
 
 /**
  * The references library on /input (beyond the spec; issue 7 part 5): the uploaded references
@@ -57,7 +57,7 @@ describe.skipIf(browserMissing)('References (/input)', () => {
   afterEach(() => page.context().close());
 
   async function openReferences(): Promise<void> {
-    await sidebarLink(page, 'Input').click();
+    await openScreen(page, 'Input');
     await page.waitForURL('**/input');
     await page.getByRole('list', { name: 'References' }).waitFor();
   }

@@ -14,7 +14,7 @@ import { browserMissing, launchBrowser } from './support/browser.js';
 import { grainyPhoto } from './support/reference.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { signIn } from './support/session.js';
-import { sidebarLink } from './support/screen.js';
+import { openScreen } from './support/screen.js';
 
 /**
  * The whole journey of SPEC §2 and §4 as one person lives it: sign in, make a tag, generate a
@@ -77,7 +77,7 @@ describe.skipIf(browserMissing).each(ENGINE_NAMES)('the journey on the %s engine
     await tags.getByRole('button', { name: 'Limestone', exact: true }).waitFor();
 
     // Generate one seamless texture from the photo, tagged Limestone.
-    await sidebarLink(page, 'Generate').click();
+    await openScreen(page, 'Generate');
     await page.waitForURL('**/generate');
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: /reference image/ }).click();
@@ -102,7 +102,7 @@ describe.skipIf(browserMissing).each(ENGINE_NAMES)('the journey on the %s engine
     expect(ldName).toMatch(/\.png$/);
 
     // The Dashboard shows it under its tag; its details show what it was made from.
-    await sidebarLink(page, 'Dashboard').click();
+    await openScreen(page, 'Dashboard');
     await page.waitForURL('**/dashboard');
     await tags.getByRole('button', { name: 'Limestone', exact: true }).click();
     const tile = page.getByRole('button', { name: ldName, exact: true });
@@ -128,7 +128,7 @@ describe.skipIf(browserMissing).each(ENGINE_NAMES)('the journey on the %s engine
       .waitFor({ timeout: 120_000 });
 
     // The HD gallery has it; its details download a file of the physical size's pixels.
-    await sidebarLink(page, 'Output').click();
+    await openScreen(page, 'Output');
     await page.waitForURL('**/output');
     const hdName = ldName.replace(/\.png$/, '_30x30.png');
     await page

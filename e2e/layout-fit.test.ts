@@ -5,7 +5,7 @@ import { browserMissing, launchBrowser } from './support/browser.js';
 import { commandOverMqtt, orderHdOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { addNewUser, openPage, signIn, type User } from './support/session.js';
-import { sidebarLink } from './support/screen.js';
+import { openScreen } from './support/screen.js';
 
 /**
  * Things that must fit where they are shown (issue 13, defect 7): names in the List view, the
@@ -89,7 +89,7 @@ describe.skipIf(browserMissing)('layout: everything fits', () => {
       }),
     );
     await signIn(page, user.username, user.password);
-    await sidebarLink(page, 'Output').click();
+    await openScreen(page, 'Output');
     await page.getByRole('button', { name: 'List' }).click();
     const heading = page.getByRole('columnheader', { name: 'Download / Delete' });
     await heading.waitFor();
@@ -126,7 +126,7 @@ describe.skipIf(browserMissing)('layout: everything fits', () => {
   it('the HD queue page has Refresh and Pause queue on the title line (issue 13)', async () => {
     const user = addNewUser(server, 'fit');
     await signIn(page, user.username, user.password);
-    await sidebarLink(page, 'Upscale').click();
+    await openScreen(page, 'Upscale');
     const title = page.getByRole('heading', { name: 'HD queue' });
     const refresh = page.getByRole('button', { name: 'Refresh' });
     await refresh.waitFor();

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openPage } from './support/session.js';
-import { sidebarLink } from './support/screen.js';
+import { openScreen } from './support/screen.js';
 
 describe.skipIf(browserMissing)('login and the app shell', () => {
   let server: RunningServer;
@@ -79,10 +79,10 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
       ['Input', '/input'],
       ['Dashboard', '/dashboard'],
     ] as const) {
-      await sidebarLink(page, name).click();
+      await openScreen(page, name);
       await page.waitForURL(`**${path}`);
     }
-    await sidebarLink(page, 'Output').click();
+    await openScreen(page, 'Output');
     await page.waitForURL('**/output');
     await page.getByRole('img', { name: 'Tessera' }).click();
     await page.waitForURL('**/dashboard');

@@ -4,7 +4,7 @@ import type { HdSizeLabel } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { recordTexts, sidebarLink } from './support/screen.js';
+import { openScreen, recordTexts } from './support/screen.js';
 import { commandOverMqtt, orderHdOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { addNewUser, openPage, signIn, userFolder, type User } from './support/session.js';
@@ -63,7 +63,7 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
 
   async function openOutput(user: User) {
     await signIn(page, user.username, user.password);
-    await sidebarLink(page, 'Output').click();
+    await openScreen(page, 'Output');
     await page.waitForURL('**/output');
   }
 

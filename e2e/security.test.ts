@@ -4,6 +4,7 @@ import { browserMissing, launchBrowser } from './support/browser.js';
 import { commandOverMqtt } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { addNewUser, openPage, signIn } from './support/session.js';
+import { openScreen } from './support/screen.js';
 
 describe.skipIf(browserMissing)('content security policy in the browser', () => {
   let server: RunningServer;
@@ -42,7 +43,7 @@ describe.skipIf(browserMissing)('content security policy in the browser', () => 
       })
       .toBe('Connected');
     for (const label of ['Generate', 'Output', 'Dashboard']) {
-      await page.getByRole('link', { name: label }).first().click();
+      await openScreen(page, label);
       await page.waitForLoadState('networkidle');
       expect(await violations(), label).toEqual([]);
     }

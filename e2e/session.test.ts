@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { addNewUser, openPage, signIn } from './support/session.js';
-import { sidebarLink } from './support/screen.js';
+import { openScreen } from './support/screen.js';
 
 /**
  * Issue 13, defect 5: every screen behind the sidebar ends its waiting. Without a session the app
@@ -74,7 +74,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
     expect(new URL(tab.url()).pathname).toBe('/dashboard');
 
     // Moving on within the tab asks nothing more; the password never reaches local storage.
-    await sidebarLink(tab, 'Output').click();
+    await openScreen(tab, 'Output');
     await tab.waitForURL('**/output');
     await tab.getByText(TEXTS.noImagesFound).waitFor({ timeout: 10_000 });
     expect(await reconnectPrompt(tab).count()).toBe(0);
@@ -113,7 +113,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
   it('a screen whose request is refused for an ended session goes to the login page', async () => {
     const user = addNewUser(server, 'tab');
     await signIn(page, user.username, user.password);
-    await sidebarLink(page, 'Upscale').click();
+    await openScreen(page, 'Upscale');
     await page.getByText('No HD jobs yet.').waitFor({ timeout: 10_000 });
 
     // Signed out elsewhere in the browser (the cookie's session ends on the server).

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { recordTexts, sidebarLink } from './support/screen.js';
+import { openScreen, recordTexts } from './support/screen.js';
 import { seedLdImages, sendHdOrdersOverMqtt } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openPage, signIn } from './support/session.js';
@@ -110,7 +110,7 @@ describe.skipIf(browserMissing)('HD status toasts', () => {
   });
 
   it('[H5][H9][H6] on any screen, the progress toast counts the jobs still queued', async () => {
-    await sidebarLink(page, 'Output').click();
+    await openScreen(page, 'Output');
     await page.waitForURL('**/output');
     const texts = await recordTexts(region());
     await sendHdOrdersOverMqtt(server, admin, [

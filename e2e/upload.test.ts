@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { collectAlerts, openPage, signIn } from './support/session.js';
-import { sidebarLink } from './support/screen.js';
+import { openScreen } from './support/screen.js';
 
 /**
  * The reference upload on Generate (SPEC §2, §5; checklist G1, U1–U5): each rule's message as
@@ -36,7 +36,7 @@ describe.skipIf(browserMissing)('Generate: the reference upload', () => {
     page = await openPage(browser, server);
     alerts = collectAlerts(page);
     await signIn(page, 'admin', server.adminPassword);
-    await sidebarLink(page, 'Generate').click();
+    await openScreen(page, 'Generate');
     await page.waitForURL('**/generate');
   });
   afterEach(() => page.context().close());

@@ -5,7 +5,7 @@ import { browserMissing, launchBrowser } from './support/browser.js';
 import { commandOverMqtt, seedLdImages, sendHdOrdersOverMqtt } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openPage, signIn } from './support/session.js';
-import { sidebarLink } from './support/screen.js';
+import { openScreen } from './support/screen.js';
 
 /**
  * /upscale, the HD queue (beyond the spec): the user's HD jobs by state, kept live from the
@@ -66,7 +66,7 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
 
   async function openQueue() {
     await signIn(page, admin.username, admin.password);
-    await sidebarLink(page, 'Upscale').click();
+    await openScreen(page, 'Upscale');
     await page.waitForURL('**/upscale');
     await page.getByRole('heading', { name: 'HD queue' }).waitFor();
     await page

@@ -7,7 +7,7 @@ import type { Browser, Download, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { recordShownTexts, sidebarLink } from './support/screen.js';
+import { openScreen, recordShownTexts } from './support/screen.js';
 import { commandOverMqtt, orderHdOverMqtt, refreshOverMqtt } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { addNewUser, openPage, signIn, userFolder, type User } from './support/session.js';
@@ -167,7 +167,7 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
       );
     }
     await signIn(page, user.username, user.password);
-    await sidebarLink(page, 'Output').click();
+    await openScreen(page, 'Output');
     await page.waitForURL('**/output');
     await page.getByRole('status', { name: 'Image count' }).getByText('2 images').waitFor();
     await page.getByRole('button', { name: 'List' }).click();

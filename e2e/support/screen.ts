@@ -88,3 +88,14 @@ export async function recordShownTexts(
 export function sidebarLink(page: Page, name: string): Locator {
   return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 }
+
+/**
+ * Opens a screen as a person does, with its sidebar link, and waits until it shows. The address
+ * changes at the click, the screens a moment later (React Router renders them in a transition);
+ * the link is marked current in the same render that shows its screen.
+ */
+export async function openScreen(page: Page, name: string): Promise<void> {
+  const link = sidebarLink(page, name);
+  await link.click();
+  await link.and(page.locator('[aria-current="page"]')).waitFor();
+}
