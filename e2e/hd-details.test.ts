@@ -1,10 +1,11 @@
 import fs from 'node:fs/promises';
+import { commandTopic } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { focusAfterTabs } from './support/screen.js';
-import { recordMqttPackets } from './support/mqtt-frames.js';
+import { publishedTo, recordMqttPackets } from './support/mqtt-frames.js';
 import { commandOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openPage, signIn, userFolder } from './support/session.js';
@@ -29,31 +30,26 @@ const BRICK_METADATA = {
 };
 
 /**
- * The generate-image payloads the page publishes, parsed from its WebSocket frames as the broker
- * reads them. Set up before the page signs in, so that the messaging socket it opens meanwhile is
- * watched too.
+ * The generate-image payloads `user`'s page publishes, parsed from its WebSocket frames as the
+ * broker reads them. Set up before the page signs in, so that the messaging socket it opens
+ * meanwhile is watched too.
  */
-function recordHdCommands(page: Page): () => Record<string, unknown>[] {
+function recordHdCommands(page: Page, user: string): () => HdCommand[] {
   const packets = recordMqttPackets(page);
   return () =>
-    packets()
-      .filter(
-        ({ direction, packet }) =>
-          direction === 'sent' &&
-          packet.cmd === 'publish' &&
-          packet.topic.startsWith('command/generate-image/user/'),
-      )
-      .map(({ packet }) =>
-        JSON.parse(String((packet as { payload: Buffer | string }).payload)),
-      ) as Record<string, unknown>[];
+    publishedTo(packets(), commandTopic('generate-image', user)).map(
+      ({ packet }) => JSON.parse(String((packet as { payload: Buffer }).payload)) as HdCommand,
+    );
 }
+
+type HdCommand = Record<string, unknown>;
 
 describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
   let server: RunningServer;
   let browser: Browser;
   let page: Page;
   /** The HD orders the current page has published so far. */
-  let hdCommands: () => Record<string, unknown>[];
+  let hdCommands: () => HdCommand[];
   let admin: { username: string; password: string };
 
   beforeAll(async () => {
@@ -105,7 +101,7 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
   });
   beforeEach(async () => {
     page = await openPage(browser, server, { acceptDownloads: true });
-    hdCommands = recordHdCommands(page);
+    hdCommands = recordHdCommands(page, admin.username);
     await signIn(page, admin.username, admin.password);
   });
   afterEach(() => page.context().close());

@@ -85,7 +85,7 @@ export async function recordShownTexts(
  * A screen's link in the sidebar's main navigation, where a person looks for it: a screen's own
  * text may link to another screen by the same name (the empty HD queue links to the Dashboard).
  */
-export function sidebarLink(page: Page, name: string): Locator {
+function sidebarLink(page: Page, name: string): Locator {
   return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 }
 
