@@ -64,10 +64,8 @@ export function DashboardScreen() {
     () => (starredOnly ? images.filter((image) => image.starred === true) : images),
     [images, starredOnly],
   );
-  const visible = useMemo(
-    () => withoutDeleted(filterImagesByTags(found, filter.enabled), deletion.hidden),
-    [found, filter.enabled, deletion.hidden],
-  );
+  const shown = useMemo(() => filterImagesByTags(found, filter.enabled), [found, filter.enabled]);
+  const visible = useMemo(() => withoutDeleted(shown, deletion.hidden), [shown, deletion.hidden]);
   const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
   const selectedVisible = useMemo(
     () => visible.filter((image) => selection.selected.has(image.filename)),
@@ -133,7 +131,7 @@ export function DashboardScreen() {
       title="Dashboard"
       viewStorageKey="tessera.dashboard.view"
       list={{ ...list, images: found }}
-      visible={visible}
+      visible={shown}
       deletion={deletion}
       onRefresh={refresh}
       tools={<TagsPanel filter={filter} />}

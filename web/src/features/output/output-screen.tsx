@@ -91,7 +91,7 @@ export function OutputScreen() {
       title="Output"
       viewStorageKey="tessera.output.view"
       list={list}
-      visible={visible}
+      visible={images}
       deletion={deletion}
       onRefresh={refresh}
       toolbar={
