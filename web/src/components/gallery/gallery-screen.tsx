@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { Fragment, useCallback, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { GalleryImage } from './gallery-image';
 import { imageKey, imageTileAspect } from './gallery-image';
@@ -34,6 +34,8 @@ export interface GalleryScreenProps<T extends GalleryImage> {
   renderTile: (image: T, box: TileBox) => ReactNode;
   /** The List view, over `visible`. */
   table: ReactNode;
+  /** What the images in view answer (search, order, filters): a new one shows them from the top. */
+  resultsKey?: string;
   /** The screen's deletions: the images they hide, and the one that can be undone. */
   deletion: Pick<ImageDeletion, 'hidden' | 'pending'>;
   /** Dialogs opened from the gallery. */
@@ -75,6 +77,7 @@ export function GalleryScreen<T extends GalleryImage>({
   gridLabel,
   renderTile,
   table,
+  resultsKey,
   deletion,
   children,
 }: GalleryScreenProps<T>) {
@@ -148,7 +151,8 @@ export function GalleryScreen<T extends GalleryImage>({
           {toolbar}
         </header>
         <div className="gallery-body" {...places.pointerHandlers}>
-          {body}
+          {/* A new query starts at the top (issue 22, part 11): a fresh scroll box, not the end. */}
+          <Fragment key={resultsKey}>{body}</Fragment>
         </div>
       </section>
       <UndoDeleteBar pending={deletion.pending} />

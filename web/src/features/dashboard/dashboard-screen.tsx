@@ -66,6 +66,10 @@ export function DashboardScreen() {
   );
   const shown = useMemo(() => filterImagesByTags(found, filter.enabled), [found, filter.enabled]);
   const visible = useMemo(() => withoutDeleted(shown, deletion.hidden), [shown, deletion.hidden]);
+  const resultsKey = useMemo(
+    () => JSON.stringify([find.search, [...filter.enabled].sort()]),
+    [find.search, filter.enabled],
+  );
   const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
   const selectedVisible = useMemo(
     () => visible.filter((image) => selection.selected.has(image.filename)),
@@ -132,6 +136,7 @@ export function DashboardScreen() {
       viewStorageKey="tessera.dashboard.view"
       list={{ ...list, images: found }}
       visible={shown}
+      resultsKey={resultsKey}
       deletion={deletion}
       onRefresh={refresh}
       tools={<TagsPanel filter={filter} />}
