@@ -54,7 +54,7 @@ export function VirtualTable<T>({
   const after = virtualizer.getTotalSize() - (rows[rows.length - 1]?.end ?? 0);
 
   return (
-    <div ref={scrollRef} className="gallery-scroll">
+    <div ref={scrollRef} className="gallery-scroll gallery-table-scroll">
       <table
         className={className ? `gallery-table ${className}` : 'gallery-table'}
         aria-rowcount={items.length + 1}
