@@ -1,8 +1,10 @@
 import fs from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { seedLdImages, type SeedImage } from './support/seed.js';
+import { buildHdCommand } from '@tessera/contract';
+import { orderHdOverMqtt, seedLdImages, type SeedImage } from './support/seed.js';
+import { openScreen } from './support/screen.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { addNewUser, openPage, signIn, userFolder, type User } from './support/session.js';
 
@@ -29,7 +31,7 @@ describe.skipIf(browserMissing)('Deleting with a way back', () => {
   let page: Page;
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ BUILTIN_UPSCALER: 'lanczos' });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -65,12 +67,10 @@ describe.skipIf(browserMissing)('Deleting with a way back', () => {
     return sent;
   }
 
-  /** Hovers the image's tile and clicks its Delete twice at the same point, 200 ms apart. */
-  async function doubleDelete(name: string) {
-    await tile(name).hover();
-    const box = await tile(name)
-      .getByRole('button', { name: `Delete ${name}` })
-      .boundingBox();
+  /** Hovers the image's tile (or row) and clicks its Delete twice at one point, 200 ms apart. */
+  async function doubleDelete(name: string, item: Locator = tile(name)) {
+    await item.hover();
+    const box = await item.getByRole('button', { name: `Delete ${name}` }).boundingBox();
     if (box === null) throw new Error('Delete is not on screen');
     const x = box.x + box.width / 2;
     const y = box.y + box.height / 2;
@@ -141,5 +141,71 @@ describe.skipIf(browserMissing)('Deleting with a way back', () => {
     await bar().waitFor({ state: 'detached', timeout: 15_000 });
     await expect.poll(() => ldFiles(user)).toEqual(['img-2.png', 'img-3.png']);
     expect([...sent].sort()).toEqual(['img-1.png', 'img-4.png']);
+  });
+  it('in the List view too: a quick second click deletes nothing more, Undo brings all back (issue 22, part 8)', async () => {
+    const user = addNewUser(server, 'undo');
+    await seedLdImages(server, user, images(4));
+    const sent = recordDeleteCommands();
+    await open(user, '4 images');
+    await page.getByRole('button', { name: 'List' }).click();
+    const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+    const yOf = async (name: string) => (await row(name).boundingBox())?.y;
+    const nextRow = await yOf('img-3.png');
+
+    await doubleDelete('img-4.png', row('img-4.png'));
+    await expect.poll(() => count().textContent()).toBe('3 images');
+    expect(await bar().textContent()).toContain('1 image deleted');
+    expect(await yOf('img-3.png')).toBe(nextRow);
+    await bar().getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => count().textContent()).toBe('4 images');
+
+    await page.reload();
+    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('4 images');
+    expect(sent).toEqual([]);
+    expect((await ldFiles(user)).length).toBe(4);
+  });
+
+  it("Output: a quick second click on an HD row's Delete deletes nothing more (issue 22, part 8)", async () => {
+    const user = addNewUser(server, 'undohd');
+    const square = { latent_width: 1024, latent_height: 1024, kseed: 42 };
+    await seedLdImages(
+      server,
+      user,
+      ['slate.png', 'clay.png'].map((filename) => ({
+        filename,
+        width: 1024,
+        height: 1024,
+        metadata: square,
+      })),
+    );
+    const made: string[] = [];
+    for (const image of ['slate.png', 'clay.png']) {
+      const command = buildHdCommand({
+        id: `undo-${image}-${Date.now()}`,
+        user: user.username,
+        image,
+        metadata: square,
+        sizeLabel: '30x30',
+      });
+      made.push(await orderHdOverMqtt(server, user, command));
+    }
+    await signIn(page, user.username, user.password);
+    await openScreen(page, 'Output');
+    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('2 images');
+    await page.getByRole('button', { name: 'List' }).click();
+    const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+    // The first row's image: without its place kept, the other row would move under the pointer.
+    const firstName = (await page.locator('tbody .row-name').first().textContent()) ?? '';
+    const other = made.find((name) => name !== firstName) ?? '';
+
+    await doubleDelete(firstName, row(firstName));
+    await expect.poll(() => count().textContent()).toBe('1 image');
+    expect(await bar().textContent()).toContain('1 image deleted');
+    await bar().getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => count().textContent()).toBe('2 images');
+    await page.reload();
+    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('2 images');
+    expect(await row(other).count()).toBe(1);
+    expect(await row(firstName).count()).toBe(1);
   });
 });

@@ -32,8 +32,11 @@ export interface GalleryScreenProps<T extends GalleryImage> {
   gridLabel: string;
   /** One tile of the Gallery view (see MasonryGrid). */
   renderTile: (image: T, box: TileBox) => ReactNode;
-  /** The List view, over `visible`. */
-  table: ReactNode;
+  /**
+   * The List view over `images` (`visible` without the deleted), where the rows in `vacated` are
+   * deleted ones whose place is kept while the pointer is over the table.
+   */
+  renderTable: (images: readonly T[], vacated: ReadonlySet<string>) => ReactNode;
   /** What the images in view answer (search, order, filters): a new one shows them from the top. */
   resultsKey?: string;
   /** The screen's deletions: the images they hide, and the one that can be undone. */
@@ -76,7 +79,7 @@ export function GalleryScreen<T extends GalleryImage>({
   toolbar,
   gridLabel,
   renderTile,
-  table,
+  renderTable,
   resultsKey,
   deletion,
   children,
@@ -87,7 +90,10 @@ export function GalleryScreen<T extends GalleryImage>({
   const images = useMemo(() => withoutDeleted(listed, hidden), [listed, hidden]);
   const visible = useMemo(() => withoutDeleted(filtered, hidden), [filtered, hidden]);
   const places = useKeptPlaces(hidden);
-  const vacated = places.kept;
+  const vacated = useMemo(
+    () => new Set([...places.kept].filter((key) => hidden.has(key))),
+    [places.kept, hidden],
+  );
   const placed = useMemo(
     () =>
       vacated.size === 0
@@ -98,9 +104,9 @@ export function GalleryScreen<T extends GalleryImage>({
   const renderItem = useCallback(
     (image: T, box: TileBox) => {
       const key = imageKey(image);
-      return hidden.has(key) ? <VacatedTile key={key} {...box} /> : renderTile(image, box);
+      return vacated.has(key) ? <VacatedTile key={key} {...box} /> : renderTile(image, box);
     },
-    [hidden, renderTile],
+    [vacated, renderTile],
   );
   const [mode, setMode] = useViewMode(viewStorageKey);
   const [refreshing, setRefreshing] = useState(false);
@@ -130,7 +136,7 @@ export function GalleryScreen<T extends GalleryImage>({
         label={gridLabel}
       />
     );
-  else body = table;
+  else body = renderTable(placed, vacated);
 
   const titleId = `${title.toLowerCase()}-title`;
   return (

@@ -164,9 +164,10 @@ export function DashboardScreen() {
       }
       gridLabel="Images"
       renderTile={renderTile}
-      table={
+      renderTable={(placed, vacated) => (
         <LdTable
-          images={visible}
+          images={placed}
+          vacated={vacated}
           selected={selected}
           deleting={deleting}
           onSelectAll={onSelectAll}
@@ -176,7 +177,7 @@ export function DashboardScreen() {
           onDelete={onDelete}
           onToggleStar={onToggleStar}
         />
-      }
+      )}
     >
       {detailsImage && (
         <LdImageDetailsModal

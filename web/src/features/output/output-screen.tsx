@@ -106,9 +106,10 @@ export function OutputScreen() {
       }
       gridLabel="HD images"
       renderTile={renderTile}
-      table={
+      renderTable={(placed, vacated) => (
         <HdTable
-          images={visible}
+          images={placed}
+          vacated={vacated}
           selected={selected}
           deleting={deleting}
           onSelectAll={onSelectAll}
@@ -116,7 +117,7 @@ export function OutputScreen() {
           onToggleSelect={onToggleSelect}
           onDelete={onDelete}
         />
-      }
+      )}
     >
       {details && <HdImageDetailsModal image={details} onClose={() => setDetailsFor(null)} />}
     </GalleryScreen>
