@@ -275,4 +275,37 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     await pressed(star, false);
     expect(await page.getByRole('alert').count()).toBe(0);
   });
+  it('a new search or order after scrolling shows the results from the top, in the grid and the list (issue 22, part 11)', async () => {
+    await open();
+    const topOf = async (element: Locator) => (await element.boundingBox())?.y;
+    const gridTop = await topOf(grid());
+    /** Scrolls far down the images, as a person does with the wheel, until the first has gone. */
+    async function scrollAway(over: Locator, first: Locator) {
+      await over.hover();
+      await page.mouse.wheel(0, 30_000);
+      await expect.poll(() => first.count()).toBe(0);
+    }
+
+    await scrollAway(tiles().first(), tile(nameOf(999)));
+    await page.getByLabel('Sort', { exact: true }).selectOption({ label: 'Oldest' });
+    await expect.poll(() => tile(nameOf(0)).count()).toBe(1);
+    await expect.poll(() => topOf(grid())).toBe(gridTop);
+
+    await scrollAway(tiles().first(), tile(nameOf(0)));
+    await searchBox().fill('brick wall');
+    await countReads('249 images');
+    await expect.poll(() => tile(nameOf(3)).count()).toBe(1);
+    await expect.poll(() => topOf(grid())).toBe(gridTop);
+
+    await page.getByRole('button', { name: 'List' }).click();
+    const table = page.getByRole('table');
+    await table.waitFor();
+    const tableTop = await topOf(table);
+    const row = (name: string) => table.getByRole('row').filter({ hasText: name });
+    await scrollAway(table, row(nameOf(3)));
+    await page.getByLabel('Sort', { exact: true }).selectOption({ label: 'Name' });
+    // a-0052 is the first brick wall by name.
+    await expect.poll(() => firstRows(table, 1)).toEqual([nameOf(51)]);
+    await expect.poll(() => topOf(table)).toBe(tableTop);
+  });
 });

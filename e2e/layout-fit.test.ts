@@ -139,4 +139,76 @@ describe.skipIf(browserMissing)('layout: everything fits', () => {
     expect(pause.x).toBeGreaterThanOrEqual(r.x + r.width);
     expect(Math.abs(pause.y - r.y)).toBeLessThanOrEqual(1);
   });
+  /** Window widths people use, from the smallest the List views must fit. */
+  const WIDTHS = [1024, 1280, 1440, 1920];
+
+  /**
+   * Whether every cell of the table's header and first row ends inside the box the table scrolls
+   * in (nothing cut at the right, nothing to scroll sideways for), and the row's Delete takes a
+   * click where it shows.
+   */
+  async function fitsWhole(row: Locator, name: string) {
+    const table = page.getByRole('table');
+    const scroller = await table.evaluate((node) => {
+      const box = node.parentElement as HTMLElement;
+      const rect = box.getBoundingClientRect();
+      return { right: rect.left + box.clientWidth, sideways: box.scrollWidth - box.clientWidth };
+    });
+    expect(scroller.sideways, `at ${page.viewportSize()?.width} px`).toBeLessThanOrEqual(0);
+    const cells = [
+      ...(await table.getByRole('columnheader').all()),
+      ...(await row.getByRole('cell').all()),
+    ];
+    for (const cell of cells) {
+      const box = await boxOf(cell);
+      const what = `${await cell.textContent()} at ${page.viewportSize()?.width} px`;
+      expect(box.x + box.width, what).toBeLessThanOrEqual(scroller.right + 0.5);
+    }
+    expect(scroller.right).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
+    // A trial click fails if anything else would take it, or if it is out of reach.
+    await row.getByRole('button', { name: `Delete ${name}` }).click({ trial: true, timeout: 2000 });
+  }
+
+  it('the Dashboard List view fits every column, its actions too, at widths from 1024 px (issue 22, part 14)', async () => {
+    const user = await userWithImage();
+    await commandOverMqtt(server, user, 'create-tag', {
+      id: 't1',
+      name: 'Marble',
+      color: '#aa3355',
+    });
+    await commandOverMqtt(server, user, 'assign-tag', { id: 't1', filename: NAME_15 });
+    await signIn(page, user.username, user.password);
+    await page.getByRole('button', { name: 'List' }).click();
+    const row = page.getByRole('row').filter({ hasText: NAME_15 });
+    await row.getByText('Marble').waitFor();
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 768 });
+      await fitsWhole(row, NAME_15);
+      expect(await showsWhole(row.getByRole('button', { name: NAME_15, exact: true }))).toBe(true);
+    }
+  });
+
+  it('the Output List view fits Download and Delete at widths from 1024 px (issue 22, part 14)', async () => {
+    const user = await userWithImage();
+    const made = await orderHdOverMqtt(
+      server,
+      user,
+      buildHdCommand({
+        id: `fit-wide-${Date.now()}`,
+        user: user.username,
+        image: NAME_15,
+        metadata: SQUARE,
+        sizeLabel: '30x30',
+      }),
+    );
+    await signIn(page, user.username, user.password);
+    await openScreen(page, 'Output');
+    await page.getByRole('button', { name: 'List' }).click();
+    const row = page.getByRole('row').filter({ hasText: made });
+    await row.waitFor();
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 768 });
+      await fitsWhole(row, made);
+    }
+  });
 });

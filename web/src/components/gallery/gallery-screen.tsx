@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { Fragment, useCallback, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { GalleryImage } from './gallery-image';
 import { imageKey, imageTileAspect } from './gallery-image';
@@ -8,6 +8,7 @@ import type { TileBox } from './masonry-grid';
 import { RefreshButton } from './refresh-button';
 import { UndoDeleteBar } from './undo-delete-bar';
 import type { ImageDeletion } from './use-image-deletion';
+import { useKeptPlaces } from './use-kept-places';
 import { useViewMode } from './view-mode';
 import { ViewToggle } from './view-toggle';
 import './gallery.css';
@@ -19,7 +20,7 @@ export interface GalleryScreenProps<T extends GalleryImage> {
   viewStorageKey: string;
   /** The loaded list and how its loading goes. */
   list: { images: readonly T[]; isPending: boolean; isFetching: boolean; isError: boolean };
-  /** The images to show: all of `list.images`, or those a filter keeps. */
+  /** The images to show: all of `list.images`, or those a filter keeps, deleted ones too. */
   visible: readonly T[];
   /** What Refresh does; the button reads busy until it settles. */
   onRefresh: () => Promise<void>;
@@ -31,8 +32,13 @@ export interface GalleryScreenProps<T extends GalleryImage> {
   gridLabel: string;
   /** One tile of the Gallery view (see MasonryGrid). */
   renderTile: (image: T, box: TileBox) => ReactNode;
-  /** The List view, over `visible`. */
-  table: ReactNode;
+  /**
+   * The List view over `images` (`visible` without the deleted), where the rows in `vacated` are
+   * deleted ones whose place is kept while the pointer is over the table.
+   */
+  renderTable: (images: readonly T[], vacated: ReadonlySet<string>) => ReactNode;
+  /** What the images in view answer (search, order, filters): a new one shows them from the top. */
+  resultsKey?: string;
   /** The screen's deletions: the images they hide, and the one that can be undone. */
   deletion: Pick<ImageDeletion, 'hidden' | 'pending'>;
   /** Dialogs opened from the gallery. */
@@ -47,6 +53,17 @@ export function withoutDeleted<T extends GalleryImage>(
   return hidden.size === 0 ? images : images.filter((image) => !hidden.has(imageKey(image)));
 }
 
+/** Where a deleted image was, kept empty while the pointer is over the grid (useKeptPlaces). */
+function VacatedTile({ top, left, width, height }: TileBox) {
+  return (
+    <div
+      className="tile-vacated"
+      aria-hidden="true"
+      style={{ transform: `translate(${left}px, ${top}px)`, width, height }}
+    />
+  );
+}
+
 /**
  * The frame of a gallery screen of SPEC §2: the tools column (Gallery/List, Refresh and more),
  * the heading with the image count, and the images as a masonry grid or a table, or what stands
@@ -56,19 +73,41 @@ export function GalleryScreen<T extends GalleryImage>({
   title,
   viewStorageKey,
   list: { images: listed, isPending, isFetching, isError },
-  visible: kept,
+  visible: filtered,
   onRefresh,
   tools,
   toolbar,
   gridLabel,
   renderTile,
-  table,
+  renderTable,
+  resultsKey,
   deletion,
   children,
 }: GalleryScreenProps<T>) {
-  // Deleted images leave the screen at once, while their deletion can still be undone.
-  const images = useMemo(() => withoutDeleted(listed, deletion.hidden), [listed, deletion.hidden]);
-  const visible = useMemo(() => withoutDeleted(kept, deletion.hidden), [kept, deletion.hidden]);
+  // Deleted images leave the screen at once, while their deletion can still be undone; under
+  // the pointer, the grid keeps their places empty until it leaves.
+  const { hidden } = deletion;
+  const images = useMemo(() => withoutDeleted(listed, hidden), [listed, hidden]);
+  const visible = useMemo(() => withoutDeleted(filtered, hidden), [filtered, hidden]);
+  const places = useKeptPlaces(hidden);
+  const vacated = useMemo(
+    () => new Set([...places.kept].filter((key) => hidden.has(key))),
+    [places.kept, hidden],
+  );
+  const placed = useMemo(
+    () =>
+      vacated.size === 0
+        ? visible
+        : filtered.filter((image) => !hidden.has(imageKey(image)) || vacated.has(imageKey(image))),
+    [filtered, visible, hidden, vacated],
+  );
+  const renderItem = useCallback(
+    (image: T, box: TileBox) => {
+      const key = imageKey(image);
+      return vacated.has(key) ? <VacatedTile key={key} {...box} /> : renderTile(image, box);
+    },
+    [vacated, renderTile],
+  );
   const [mode, setMode] = useViewMode(viewStorageKey);
   const [refreshing, setRefreshing] = useState(false);
 
@@ -90,14 +129,14 @@ export function GalleryScreen<T extends GalleryImage>({
   else if (mode === 'gallery')
     body = (
       <MasonryGrid
-        items={visible}
+        items={placed}
         getKey={imageKey}
         getAspect={imageTileAspect}
-        renderItem={renderTile}
+        renderItem={renderItem}
         label={gridLabel}
       />
     );
-  else body = table;
+  else body = renderTable(placed, vacated);
 
   const titleId = `${title.toLowerCase()}-title`;
   return (
@@ -117,7 +156,10 @@ export function GalleryScreen<T extends GalleryImage>({
           )}
           {toolbar}
         </header>
-        {body}
+        <div className="gallery-body" {...places.pointerHandlers}>
+          {/* A new query starts at the top (issue 22, part 11): a fresh scroll box, not the end. */}
+          <Fragment key={resultsKey}>{body}</Fragment>
+        </div>
       </section>
       <UndoDeleteBar pending={deletion.pending} />
       {children}

@@ -8,7 +8,7 @@ export const DELETE_UNDO_MS = 6000;
 
 /** The deletion waiting for its undo window to end, as the undo bar shows it. */
 export interface PendingDeletion {
-  /** Grows with every deletion, so the bar can tell a new one from the one before. */
+  /** Grows with every deletion joining the group, so the bar restarts its window. */
   id: number;
   count: number;
   /** Brings the images back; nothing was sent. */
@@ -22,7 +22,10 @@ export interface ImageDeletion {
   deleting: ReadonlySet<string>;
   /** Images the gallery no longer shows: waiting for the undo window to end, or being deleted. */
   hidden: ReadonlySet<string>;
-  /** Hides the images at once; the delete commands go out when the undo window ends. */
+  /**
+   * Hides the images at once; the delete commands go out when the undo window ends. Images
+   * deleted while a window is open join its group, and the window starts anew.
+   */
   deleteImages: (filenames: readonly string[]) => void;
   /** The deletion that can still be undone, or null. */
   pending: PendingDeletion | null;
@@ -37,7 +40,8 @@ function without(set: ReadonlySet<string>, names: Iterable<string>): ReadonlySet
 /**
  * Deleting gallery images one by one or as a selection, with a way back: the images disappear at
  * once, and their delete commands (SPEC's own, unchanged) are sent only when the undo window
- * ends, when the user confirms, when another deletion starts, or when the screen closes. A
+ * ends, when the user confirms, or when the screen closes. Every deletion made inside the window
+ * joins one group, undone together: a quick second click never commits the first. A
  * success is handed to `onDeleted`; a failure is logged only (SPEC §8, D13) and the image shows
  * again.
  */
@@ -96,13 +100,15 @@ export function useImageDeletion(
     (filenames: readonly string[]) => {
       const names = [...new Set(filenames)];
       if (names.length === 0) return;
-      // One undo at a time: a new deletion confirms the one before.
-      flush();
+      // One group per window: a deletion inside it joins the waiting one (issue 22, part 8).
+      const before = waiting.current;
+      if (before !== null) window.clearTimeout(before.timer);
+      const group = [...new Set([...(before?.filenames ?? []), ...names])];
       const id = ++lastId.current;
       const timer = window.setTimeout(() => flush(id), DELETE_UNDO_MS);
-      waiting.current = { id, filenames: names, timer };
+      waiting.current = { id, filenames: group, timer };
       setHidden((current) => new Set([...current, ...names]));
-      setPending({ id, filenames: names });
+      setPending({ id, filenames: group });
     },
     [flush],
   );

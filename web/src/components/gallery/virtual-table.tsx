@@ -22,6 +22,8 @@ export interface VirtualTableProps<T> {
   renderRow: (item: T, index: number) => ReactNode;
   /** Extra classes of the <table>, for column widths that depend on the content. */
   className?: string;
+  /** Deleted items whose row stays, empty, while the pointer is over the table (issue 22, 8). */
+  vacated?: ReadonlySet<string>;
 }
 
 /**
@@ -36,6 +38,7 @@ export function VirtualTable<T>({
   columns,
   renderRow,
   className,
+  vacated,
 }: VirtualTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const getItemKey = useVirtualItemKey(items, getKey);
@@ -54,7 +57,7 @@ export function VirtualTable<T>({
   const after = virtualizer.getTotalSize() - (rows[rows.length - 1]?.end ?? 0);
 
   return (
-    <div ref={scrollRef} className="gallery-scroll">
+    <div ref={scrollRef} className="gallery-scroll gallery-table-scroll">
       <table
         className={className ? `gallery-table ${className}` : 'gallery-table'}
         aria-rowcount={items.length + 1}
@@ -82,7 +85,15 @@ export function VirtualTable<T>({
           )}
           {rows.map((row) => {
             const item = items[row.index];
-            return item === undefined ? null : renderRow(item, row.index);
+            if (item === undefined) return null;
+            const key = getKey(item);
+            if (vacated?.has(key))
+              return (
+                <tr key={key} className="gallery-row gallery-row-vacated" aria-hidden="true">
+                  <td colSpan={columns.length} />
+                </tr>
+              );
+            return renderRow(item, row.index);
           })}
           {after > 0 && (
             <tr className="gallery-table-spacer" aria-hidden="true" style={{ height: after }}>

@@ -64,9 +64,11 @@ export function DashboardScreen() {
     () => (starredOnly ? images.filter((image) => image.starred === true) : images),
     [images, starredOnly],
   );
-  const visible = useMemo(
-    () => withoutDeleted(filterImagesByTags(found, filter.enabled), deletion.hidden),
-    [found, filter.enabled, deletion.hidden],
+  const shown = useMemo(() => filterImagesByTags(found, filter.enabled), [found, filter.enabled]);
+  const visible = useMemo(() => withoutDeleted(shown, deletion.hidden), [shown, deletion.hidden]);
+  const resultsKey = useMemo(
+    () => JSON.stringify([find.search, [...filter.enabled].sort()]),
+    [find.search, filter.enabled],
   );
   const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
   const selectedVisible = useMemo(
@@ -133,7 +135,8 @@ export function DashboardScreen() {
       title="Dashboard"
       viewStorageKey="tessera.dashboard.view"
       list={{ ...list, images: found }}
-      visible={visible}
+      visible={shown}
+      resultsKey={resultsKey}
       deletion={deletion}
       onRefresh={refresh}
       tools={<TagsPanel filter={filter} />}
@@ -161,9 +164,10 @@ export function DashboardScreen() {
       }
       gridLabel="Images"
       renderTile={renderTile}
-      table={
+      renderTable={(placed, vacated) => (
         <LdTable
-          images={visible}
+          images={placed}
+          vacated={vacated}
           selected={selected}
           deleting={deleting}
           onSelectAll={onSelectAll}
@@ -173,7 +177,7 @@ export function DashboardScreen() {
           onDelete={onDelete}
           onToggleStar={onToggleStar}
         />
-      }
+      )}
     >
       {detailsImage && (
         <LdImageDetailsModal

@@ -13,6 +13,8 @@ import type { LdImageHandlers } from './ld-tile';
 
 export interface LdTableProps extends LdImageHandlers {
   images: readonly LdImage[];
+  /** Rows kept empty where images were deleted (see VirtualTable). */
+  vacated: ReadonlySet<string>;
   selected: ReadonlySet<string>;
   deleting: ReadonlySet<string>;
   onSelectAll: (select: boolean) => void;
@@ -20,7 +22,8 @@ export interface LdTableProps extends LdImageHandlers {
 
 /** The List view of SPEC §2 (checklist D6): select, Preview, Name, Tags, Size, Date; and Star. */
 export function LdTable({
-  images,
+  images: placed,
+  vacated,
   selected,
   deleting,
   onSelectAll,
@@ -30,6 +33,8 @@ export function LdTable({
   onDelete,
   onToggleStar,
 }: LdTableProps) {
+  const images =
+    vacated.size === 0 ? placed : placed.filter((image) => !vacated.has(imageKey(image)));
   const untagged = images.every((image) => image.tags.length === 0);
   const allSelected = images.length > 0 && images.every((image) => selected.has(image.filename));
   const renderRow = useCallback(
@@ -60,7 +65,8 @@ export function LdTable({
 
   return (
     <VirtualTable
-      items={images}
+      items={placed}
+      vacated={vacated}
       getKey={imageKey}
       rowHeight={IMAGE_ROW_HEIGHT}
       caption="Low-definition images"

@@ -8,6 +8,8 @@ import { VirtualTable } from '../../components/gallery/virtual-table';
 
 export interface HdTableProps {
   images: readonly HdImage[];
+  /** Rows kept empty where images were deleted (see VirtualTable). */
+  vacated: ReadonlySet<string>;
   selected: ReadonlySet<string>;
   deleting: ReadonlySet<string>;
   onSelectAll: (select: boolean) => void;
@@ -21,7 +23,8 @@ export interface HdTableProps {
  * select column (a selection downloads as one ZIP).
  */
 export function HdTable({
-  images,
+  images: placed,
+  vacated,
   selected,
   deleting,
   onSelectAll,
@@ -29,6 +32,8 @@ export function HdTable({
   onToggleSelect,
   onDelete,
 }: HdTableProps) {
+  const images =
+    vacated.size === 0 ? placed : placed.filter((image) => !vacated.has(imageKey(image)));
   const allSelected = images.length > 0 && images.every((image) => selected.has(image.filename));
   const renderRow = useCallback(
     (image: HdImage, index: number) => (
@@ -55,7 +60,8 @@ export function HdTable({
   );
   return (
     <VirtualTable
-      items={images}
+      items={placed}
+      vacated={vacated}
       getKey={imageKey}
       rowHeight={IMAGE_ROW_HEIGHT}
       caption="HD images"

@@ -91,7 +91,7 @@ export function OutputScreen() {
       title="Output"
       viewStorageKey="tessera.output.view"
       list={list}
-      visible={visible}
+      visible={images}
       deletion={deletion}
       onRefresh={refresh}
       toolbar={
@@ -106,9 +106,10 @@ export function OutputScreen() {
       }
       gridLabel="HD images"
       renderTile={renderTile}
-      table={
+      renderTable={(placed, vacated) => (
         <HdTable
-          images={visible}
+          images={placed}
+          vacated={vacated}
           selected={selected}
           deleting={deleting}
           onSelectAll={onSelectAll}
@@ -116,7 +117,7 @@ export function OutputScreen() {
           onToggleSelect={onToggleSelect}
           onDelete={onDelete}
         />
-      }
+      )}
     >
       {details && <HdImageDetailsModal image={details} onClose={() => setDetailsFor(null)} />}
     </GalleryScreen>
