@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { grainyPhoto } from './support/reference.js';
@@ -94,8 +95,9 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
     expect(await page.getByLabel('Prompt Adherence').inputValue()).toBe('0.8');
     expect(await page.getByLabel('Style Weight').inputValue()).toBe('40');
     expect(await page.getByRole('switch', { name: 'Seamless' }).isChecked()).toBe(true);
-    // Its seed was not the fixed one: a new image needs a new seed.
-    expect(await page.getByRole('switch', { name: 'Use Fixed Seed' }).isChecked()).toBe(false);
+    // Its seed comes along, fixed, so the same image can be made again (issue 22, part 12).
+    expect(await page.getByRole('switch', { name: 'Use Fixed Seed' }).isChecked()).toBe(true);
+    await page.getByText('Seed 123456 for every image').waitFor();
     // The image's tag is chosen for the new images: the collapsed section counts it.
     const tagsSection = page.locator('summary').filter({ hasText: 'Tags' });
     expect(await tagsSection.textContent()).toBe('Tags1');
@@ -125,6 +127,7 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
       ksampler_denoise: 0.55,
       ipadapter_weight: 0.8,
       style: 0.4,
+      kseed: 123456,
       seamless: true,
       latent_width: 1448,
       latent_height: 724,
@@ -136,4 +139,62 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
     await page.waitForTimeout(500);
     expect(await page.getByLabel('Positive Prompt').inputValue()).toBe('');
   });
+  it('remixing an image made with a random seed makes the same image again: its seed comes along, fixed (issue 22, part 12)', async () => {
+    // The settings of the seeded image, then a random seed for a first new image.
+    await page.getByRole('button', { name: SOURCE, exact: true }).press('Enter');
+    await page
+      .getByRole('dialog', { name: SOURCE })
+      .getByRole('button', { name: 'Use these settings' })
+      .click();
+    await page.waitForURL('**/generate');
+    await page.getByRole('button', { name: `Change reference image (${REFERENCE})` }).waitFor();
+    const fixedSeed = page.getByRole('switch', { name: 'Use Fixed Seed' });
+    await fixedSeed.setChecked(false);
+    await page.getByText('A random seed for each image').waitFor();
+    await page.getByLabel('Batch Size').fill('1');
+
+    // Generates one image and opens its details from the preview, once the preview shows it.
+    const preview = page.getByRole('button', { name: /^Open details of / });
+    const previewName = async () =>
+      (await preview.count()) === 0 ? null : await preview.getAttribute('aria-label');
+    const madeImage = async () => {
+      const before = await previewName();
+      await generateButton().click();
+      await expect
+        .poll(
+          async () => {
+            const shown = await previewName();
+            return shown !== null && shown !== before;
+          },
+          { timeout: 90_000 },
+        )
+        .toBe(true);
+      await expect.poll(() => generateButton().textContent(), { timeout: 10_000 }).toBe('Generate');
+      const name = ((await previewName()) ?? '').replace('Open details of ', '');
+      await preview.click();
+      const details = page.getByRole('dialog', { name });
+      const seed = await details.locator('dt:text-is("Seed") + dd').textContent();
+      return { name, seed, details };
+    };
+    const first = await madeImage();
+    expect(first.seed).toMatch(/^\d+$/);
+
+    // Its settings again, from its details: the seed is the image's, and fixed.
+    await first.details.getByRole('button', { name: 'Use these settings' }).click();
+    await first.details.waitFor({ state: 'detached' });
+    await page.getByText(`Seed ${first.seed} for every image`).waitFor();
+    expect(await fixedSeed.isChecked()).toBe(true);
+
+    const second = await madeImage();
+    expect(second.name).not.toBe(first.name);
+    expect(second.seed).toBe(first.seed);
+    // The built-in engine makes the same pixels from the same settings and seed.
+    const pixels = async (name: string) => {
+      const answer = await page.request.get(`/api/images/ld/${encodeURIComponent(name)}`);
+      return sharp(await answer.body())
+        .raw()
+        .toBuffer();
+    };
+    expect((await pixels(second.name)).equals(await pixels(first.name))).toBe(true);
+  }, 240_000);
 });

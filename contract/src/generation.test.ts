@@ -8,6 +8,7 @@ import {
   previewRequestFields,
   previewRequestSchema,
   previewSettingsOf,
+  reusableSeed,
   seedFor,
   styleFromWeight,
   validateGenerationForm,
@@ -47,6 +48,7 @@ describe('generation form defaults and ranges', () => {
       mask: false,
       batchSize: 1,
       use_fixed_seed: true,
+      seed: 10,
       latent_width: 1024,
       latent_height: 1024,
     });
@@ -71,6 +73,16 @@ describe('generation form defaults and ranges', () => {
 });
 
 describe('seeds', () => {
+  it('an image seed is reused when a preview request can carry it (issue 22, part 12)', () => {
+    expect(seedFor(true, () => 0.5, 123456)).toBe(123456);
+    expect(seedFor(false, () => 0, 123456)).toBe(0);
+    expect(reusableSeed('123456')).toBe(123456);
+    expect(reusableSeed('0')).toBe(0);
+    expect(reusableSeed('4294967295')).toBe(4_294_967_295);
+    expect(reusableSeed('4294967296')).toBeUndefined();
+    expect(reusableSeed(undefined)).toBeUndefined();
+  });
+
   it('[G11] uses 10 when use_fixed_seed is on', () => {
     expect(FIXED_SEED).toBe(10);
     expect(seedFor(true, () => 0.5)).toBe(10);

@@ -23,6 +23,11 @@ export interface GenerationForm {
   mask: boolean;
   batchSize: number;
   use_fixed_seed: boolean;
+  /**
+   * The seed every image gets while use_fixed_seed is on: 10 (SPEC §9), or the seed of an image
+   * whose settings are reused, so the same image can be made again.
+   */
+  seed: number;
   latent_width: number;
   latent_height: number;
 }
@@ -36,6 +41,7 @@ export const GENERATION_DEFAULTS = {
   mask: false,
   batchSize: 1,
   use_fixed_seed: true,
+  seed: FIXED_SEED,
   latent_width: 1024,
   latent_height: 1024,
 } as const satisfies Omit<GenerationForm, 'positivePrompt' | 'negativePrompt'>;
@@ -63,10 +69,24 @@ export function weightFromStyle(style: number): number {
   return Math.round(style * 100);
 }
 
-/** 10 with a fixed seed, otherwise a random integer in [0, 2^32). */
-export function seedFor(useFixedSeed: boolean, random: () => number = Math.random): number {
-  if (useFixedSeed) return FIXED_SEED;
+/** The fixed seed (10 unless given) with use_fixed_seed, otherwise a random integer in [0, 2^32). */
+export function seedFor(
+  useFixedSeed: boolean,
+  random: () => number = Math.random,
+  fixedSeed: number = FIXED_SEED,
+): number {
+  if (useFixedSeed) return fixedSeed;
   return Math.min(Math.max(Math.floor(random() * SEED_LIMIT), 0), SEED_LIMIT - 1);
+}
+
+/**
+ * An image's seed (metadata digits) as a seed a preview request can carry again, or undefined
+ * when it is outside [0, 2^32) (another engine's seed).
+ */
+export function reusableSeed(digits: string | undefined): number | undefined {
+  if (digits === undefined) return undefined;
+  const seed = Number(digits);
+  return Number.isSafeInteger(seed) && seed >= 0 && seed < SEED_LIMIT ? seed : undefined;
 }
 
 // Multipart fields arrive as text: a number field is a numeric string, range-checked as a number.

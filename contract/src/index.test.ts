@@ -34,6 +34,7 @@ const REQUIRED_EXPORTS = [
   'GENERATION_RANGES',
   'FIXED_SEED',
   'seedFor',
+  'reusableSeed',
   'styleFromWeight',
   'weightFromStyle',
   'previewRequestSchema',

@@ -2,6 +2,7 @@ import mqtt from 'mqtt';
 import type { MqttClient } from 'mqtt';
 import { useSyncExternalStore } from 'react';
 import { messagingConnectOptions } from './messaging/connect-options';
+import { asConnectionProblem } from './messaging/errors';
 import type { BrokerAddress, MessagingLogin } from './messaging/connect-options';
 import { createRequestClient } from './messaging/request-client';
 import type { RequestClient } from './messaging/request-client';
@@ -50,7 +51,8 @@ function watch(created: MqttClient): void {
     if (current()) update({ status: 'offline' });
   });
   created.on('error', (error) => {
-    if (current()) update({ status: 'error', error: error.message });
+    // SPEC §8's texts for the problems it lists ('keepalive timeout', not 'Keepalive timeout').
+    if (current()) update({ status: 'error', error: asConnectionProblem(error).message });
   });
   created.on('close', () => {
     // Between two reconnect attempts the state stays 'reconnecting'; an error stays visible.

@@ -1,9 +1,9 @@
 import {
-  FIXED_SEED,
   GENERATION_DEFAULTS,
   formatByName,
   formatBySize,
   readImageMetadata,
+  reusableSeed,
 } from '@tessera/contract';
 import type { GenerationForm, OutputFormatName } from '@tessera/contract';
 
@@ -23,6 +23,8 @@ export interface FormFields {
   mask: boolean;
   batchSize: string;
   useFixedSeed: boolean;
+  /** The seed of every image while useFixedSeed is on: 10, or that of an image reused. */
+  fixedSeed: number;
 }
 
 export type NumberFieldName =
@@ -46,6 +48,7 @@ export const DEFAULT_FIELDS: FormFields = {
   mask: GENERATION_DEFAULTS.mask,
   batchSize: String(GENERATION_DEFAULTS.batchSize),
   useFixedSeed: GENERATION_DEFAULTS.use_fixed_seed,
+  fixedSeed: GENERATION_DEFAULTS.seed,
 };
 
 /** An emptied field is NaN, which the contract's range checks refuse (Number('') would be 0). */
@@ -67,9 +70,26 @@ export function toGenerationForm(fields: FormFields): GenerationForm {
     mask: fields.mask,
     batchSize: numberOf(fields.batchSize),
     use_fixed_seed: fields.useFixedSeed,
+    seed: fields.fixedSeed,
     latent_width: format?.width ?? Number.NaN,
     latent_height: format?.height ?? Number.NaN,
   };
+}
+
+/**
+ * The image's own seed, fixed, so the same settings make the same image again; a seed a preview
+ * request cannot carry (another engine's) leaves a random one.
+ */
+function seedFields(
+  seed: string | undefined,
+  current: FormFields,
+): Pick<FormFields, 'useFixedSeed' | 'fixedSeed'> {
+  if (seed === undefined)
+    return { useFixedSeed: current.useFixedSeed, fixedSeed: current.fixedSeed };
+  const reused = reusableSeed(seed);
+  return reused === undefined
+    ? { useFixedSeed: false, fixedSeed: current.fixedSeed }
+    : { useFixedSeed: true, fixedSeed: reused };
 }
 
 /**
@@ -103,7 +123,6 @@ export function fieldsFromMetadata(
     // Written by this product's engines beside the fields SPEC §3 lists.
     tiling: flag('seamless', current.tiling),
     mask: flag('mask', current.mask),
-    // There is no seed field: the fixed seed gives the same image again, a random one cannot.
-    useFixedSeed: read.seed === undefined ? current.useFixedSeed : read.seed === String(FIXED_SEED),
+    ...seedFields(read.seed, current),
   };
 }

@@ -120,7 +120,7 @@ export async function runGenerationBatch(
         user: batch.user,
         imageName: batch.reference.name,
         form: batch.form,
-        seed: seedFor(batch.form.use_fixed_seed, options.random),
+        seed: seedFor(batch.form.use_fixed_seed, options.random, batch.form.seed),
       });
       await api.postPreview(fields, batch.reference);
 

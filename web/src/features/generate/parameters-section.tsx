@@ -1,4 +1,4 @@
-import { FIXED_SEED, GENERATION_RANGES, OUTPUT_FORMATS } from '@tessera/contract';
+import { GENERATION_RANGES, OUTPUT_FORMATS } from '@tessera/contract';
 import type { GenerationFormErrors, OutputFormatName } from '@tessera/contract';
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
@@ -123,7 +123,7 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
           {toggle('useFixedSeed', 'Use Fixed Seed')}
           <p className="generate-hint">
             {fields.useFixedSeed
-              ? `Seed ${FIXED_SEED} for every image`
+              ? `Seed ${fields.fixedSeed} for every image`
               : 'A random seed for each image'}
           </p>
         </div>

@@ -48,6 +48,42 @@ describe('HdToasts', () => {
     expect(region().textContent).toBe('HD image generation for brick.png finished.');
   });
 
+  it('after a reload the progress toast counts the jobs the server lists as queued (issue 22, part 10)', async () => {
+    const job = (id: string, status: string, position?: number) => ({
+      id,
+      image: `${id}.png`,
+      size: '30x30',
+      status,
+      percent: 0,
+      created_at: '2025-01-01T00:00:00.000Z',
+      ...(position === undefined ? {} : { position }),
+    });
+    stubFetch(({ path }) =>
+      path === '/api/query/hd-jobs'
+        ? [
+            200,
+            {
+              jobs: [
+                job('c', 'queued', 2),
+                job('b', 'queued', 1),
+                job('a', 'in_progress'),
+                job('z', 'finished'),
+              ],
+              paused: false,
+            },
+          ]
+        : undefined,
+    );
+    renderToasts();
+    // Each progress message tells the count as known then; the list arrives a moment after.
+    let percent = 0;
+    await vi.waitFor(() => {
+      percent += 1;
+      client.emit({ id: 'a', image: 'a.png', status: 'in_progress', percent });
+      expect(region().textContent).toBe(`Generating HD... (${percent}%) (Queued: 2)`);
+    });
+  });
+
   it("[H4] an error toast reads 'Error generating HD image for <image>. Retrying...' and is logged", () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     renderToasts();

@@ -1,10 +1,12 @@
 import { ldThumbnailUrl } from '@tessera/contract';
-import { useReducer } from 'react';
+import type { HdJob } from '@tessera/contract';
+import { useEffect, useReducer } from 'react';
 import { CrossIcon } from '../../components/icons';
-import { useHdStatus } from '../../lib/messaging';
+import { useHdStatus, useMessaging } from '../../lib/messaging';
 import type { HdStatusEvent } from '../../lib/messaging';
-import { useHdJobs } from '../hd';
+import { fetchHdJobs, useHdJobs } from '../hd';
 import { INITIAL_TOAST_STATE, toastReducer } from './toast-state';
+import { useClearTop } from './use-clear-top';
 import './hd-toasts.css';
 
 function log(event: HdStatusEvent): void {
@@ -15,6 +17,15 @@ function log(event: HdStatusEvent): void {
       event.message.error ?? 'no reason given',
     );
   }
+}
+
+/** The ids of the jobs waiting, in the order they will run. */
+function queuedIds(jobs: readonly HdJob[]): string[] {
+  const place = (job: HdJob) => job.position ?? Number.MAX_SAFE_INTEGER;
+  return jobs
+    .filter((job) => job.status === 'queued')
+    .sort((a, b) => place(a) - place(b))
+    .map((job) => job.id);
 }
 
 /**
@@ -31,11 +42,34 @@ export function HdToasts() {
     log(event);
     dispatch({ type: 'event', event });
   });
+  // The queue is learnt from the server on load (a reload, a sign-in): the stream tells only
+  // what happens from now on, and the progress toast counts the jobs already waiting.
+  const client = useMessaging();
+  useEffect(() => {
+    if (client === null) return;
+    let current = true;
+    fetchHdJobs().then(
+      (jobs) => {
+        if (current) dispatch({ type: 'queue-listed', ids: queuedIds(jobs) });
+      },
+      (error: unknown) => console.warn('Could not load the HD queue:', error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [client]);
   const { toast, paused } = state;
+  const top = useClearTop(toast !== null);
 
   return (
     // The live region is always there, so screen readers hear each toast that appears in it.
-    <div className="toast-region" role="status" aria-live="polite" aria-label="HD notifications">
+    <div
+      className="toast-region"
+      style={{ top }}
+      role="status"
+      aria-live="polite"
+      aria-label="HD notifications"
+    >
       {toast && (
         // One element while toasts follow each other: it fades in once, not at every percent.
         <div

@@ -5,6 +5,7 @@ import { hdStatus } from '../hd/testing';
 import {
   INITIAL_TOAST_STATE,
   SHOWN_IDS_KEPT,
+  seedQueue,
   toastId,
   toastReducer,
   toastText,
@@ -75,6 +76,26 @@ describe('toast state', () => {
     expect(state.queuedIds).toEqual(['b', 'c']);
     expect(state.toast?.text).toBe('Generating HD... (10%) (Queued: 2)');
     expect(state.toast?.image).toBe('a.png');
+  });
+
+  it('the queue listed on load is counted, but a status heard meanwhile wins (issue 22, part 10)', () => {
+    const heard = receive(
+      INITIAL_TOAST_STATE,
+      message({ id: 'a', image: 'a.png' }),
+      message({ id: 'b', image: 'b.png', status: 'in_progress', percent: 5 }),
+    );
+    // The list was read before b started: b no longer waits, a is not counted twice.
+    const seeded = seedQueue(heard, ['b', 'a', 'c', 'd']);
+    expect(seeded.queuedIds).toEqual(['a', 'c', 'd']);
+    expect(seedQueue(seeded, ['c'])).toBe(seeded);
+    const next = receive(
+      seeded,
+      message({ id: 'b', image: 'b.png', status: 'in_progress', percent: 6 }),
+    );
+    expect(next.toast?.text).toBe('Generating HD... (6%) (Queued: 3)');
+    const reloaded = toastReducer(INITIAL_TOAST_STATE, { type: 'queue-listed', ids: ['x', 'y'] });
+    expect(reloaded.queuedIds).toEqual(['x', 'y']);
+    expect(reloaded.toast).toBeNull();
   });
 
   it('[H8] the toast id is the image id and status, plus the percent for in_progress', () => {

@@ -23,6 +23,8 @@ export interface ToastState {
   queuedIds: readonly string[];
   /** Toast ids already shown: a toast id is shown once (SPEC §4 deduplication). */
   shownIds: readonly string[];
+  /** Ids of the HD jobs a status message spoke of: for them the stream is newer than a list. */
+  heardIds: readonly string[];
   /** The pointer rests on the toast. */
   paused: boolean;
   seq: number;
@@ -30,6 +32,8 @@ export interface ToastState {
 
 export type ToastAction =
   | { type: 'event'; event: HdStatusEvent }
+  /** The server listed these HD jobs as queued (read on load, so a reload keeps the count). */
+  | { type: 'queue-listed'; ids: readonly string[] }
   | { type: 'dismiss' }
   | { type: 'hover'; paused: boolean };
 
@@ -37,11 +41,12 @@ export const INITIAL_TOAST_STATE: ToastState = {
   toast: null,
   queuedIds: [],
   shownIds: [],
+  heardIds: [],
   paused: false,
   seq: 0,
 };
 
-/** Toast ids remembered; older ones are forgotten so a long session does not grow without end. */
+/** Toast and job ids remembered; older ones are forgotten so a long session does not grow without end. */
 export const SHOWN_IDS_KEPT = 1000;
 
 /**
@@ -55,6 +60,17 @@ export function trackQueue(
   const listed = queuedIds.includes(message.id);
   if (message.status === 'queued') return listed ? queuedIds : [...queuedIds, message.id];
   return listed ? queuedIds.filter((id) => id !== message.id) : queuedIds;
+}
+
+/**
+ * The queue the server listed joins the tracked one, except the jobs a status message already
+ * spoke of: a message that arrived while the list was on its way is newer than the list.
+ */
+export function seedQueue(state: ToastState, listedIds: readonly string[]): ToastState {
+  const added = listedIds.filter(
+    (id) => !state.queuedIds.includes(id) && !state.heardIds.includes(id),
+  );
+  return added.length === 0 ? state : { ...state, queuedIds: [...state.queuedIds, ...added] };
 }
 
 /** SPEC §4: the image id plus the status, plus the percent for in_progress. */
@@ -89,7 +105,13 @@ function onEvent(state: ToastState, event: HdStatusEvent): ToastState {
   if (event.kind === 'unknown') return show(state, { kind: 'unknown', text: TEXTS.unknownStatus });
   const message = event.message;
   const queuedIds = trackQueue(state.queuedIds, message);
-  const tracked = queuedIds === state.queuedIds ? state : { ...state, queuedIds };
+  const heardIds = state.heardIds.includes(message.id)
+    ? state.heardIds
+    : [...state.heardIds, message.id].slice(-SHOWN_IDS_KEPT);
+  const tracked =
+    queuedIds === state.queuedIds && heardIds === state.heardIds
+      ? state
+      : { ...state, queuedIds, heardIds };
   const id = toastId(message);
   if (tracked.shownIds.includes(id)) return tracked;
   const shownIds = [...tracked.shownIds, id].slice(-SHOWN_IDS_KEPT);
@@ -103,6 +125,8 @@ export function toastReducer(state: ToastState, action: ToastAction): ToastState
   switch (action.type) {
     case 'event':
       return onEvent(state, action.event);
+    case 'queue-listed':
+      return seedQueue(state, action.ids);
     case 'dismiss':
       // The element goes away under the pointer without a mouseleave: it is no longer hovered.
       return state.toast === null ? state : { ...state, toast: null, paused: false };

@@ -1,5 +1,5 @@
-import { TEXTS } from '@tessera/contract';
-import type { BaseResponse, RequestAction } from '@tessera/contract';
+import { CONNECTION_ERROR_TEXTS, TEXTS } from '@tessera/contract';
+import type { BaseResponse, ConnectionErrorText, RequestAction } from '@tessera/contract';
 
 /** The server answered `success: false`; the message is its error text. */
 export class CommandFailedError extends Error {
@@ -41,4 +41,33 @@ export class RequestCancelledError extends Error {
   constructor() {
     super('The messaging client was closed');
   }
+}
+
+/**
+ * SPEC §8's text for a connection problem mqtt.js reports in its own words ('Keepalive timeout',
+ * 'Invalid topic <topic>'), or undefined for any other error.
+ */
+export function connectionProblemText(message: string): ConnectionErrorText | undefined {
+  const said = message.trim().toLowerCase();
+  return CONNECTION_ERROR_TEXTS.find((text) => {
+    const spec = text.toLowerCase();
+    return said === spec || said.startsWith(`${spec} `);
+  });
+}
+
+/** A connection problem of SPEC §8 in the spec's words; mqtt.js's own error is its cause. */
+export class ConnectionProblemError extends Error {
+  override readonly name = 'ConnectionProblemError';
+
+  constructor(text: ConnectionErrorText, cause: Error) {
+    super(text, { cause });
+  }
+}
+
+/** `error` when it already reads as the spec says (or is no connection problem), else in its words. */
+export function asConnectionProblem(error: Error): Error {
+  const text = connectionProblemText(error.message);
+  return text === undefined || text === error.message
+    ? error
+    : new ConnectionProblemError(text, error);
 }
