@@ -11,6 +11,7 @@ import { imageRoutes } from './routes/images.js';
 import { materialMapRoutes, type MaterialMapsApi } from './routes/material-maps.js';
 import { metaRoutes } from './routes/meta.js';
 import { sessionRoutes } from './routes/session.js';
+import { sameOriginGuard } from './same-origin.js';
 import { sessionHook } from './session.js';
 import { staticFiles } from './static.js';
 import { zipRoutes, type ZipApi } from './routes/zip.js';
@@ -72,6 +73,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     return reply.status(status).send({ error: error.message });
   });
 
+  await app.register(sameOriginGuard);
   await app.register(fastifyCookie);
   await app.register(sessionHook, { auth: deps.auth });
   await app.register(metaRoutes, deps);
