@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { sessionRoutes } from './routes/session.js';
-import { sameOriginGuard } from './same-origin.js';
+import { sameOriginGuard, type SameOriginOptions } from './same-origin.js';
 import { SESSION_COOKIE, sessionHook } from './session.js';
 
 // The server as a browser reaches it, and a page of another origin on the same site (another
@@ -16,14 +16,19 @@ const OTHER_ORIGIN = 'http://127.0.0.1:3000';
 let store: TestStore;
 let app: FastifyInstance;
 
+/** The session routes on a real database, behind the guard as buildHttpApp registers it. */
+async function sessionApp(options: SameOriginOptions = {}): Promise<FastifyInstance> {
+  const built = Fastify({ loggerInstance: silentLogger as FastifyBaseLogger });
+  await built.register(sameOriginGuard, options);
+  await built.register(fastifyCookie);
+  await built.register(sessionHook, { auth: store.auth });
+  await built.register(sessionRoutes, { auth: store.auth });
+  return built;
+}
+
 beforeAll(async () => {
   store = await createTestStore(['alice']);
-  // The session routes on a real database, behind the guard as buildHttpApp registers it.
-  app = Fastify({ loggerInstance: silentLogger as FastifyBaseLogger });
-  await app.register(sameOriginGuard);
-  await app.register(fastifyCookie);
-  await app.register(sessionHook, { auth: store.auth });
-  await app.register(sessionRoutes, { auth: store.auth });
+  app = await sessionApp();
 });
 
 afterAll(async () => {
@@ -63,6 +68,10 @@ describe('requests from another origin (issue 22, part 1)', () => {
     ['the browser says cross-site', { 'sec-fetch-site': 'cross-site', origin: OTHER_ORIGIN }],
     ['an older browser sends only its Origin', { origin: OTHER_ORIGIN }],
     ['a sandboxed page sends Origin null', { origin: 'null' }],
+    [
+      'the Origin is foreign whatever Sec-Fetch-Site says',
+      { 'sec-fetch-site': 'same-origin', origin: OTHER_ORIGIN },
+    ],
   ])('refuses a state change when %s (issue 22, part 1)', async (_case, headers) => {
     const token = await signedIn();
     const res = await logout(token, headers);
@@ -101,5 +110,53 @@ describe('requests from another origin (issue 22, part 1)', () => {
       cookies: { [SESSION_COOKIE]: token },
     });
     expect(me.statusCode).toBe(200);
+  });
+});
+
+describe('PUBLIC_URL: the origin browsers reach a server behind a proxy at (issue 22, part 1)', () => {
+  // The proxy serves https://tiles.example and passes requests on with its own Host.
+  const PUBLIC_ORIGIN = 'https://tiles.example';
+  let proxied: FastifyInstance;
+  beforeAll(async () => {
+    proxied = await sessionApp({ publicOrigin: PUBLIC_ORIGIN });
+  });
+  afterAll(() => proxied.close());
+
+  async function signedInBehindProxy(): Promise<string> {
+    const res = await proxied.inject({
+      method: 'POST',
+      url: API_ROUTES.login,
+      headers: { host: HOST, origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'same-origin' },
+      payload: { username: 'alice', password: passwordOf('alice') },
+    });
+    expect(res.statusCode).toBe(200);
+    return res.cookies.find((c) => c.name === SESSION_COOKIE)?.value ?? '';
+  }
+
+  it('lets the public origin change state although the Host differs (issue 22, part 1)', async () => {
+    const token = await signedInBehindProxy();
+    const res = await proxied.inject({
+      method: 'POST',
+      url: API_ROUTES.logout,
+      headers: { host: HOST, origin: PUBLIC_ORIGIN },
+      cookies: { [SESSION_COOKIE]: token },
+    });
+    expect(res.statusCode).toBe(204);
+  });
+
+  it.each([
+    ['the Host the proxy sent', OWN_ORIGIN],
+    ['another port of the public host', 'https://tiles.example:8443'],
+    ['the public host over plain http', 'http://tiles.example'],
+  ])('refuses %s as Origin (issue 22, part 1)', async (_case, origin) => {
+    const token = await signedInBehindProxy();
+    const res = await proxied.inject({
+      method: 'POST',
+      url: API_ROUTES.logout,
+      headers: { host: HOST, origin },
+      cookies: { [SESSION_COOKIE]: token },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ error: errorText('CROSS_ORIGIN_REQUEST') });
   });
 });
