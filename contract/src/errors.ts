@@ -11,6 +11,9 @@ const TEXTS_BY_CODE = {
   NOT_SIGNED_IN: 'Not signed in',
   NOT_FOUND: 'Not found',
   INTERNAL: 'Internal server error',
+  /** A state-changing request sent by a page of another origin (issue 22, part 1). */
+  CROSS_ORIGIN_REQUEST:
+    'This request came from a page outside Tessera and was refused. Use Tessera itself to make this change.',
 
   // Signing in
   LOGIN_FIELDS_MISSING: 'Enter a username and a password',

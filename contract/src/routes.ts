@@ -61,6 +61,22 @@ export const API_ROUTES = {
 
 export type ApiRoute = (typeof API_ROUTES)[keyof typeof API_ROUTES];
 
+/**
+ * Every route that changes something, as the server registers it: what no page of another origin
+ * may send (issue 22, part 1). The server's tests hold it to the routes its app registers.
+ */
+export const STATE_CHANGING_ROUTES = [
+  { method: 'POST', path: API_ROUTES.login },
+  { method: 'POST', path: API_ROUTES.logout },
+  { method: 'POST', path: API_ROUTES.generatePreview },
+  { method: 'POST', path: API_ROUTES.cancelHdJob },
+  { method: 'POST', path: API_ROUTES.moveHdJobToTop },
+  { method: 'POST', path: API_ROUTES.pauseHdQueue },
+  { method: 'POST', path: API_ROUTES.resumeHdQueue },
+  { method: 'POST', path: API_ROUTES.zipCreate },
+  { method: 'POST', path: API_ROUTES.materialMapsOrder },
+] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
+
 /** Every path the API answers begins with this (anything else may be a page of the app). */
 export const API_PREFIX = '/api/';
 

@@ -162,6 +162,40 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes PUBLIC_URL as the origin state changes may come from, naming a bad one (issue 22, part 1)', () => {
+    expect(loadConfig({}).publicOrigin).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: 'https://Tiles.Example:443/' }).publicOrigin).toBe(
+      'https://tiles.example',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'http://studio.lan:8080' }).publicOrigin).toBe(
+      'http://studio.lan:8080',
+    );
+    expect(() => loadConfig({ PUBLIC_URL: 'https://tiles.example/tessera' })).toThrow(
+      "PUBLIC_URL must be an origin only (https://host or https://host:port), without a path (got 'https://tiles.example/tessera')",
+    );
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://tiles.example' })).toThrow(
+      'PUBLIC_URL must be an address starting with http:// or https://',
+    );
+  });
+
+  it('gives HTTP requests deadlines, settable, the head within the whole (issue 22, part 6)', () => {
+    expect(loadConfig({}).httpDeadlines).toEqual({
+      headersMs: 20_000,
+      requestMs: 600_000,
+      keepAliveMs: 65_000,
+    });
+    expect(
+      loadConfig({
+        HTTP_HEADERS_TIMEOUT_MS: '5000',
+        HTTP_REQUEST_TIMEOUT_MS: '60000',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000',
+      }).httpDeadlines,
+    ).toEqual({ headersMs: 5000, requestMs: 60_000, keepAliveMs: 2000 });
+    expect(() =>
+      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' }),
+    ).toThrow('HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS');
+  });
+
   it('gives claimed jobs a lease of 30 s unless JOB_LEASE_MS says otherwise', () => {
     expect(loadConfig({}).jobLeaseMs).toBe(30_000);
     expect(loadConfig({ JOB_LEASE_MS: '5000' }).jobLeaseMs).toBe(5000);

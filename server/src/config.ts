@@ -5,8 +5,15 @@ import { z } from 'zod';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './broker/limits.js';
 import { ENGINE_NAMES } from './engines/engine.js';
 import type { S3Settings } from './files/s3-file-store.js';
+import { DEFAULT_HTTP_DEADLINES, type HttpDeadlines } from './http/deadlines.js';
 import { DEFAULT_JOB_LEASE_MS } from './jobs/lease.js';
 import { DEFAULT_POOL_SIZE, type DatabaseLocation } from './store/database.js';
+
+/** 'https://tiles.example:8443' yes; with a path, query, fragment or login no. */
+function isBareOrigin(value: string): boolean {
+  const url = new URL(value);
+  return url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+}
 
 /** Thrown when the environment holds a value the server cannot start with. */
 export class ConfigError extends Error {
@@ -111,6 +118,15 @@ const envSchema = z
           .min(1),
       )
       .optional(),
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an address starting with http:// or https://' })
+      .refine(isBareOrigin, {
+        error: 'must be an origin only (https://host or https://host:port), without a path',
+      })
+      .optional(),
+    HTTP_HEADERS_TIMEOUT_MS: wholeNumber(1000, 600_000, DEFAULT_HTTP_DEADLINES.headersMs),
+    HTTP_REQUEST_TIMEOUT_MS: wholeNumber(1000, 86_400_000, DEFAULT_HTTP_DEADLINES.requestMs),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber(1000, 600_000, DEFAULT_HTTP_DEADLINES.keepAliveMs),
     ENGINE: z
       .enum(ENGINE_NAMES, { error: `must be ${ENGINE_NAMES.join(' or ')}` })
       .default('builtin'),
@@ -218,6 +234,14 @@ const envSchema = z
           'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (unset both for the AWS SDK’s default credentials)',
       });
     }
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      // Node refuses a headers deadline beyond the whole request's.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS',
+      });
+    }
     if (env.ENGINE === 'comfyui' && !env.COMFYUI_URLS) {
       ctx.addIssue({
         code: 'custom',
@@ -287,6 +311,17 @@ const configSchema = envSchema.transform((e) => ({
   sharedLimits: sharedLimitsStore(e),
   /** Names browsers reach the server by; unset: its loopback names, host name and addresses. */
   ...(e.PUBLIC_HOSTS ? { publicHosts: e.PUBLIC_HOSTS } : {}),
+  /**
+   * The origin browsers reach the server at, when a proxy in front may change Host; state changes
+   * from pages of any other origin are refused (issue 22, part 1). Unset: the request's Host.
+   */
+  ...(e.PUBLIC_URL ? { publicOrigin: new URL(e.PUBLIC_URL).origin } : {}),
+  /** How long a client may take over a request's head, a whole request, and an idle keep-alive. */
+  httpDeadlines: {
+    headersMs: e.HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: e.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  } satisfies HttpDeadlines,
   /** Which engine makes images (DESIGN §5). */
   engine: e.ENGINE,
   /** The builtin engine's HD pass: the ESRGAN network, or sharp's Lanczos alone (fast, for trials). */

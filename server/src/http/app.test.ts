@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { API_ROUTES } from '@tessera/contract';
+import { API_ROUTES, STATE_CHANGING_ROUTES } from '@tessera/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../files/local-file-store.js';
@@ -11,6 +11,8 @@ import { SESSION_COOKIE } from './session.js';
 
 let store: TestStore;
 let app: FastifyInstance;
+/** Every method and path the app registers, as Fastify's onRoute hook tells them. */
+const registered: { method: string; path: string }[] = [];
 
 beforeAll(async () => {
   store = await createTestStore(['alice', 'bob'], {
@@ -56,6 +58,10 @@ beforeAll(async () => {
       status: () => Promise.reject(new Error('not used here')),
     },
     files: new LocalFileStore(path.join(store.dataDir, 'files')),
+    onRoute: (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      for (const method of methods) registered.push({ method, path: route.url });
+    },
   });
 });
 
@@ -79,6 +85,14 @@ describe('the API route table', () => {
       ([, url]) => !app.hasRoute({ method: 'GET', url }) && !app.hasRoute({ method: 'POST', url }),
     );
     expect(unserved).toEqual([]);
+  });
+
+  it('lists in the contract every state-changing route the app registers, which the cross-origin browser test sends (issue 22, part 1)', () => {
+    const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+    const changing = registered.filter(
+      ({ method }) => !['GET', 'HEAD', 'OPTIONS'].includes(method),
+    );
+    expect(changing.sort(byPath)).toEqual([...STATE_CHANGING_ROUTES].sort(byPath));
   });
 });
 

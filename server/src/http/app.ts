@@ -1,16 +1,23 @@
 import fastifyCookie from '@fastify/cookie';
 import { errorText, type MqttProtocolVersion } from '@tessera/contract';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RouteOptions,
+} from 'fastify';
 import type { EngineHealth } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import type { AuthService } from '../services/auth.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
+import { DEFAULT_HTTP_DEADLINES, deadlineOptions, type HttpDeadlines } from './deadlines.js';
 import { generationRoutes, type GenerationApi } from './routes/generation.js';
 import { libraryRoutes, type HdQueueApi, type ReferencesApi } from './routes/hd-jobs.js';
 import { imageRoutes } from './routes/images.js';
 import { materialMapRoutes, type MaterialMapsApi } from './routes/material-maps.js';
 import { metaRoutes } from './routes/meta.js';
 import { sessionRoutes } from './routes/session.js';
+import { sameOriginGuard } from './same-origin.js';
 import { sessionHook } from './session.js';
 import { staticFiles } from './static.js';
 import { zipRoutes, type ZipApi } from './routes/zip.js';
@@ -43,6 +50,12 @@ export interface HttpDependencies {
   zips: ZipApi;
   /** PBR material maps of an image (issue 17, part 5). */
   materialMaps: MaterialMapsApi;
+  /** The origin browsers reach the server at (PUBLIC_URL's); unset: each request's Host. */
+  publicOrigin?: string;
+  /** How long clients may take over requests; unset: DEFAULT_HTTP_DEADLINES. */
+  deadlines?: HttpDeadlines;
+  /** Told of every route as it is registered (tests list the routes the app answers). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** The HTTP side of the server as one Fastify app; tests build it and call `inject`. */
@@ -53,7 +66,9 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     bodyLimit: 1024 * 1024,
     // A file name may be 255 characters, more once percent-encoded (the default is 100).
     routerOptions: { maxParamLength: 1024 },
+    ...deadlineOptions(deps.deadlines ?? DEFAULT_HTTP_DEADLINES),
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const brokerUrl = deps.brokerUrlFor({ protocol: request.protocol, host: request.host });
@@ -72,6 +87,9 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     return reply.status(status).send({ error: error.message });
   });
 
+  await app.register(sameOriginGuard, {
+    ...(deps.publicOrigin !== undefined && { publicOrigin: deps.publicOrigin }),
+  });
   await app.register(fastifyCookie);
   await app.register(sessionHook, { auth: deps.auth });
   await app.register(metaRoutes, deps);

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { buildContainer, type Container, type ContainerOverrides } from '../container.js';
 import { createInstanceRegistry } from '../store/instances.js';
+import { dataFolderLockPath, lockDataFolder } from './data-folder-lock.js';
 
 /** A process whose last beat is older than this is taken for gone. */
 const INSTANCE_ALIVE_MS = 15_000;
@@ -26,6 +27,26 @@ export async function prepareInstance(
   overrides: ContainerOverrides,
   log: Logger,
 ): Promise<PreparedInstance> {
+  // Before the container wipes the scratch folder, or a repair runs: a second start on the same
+  // folder would otherwise break the live process's work before failing on the busy port.
+  const unlock = await lockDataFolder(
+    dataFolderLockPath(config),
+    config.externalBroker ? 'its own INSTANCE_NAME or DATA_DIR' : 'its own DATA_DIR',
+  );
+  try {
+    return await prepareLocked(config, overrides, log, unlock);
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
+}
+
+async function prepareLocked(
+  config: Config,
+  overrides: ContainerOverrides,
+  log: Logger,
+  unlock: () => Promise<void>,
+): Promise<PreparedInstance> {
   const c = await buildContainer(config, log, overrides);
   const instances = createInstanceRegistry(c.db);
   const others = await instances.othersAlive(config.instanceName, Date.now() - INSTANCE_ALIVE_MS);
@@ -46,6 +67,7 @@ export async function prepareInstance(
     clearInterval(beating);
     await instances.remove(config.instanceName).catch(() => undefined);
     await c.db.destroy();
+    await unlock();
   };
   const reconciled = await c.userAdmin.reconcileBroker();
   if (Object.values(reconciled).some((names) => names.length > 0)) {

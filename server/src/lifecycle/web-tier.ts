@@ -72,6 +72,8 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
     references: c.references,
     zips: c.zips,
     materialMaps: c.materialMaps,
+    ...(config.publicOrigin !== undefined && { publicOrigin: config.publicOrigin }),
+    deadlines: config.httpDeadlines,
   });
   broker?.attach(app.server);
   await app.listen({ port: config.port, host: config.host });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from '../broker/limits.js';
 import { DEFAULT_MAX_QUEUED_PER_USER, type Config } from '../config.js';
+import { DEFAULT_HTTP_DEADLINES } from '../http/deadlines.js';
 import { DEFAULT_JOB_LEASE_MS } from '../jobs/lease.js';
 import type { FileArea, FileStore } from '../files/file-store.js';
 import { createFileStore } from '../files/index.js';
@@ -60,7 +61,9 @@ export async function startTestServer(
   broker: BrokerKind,
   overrides: ServerOverrides = {},
   brokerLimits: Partial<BrokerLimits> = {},
-  settings: Partial<Pick<Config, 'maxQueuedPerUser' | 'databaseUrl' | 's3'>> = {},
+  settings: Partial<
+    Pick<Config, 'maxQueuedPerUser' | 'databaseUrl' | 's3' | 'httpDeadlines' | 'publicOrigin'>
+  > = {},
 ): Promise<TestServer> {
   const data = tempDir();
   const servicePassword = passwordOf(SERVICE_USERNAME);
@@ -106,6 +109,7 @@ export async function startTestServer(
     databasePoolSize: 4,
     brokerLimits: { ...DEFAULT_BROKER_LIMITS, ...brokerLimits },
     maxQueuedPerUser: DEFAULT_MAX_QUEUED_PER_USER,
+    httpDeadlines: DEFAULT_HTTP_DEADLINES,
     ...settings,
     ...(externalBroker && { externalBroker }),
   };
