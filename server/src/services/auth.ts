@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { errorText } from '@tessera/contract';
 import { noUserProvisioning, type UserProvisioning } from '../broker/user-provisioning.js';
 import type { SessionRepository } from '../store/sessions.js';
-import type { UserRepository } from '../store/users.js';
+import type { UserRecord, UserRepository } from '../store/users.js';
 import type { LoginChannel, LoginGuard } from './login-guard.js';
 import { UNUSABLE_HASH, verifyPassword } from './passwords.js';
 
@@ -49,9 +49,15 @@ export class AuthService {
         retryAfterSeconds: seconds,
       };
     }
-    const user = await this.users.findByUsername(username);
-    const valid = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
-    // A failure was counted in advance by reserve(); only a success changes the counts.
+    let user: UserRecord | undefined;
+    let valid = false;
+    try {
+      user = await this.users.findByUsername(username);
+      valid = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
+    } finally {
+      // The failure counted in advance by reserve() stands unless the password was right.
+      if (!user || !valid) await this.guard.failed(attempt);
+    }
     if (!user || !valid)
       return { ok: false, reason: 'invalid', error: errorText('INVALID_CREDENTIALS') };
     await this.guard.succeeded(attempt);
