@@ -85,7 +85,7 @@ export async function createEmbeddedBroker({
       const address = client.req?.socket.remoteAddress ?? 'unknown';
       const checkedAt = Date.now();
       auth
-        .checkCredentials(username, password.toString('utf8'), address, 'mqtt')
+        .checkMessagingLogin(username, password.toString('utf8'), address)
         .then((result) => {
           if (!result.ok) {
             log.info({ username, address, reason: result.reason }, 'broker login refused');
