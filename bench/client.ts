@@ -42,13 +42,18 @@ export class BenchClient {
     });
   }
 
+  /**
+   * Connects as a browser tab does (connect timeout 4 s, no reconnect) and subscribes; rejects
+   * when the broker refuses or does not answer in time. Errors after that are kept in
+   * `errors`, never thrown from an event with no listener.
+   */
   static async connect(
     url: string,
     username: string,
     password: string,
     localAddress = '127.0.0.1',
   ): Promise<BenchClient> {
-    const client = await mqtt.connectAsync(url, {
+    const client = mqtt.connect(url, {
       username,
       password,
       clean: true,
@@ -56,9 +61,26 @@ export class BenchClient {
       connectTimeout: 4000,
       wsOptions: { localAddress },
     });
-    await client.subscribeAsync(userQueryTopics(username), { qos: 0 });
-    return new BenchClient(client, username);
+    const errors: string[] = [];
+    client.on('error', (err) => errors.push(err.message));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        client.once('connect', () => resolve());
+        client.once('error', reject);
+        client.once('close', () => reject(new Error('connection closed before CONNACK')));
+      });
+      await client.subscribeAsync(userQueryTopics(username), { qos: 0 });
+    } catch (err) {
+      client.end(true);
+      throw err;
+    }
+    const connected = new BenchClient(client, username);
+    connected.errors = errors;
+    return connected;
   }
+
+  /** Connection errors after the connect (a refusal, a closed socket), for the run to count. */
+  errors: string[] = [];
 
   /** Publishes `command/<action>/user/<user>` and resolves with the matching answer's body. */
   /** The browser's way through the LD list: pages of 100 until a page has fewer than 100 items. */

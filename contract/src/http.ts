@@ -47,6 +47,16 @@ export const loginRequestSchema = z.object({
   password: z.string().min(1).max(1024),
 });
 
+/**
+ * POST /api/login's success body (the spec shows none): the user, and on the embedded broker a
+ * messaging secret the tab logs in to the broker with instead of the password (issue 22, part
+ * 3); it lives as long as the session. Without it (an external broker) the password is used.
+ */
+export const loginResponseSchema = z.object({
+  username: z.string(),
+  messagingSecret: z.string().optional(),
+});
+
 export const errorResponseSchema = z.object({ error: z.string() });
 
 export const generationStatusResponseSchema = z.object({
@@ -60,6 +70,7 @@ export type ThemeResponse = z.infer<typeof themeResponseSchema>;
 export type BrokerUrlResponse = z.infer<typeof brokerUrlResponseSchema>;
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 export type GenerationStatusResponse = z.infer<typeof generationStatusResponseSchema>;
 

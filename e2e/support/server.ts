@@ -12,6 +12,8 @@ export interface RunningServer {
   adminPassword: string;
   dataDir: string;
   output: () => string;
+  /** Stops the process (SIGTERM) and starts it again on the same port and data, as an update would. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -22,10 +24,37 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build first`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-e2e-'));
+  let running = await launch(dataDir, { PORT: '0', ...env }).catch((err: unknown) => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  });
+  const first = running.output();
+  const url = /Tessera is running at (http:\/\/\S+)/.exec(first)?.[1] ?? '';
+  const adminPassword = /created user 'admin' with password (\S+)/.exec(first)?.[1] ?? '';
+  return {
+    url,
+    adminPassword,
+    dataDir,
+    output: () => running.output(),
+    async restart() {
+      await terminate(running.child);
+      running = await launch(dataDir, { ...env, PORT: new URL(url).port });
+    },
+    async stop() {
+      await terminate(running.child);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One server process on `dataDir`, once it says it is running. */
+async function launch(
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,
-      PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
@@ -36,11 +65,6 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   let output = '';
   child.stdout.on('data', (d) => (output += String(d)));
   child.stderr.on('data', (d) => (output += String(d)));
-
-  const stop = async () => {
-    await terminate(child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
   try {
     await until(
       child,
@@ -48,12 +72,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       () => output,
     );
   } catch (err) {
-    await stop();
+    await terminate(child);
     throw err;
   }
-  const url = /Tessera is running at (http:\/\/\S+)/.exec(output)?.[1] ?? '';
-  const adminPassword = /created user 'admin' with password (\S+)/.exec(output)?.[1] ?? '';
-  return { url, adminPassword, dataDir, output: () => output, stop };
+  return { child, output: () => output };
 }
 
 function until(

@@ -154,6 +154,7 @@ export async function buildContainer(
       new CountingLoginGuard(limits.limiters),
       undefined,
       provisioning,
+      config.externalBroker === undefined,
     ),
     userAdmin: new UserService(users, provisioning),
     images,

@@ -85,11 +85,15 @@ export async function createEmbeddedBroker({
       const address = client.req?.socket.remoteAddress ?? 'unknown';
       const checkedAt = Date.now();
       auth
-        .checkCredentials(username, password.toString('utf8'), address, 'mqtt')
+        .checkMessagingLogin(username, password.toString('utf8'), address)
         .then((result) => {
           if (!result.ok) {
             log.info({ username, address, reason: result.reason }, 'broker login refused');
-            return done(authError(result.error, BAD_USERNAME_OR_PASSWORD), false);
+            // MQTT 3.1.1 carries no text: a throttled login says "try later" (3), not that
+            // the password was wrong (4), which the browser would show as such.
+            const code =
+              result.reason === 'rate-limited' ? SERVER_UNAVAILABLE : BAD_USERNAME_OR_PASSWORD;
+            return done(authError(result.error, code), false);
           }
           const refused = admit(client, { kind: 'user', username: result.username });
           if (refused) return done(refused, false);

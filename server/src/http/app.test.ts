@@ -143,7 +143,11 @@ describe('login', () => {
   it('[L2] signs in with the right password and sets an HttpOnly SameSite session cookie', async () => {
     const res = await login('alice', passwordOf('alice'));
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ username: 'alice' });
+    // Beyond the spec's 200, the messaging secret of the session (issue 22, part 3).
+    expect(res.json()).toEqual({
+      username: 'alice',
+      messagingSecret: expect.stringMatching(/^tessera-secret:[\w-]{43}$/) as unknown,
+    });
     const cookie = res.cookies.find((c) => c.name === SESSION_COOKIE);
     expect(cookie).toBeDefined();
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });

@@ -16,6 +16,8 @@ export interface LimiterOptions {
 export interface SharedLimiter {
   consume(key: string, points?: number): Promise<RateLimiterRes>;
   reward(key: string, points?: number): Promise<unknown>;
+  /** The key's count in its current window; null when it has none. */
+  get(key: string): Promise<RateLimiterRes | null>;
   delete(key: string): Promise<unknown>;
 }
 

@@ -2,14 +2,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import { errorText } from '@tessera/contract';
 import { noUserProvisioning, type UserProvisioning } from '../broker/user-provisioning.js';
 import type { SessionRepository } from '../store/sessions.js';
-import type { UserRepository } from '../store/users.js';
+import type { UserRecord, UserRepository } from '../store/users.js';
 import type { LoginChannel, LoginGuard } from './login-guard.js';
 import { UNUSABLE_HASH, verifyPassword } from './passwords.js';
 
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** Marks a messaging secret in an MQTT password field (a password so shaped is still checked). */
+export const MESSAGING_SECRET_PREFIX = 'tessera-secret:';
+
 export type LoginResult =
-  | { ok: true; username: string; token: string }
+  | { ok: true; username: string; token: string; messagingSecret?: string }
   | { ok: false; reason: 'invalid'; error: string }
   | { ok: false; reason: 'rate-limited'; error: string; retryAfterSeconds: number };
 
@@ -26,6 +29,8 @@ export class AuthService {
     private readonly guard: LoginGuard,
     private readonly now: () => Date = () => new Date(),
     private readonly provisioning: UserProvisioning = noUserProvisioning,
+    /** The embedded broker accepts them; an external broker checks its own logins (passwords). */
+    private readonly issueMessagingSecrets = true,
   ) {}
 
   /** Checks a username and password under the guard's limits; the user on success. */
@@ -49,13 +54,33 @@ export class AuthService {
         retryAfterSeconds: seconds,
       };
     }
-    const user = await this.users.findByUsername(username);
-    const valid = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
-    // A failure was counted in advance by reserve(); only a success changes the counts.
+    let user: UserRecord | undefined;
+    let valid = false;
+    try {
+      user = await this.users.findByUsername(username);
+      valid = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
+    } finally {
+      // The failure counted in advance by reserve() stands unless the password was right.
+      if (!user || !valid) await this.guard.failed(attempt);
+    }
     if (!user || !valid)
       return { ok: false, reason: 'invalid', error: errorText('INVALID_CREDENTIALS') };
     await this.guard.succeeded(attempt);
     return { ok: true, userId: user.id, username: user.username, passwordHash: user.passwordHash };
+  }
+
+  /**
+   * A broker login: the session's messaging secret when it is one (a lookup), else the password
+   * (scrypt, under the guard's limits on the `mqtt` channel), as scripts and older tabs send.
+   */
+  async checkMessagingLogin(
+    username: string,
+    password: string,
+    address: string,
+  ): Promise<{ ok: true; username: string } | Exclude<LoginResult, { ok: true }>> {
+    const bySecret = await this.messagingSecretUser(username, password);
+    if (bySecret) return { ok: true, username: bySecret.username };
+    return this.checkCredentials(username, password, address, 'mqtt');
   }
 
   async login(username: string, password: string, address: string): Promise<LoginResult> {
@@ -65,12 +90,35 @@ export class AuthService {
     // reconciliation) is given now, before the browser connects with it.
     await this.provisioning.signedIn(checked.username, password, checked.passwordHash);
     const token = randomBytes(32).toString('base64url');
+    // 256 random bits: a guess costs as much as a password's (a refused one is checked as a
+    // password, under the guard), and only its SHA-256 is stored, as for the token.
+    const messagingSecret = this.issueMessagingSecrets
+      ? MESSAGING_SECRET_PREFIX + randomBytes(32).toString('base64url')
+      : undefined;
     await this.sessions.create(
       hashToken(token),
       checked.userId,
       new Date(this.now().getTime() + SESSION_TTL_MS),
+      messagingSecret && hashToken(messagingSecret),
     );
-    return { ok: true, username: checked.username, token };
+    return {
+      ok: true,
+      username: checked.username,
+      token,
+      ...(messagingSecret && { messagingSecret }),
+    };
+  }
+
+  /**
+   * The user a messaging secret was issued to at login, while its session lives, when it is
+   * `username`'s: a broker login without scrypt. Anything else is undefined (check the password).
+   */
+  async messagingSecretUser(username: string, secret: string): Promise<SessionUser | undefined> {
+    if (!this.issueMessagingSecrets || !secret.startsWith(MESSAGING_SECRET_PREFIX))
+      return undefined;
+    const session = await this.sessions.findLiveByMessagingSecret(hashToken(secret), this.now());
+    if (session?.username !== username) return undefined;
+    return { userId: session.userId, username: session.username };
   }
 
   async sessionUser(token: string | undefined): Promise<SessionUser | undefined> {

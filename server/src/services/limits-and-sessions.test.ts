@@ -69,12 +69,13 @@ function mqttFrom(
   localAddress: string,
   username: string,
   password: string,
+  connectTimeout = 4000,
 ): Promise<MqttClient> {
   const client = mqtt.connect(url, {
     username,
     password,
     reconnectPeriod: 0,
-    connectTimeout: 4000,
+    connectTimeout,
     wsOptions: { localAddress },
   });
   return new Promise((resolve, reject) => {
@@ -104,15 +105,20 @@ describe('limiter and sessions on a real server', () => {
   let base: string;
   let brokerUrl: string;
   const clients: MqttClient[] = [];
-  const connect = async (address: string, username: string, password = passwordOf(username)) => {
-    const client = await mqttFrom(brokerUrl, address, username, password);
+  const connect = async (
+    address: string,
+    username: string,
+    password = passwordOf(username),
+    connectTimeout?: number,
+  ) => {
+    const client = await mqttFrom(brokerUrl, address, username, password, connectTimeout);
     clients.push(client);
     return client;
   };
 
   beforeAll(async () => {
     t = await startTestServer(
-      ['alice', 'bob', 'carol', 'dora', 'erin', 'frank', ...OFFICE],
+      ['alice', 'bob', 'carol', 'dora', 'erin', 'frank', 'gina', 'hugo', ...OFFICE],
       'embedded',
     );
     base = t.server.url;
@@ -167,6 +173,28 @@ describe('limiter and sessions on a real server', () => {
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+  }, 60_000);
+
+  it('lets 40 parallel right logins of one user from one address all in (issue 22, part 2)', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => loginFrom(base, '127.0.0.8', 'gina', passwordOf('gina'))),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+  }, 120_000);
+
+  it('connects 14 tabs of one user reconnecting together, and a throttled one is not told its password was wrong (issue 22, part 2)', async () => {
+    // Each tab's password is checked (scrypt): on a busy machine 14 take longer than 4 s.
+    const tabs = await Promise.all(
+      Array.from({ length: 14 }, () => connect('127.0.0.9', 'hugo', undefined, 60_000)),
+    );
+    expect(tabs.every((tab) => tab.connected)).toBe(true);
+    for (let i = 0; i < 10; i++)
+      await expect(connect('127.0.0.10', 'hugo', `guess-${i}`)).rejects.toThrow(
+        /Bad username or password/,
+      );
+    await expect(connect('127.0.0.10', 'hugo', passwordOf('hugo'))).rejects.toThrow(
+      /Server unavailable/,
+    );
   }, 60_000);
 
   it('limits the failures of one address whatever the usernames, without touching other addresses', async () => {

@@ -22,7 +22,10 @@ const bob: LoginAttempt = { username: 'bob', address: '203.0.113.7', channel: 'h
 async function spreadFailures(first: CountingLoginGuard, second: CountingLoginGuard) {
   const admitted: boolean[] = [];
   for (let i = 0; i < 10; i++) {
-    admitted.push((await (i % 2 === 0 ? first : second).reserve(bob)).allowed);
+    const guard = i % 2 === 0 ? first : second;
+    const { allowed } = await guard.reserve(bob);
+    if (allowed) await guard.failed(bob);
+    admitted.push(allowed);
   }
   return {
     admitted,
@@ -49,6 +52,28 @@ describe('login throttling across processes', () => {
       expect((await a.reserve({ ...bob, address: '198.51.100.1' })).allowed).toBe(true);
       // Proving the password from the address forgets its failures on both.
       await b.succeeded({ ...bob, address: '198.51.100.1' });
+    } finally {
+      await Promise.all(dbs.map((db) => db.destroy()));
+      data.remove();
+    }
+  });
+
+  it('lets a right password wait for checks under way in another process (issue 22, part 2)', async () => {
+    const data = tempDir();
+    const dbs: Db[] = [
+      await openDatabase({ dataDir: data.dir }),
+      await openDatabase({ dataDir: data.dir }),
+    ];
+    try {
+      const [a, b] = dbs.map((db) => new CountingLoginGuard(databaseLimiters(db))) as [
+        CountingLoginGuard,
+        CountingLoginGuard,
+      ];
+      // Ten of bob's checks under way in process b fill his count at this address.
+      for (let i = 0; i < 10; i++) expect((await b.reserve(bob)).allowed).toBe(true);
+      const waiting = a.reserve(bob);
+      await b.succeeded(bob);
+      expect((await waiting).allowed).toBe(true);
     } finally {
       await Promise.all(dbs.map((db) => db.destroy()));
       data.remove();

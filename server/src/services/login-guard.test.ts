@@ -14,18 +14,54 @@ const attempt = (
 
 /** Reserves and, as a wrong password would, keeps the failure. */
 async function fail(guard: MemoryLoginGuard, a: LoginAttempt): Promise<boolean> {
-  return (await guard.reserve(a)).allowed;
+  const { allowed } = await guard.reserve(a);
+  if (allowed) await guard.failed(a);
+  return allowed;
+}
+
+/** Reserves and, as a right password would, gives the advance back. */
+async function succeed(guard: MemoryLoginGuard, a: LoginAttempt): Promise<boolean> {
+  const { allowed } = await guard.reserve(a);
+  if (allowed) await guard.succeeded(a);
+  return allowed;
 }
 
 describe('MemoryLoginGuard', () => {
-  it('admits exactly the limit of parallel attempts for one username at one address', async () => {
+  it('admits exactly the limit of parallel wrong attempts for one username at one address', async () => {
     const guard = new MemoryLoginGuard(limits);
+    const a = attempt('alice');
     const verdicts = await Promise.all(
-      Array.from({ length: 20 }, () => guard.reserve(attempt('alice'))),
+      Array.from({ length: 20 }, () =>
+        guard.reserve(a).then(async (v) => {
+          if (v.allowed) await guard.failed(a);
+          return v;
+        }),
+      ),
     );
     expect(verdicts.filter((v) => v.allowed)).toHaveLength(3);
     const refused = verdicts.find((v) => !v.allowed);
     expect(refused && !refused.allowed && refused.retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it('never refuses a right password because other checks are under way (issue 22, part 2)', async () => {
+    const guard = new MemoryLoginGuard(limits);
+    const a = attempt('alice');
+    const admitted = await Promise.all(Array.from({ length: 100 }, () => succeed(guard, a)));
+    expect(admitted.filter(Boolean)).toHaveLength(100);
+  });
+
+  it('waits for checks under way at a full address, then refuses once they failed (issue 22, part 2)', async () => {
+    const guard = new MemoryLoginGuard(limits);
+    const bobs = Array.from({ length: 5 }, (_, i) => attempt(`bob${i}`));
+    for (const bob of bobs) expect((await guard.reserve(bob)).allowed).toBe(true);
+    // The address is full of checks under way: alice waits instead of being refused.
+    const alice = guard.reserve(attempt('alice'));
+    await guard.succeeded(bobs[0] as LoginAttempt);
+    expect((await alice).allowed).toBe(true);
+    await guard.failed(attempt('alice'));
+    for (const bob of bobs.slice(1)) await guard.failed(bob);
+    // Now five confirmed failures fill it: refused at once.
+    expect((await guard.reserve(attempt('carol'))).allowed).toBe(false);
   });
 
   it('never counts a success', async () => {
@@ -50,17 +86,12 @@ describe('MemoryLoginGuard', () => {
     expect((await guard.reserve(attempt('alice', '10.0.0.2', 'mqtt'))).allowed).toBe(true);
   });
 
-  it('refuses an address past its failures whatever the usernames, and gives the username its try back', async () => {
-    const guard = new MemoryLoginGuard(limits);
-    // Three of bob's right passwords still being checked, and two failures, fill the address.
-    const bobs = Array.from({ length: 3 }, () => attempt('bob'));
-    for (const bob of bobs) expect((await guard.reserve(bob)).allowed).toBe(true);
-    for (let i = 0; i < 2; i++) expect(await fail(guard, attempt(`nobody${i}`))).toBe(true);
+  it("refuses an address past its failures whatever the usernames, without using up the username's tries", async () => {
+    const guard = new MemoryLoginGuard(limits, { maxWaitMs: 60_000, pollMs: 60_000 });
+    for (let i = 0; i < 5; i++) expect(await fail(guard, attempt(`nobody${i}`))).toBe(true);
     for (let i = 0; i < 5; i++) expect(await fail(guard, attempt('alice'))).toBe(false);
-    // Bob's successes give the address three tries back; the refusals above did not use up
-    // alice's own tries, so she gets all three.
-    for (const bob of bobs) await guard.succeeded(bob);
-    for (let i = 0; i < 3; i++) expect(await fail(guard, attempt('alice'))).toBe(true);
-    expect(await fail(guard, attempt('alice'))).toBe(false);
+    // The refusals above did not use up alice's own tries: elsewhere she gets all three.
+    for (let i = 0; i < 3; i++) expect(await fail(guard, attempt('alice', '10.0.0.9'))).toBe(true);
+    expect(await fail(guard, attempt('alice', '10.0.0.9'))).toBe(false);
   });
 });

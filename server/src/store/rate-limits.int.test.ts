@@ -44,6 +44,16 @@ describe('databaseLimiters', () => {
     await expect(l.consume('k')).resolves.toMatchObject({ consumedPoints: 1 });
   });
 
+  it('reads a count without changing it, and nothing for a window that ended (issue 22, part 2)', async () => {
+    const l = limiter();
+    await expect(l.get('k')).resolves.toBeNull();
+    for (let i = 0; i < 2; i++) await l.consume('k');
+    await expect(l.get('k')).resolves.toMatchObject({ consumedPoints: 2 });
+    await expect(l.get('k')).resolves.toMatchObject({ consumedPoints: 2 });
+    clock += 10_000;
+    await expect(l.get('k')).resolves.toBeNull();
+  });
+
   it('counts parallel consumptions exactly', async () => {
     const l = limiter();
     const results = await Promise.allSettled(Array.from({ length: 10 }, () => l.consume('k')));

@@ -72,6 +72,24 @@ class DatabaseLimiter implements SharedLimiter {
       .execute();
   }
 
+  async get(key: string): Promise<RateLimiterRes | null> {
+    const now = this.now();
+    const row = await this.db
+      .selectFrom('rate_limits')
+      .select(['points', 'expires_at'])
+      .where('key', '=', this.keyOf(key))
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return null;
+    const used = Number(row.points);
+    return new RateLimiterRes(
+      Math.max(0, this.options.points - used),
+      Math.max(0, Number(row.expires_at) - now),
+      used,
+      false,
+    );
+  }
+
   async delete(key: string): Promise<void> {
     await this.db.deleteFrom('rate_limits').where('key', '=', this.keyOf(key)).execute();
   }

@@ -30,6 +30,8 @@ export interface SessionsTable {
   user_id: number;
   created_at: string;
   expires_at: string;
+  /** SHA-256 of the session's messaging secret (broker logins without scrypt); null: none. */
+  messaging_secret_hash: Generated<string | null>;
 }
 
 export interface ImagesTable {

@@ -58,6 +58,23 @@ describe('sessions', () => {
     expect(await sessions.findLive('live', now)).toBeDefined();
   });
 
+  it('finds a live session by its messaging secret hash until it ends or expires (issue 22, part 3)', async () => {
+    await sessions.create('ann-1', ann, later(30), 'secret-a');
+    await sessions.create('ann-2', ann, later(30));
+    await sessions.create('bob-1', bob, later(30), 'secret-b');
+    expect(await sessions.findLiveByMessagingSecret('secret-a', now)).toEqual({
+      userId: ann,
+      username: 'ann',
+      expiresAt: later(30).toISOString(),
+    });
+    expect(await sessions.findLiveByMessagingSecret('secret-a', later(30))).toBeUndefined();
+    expect(await sessions.findLiveByMessagingSecret('secret-x', now)).toBeUndefined();
+    await sessions.remove('ann-1');
+    expect(await sessions.findLiveByMessagingSecret('secret-a', now)).toBeUndefined();
+    await sessions.removeForUser(bob);
+    expect(await sessions.findLiveByMessagingSecret('secret-b', now)).toBeUndefined();
+  });
+
   it('refuses a session of a user who does not exist', async () => {
     await expect(sessions.create('hash-x', 9999, later(30))).rejects.toThrow();
   });

@@ -8,17 +8,39 @@ export interface SessionRecord {
 
 /** The sessions table: one method per query. */
 export interface SessionRepository {
-  create(tokenHash: string, userId: number, expiresAt: Date): Promise<void>;
+  create(
+    tokenHash: string,
+    userId: number,
+    expiresAt: Date,
+    messagingSecretHash?: string,
+  ): Promise<void>;
   /** The live session for a token hash, with its user; expired ones are not returned. */
   findLive(tokenHash: string, now: Date): Promise<SessionRecord | undefined>;
+  /** The live session whose messaging secret has this hash, with its user. */
+  findLiveByMessagingSecret(secretHash: string, now: Date): Promise<SessionRecord | undefined>;
   remove(tokenHash: string): Promise<void>;
   removeForUser(userId: number): Promise<void>;
   removeExpired(now: Date): Promise<number>;
 }
 
 export function createSessionRepository(db: Db): SessionRepository {
+  async function liveSession(
+    column: 'token_hash' | 'messaging_secret_hash',
+    hash: string,
+    now: Date,
+  ): Promise<SessionRecord | undefined> {
+    const row = await db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['sessions.user_id', 'users.username', 'sessions.expires_at'])
+      .where(`sessions.${column}`, '=', hash)
+      .where('sessions.expires_at', '>', now.toISOString())
+      .executeTakeFirst();
+    return row && { userId: row.user_id, username: row.username, expiresAt: row.expires_at };
+  }
+
   return {
-    async create(tokenHash, userId, expiresAt) {
+    async create(tokenHash, userId, expiresAt, messagingSecretHash) {
       await db
         .insertInto('sessions')
         .values({
@@ -26,18 +48,15 @@ export function createSessionRepository(db: Db): SessionRepository {
           user_id: userId,
           created_at: new Date().toISOString(),
           expires_at: expiresAt.toISOString(),
+          messaging_secret_hash: messagingSecretHash ?? null,
         })
         .execute();
     },
     async findLive(tokenHash, now) {
-      const row = await db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select(['sessions.user_id', 'users.username', 'sessions.expires_at'])
-        .where('sessions.token_hash', '=', tokenHash)
-        .where('sessions.expires_at', '>', now.toISOString())
-        .executeTakeFirst();
-      return row && { userId: row.user_id, username: row.username, expiresAt: row.expires_at };
+      return liveSession('token_hash', tokenHash, now);
+    },
+    async findLiveByMessagingSecret(secretHash, now) {
+      return liveSession('messaging_secret_hash', secretHash, now);
     },
     async remove(tokenHash) {
       await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();

@@ -49,6 +49,8 @@ export interface TestServer {
     filename: string,
     metadata?: Record<string, unknown>,
   ): Promise<void>;
+  /** Stops the server process's parts and starts them again on the same port, data and config. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -119,7 +121,7 @@ export async function startTestServer(
   const files = await createFileStore(config);
   const clients: TestClient[] = [];
 
-  return {
+  const handle: TestServer = {
     server,
     dataDir: data.dir,
     db,
@@ -144,12 +146,18 @@ export async function startTestServer(
         metadata ? withPngText(png, 'metadata', JSON.stringify(metadata)) : png,
       );
     },
+    async restart() {
+      const port = handle.server.port;
+      await handle.server.stop();
+      handle.server = await startServer({ ...config, port }, overrides);
+    },
     async stop() {
       await Promise.all(clients.map((c) => c.close()));
-      await server.stop();
+      await handle.server.stop();
       await db.destroy();
       await mosquitto?.stop();
       data.remove();
     },
   };
+  return handle;
 }

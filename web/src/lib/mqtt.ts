@@ -75,7 +75,8 @@ export function connectMessaging(credentials: MessagingLogin): MqttClient | null
   if (
     client !== null &&
     login?.username === credentials.username &&
-    login.password === credentials.password
+    login.password === credentials.password &&
+    login.messagingSecret === credentials.messagingSecret
   ) {
     return client;
   }

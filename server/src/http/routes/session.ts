@@ -1,4 +1,4 @@
-import { API_ROUTES, errorText, loginRequestSchema } from '@tessera/contract';
+import { API_ROUTES, errorText, loginRequestSchema, type LoginResponse } from '@tessera/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuthService } from '../../services/auth.js';
 import { SESSION_COOKIE } from '../session.js';
@@ -22,7 +22,11 @@ export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (a
       sameSite: 'strict',
       secure: request.protocol === 'https',
     });
-    return { username: result.username };
+    const answer: LoginResponse = {
+      username: result.username,
+      ...(result.messagingSecret && { messagingSecret: result.messagingSecret }),
+    };
+    return answer;
   });
 
   app.post(API_ROUTES.logout, async (request, reply) => {

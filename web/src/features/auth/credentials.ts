@@ -2,16 +2,20 @@ import { useSyncExternalStore } from 'react';
 
 /**
  * The session data of SPEC §3: the username and password of the signed-in user, kept in
- * sessionStorage for the messaging login. This module alone knows the storage keys.
+ * sessionStorage for the messaging login, and beside them the session's messaging secret when
+ * the server gave one (issue 22, part 3): the broker checks it without scrypt, so the tab logs
+ * in with it when present. This module alone knows the storage keys.
  */
 
 export interface Credentials {
   username: string;
   password: string;
+  messagingSecret?: string;
 }
 
 const USERNAME_KEY = 'tessera.username';
 const PASSWORD_KEY = 'tessera.password';
+const SECRET_KEY = 'tessera.messaging-secret';
 
 const listeners = new Set<() => void>();
 let cached: Credentials | null = null;
@@ -24,16 +28,22 @@ function notify(): void {
 export function readCredentials(): Credentials | null {
   let username: string | null = null;
   let password: string | null = null;
+  let secret: string | null = null;
   try {
     username = sessionStorage.getItem(USERNAME_KEY);
     password = sessionStorage.getItem(PASSWORD_KEY);
+    secret = sessionStorage.getItem(SECRET_KEY);
   } catch {
     return null;
   }
   if (username === null || password === null) return null;
   // The same object while nothing changed, as useSyncExternalStore requires.
-  if (cached?.username !== username || cached.password !== password) {
-    cached = { username, password };
+  if (
+    cached?.username !== username ||
+    cached.password !== password ||
+    cached.messagingSecret !== (secret ?? undefined)
+  ) {
+    cached = { username, password, ...(secret !== null && { messagingSecret: secret }) };
   }
   return cached;
 }
@@ -41,12 +51,15 @@ export function readCredentials(): Credentials | null {
 export function storeCredentials(credentials: Credentials): void {
   sessionStorage.setItem(USERNAME_KEY, credentials.username);
   sessionStorage.setItem(PASSWORD_KEY, credentials.password);
+  if (credentials.messagingSecret === undefined) sessionStorage.removeItem(SECRET_KEY);
+  else sessionStorage.setItem(SECRET_KEY, credentials.messagingSecret);
   notify();
 }
 
 export function clearCredentials(): void {
   sessionStorage.removeItem(USERNAME_KEY);
   sessionStorage.removeItem(PASSWORD_KEY);
+  sessionStorage.removeItem(SECRET_KEY);
   notify();
 }
 

@@ -1,9 +1,10 @@
-import { API_ROUTES, errorResponseSchema, TEXTS } from '@tessera/contract';
+import { API_ROUTES, errorResponseSchema, loginResponseSchema, TEXTS } from '@tessera/contract';
 import { postJson } from '../../lib/http';
 import type { HttpAnswer } from '../../lib/http';
 import type { Credentials } from './credentials';
 
-export type LoginResult = { ok: true } | { ok: false; error: string };
+/** On success, the credentials to keep: the ones sent, with the messaging secret if given. */
+export type LoginResult = { ok: true; credentials: Credentials } | { ok: false; error: string };
 
 /**
  * POST /api/login (SPEC §7): status 200 is success; any other answer yields its `error` text;
@@ -19,7 +20,18 @@ export async function login(credentials: Credentials): Promise<LoginResult> {
   } catch {
     return { ok: false, error: TEXTS.loginFailed };
   }
-  if (answer.status === 200) return { ok: true };
+  if (answer.status === 200) {
+    const body = loginResponseSchema.safeParse(answer.body);
+    const secret = body.success ? body.data.messagingSecret : undefined;
+    return {
+      ok: true,
+      credentials: {
+        username: credentials.username,
+        password: credentials.password,
+        ...(secret !== undefined && { messagingSecret: secret }),
+      },
+    };
+  }
   const body = errorResponseSchema.safeParse(answer.body);
   return {
     ok: false,

@@ -7,7 +7,6 @@ import { titleQuery, themeQuery } from '../../lib/config-queries';
 import { connectMessaging } from '../../lib/mqtt';
 import { themeAsset } from '../../lib/theme';
 import { storeCredentials } from './credentials';
-import type { Credentials } from './credentials';
 import { login } from './login-request';
 import { sessionQuery } from './session';
 import './login-screen.css';
@@ -25,15 +24,15 @@ export function LoginScreen() {
 
   const signIn = useMutation({
     mutationFn: login,
-    onSuccess: (result, credentials: Credentials) => {
+    onSuccess: (result) => {
       if (!result.ok) {
         setError(result.error);
         return;
       }
-      storeCredentials(credentials);
-      connectMessaging(credentials);
+      storeCredentials(result.credentials);
+      connectMessaging(result.credentials);
       // The cookie just set is this user's: the screens need not ask the server who it is.
-      const session: SessionResponse = { username: credentials.username };
+      const session: SessionResponse = { username: result.credentials.username };
       queryClient.setQueryData(sessionQuery.queryKey, session);
       void navigate('/dashboard');
     },

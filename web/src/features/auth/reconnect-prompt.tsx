@@ -5,7 +5,6 @@ import { themeQuery } from '../../lib/config-queries';
 import { connectMessaging } from '../../lib/mqtt';
 import { themeAsset } from '../../lib/theme';
 import { storeCredentials } from './credentials';
-import type { Credentials } from './credentials';
 import { login } from './login-request';
 import { useSignOut } from './use-sign-out';
 import './login-screen.css';
@@ -25,14 +24,14 @@ export function ReconnectPrompt({ username }: { username: string }) {
 
   const reconnect = useMutation({
     mutationFn: login,
-    onSuccess: (result, credentials: Credentials) => {
+    onSuccess: (result) => {
       if (!result.ok) {
         setError(result.error);
         return;
       }
       // The screen behind this prompt shows as soon as the credentials are stored.
-      connectMessaging(credentials);
-      storeCredentials(credentials);
+      connectMessaging(result.credentials);
+      storeCredentials(result.credentials);
     },
   });
 

@@ -11,6 +11,8 @@ export interface BrokerAddress {
 export interface MessagingLogin {
   username: string;
   password: string;
+  /** The session's messaging secret (issue 22, part 3): sent instead of the password. */
+  messagingSecret?: string;
 }
 
 function randomClientId(): string {
@@ -33,7 +35,8 @@ export function messagingConnectOptions(
     clientId: randomClientId(),
     clean: true,
     username: login.username,
-    password: login.password,
+    // The secret is checked without scrypt, so a reconnect wave does not queue behind hashing.
+    password: login.messagingSecret ?? login.password,
     connectTimeout: MQTT_CONNECT_TIMEOUT_MS,
     protocolVersion,
     // The request client subscribes on every connect and holds commands back until its SUBACK;
