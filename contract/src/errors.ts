@@ -42,6 +42,11 @@ const TEXTS_BY_CODE = {
   HD_JOB_NOT_QUEUED_TO_MOVE: 'Only a queued job can be moved',
   HD_JOB_UNKNOWN: 'No such job',
   HD_JOB_ID_MISSING: 'The request needs the job id',
+  /** The error text of an HD status message for a job that was cancelled. */
+  HD_JOB_CANCELLED: 'The HD job was cancelled',
+  /** The error text for a second order of an image and size whose job is still live. */
+  HD_ALREADY_ORDERED: (image: string, size: string) =>
+    `An HD image of '${image}' at ${size} is already on its way`,
 
   // Material maps (issue 17)
   MAPS_REQUEST_INVALID: `The request needs the gallery ('ld' or 'hd') and the image's file name`,

@@ -182,8 +182,8 @@ export class MaterialMapService {
    */
   readonly removeFor = async (owner: Owner, image: ImageRecord): Promise<void> => {
     const key = dedupeKey({ kind: image.kind, image: image.filename });
-    const ids = await this.jobs.cancelByKeyPrefix(owner.id, 'maps', key, new Date());
-    this.scheduler.abortCancelled(ids);
+    const cancelled = await this.jobs.cancelByKeyPrefix(owner.id, 'maps', key, new Date());
+    this.scheduler.abortCancelled(cancelled.map((job) => job.id));
     const set = await this.maps.ofImage(image.id);
     if (!set) return;
     await this.removeFiles(owner, [
