@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
@@ -23,7 +24,7 @@ export interface GenerationApi {
   enqueuePreview(
     owner: Owner,
     request: PreviewRequest,
-    upload: { file: ScratchFile; format: string },
+    upload: { file: ScratchFile; format: string; sha256: string },
   ): Promise<EnqueueOutcome>;
   latestStatus(owner: Owner, kind: 'preview' | 'hd'): Promise<GenerationStatus | undefined>;
 }
@@ -32,7 +33,7 @@ interface Upload {
   fields: Record<string, string>;
   /** The uploaded file is streamed to a scratch file, so big uploads never sit in memory. */
   scratch: Scratch;
-  file?: { scratchFile: ScratchFile; bytes: number; name: string };
+  file?: { scratchFile: ScratchFile; bytes: number; name: string; sha256: string };
 }
 
 /** SPEC §7: post a preview job (multipart) and read the latest preview and HD status. */
@@ -92,6 +93,7 @@ export const generationRoutes: FastifyPluginAsync<{
         const outcome = await generation.enqueuePreview(owner, fields.data, {
           file: upload.file.scratchFile,
           format: checked.format,
+          sha256: upload.file.sha256,
         });
         if (outcome.status === 'duplicate')
           return reply.status(409).send({ error: errorText('JOB_ID_TAKEN') });
@@ -136,9 +138,21 @@ async function receive(request: FastifyRequest, files: FileStore): Promise<Uploa
         continue;
       }
       const scratchFile = upload.scratch.newFile();
-      upload.file = { scratchFile, bytes: 0, name: part.filename };
-      await pipeline(part.file, fs.createWriteStream(scratchFile.path));
+      upload.file = { scratchFile, bytes: 0, name: part.filename, sha256: '' };
+      // Hashed as it streams: the same reference uploaded again is stored once (issue 22, part 13).
+      const hash = createHash('sha256');
+      await pipeline(
+        part.file,
+        async function* (source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            hash.update(chunk);
+            yield chunk;
+          }
+        },
+        fs.createWriteStream(scratchFile.path),
+      );
       upload.file.bytes = (await fsp.stat(scratchFile.path)).size;
+      upload.file.sha256 = hash.digest('hex');
     }
   } catch (err) {
     await upload.scratch.dispose();

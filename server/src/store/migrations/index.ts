@@ -11,6 +11,7 @@ import * as materialMaps from './0012-material-maps.js';
 import * as tagOrder from './0013-tag-order.js';
 import * as sharedLimitsAndZips from './0014-shared-limits-and-zip-downloads.js';
 import * as jobLeases from './0015-job-leases.js';
+import * as inputReferences from './0016-input-references.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0013-tag-order': tagOrder,
   '0014-shared-limits-and-zip-downloads': sharedLimitsAndZips,
   '0015-job-leases': jobLeases,
+  '0016-input-references': inputReferences,
 };
 
 export const migrationProvider: MigrationProvider = {
