@@ -11,6 +11,12 @@ const TEXTS_BY_CODE = {
   NOT_SIGNED_IN: 'Not signed in',
   NOT_FOUND: 'Not found',
   INTERNAL: 'Internal server error',
+  /** The server's disk (or the user's quota on it) is full: nothing could be written. */
+  DISK_FULL: 'The server has no disk space left. Try again later.',
+  /** An image the server had to read is damaged or incomplete. */
+  IMAGE_UNREADABLE: 'The image could not be read: it is damaged or incomplete',
+  /** A job failed for a reason the server keeps to its log. */
+  JOB_FAILED: 'The image could not be made because of a problem on the server',
 
   // Signing in
   LOGIN_FIELDS_MISSING: 'Enter a username and a password',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   buildHdCommand,
+  errorText,
   hdPrintSize,
   hdTargetSize,
   OUTPUT_FORMATS,
@@ -275,7 +276,10 @@ describe('HD orders over a real broker', () => {
     await second.sent;
     await settled(alice, first.command.id);
     expect(await jobCount(t)).toBe(before + 1);
-    expect(statuses(alice).some((s) => s.id === second.command.id)).toBe(false);
+    // The second id is ended at once, so no client counts it queued (issue 22, part 9).
+    expect(statuses(alice).filter((s) => s.id === second.command.id)).toEqual([
+      expect.objectContaining({ status: 'error', reason: 'already-ordered' }),
+    ]);
   }, 120_000);
 
   it('serves the HD file to its owner only, as a download named for its source and size', async () => {
@@ -355,12 +359,15 @@ describe('HD orders over a real broker', () => {
     const bobsIds = ((await bobs.json()) as { jobs: { id: string }[] }).jobs.map((j) => j.id);
     expect(bobsIds).not.toContain(running.command.id);
     expect(bobsIds).not.toContain(waiting.command.id);
-    // The cancelled job never ran.
+    // The cancelled job never ran; its id was ended as cancelled (issue 22, part 9).
     expect(
       statuses(alice)
         .filter((s) => s.id === waiting.command.id)
-        .map((s) => s.status),
-    ).toEqual(['queued']);
+        .map((s) => [s.status, s.reason]),
+    ).toEqual([
+      ['queued', undefined],
+      ['error', 'cancelled'],
+    ]);
   }, 120_000);
 });
 
@@ -398,7 +405,8 @@ describe('HD retries', () => {
     const { command, sent } = order(alice, 'square.png', '30x30');
     await sent;
     const messages = await settled(alice, command.id);
-    expect(messages.at(-1)).toMatchObject({ status: 'error', error: 'injected failure 3' });
+    // The engine's own words go to the log; the user reads the contract's text.
+    expect(messages.at(-1)).toMatchObject({ status: 'error', error: errorText('JOB_FAILED') });
     expect(messages.filter((m) => m.status === 'error')).toHaveLength(1);
     expect(messages.filter((m) => m.status === 'queued')).toHaveLength(3);
     const job = await server.db

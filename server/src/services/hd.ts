@@ -1,5 +1,6 @@
 import {
   errorText,
+  serverError,
   hdPrintSize,
   hdSizesForImage,
   hdTargetSize,
@@ -22,6 +23,7 @@ import type { ImageRepository, NewImage } from '../store/images.js';
 import { stem } from './generation.js';
 import type { Owner } from '../owner.js';
 import { thumbnailName } from './images.js';
+import { ServiceError } from './errors.js';
 
 /**
  * HD images up to this many pixels are PNG (lossless, and the largest, 25 MP, still encodes in a
@@ -179,7 +181,7 @@ export class HdService {
   readonly runHd: JobHandler<'hd'> = async (job, { progress, signal, reserveOutput, remote }) => {
     const { owner, image, size, factors, seed } = job.params;
     const source = await this.images.find(owner.id, 'ld', image);
-    if (!source) throw new PermanentJobError(errorText('IMAGE_GONE', image));
+    if (!source) throw new PermanentJobError(serverError('IMAGE_GONE', image));
     const target = hdTargetSize(source.width, source.height, size);
     const extension = target.width * target.height <= HD_PNG_MAX_PIXELS ? 'png' : 'jpg';
     // The name says what it is: the source and the size (brick-wall-1a2b3c_120x240.jpg).
@@ -205,7 +207,7 @@ export class HdService {
       );
       const written = await readImageSize(output.path);
       if (written.width !== target.width || written.height !== target.height) {
-        throw new Error(errorText('HD_WRONG_SIZE'));
+        throw new ServiceError(serverError('HD_WRONG_SIZE'));
       }
       // Cancelled meanwhile (its LD image deleted): write nothing.
       signal.throwIfAborted();
@@ -271,7 +273,7 @@ export class HdService {
       ] as const) {
         await (await this.files.prepareRemoval(owner.username, area, name)).commit();
       }
-      throw new PermanentJobError(errorText('IMAGE_GONE', image));
+      throw new PermanentJobError(serverError('IMAGE_GONE', image));
     }
   }
 

@@ -14,6 +14,7 @@ import {
 } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { FileStore, Scratch, ScratchFile } from '../../files/file-store.js';
+import { diskFullPoint } from '../../faults.js';
 import { validateStoredUpload } from '../../imaging/decode.js';
 import type { EnqueueOutcome, GenerationStatus } from '../../services/generation.js';
 import type { Owner } from '../../owner.js';
@@ -141,6 +142,7 @@ async function receive(request: FastifyRequest, files: FileStore): Promise<Uploa
       upload.file = { scratchFile, bytes: 0, name: part.filename, sha256: '' };
       // Hashed as it streams: the same reference uploaded again is stored once (issue 22, part 13).
       const hash = createHash('sha256');
+      diskFullPoint('upload:write', scratchFile.path);
       await pipeline(
         part.file,
         async function* (source: AsyncIterable<Buffer>) {
