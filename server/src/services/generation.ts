@@ -29,7 +29,7 @@ export class GenerationService {
   constructor(
     private readonly images: ImageRepository,
     private readonly files: FileStore,
-    private readonly references: Pick<ReferenceService, 'keep' | 'discard'>,
+    private readonly references: Pick<ReferenceService, 'keep'>,
     private readonly jobs: JobQueue,
     private readonly scheduler: JobScheduler,
     private readonly engine: Engine,
@@ -73,7 +73,10 @@ export class GenerationService {
           throw err;
         },
       );
-    if (outcome.status !== 'queued') await this.references.discard(owner, reference);
+    // A refused job leaves its reference: another upload of the same bytes may be using it
+    // already, and the library holds it once whatever happens (issue 22, part 13).
+    if (outcome.status !== 'queued')
+      this.log.info({ user: owner.username, reference: reference.filename }, 'preview refused');
     return outcome;
   }
 

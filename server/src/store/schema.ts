@@ -160,6 +160,7 @@ export interface InstancesTable {
 
 /** An uploaded reference file and the SHA-256 of its bytes; migration 0016. */
 export interface InputReferencesTable {
+  seq: Generated<number>;
   owner_id: number;
   filename: string;
   sha256: string;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { numberedPrimaryKey } from '../dialect.js';
 
 /**
  * The content hash of each uploaded reference (issue 22, part 13): an upload whose bytes the user
@@ -9,16 +10,23 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('input_references')
+    // Recording order: of two identical uploads at once, both agree the lower seq is kept.
+    .addColumn('seq', 'integer', numberedPrimaryKey(db))
     .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('filename', 'text', (c) => c.notNull())
     .addColumn('sha256', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('input_references_pk', ['owner_id', 'filename'])
+    .execute();
+  await db.schema
+    .createIndex('input_references_file')
+    .on('input_references')
+    .columns(['owner_id', 'filename'])
+    .unique()
     .execute();
   await db.schema
     .createIndex('input_references_by_hash')
     .on('input_references')
-    .columns(['owner_id', 'sha256', 'created_at'])
+    .columns(['owner_id', 'sha256', 'seq'])
     .execute();
 }
 
