@@ -1,9 +1,11 @@
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
+import { grainyPhoto } from './support/reference.js';
 import { seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openPage, signIn, userFolder } from './support/session.js';
@@ -92,7 +94,7 @@ describe.skipIf(browserMissing)('References (/input)', () => {
       .toBe(true);
   });
 
-  it('"Use as reference" opens Generate with it loaded; what it makes is listed under the new upload', async () => {
+  it('"Use as reference" opens Generate with it loaded; what it makes is listed under that same reference, not a copy (issue 22, part 13)', async () => {
     await openReferences();
     await page.getByRole('button', { name: 'Use slate-ref.png as reference' }).click();
     await page.waitForURL((url) => url.pathname === '/generate');
@@ -119,14 +121,54 @@ describe.skipIf(browserMissing)('References (/input)', () => {
     const made = label?.replace(/^Load /, '') ?? '';
     expect(made).toMatch(/^slate-ref-.+\.png$/);
 
-    // Each job keeps its own copy of the reference: the newest card is that copy, with the image.
+    // The same bytes are the same reference (issue 22, part 13): no copy is added, and the new
+    // image is listed under slate-ref.png, stored before references had their hashes recorded.
     await openReferences();
-    const newest = page.getByRole('list', { name: 'References' }).getByRole('listitem').first();
+    const slate = card('slate-ref.png');
     // The list shown at once may be the one cached from the visit above; it is then fetched again.
-    await expect
-      .poll(() => newest.getByRole('heading').textContent(), { timeout: 15_000 })
-      .toMatch(/^slate-ref-.+\.png$/);
-    expect(await newest.textContent()).toContain('1 generated image');
-    await newest.getByRole('img', { name: made }).waitFor();
+    await slate.getByRole('img', { name: made }).waitFor({ timeout: 15_000 });
+    expect(await slate.textContent()).toContain('3 generated images');
+    expect(await page.getByRole('list', { name: 'References' }).getByRole('heading').count()).toBe(
+      1,
+    );
   });
+
+  it('stores a file generated from three times as one reference (issue 22, part 13)', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-input-'));
+    try {
+      await fs.writeFile(
+        path.join(folder, 'walnut.png'),
+        await grainyPhoto({ width: 96, height: 96, base: [90, 60, 40], grain: 50, format: 'png' }),
+      );
+      await openScreen(page, 'Generate');
+      await page.waitForURL('**/generate');
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: /reference image/ }).click();
+      await (await chooser).setFiles(path.join(folder, 'walnut.png'));
+      await page.getByRole('button', { name: 'Change reference image (walnut.png)' }).waitFor();
+      await page.getByLabel('Positive Prompt').fill('walnut');
+      await page.getByLabel('Negative Prompt').fill('blurry');
+      const results = page.getByRole('list', { name: 'Results' }).getByRole('button');
+      for (let made = 1; made <= 3; made++) {
+        await page.getByRole('button', { name: 'Generate' }).click();
+        await expect.poll(() => results.count(), { timeout: 45_000 }).toBe(made);
+        await expect
+          .poll(() => page.getByRole('button', { name: /^Generat/ }).textContent())
+          .toBe('Generate');
+      }
+
+      await openReferences();
+      const walnut = page
+        .getByRole('list', { name: 'References' })
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name: /^walnut-/ }) });
+      await expect
+        .poll(async () => (await walnut.count()) === 1 && (await walnut.textContent()), {
+          timeout: 15_000,
+        })
+        .toContain('3 generated images');
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -14,6 +14,12 @@ const TEXTS_BY_CODE = {
   /** A state-changing request sent by a page of another origin (issue 22, part 1). */
   CROSS_ORIGIN_REQUEST:
     'This request came from a page outside Tessera and was refused. Use Tessera itself to make this change.',
+  /** The server's disk (or the user's quota on it) is full: nothing could be written. */
+  DISK_FULL: 'The server has no disk space left. Try again later.',
+  /** An image the server had to read is damaged or incomplete. */
+  IMAGE_UNREADABLE: 'The image could not be read: it is damaged or incomplete',
+  /** A job failed for a reason the server keeps to its log. */
+  JOB_FAILED: 'The image could not be made because of a problem on the server',
 
   // Signing in
   LOGIN_FIELDS_MISSING: 'Enter a username and a password',
@@ -45,6 +51,11 @@ const TEXTS_BY_CODE = {
   HD_JOB_NOT_QUEUED_TO_MOVE: 'Only a queued job can be moved',
   HD_JOB_UNKNOWN: 'No such job',
   HD_JOB_ID_MISSING: 'The request needs the job id',
+  /** The error text of an HD status message for a job that was cancelled. */
+  HD_JOB_CANCELLED: 'The HD job was cancelled',
+  /** The error text for a second order of an image and size whose job is still live. */
+  HD_ALREADY_ORDERED: (image: string, size: string) =>
+    `An HD image of '${image}' at ${size} is already on its way`,
 
   // Material maps (issue 17)
   MAPS_REQUEST_INVALID: `The request needs the gallery ('ld' or 'hd') and the image's file name`,

@@ -235,6 +235,10 @@ export const responseSchemas = {
 
 export type CommandResponse<A extends RequestAction> = z.infer<(typeof responseSchemas)[A]>;
 
+/** Why an HD id ended with an 'error' status that no retry follows (HdStatusMessage.reason). */
+export const HD_STATUS_END_REASONS = ['cancelled', 'already-ordered'] as const;
+export type HdStatusEndReason = (typeof HD_STATUS_END_REASONS)[number];
+
 export const hdStatusMessageSchema = z.object({
   id: z.string(),
   image: z.string(),
@@ -242,6 +246,13 @@ export const hdStatusMessageSchema = z.object({
   percent: z.number().min(0).max(100),
   output_image: z.string().optional(),
   error: z.string().optional(),
+  /**
+   * Beyond the spec, with status 'error' only: why this id ended without a retry. 'cancelled':
+   * the job was cancelled (from the queue page, or its image deleted); 'already-ordered': the
+   * same image and size was already on its way under another id, whose messages follow. A
+   * client that ignores it still takes the id off its queued list, as for any error.
+   */
+  reason: z.enum(HD_STATUS_END_REASONS).optional(),
 });
 export type HdStatusMessage = z.infer<typeof hdStatusMessageSchema>;
 

@@ -48,6 +48,11 @@ export const TEXTS = {
   hdInProgressToast: (percent: number, count: number) =>
     `Generating HD... (${percent}%) (Queued: ${count})`,
   hdFinishedToast: (image: string) => `HD image generation for ${image} finished.`,
+  /** Beyond the spec: an HD job cancelled, on the queue page or by deleting its image. */
+  hdCancelledToast: (image: string) => `HD image generation for ${image} cancelled.`,
+  /** Beyond the spec: an HD order of an image and size already on its way. */
+  hdAlreadyOrderedToast: (image: string) =>
+    `An HD image of ${image} at this size is already on its way.`,
   unknownStatus: 'Unknown status message.',
 
   // Messaging (§8)

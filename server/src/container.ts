@@ -32,6 +32,7 @@ import { createCredentialChangeRepository } from './store/credential-changes.js'
 import { databaseDialect, openDatabase, type Db } from './store/database.js';
 import { createHealthRepository, type HealthRepository } from './store/health.js';
 import { createImageRepository } from './store/images.js';
+import { createReferenceRepository } from './store/references.js';
 import { createMaterialMapRepository } from './store/material-maps.js';
 import { createJobQueue } from './store/jobs.js';
 import { createSessionRepository, type SessionRepository } from './store/sessions.js';
@@ -118,7 +119,16 @@ export async function buildContainer(
   });
   const hdStatus = new HdStatusRelay();
   const hd = new HdService(imageRepo, files, jobQueue, jobs, hdStatus, engine, log);
-  const generation = new GenerationService(imageRepo, files, jobQueue, jobs, engine, log);
+  const references = new ReferenceService(imageRepo, files, createReferenceRepository(db), log);
+  const generation = new GenerationService(
+    imageRepo,
+    files,
+    references,
+    jobQueue,
+    jobs,
+    engine,
+    log,
+  );
   jobs.onChange(hd.announce);
   const materialMaps = new MaterialMapService(
     imageRepo,
@@ -162,7 +172,7 @@ export async function buildContainer(
     generation,
     hd,
     hdStatus,
-    references: new ReferenceService(imageRepo, files),
+    references,
     zips: new ZipDownloads(
       createZipDownloadRepository(db),
       imageRepo,

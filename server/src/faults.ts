@@ -10,3 +10,18 @@ export function faultPoint(step: string): void {
   // SIGKILL is not delivered synchronously everywhere: never go past the step meanwhile.
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
 }
+
+/**
+ * An explicit full disk: with TESSERA_FAULT_DISK_FULL naming a step, that step fails as a write
+ * on a full disk does (a real ENOSPC error, naming the path as Node's would), so a test sees what
+ * a user is told without filling a disk. Unset, this is one comparison.
+ */
+export function diskFullPoint(step: string, path: string): void {
+  if (process.env.TESSERA_FAULT_DISK_FULL !== step) return;
+  throw Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), {
+    code: 'ENOSPC',
+    errno: -28,
+    syscall: 'write',
+    path,
+  });
+}

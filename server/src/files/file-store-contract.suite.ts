@@ -26,6 +26,8 @@ const TRICK_NAMES = [
   '..',
   '',
   'x\0.png',
+  // 200 characters but 400 bytes: refused as a name, never tried on a disk (ENAMETOOLONG).
+  `${'é'.repeat(200)}.png`,
 ];
 const TRICK_OWNERS = ['..', '.', '../bob', 'a/b', '', 'al ice'];
 const TRICK_AREAS = ['../ld', 'etc', '', 'ld/../hd'];

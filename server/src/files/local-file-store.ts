@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isSafeFileName } from '@tessera/contract';
-import { faultPoint } from '../faults.js';
+import { diskFullPoint, faultPoint } from '../faults.js';
 import type {
   ByteRange,
   FileArea,
@@ -63,6 +63,7 @@ export class LocalFileStore implements FileStore {
       `${HIDDEN_PREFIX}tmp-${randomBytes(6).toString('hex')}-${name}`,
     );
     try {
+      diskFullPoint(`${area}:write`, temp);
       await pipeline(
         Buffer.isBuffer(data) ? Readable.from([data]) : data,
         fs.createWriteStream(temp, { flags: 'wx', flush: true }),

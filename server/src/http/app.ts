@@ -1,5 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
-import { errorText, type MqttProtocolVersion } from '@tessera/contract';
+import type { MqttProtocolVersion, ServerErrorCode } from '@tessera/contract';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -9,6 +9,7 @@ import Fastify, {
 import type { EngineHealth } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import type { AuthService } from '../services/auth.js';
+import { readableError } from '../services/readable-error.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import { DEFAULT_HTTP_DEADLINES, deadlineOptions, type HttpDeadlines } from './deadlines.js';
 import { generationRoutes, type GenerationApi } from './routes/generation.js';
@@ -21,6 +22,13 @@ import { sameOriginGuard } from './same-origin.js';
 import { sessionHook } from './session.js';
 import { staticFiles } from './static.js';
 import { zipRoutes, type ZipApi } from './routes/zip.js';
+
+/** The HTTP status of an unexpected failure that readableError recognised. */
+const READABLE_STATUS: Partial<Record<ServerErrorCode, number>> = {
+  DISK_FULL: 507,
+  NOT_FOUND: 404,
+  IMAGE_UNREADABLE: 422,
+};
 
 export interface HttpDependencies {
   logger: FastifyBaseLogger;
@@ -81,8 +89,10 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
+      // The detail (paths, library texts) goes to the log; the user reads the contract's text.
       request.log.error({ err: error }, 'request failed');
-      return reply.status(status).send({ error: errorText('INTERNAL') });
+      const readable = readableError(error);
+      return reply.status(READABLE_STATUS[readable.code] ?? status).send({ error: readable.text });
     }
     return reply.status(status).send({ error: error.message });
   });

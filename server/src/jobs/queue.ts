@@ -81,8 +81,13 @@ export interface JobQueue {
     publicId: string,
     now: Date,
   ): Promise<JobRecord<K> | undefined>;
-  /** Cancels the owner's live jobs whose dedupe key starts with `prefix`; their ids. */
-  cancelByKeyPrefix(ownerId: number, kind: JobKind, prefix: string, now: Date): Promise<number[]>;
+  /** Cancels the owner's live jobs whose dedupe key starts with `prefix`; the jobs cancelled. */
+  cancelByKeyPrefix(
+    ownerId: number,
+    kind: JobKind,
+    prefix: string,
+    now: Date,
+  ): Promise<JobRecord[]>;
   /** The owner's jobs of a kind, newest first. */
   list<K extends JobKind>(ownerId: number, kind: K, limit: number): Promise<JobRecord<K>[]>;
   /** The owner's latest job of a kind, cancelled ones left out. */

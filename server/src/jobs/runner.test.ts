@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { errorText } from '@tessera/contract';
 import type { JobKind, JobOrder, JobRecord } from './job.js';
 import { JobNotHeldError, type JobQueue } from './queue.js';
 import { openDatabase } from '../store/database.js';
@@ -120,7 +121,7 @@ describe('the job runner', () => {
     ]);
   });
 
-  it('ends in error when every attempt fails, keeping the last message', async () => {
+  it('ends in error when every attempt fails, with a readable text, the detail kept for the log (issue 22, part 5)', async () => {
     const r = runner({
       hd: kind(() => Promise.reject(new Error('engine on fire')), { maxAttempts: 2 }),
     });
@@ -130,7 +131,7 @@ describe('the job runner', () => {
     expect((await done)[0]).toMatchObject({
       status: 'error',
       attempts: 2,
-      error: 'engine on fire',
+      error: errorText('JOB_FAILED'),
     });
   });
 

@@ -1,4 +1,6 @@
+import type { ServerError, ServerErrorCode } from '@tessera/contract';
 import type { Logger } from 'pino';
+import { readableError } from '../services/readable-error.js';
 import { ServerStopping } from '../shutdown.js';
 import {
   JOB_KINDS,
@@ -32,6 +34,13 @@ export interface JobContext {
 /** A failure no retry can mend (the job's source is gone): the job fails at once. */
 export class PermanentJobError extends Error {
   override name = 'PermanentJobError';
+  /** The refusal's code in the contract's table: its text is what the user reads. */
+  readonly code: ServerErrorCode;
+
+  constructor(refusal: ServerError) {
+    super(refusal.text);
+    this.code = refusal.code;
+  }
 }
 
 /** The abort reason of a job cancelled while it ran. */
@@ -386,7 +395,9 @@ export class JobRunner implements JobScheduler {
     err: unknown,
     aborted: boolean,
   ): Promise<void> {
-    const message = err instanceof Error ? err.message : String(err);
+    // What the user reads (the job's status) is a contract text; the detail goes to the log.
+    const detail = err instanceof Error ? err.message : String(err);
+    const message = readableError(err, 'JOB_FAILED').text;
     if (aborted && this.stopped) {
       await this.jobs.release(job.id, this.now());
       return;
@@ -401,7 +412,7 @@ export class JobRunner implements JobScheduler {
     if (job.attempts < job.maxAttempts && !(err instanceof PermanentJobError)) {
       const delay = config.retryDelayMs(job.attempts);
       this.log.warn(
-        { job: job.id, kind: job.kind, attempt: job.attempts, err: message, delay },
+        { job: job.id, kind: job.kind, attempt: job.attempts, err: detail, delay },
         'job failed, will retry',
       );
       this.emitIfHeld(
@@ -409,7 +420,7 @@ export class JobRunner implements JobScheduler {
       );
       return;
     }
-    this.log.error({ job: job.id, kind: job.kind, err: message }, 'job failed');
+    this.log.error({ job: job.id, kind: job.kind, err: detail }, 'job failed');
     this.emitIfHeld(await this.jobs.fail(job.id, message, this.now()));
   }
 

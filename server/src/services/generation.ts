@@ -12,6 +12,7 @@ import type { ImageRepository } from '../store/images.js';
 import { faultPoint } from '../faults.js';
 import type { Owner } from '../owner.js';
 import { thumbnailName } from './images.js';
+import type { ReferenceService } from './references.js';
 
 /** What became of a preview posted for the queue. */
 export type EnqueueOutcome =
@@ -28,6 +29,7 @@ export class GenerationService {
   constructor(
     private readonly images: ImageRepository,
     private readonly files: FileStore,
+    private readonly references: Pick<ReferenceService, 'keep'>,
     private readonly jobs: JobQueue,
     private readonly scheduler: JobScheduler,
     private readonly engine: Engine,
@@ -35,20 +37,24 @@ export class GenerationService {
   ) {}
 
   /**
-   * Keeps the validated upload (a scratch file, moved into the store) as the reference and
-   * queues the job; 'duplicate' if the id is live already.
+   * Keeps the validated upload (a scratch file, moved into the store) as the reference, or
+   * reuses the owner's reference with the same bytes, and queues the job; 'duplicate' if the id
+   * is live already.
    */
   async enqueuePreview(
     owner: Owner,
     request: PreviewRequest,
-    upload: { file: ScratchFile; format: string },
+    upload: { file: ScratchFile; format: string; sha256: string },
   ): Promise<EnqueueOutcome> {
     const extension = upload.format === 'jpeg' ? 'jpg' : upload.format;
-    const inputFile = `${stem(request.image)}-${randomBytes(4).toString('hex')}.${extension}`;
-    await upload.file.putInto(owner.username, 'input', inputFile);
+    const reference = await this.references.keep(owner, {
+      file: upload.file,
+      sha256: upload.sha256,
+      newName: `${stem(request.image)}-${randomBytes(4).toString('hex')}.${extension}`,
+    });
     const params: PreviewJobParams = {
       owner,
-      inputFile,
+      inputFile: reference.filename,
       originalName: request.image,
       ...previewSettingsOf(request),
     };
@@ -67,8 +73,10 @@ export class GenerationService {
           throw err;
         },
       );
+    // A refused job leaves its reference: another upload of the same bytes may be using it
+    // already, and the library holds it once whatever happens (issue 22, part 13).
     if (outcome.status !== 'queued')
-      await (await this.files.prepareRemoval(owner.username, 'input', inputFile)).commit();
+      this.log.info({ user: owner.username, reference: reference.filename }, 'preview refused');
     return outcome;
   }
 

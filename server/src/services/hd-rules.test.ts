@@ -230,7 +230,7 @@ describe('HdService.order', () => {
     await expect(service.order(alice, command('60x60'))).rejects.toThrow('database is locked');
   });
 
-  it('answers an order of a running image and size with the running job’s status', async () => {
+  it('ends a second order of a running image and size under its own id, then tells the running job’s status (issue 22, part 9)', async () => {
     const status = statusStream();
     const live = hdJob({ publicId: 'first-order', status: 'in_progress', percent: 40 });
     const findLive = vi.fn(() => Promise.resolve(live));
@@ -244,6 +244,17 @@ describe('HdService.order', () => {
     }).order(alice, command('60x60'));
     expect(findLive).toHaveBeenCalledWith(alice.id, 'hd', 'hd:tile.png:60x60');
     expect(status.sent).toEqual([
+      [
+        'alice',
+        {
+          id: 'order-1',
+          image: 'tile.png',
+          status: 'error',
+          percent: 0,
+          error: errorText('HD_ALREADY_ORDERED', 'tile.png', '60x60'),
+          reason: 'already-ordered',
+        },
+      ],
       ['alice', { id: 'first-order', image: 'tile.png', status: 'in_progress', percent: 40 }],
     ]);
   });
@@ -261,9 +272,8 @@ describe('HdService.announce', () => {
     expect(told(hdJob())).toEqual([['alice', { ...base, status: 'queued', percent: 0 }]]);
   });
 
-  it('tells a failed attempt that comes back queued as its error, then queued', () => {
+  it('tells a failed attempt that comes back queued as queued only, not as an error (issue 22, part 9)', () => {
     expect(told(hdJob({ attempts: 1, error: 'engine crashed' }))).toEqual([
-      ['alice', { ...base, status: 'error', percent: 0, error: 'engine crashed' }],
       ['alice', { ...base, status: 'queued', percent: 0 }],
     ]);
   });
@@ -295,11 +305,18 @@ describe('HdService.announce', () => {
 
 describe('HdService.cancelForImage (an LD image being deleted)', () => {
   it("cancels the owner's HD jobs of that image, all sizes, and stops those running here", async () => {
-    const cancelByKeyPrefix = vi.fn(() => Promise.resolve([5, 6]));
+    const cancelByKeyPrefix = vi.fn(() =>
+      Promise.resolve([
+        hdJob({ id: 5, publicId: 'a', status: 'cancelled' }),
+        hdJob({ id: 6, publicId: 'b', status: 'cancelled', percent: 30 }),
+      ]),
+    );
     const abortCancelled = vi.fn();
+    const status = statusStream();
     await hdService({
       jobs: strictFake<JobQueue>('jobs', { cancelByKeyPrefix }),
       scheduler: strictFake<JobScheduler>('scheduler', { abortCancelled }),
+      status,
     }).cancelForImage(alice, 'tile.png');
     expect(cancelByKeyPrefix).toHaveBeenCalledWith(
       alice.id,
@@ -308,6 +325,50 @@ describe('HdService.cancelForImage (an LD image being deleted)', () => {
       expect.any(Date),
     );
     expect(abortCancelled).toHaveBeenCalledWith([5, 6]);
+    // Each id ends on the status stream (issue 22, part 9).
+    const ended = { image: 'tile.png', status: 'error', error: errorText('HD_JOB_CANCELLED') };
+    expect(status.sent).toEqual([
+      ['alice', { id: 'a', percent: 0, ...ended, reason: 'cancelled' }],
+      ['alice', { id: 'b', percent: 30, ...ended, reason: 'cancelled' }],
+    ]);
+  });
+});
+
+describe('HdService.cancel (the queue page)', () => {
+  it('ends the cancelled id on the status stream (issue 22, part 9)', async () => {
+    const status = statusStream();
+    const result = await hdService({
+      jobs: strictFake<JobQueue>('jobs', {
+        cancel: hdOnly(() => Promise.resolve(hdJob({ status: 'cancelled' }))),
+      }),
+      status,
+    }).cancel(alice, 'order-1');
+    expect(result).toBe('cancelled');
+    expect(status.sent).toEqual([
+      [
+        'alice',
+        {
+          id: 'order-1',
+          image: 'tile.png',
+          status: 'error',
+          percent: 0,
+          error: errorText('HD_JOB_CANCELLED'),
+          reason: 'cancelled',
+        },
+      ],
+    ]);
+  });
+
+  it('tells nothing when the job had started already', async () => {
+    const status = statusStream();
+    const result = await hdService({
+      jobs: strictFake<JobQueue>('jobs', {
+        cancel: hdOnly(() => Promise.resolve(hdJob({ status: 'in_progress' }))),
+      }),
+      status,
+    }).cancel(alice, 'order-1');
+    expect(result).toBe('not-queued');
+    expect(status.sent).toEqual([]);
   });
 });
 
@@ -370,7 +431,10 @@ describe("the owner's HD queue", () => {
       undefined,
     ];
     const cancel = vi.fn(() => Promise.resolve(answers.shift()));
-    const service = hdService({ jobs: strictFake<JobQueue>('jobs', { cancel: hdOnly(cancel) }) });
+    const service = hdService({
+      jobs: strictFake<JobQueue>('jobs', { cancel: hdOnly(cancel) }),
+      status: statusStream(),
+    });
     expect(await service.cancel(alice, 'order-1')).toBe('cancelled');
     expect(await service.cancel(alice, 'order-1')).toBe('not-queued');
     expect(await service.cancel(alice, 'someone-elses')).toBe('unknown');

@@ -111,6 +111,32 @@ describe('deleting an LD image while its HD job runs', () => {
     expect(JSON.stringify(statuses(alice))).not.toMatch(/FOREIGN KEY/);
   });
 
+  it('ends the cancelled job on the status stream, so no client counts it queued (issue 22, part 9)', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const alice = await setUp(
+      gatedEngine((signal) => {
+        started();
+        return new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+        );
+      }),
+    );
+    await order(alice);
+    await running;
+    expect((await alice.call('delete-low-definition', { filename: 'square.png' })).success).toBe(
+      true,
+    );
+    const last = () => statuses(alice).at(-1);
+    await expect.poll(() => last()?.reason).toBe('cancelled');
+    expect(last()).toMatchObject({
+      image: 'square.png',
+      status: 'error',
+      error: errorText('HD_JOB_CANCELLED'),
+    });
+    expect(new Set(statuses(alice).map((s) => s.id)).size).toBe(1);
+  });
+
   it('fails the job once with a readable text, and removes what it wrote, when the source vanished as it was recorded', async () => {
     const alice = await setUp(
       gatedEngine(async () => {

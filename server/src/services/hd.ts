@@ -1,5 +1,6 @@
 import {
   errorText,
+  serverError,
   hdPrintSize,
   hdSizesForImage,
   hdTargetSize,
@@ -22,6 +23,7 @@ import type { ImageRepository, NewImage } from '../store/images.js';
 import { stem } from './generation.js';
 import type { Owner } from '../owner.js';
 import { thumbnailName } from './images.js';
+import { ServiceError } from './errors.js';
 
 /**
  * HD images up to this many pixels are PNG (lossless, and the largest, 25 MP, still encodes in a
@@ -108,7 +110,30 @@ export class HdService {
     if (job) return;
     const live = await this.jobs.findLive(owner.id, 'hd', dedupeKey);
     this.log.info({ user: owner.username, image: source.filename, size }, 'HD order already live');
+    // This id ends here (a client would count it queued for ever otherwise); the live job's own
+    // status follows under its id.
+    this.notify(owner.username, {
+      id: command.id,
+      image: command.image,
+      status: 'error',
+      percent: 0,
+      error: errorText('HD_ALREADY_ORDERED', source.filename, size),
+      reason: 'already-ordered',
+    });
     if (live) this.announce(live);
+  }
+
+  /** A cancelled job ends its id on the status stream, so no client counts it queued still. */
+  private notifyCancelled(job: JobRecord): void {
+    if (job.kind !== 'hd') return;
+    this.notify(job.params.owner.username, {
+      id: job.publicId,
+      image: job.params.image,
+      status: 'error',
+      percent: job.percent,
+      error: errorText('HD_JOB_CANCELLED'),
+      reason: 'cancelled',
+    });
   }
 
   /** The runner's listener: every state change of an HD job becomes a status message. */
@@ -118,10 +143,8 @@ export class HdService {
     const base = { id: job.publicId, image };
     switch (job.status) {
       case 'queued':
-        // A failed attempt comes back queued with its error: the user hears of both (SPEC §4).
-        if (job.attempts > 0 && job.error) {
-          this.notify(owner.username, { ...base, status: 'error', percent: 0, error: job.error });
-        }
+        // A failed attempt that will be retried is queued again, not an error: 'error' ends an
+        // id for every client (SPEC §4), and only the last failure is the end.
         this.notify(owner.username, { ...base, status: 'queued', percent: 0 });
         return;
       case 'in_progress':
@@ -144,7 +167,8 @@ export class HdService {
         });
         return;
       case 'cancelled':
-        // Not a status of the spec's stream; the queue page learns it from its own request.
+        // Told by whoever cancelled it (cancel, cancelForImage), which also knows of the jobs
+        // cancelled while queued, or running in another process: the runner never sees those.
         return;
     }
   };
@@ -157,7 +181,7 @@ export class HdService {
   readonly runHd: JobHandler<'hd'> = async (job, { progress, signal, reserveOutput, remote }) => {
     const { owner, image, size, factors, seed } = job.params;
     const source = await this.images.find(owner.id, 'ld', image);
-    if (!source) throw new PermanentJobError(errorText('IMAGE_GONE', image));
+    if (!source) throw new PermanentJobError(serverError('IMAGE_GONE', image));
     const target = hdTargetSize(source.width, source.height, size);
     const extension = target.width * target.height <= HD_PNG_MAX_PIXELS ? 'png' : 'jpg';
     // The name says what it is: the source and the size (brick-wall-1a2b3c_120x240.jpg).
@@ -183,7 +207,7 @@ export class HdService {
       );
       const written = await readImageSize(output.path);
       if (written.width !== target.width || written.height !== target.height) {
-        throw new Error(errorText('HD_WRONG_SIZE'));
+        throw new ServiceError(serverError('HD_WRONG_SIZE'));
       }
       // Cancelled meanwhile (its LD image deleted): write nothing.
       signal.throwIfAborted();
@@ -249,7 +273,7 @@ export class HdService {
       ] as const) {
         await (await this.files.prepareRemoval(owner.username, area, name)).commit();
       }
-      throw new PermanentJobError(errorText('IMAGE_GONE', image));
+      throw new PermanentJobError(serverError('IMAGE_GONE', image));
     }
   }
 
@@ -258,8 +282,10 @@ export class HdService {
    * stop and write nothing more.
    */
   async cancelForImage(owner: Owner, image: string): Promise<void> {
-    const ids = await this.jobs.cancelByKeyPrefix(owner.id, 'hd', `hd:${image}:`, new Date());
+    const cancelled = await this.jobs.cancelByKeyPrefix(owner.id, 'hd', `hd:${image}:`, new Date());
+    const ids = cancelled.map((job) => job.id);
     this.scheduler.abortCancelled(ids);
+    for (const job of cancelled) this.notifyCancelled(job);
     if (ids.length > 0)
       this.log.info({ user: owner.username, image, jobs: ids }, 'HD jobs cancelled');
   }
@@ -324,6 +350,7 @@ export class HdService {
     const job = await this.jobs.cancel(owner.id, 'hd', id, new Date());
     if (!job) return 'unknown';
     if (job.status !== 'cancelled') return 'not-queued';
+    this.notifyCancelled(job);
     this.log.info({ user: owner.username, job: job.id }, 'HD job cancelled');
     return 'cancelled';
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   errorText,
+  serverError,
   type MaterialMapsJob,
   type MaterialMapsRequest,
   type MaterialMapsStatus,
@@ -120,7 +121,7 @@ export class MaterialMapService {
   readonly runMaps: JobHandler<'maps'> = async (job, { progress, signal }) => {
     const { owner, kind, image } = job.params;
     const record = await this.images.find(owner.id, kind, image);
-    if (!record) throw new PermanentJobError(errorText('IMAGE_GONE', image));
+    if (!record) throw new PermanentJobError(serverError('IMAGE_GONE', image));
     const seamless = await this.isSeamless(owner, record);
     const made = await this.maker.make(this.files.read(owner.username, kind, image), {
       seamless,
@@ -157,7 +158,7 @@ export class MaterialMapService {
           previewFileName(kind, image, 'colour'),
           ...stored.flatMap((m) => [m.filename, m.preview]),
         ]);
-        throw new PermanentJobError(errorText('IMAGE_GONE', image));
+        throw new PermanentJobError(serverError('IMAGE_GONE', image));
       }
       this.log.info(
         { user: owner.username, image, kind, seamless, job: job.id, rowsHeld: made.maxRowsHeld },
@@ -182,8 +183,8 @@ export class MaterialMapService {
    */
   readonly removeFor = async (owner: Owner, image: ImageRecord): Promise<void> => {
     const key = dedupeKey({ kind: image.kind, image: image.filename });
-    const ids = await this.jobs.cancelByKeyPrefix(owner.id, 'maps', key, new Date());
-    this.scheduler.abortCancelled(ids);
+    const cancelled = await this.jobs.cancelByKeyPrefix(owner.id, 'maps', key, new Date());
+    this.scheduler.abortCancelled(cancelled.map((job) => job.id));
     const set = await this.maps.ofImage(image.id);
     if (!set) return;
     await this.removeFiles(owner, [

@@ -36,6 +36,7 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableCopy[] = [
   { table: 'jobs', primaryKey: ['id'], serial: 'id', adapt: requeueInterrupted },
   { table: 'job_queue_pauses', primaryKey: ['owner_id', 'kind'] },
   { table: 'material_maps', primaryKey: ['id'], serial: 'id' },
+  { table: 'input_references', primaryKey: ['seq'], serial: 'seq' },
 ];
 
 export interface TableCount {

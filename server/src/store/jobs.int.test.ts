@@ -235,8 +235,9 @@ describe("the owner's view and cancelling", () => {
     await claimed();
     const lookalike = await enqueued(hdJob(ann, 'c', { dedupeKey: 'hd:aXbY.png:30x30' }));
     await enqueued(hdJob(bob, 'd', { dedupeKey: 'hd:a_b%.png:30x30' }));
-    const ids = await queue.cancelByKeyPrefix(ann, 'hd', 'hd:a_b%.png:', tick());
-    expect(ids.sort()).toEqual([waiting, running].sort());
+    const cancelled = await queue.cancelByKeyPrefix(ann, 'hd', 'hd:a_b%.png:', tick());
+    expect(cancelled.map((job) => job.id).sort()).toEqual([waiting, running].sort());
+    expect(cancelled.map((job) => job.status)).toEqual(['cancelled', 'cancelled']);
     expect(await queue.findLive(ann, 'hd', 'hd:aXbY.png:30x30')).toMatchObject({ id: lookalike });
     expect(await queue.findLive(bob, 'hd', 'hd:a_b%.png:30x30')).toBeDefined();
     expect(await queue.cancelByKeyPrefix(ann, 'hd', 'hd:a_b%.png:', tick())).toEqual([]);

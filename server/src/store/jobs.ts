@@ -479,9 +479,9 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): JobQueue 
         .where('kind', '=', kind)
         .where('status', 'in', ['queued', 'in_progress'])
         .where(sql<boolean>`dedupe_key like ${pattern} escape '\\'`)
-        .returning('id')
+        .returning(COLUMNS)
         .execute();
-      return rows.map((row) => row.id);
+      return rows.map((row) => toRecord(row));
     },
     async moveToTop<K extends JobKind>(ownerId: number, kind: K, publicId: string, now: Date) {
       // One statement: the rank is one below the owner's lowest queued rank at this very moment,

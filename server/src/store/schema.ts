@@ -14,6 +14,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   zip_downloads: ZipDownloadsTable;
   instances: InstancesTable;
+  input_references: InputReferencesTable;
 }
 
 export interface UsersTable {
@@ -157,4 +158,13 @@ export interface InstancesTable {
   role: string;
   /** Milliseconds since the epoch of its last sign of life. */
   heartbeat_at: number | string | bigint;
+}
+
+/** An uploaded reference file and the SHA-256 of its bytes; migration 0017. */
+export interface InputReferencesTable {
+  seq: Generated<number>;
+  owner_id: number;
+  filename: string;
+  sha256: string;
+  created_at: string;
 }

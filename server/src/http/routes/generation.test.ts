@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { TEXTS } from '@tessera/contract';
+import { errorText, TEXTS } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -126,6 +126,19 @@ describe('[U6] preview validation on the server', () => {
       .execute();
     expect(jobs).toEqual([]);
   }
+
+  it('answers an upload on a full disk with a readable text, never a path (issue 22, part 5)', async () => {
+    process.env.TESSERA_FAULT_DISK_FULL = 'upload:write';
+    try {
+      await refused(
+        { file: { name: 'bricks.png', data: reference }, fields: previewFields('bob') },
+        507,
+        errorText('DISK_FULL'),
+      );
+    } finally {
+      delete process.env.TESSERA_FAULT_DISK_FULL;
+    }
+  });
 
   it('[U1][U4] refuses a text file renamed .png as unreadable: the extension is fine, the content is not', async () => {
     await refused(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
@@ -13,6 +14,7 @@ import {
 } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { FileStore, Scratch, ScratchFile } from '../../files/file-store.js';
+import { diskFullPoint } from '../../faults.js';
 import { validateStoredUpload } from '../../imaging/decode.js';
 import type { EnqueueOutcome, GenerationStatus } from '../../services/generation.js';
 import type { Owner } from '../../owner.js';
@@ -23,7 +25,7 @@ export interface GenerationApi {
   enqueuePreview(
     owner: Owner,
     request: PreviewRequest,
-    upload: { file: ScratchFile; format: string },
+    upload: { file: ScratchFile; format: string; sha256: string },
   ): Promise<EnqueueOutcome>;
   latestStatus(owner: Owner, kind: 'preview' | 'hd'): Promise<GenerationStatus | undefined>;
 }
@@ -32,7 +34,7 @@ interface Upload {
   fields: Record<string, string>;
   /** The uploaded file is streamed to a scratch file, so big uploads never sit in memory. */
   scratch: Scratch;
-  file?: { scratchFile: ScratchFile; bytes: number; name: string };
+  file?: { scratchFile: ScratchFile; bytes: number; name: string; sha256: string };
 }
 
 /** SPEC §7: post a preview job (multipart) and read the latest preview and HD status. */
@@ -92,6 +94,7 @@ export const generationRoutes: FastifyPluginAsync<{
         const outcome = await generation.enqueuePreview(owner, fields.data, {
           file: upload.file.scratchFile,
           format: checked.format,
+          sha256: upload.file.sha256,
         });
         if (outcome.status === 'duplicate')
           return reply.status(409).send({ error: errorText('JOB_ID_TAKEN') });
@@ -136,9 +139,22 @@ async function receive(request: FastifyRequest, files: FileStore): Promise<Uploa
         continue;
       }
       const scratchFile = upload.scratch.newFile();
-      upload.file = { scratchFile, bytes: 0, name: part.filename };
-      await pipeline(part.file, fs.createWriteStream(scratchFile.path));
+      upload.file = { scratchFile, bytes: 0, name: part.filename, sha256: '' };
+      // Hashed as it streams: the same reference uploaded again is stored once (issue 22, part 13).
+      const hash = createHash('sha256');
+      diskFullPoint('upload:write', scratchFile.path);
+      await pipeline(
+        part.file,
+        async function* (source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            hash.update(chunk);
+            yield chunk;
+          }
+        },
+        fs.createWriteStream(scratchFile.path),
+      );
       upload.file.bytes = (await fsp.stat(scratchFile.path)).size;
+      upload.file.sha256 = hash.digest('hex');
     }
   } catch (err) {
     await upload.scratch.dispose();

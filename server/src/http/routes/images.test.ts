@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { API_ROUTES, errorText } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../../files/local-file-store.js';
@@ -213,6 +214,24 @@ describe('image files (SPEC §7)', () => {
       const res = await get(url, 'alice');
       expect(res.statusCode, url).toBe(404);
       expect(res.rawPayload.equals(tile), url).toBe(false);
+    }
+  });
+
+  it('answers a name of at most 255 characters but more than 255 bytes as not found on every image route (issue 22, part 5)', async () => {
+    // 200 × 'é' is 200 characters and 400 bytes of UTF-8: no file system holds such a name.
+    const name = encodeURIComponent(`${'é'.repeat(200)}.png`);
+    for (const route of [
+      API_ROUTES.ldImage,
+      API_ROUTES.ldThumbnail,
+      API_ROUTES.hdImage,
+      API_ROUTES.hdThumbnail,
+      API_ROUTES.inputImage,
+      API_ROUTES.mapImage,
+    ]) {
+      const url = route.replace(':filename', name);
+      const res = await get(url, 'alice');
+      expect(res.statusCode, route).toBe(404);
+      expect(res.json(), route).toEqual({ error: errorText('NOT_FOUND') });
     }
   });
 

@@ -144,4 +144,18 @@ describe('toast state', () => {
     expect(state.shownIds).toHaveLength(SHOWN_IDS_KEPT);
     expect(state.shownIds[0]).toBe('job-1:queued');
   });
+
+  it('tells a cancelled job as cancelled, not as a failure to retry, and counts it out of the queue (issue 22, part 9)', () => {
+    const state = receive(
+      INITIAL_TOAST_STATE,
+      message({ id: 'a', status: 'queued' }),
+      message({ id: 'b', status: 'queued' }),
+      message({ id: 'b', status: 'error', reason: 'cancelled' }),
+    );
+    expect(state.queuedIds).toEqual(['a']);
+    expect(state.toast?.text).toBe('HD image generation for brick.png cancelled.');
+    expect(toastText(message({ status: 'error', reason: 'already-ordered' }), 0)).toBe(
+      'An HD image of brick.png at this size is already on its way.',
+    );
+  });
 });

@@ -89,6 +89,9 @@ export function toastText(message: HdStatusMessage, queuedCount: number): string
     case 'finished':
       return TEXTS.hdFinishedToast(message.image);
     case 'error':
+      // Not a failure: a cancelled job, or an order of what is already on its way.
+      if (message.reason === 'cancelled') return TEXTS.hdCancelledToast(message.image);
+      if (message.reason === 'already-ordered') return TEXTS.hdAlreadyOrderedToast(message.image);
       return TEXTS.hdErrorToast(message.image);
     default:
       return TEXTS.unknownStatus;

@@ -44,6 +44,19 @@ describe('HD queue', () => {
     expect(markJobCancelled(jobs, 'a')[0]).not.toHaveProperty('position');
   });
 
+  it('files a job the stream ends as cancelled under Cancelled, not Failed (issue 22, part 9)', () => {
+    const jobs = [hdJob({ id: 'a', status: 'queued', position: 1 })];
+    const patched = patchJobs(jobs, {
+      id: 'a',
+      image: 'a.png',
+      status: 'error',
+      percent: 0,
+      error: 'The HD job was cancelled',
+      reason: 'cancelled',
+    });
+    expect(patched?.[0]?.status).toBe('cancelled');
+  });
+
   it('patches a listed job from a status message', () => {
     const jobs = [hdJob({ id: 'a' }), hdJob({ id: 'b' })];
     const running = patchJobs(jobs, {

@@ -51,6 +51,8 @@ export function patchJobs(jobs: readonly HdJob[], message: HdStatusMessage): HdJ
   if (job === undefined) return undefined;
   // A cancelled job stays cancelled: a late message of the attempt it stopped changes nothing.
   if (job.status === 'cancelled') return [...jobs];
+  // The stream ends a cancelled job's id with an error that says so (issue 22, part 9).
+  if (message.reason === 'cancelled') return markJobCancelled(jobs, message.id);
   const patched: HdJob = { ...job, status: message.status, percent: message.percent };
   // A place in the queue holds only while the job stays queued (a retry's new place is the
   // server's to tell).
