@@ -10,8 +10,13 @@ import { useClearTop } from './use-clear-top';
 import './hd-toasts.css';
 
 function log(event: HdStatusEvent): void {
-  // SPEC §4: an HD error is logged (the server retries); the toast tells the person.
-  if (event.kind === 'status' && event.message.status === 'error') {
+  // SPEC §4: an HD error is logged (the server retries); the toast tells the person. A cancel
+  // or a repeated order ends its id with a reason: no failure to log.
+  if (
+    event.kind === 'status' &&
+    event.message.status === 'error' &&
+    event.message.reason === undefined
+  ) {
     console.error(
       `HD generation for ${event.message.image} failed:`,
       event.message.error ?? 'no reason given',

@@ -10,7 +10,8 @@ import type { HdStatusEvent } from '../../lib/messaging';
 export interface Toast {
   /** Grows with every toast shown, so the view can tell a new toast from the one before. */
   seq: number;
-  kind: GenerationStatus | 'unknown';
+  /** The status it tells; 'notice' for an end that is no failure (a cancel, a repeated order). */
+  kind: GenerationStatus | 'notice' | 'unknown';
   text: string;
   /** The LD image the status is about (its thumbnail shows); none for an unknown message. */
   image?: string;
@@ -120,7 +121,11 @@ function onEvent(state: ToastState, event: HdStatusEvent): ToastState {
   const shownIds = [...tracked.shownIds, id].slice(-SHOWN_IDS_KEPT);
   return show(
     { ...tracked, shownIds },
-    { kind: message.status, text: toastText(message, queuedIds.length), image: message.image },
+    {
+      kind: message.reason === undefined ? message.status : 'notice',
+      text: toastText(message, queuedIds.length),
+      image: message.image,
+    },
   );
 }
 
