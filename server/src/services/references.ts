@@ -103,18 +103,26 @@ export class ReferenceService {
     ]);
     const missing = stored.filter((file) => !recorded.has(file.name));
     for (const file of missing) {
-      const hash = createHash('sha256');
-      for await (const chunk of this.files.read(owner.username, 'input', file.name)) {
-        hash.update(chunk as Buffer);
-      }
-      await this.hashes.record(
-        owner.id,
-        file.name,
-        hash.digest('hex'),
-        file.modifiedAt.toISOString(),
-      );
+      const sha256 = await this.hashOf(owner, file.name);
+      // Gone meanwhile: an identical upload running beside this one gave way and removed it.
+      if (sha256 === undefined) continue;
+      await this.hashes.record(owner.id, file.name, sha256, file.modifiedAt.toISOString());
     }
     if (missing.length > 0)
       this.log.info({ user: owner.username, files: missing.length }, 'references hashed');
+  }
+
+  /** The SHA-256 of a stored reference, streamed; undefined when the file is no longer there. */
+  private async hashOf(owner: Owner, filename: string): Promise<string | undefined> {
+    const hash = createHash('sha256');
+    try {
+      for await (const chunk of this.files.read(owner.username, 'input', filename)) {
+        hash.update(chunk as Buffer);
+      }
+    } catch (err) {
+      if (await this.files.stat(owner.username, 'input', filename)) throw err;
+      return undefined;
+    }
+    return hash.digest('hex');
   }
 }
