@@ -1,9 +1,11 @@
 // A flooding user, in a process of its own so that its sending does not slow the event loop of
 // the server it floods (tests and bench/flood.ts run that server in their own process). Its
 // connections log in, say 'ready', and on 'go' publish their payloads in turn, each connection at
-// `perConnectionRate` a second (0: as fast as they take them). It says 'all-closed' when the
-// server has closed every connection, and on 'stop' reports what it sent and received.
-// Messages go over the IPC channel of child_process.fork.
+// `perConnectionRate` a second (0: as fast as they take them), until 'pause' or 'stop'. It says
+// 'refused' at the first refusal answered after each 'go' (the budget has kicked in),
+// 'all-closed' when the server has closed every connection, and on 'stop' reports what it sent
+// and received. Messages go over the IPC channel of child_process.fork.
+import { errorText } from '@tessera/contract';
 import mqtt, { type MqttClient } from 'mqtt';
 
 export interface FloodOrders {
@@ -32,7 +34,12 @@ export interface FloodReport {
 }
 
 export type FloodMessage =
-  { kind: 'ready' } | { kind: 'all-closed' } | ({ kind: 'report' } & FloodReport);
+  | { kind: 'ready' }
+  | { kind: 'refused' }
+  | { kind: 'all-closed' }
+  | ({ kind: 'report' } & FloodReport);
+
+export type FloodOrder = 'go' | 'pause' | 'stop';
 
 const TICK_MS = 10;
 const UNPACED_CHUNK = 100;
@@ -41,6 +48,10 @@ const orders = JSON.parse(process.argv[2] ?? '{}') as FloodOrders;
 const tell = (message: FloodMessage) => process.send?.(message);
 const topic = `command/${orders.action}/user/${orders.username}`;
 let flooding = false;
+/** Each 'go' starts a round; a round's loops end when another starts (a quick pause and go). */
+let round = 0;
+let refusalSeen = false;
+const REFUSAL = Buffer.from(errorText('COMMANDS_TOO_FAST'));
 let sent = 0;
 let received = 0;
 let closedByServer = 0;
@@ -64,7 +75,13 @@ await Promise.all(
   clients.map((client) => client.subscribeAsync(`query/+/user/${orders.username}`, { qos: 0 })),
 );
 for (const client of clients) {
-  client.on('message', () => (received += 1));
+  client.on('message', (_topic, payload) => {
+    received += 1;
+    if (flooding && !refusalSeen && payload.includes(REFUSAL)) {
+      refusalSeen = true;
+      tell({ kind: 'refused' });
+    }
+  });
   client.once('close', () => {
     if (!flooding) return;
     closedByServer += 1;
@@ -76,13 +93,13 @@ for (const client of clients) {
 }
 
 /** One connection's sending: paced by the clock, or in chunks as fast as it goes. */
-async function send(client: MqttClient): Promise<void> {
+async function send(client: MqttClient, from: number, mine: number): Promise<void> {
   let own = 0;
   const next = () => orders.payloads[own % orders.payloads.length] as string;
-  while (flooding && client.connected) {
+  while (flooding && round === mine && client.connected) {
     const due =
       orders.perConnectionRate > 0
-        ? Math.floor(((performance.now() - startedAt) / 1000) * orders.perConnectionRate)
+        ? Math.floor(((performance.now() - from) / 1000) * orders.perConnectionRate)
         : own + UNPACED_CHUNK;
     for (; own < due && client.connected; own++, sent++) client.publish(topic, next());
     await new Promise((resolve) => setTimeout(resolve, orders.perConnectionRate > 0 ? TICK_MS : 0));
@@ -90,11 +107,18 @@ async function send(client: MqttClient): Promise<void> {
 }
 
 tell({ kind: 'ready' });
-process.on('message', (order: 'go' | 'stop') => {
+process.on('message', (order: FloodOrder) => {
   if (order === 'go') {
     flooding = true;
-    startedAt = performance.now();
-    for (const client of clients) void send(client);
+    refusalSeen = false;
+    startedAt ||= performance.now();
+    const from = performance.now();
+    round += 1;
+    for (const client of clients) void send(client, from, round);
+    return;
+  }
+  if (order === 'pause') {
+    flooding = false;
     return;
   }
   flooding = false;

@@ -1,12 +1,17 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { FloodMessage, FloodOrders, FloodReport } from './flood-sender.js';
+import type { FloodMessage, FloodOrder, FloodOrders, FloodReport } from './flood-sender.js';
 
 export type { FloodOrders, FloodReport };
 
 export interface Flood {
-  /** Starts sending (the connections are logged in already). */
-  go(): void;
+  /**
+   * Starts (or resumes) sending (the connections are logged in already); resolves at the first
+   * refusal answered after it, when the user's budget is spent and the flood is at its steady state.
+   */
+  go(): Promise<void>;
+  /** Stops sending, keeping the connections. */
+  pause(): void;
   /** Resolves when the server has closed every one of the flooder's connections. */
   allClosed: Promise<void>;
   /** Stops sending, ends the connections and the process, and says what they did. */
@@ -31,12 +36,18 @@ export async function startFlood(orders: FloodOrders): Promise<Flood> {
     exited.then(() => Promise.reject(new Error('the flood sender ended before it was ready'))),
   ]);
   const allClosed = next('all-closed').then(() => undefined);
+  const order = (what: FloodOrder) => child.send(what);
   return {
-    go: () => child.send('go'),
+    go: async () => {
+      const refused = next('refused');
+      order('go');
+      await refused;
+    },
+    pause: () => order('pause'),
     allClosed,
     async stop() {
       const report = next('report');
-      child.send('stop');
+      order('stop');
       const { sent, received, closedByServer, seconds } = (await report) as FloodReport;
       await exited;
       return { sent, received, closedByServer, seconds };
