@@ -6,6 +6,11 @@ export const IMAGE_PAGE_SIZE = 100;
 export const TAG_PAGE_SIZE = 10;
 /** Largest page a list command may ask for, so a client cannot make the server read everything. */
 export const MAX_PAGE_SIZE = 500;
+/**
+ * Tags one user may have (beyond the spec): ten times what a large library uses, and a page of
+ * the largest size lists them all; without a cap one user could fill the database with tags.
+ */
+export const MAX_TAGS_PER_USER = 500;
 /** Interval between status polls during preview generation and HD upscaling. */
 export const POLL_INTERVAL_MS = 3000;
 /** How long a messaging request waits for its response before it is rejected. */

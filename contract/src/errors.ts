@@ -66,6 +66,9 @@ const TEXTS_BY_CODE = {
   TAG_NOT_FOUND: (id: string) => `Tag '${id}' not found`,
   TAG_ID_TAKEN: (id: string) => `A tag with the id '${id}' already exists`,
   TAG_NAME_TAKEN: TEXTS.tagDuplicate,
+  /** The per-user tag cap (beyond the spec: MAX_TAGS_PER_USER). */
+  TAG_LIMIT_REACHED: (limit: number) =>
+    `You already have ${limit} tags, the most one user may have. Delete a tag to create another.`,
 
   // Messaging
   COMMAND_MALFORMED: 'The command is not valid JSON',

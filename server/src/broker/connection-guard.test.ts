@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectionGuard, type GuardedConnection } from './connection-guard.js';
-import { PublishAllowance, RateLimiter } from './limits.js';
+import { REFUSAL_ANSWERS } from '../limits/user-budget.js';
+import { RateLimiter } from './limits.js';
+import { MAX_CHARGED_CONNECTIONS, PublishBudget } from './publish-budget.js';
 
 describe('ConnectionGuard', () => {
   const guard = () => new ConnectionGuard({ connectionsPerUser: 2, unauthenticatedPerAddress: 2 });
@@ -56,18 +58,45 @@ describe('ConnectionGuard', () => {
   });
 });
 
-describe('PublishAllowance', () => {
-  it('passes a burst, refuses beyond it, refills with time, and asks to disconnect a flood', () => {
-    const allowance = new PublishAllowance({ publishPerSecond: 10, publishBurst: 2 });
+describe('PublishBudget (issue 22, part 4)', () => {
+  it("shares one budget among a user's connections, charged by bytes and by connections", () => {
+    const budget = new PublishBudget({ publishPerSecond: 10, publishBurst: 20 });
+    const [a, b] = [{}, {}];
     const t = Date.now();
-    expect([allowance.check(t), allowance.check(t), allowance.check(t)]).toEqual([
-      'pass',
-      'pass',
-      'refuse',
-    ]);
-    expect(allowance.check(t + 100)).toBe('pass');
-    const verdicts = Array.from({ length: 5 }, () => allowance.check(t + 100));
-    expect(verdicts).toEqual(['refuse', 'refuse', 'refuse', 'refuse', 'disconnect']);
+    // 20 points: 4 KiB costs one, 60 KB fifteen; with two connections, twice that.
+    expect(budget.check(a, 'alice', 60_000, 1, t)).toBe('pass');
+    expect(budget.check(b, 'alice', 4096, 2, t)).toBe('pass');
+    expect(budget.check(a, 'alice', 4097, 2, t)).toBe('refuse');
+    expect(budget.check(a, 'bob', 60_000, 1, t)).toBe('pass');
+    // A third refusal is past a tenth of the burst: that connection is flooding; the other is not.
+    expect(budget.check(a, 'alice', 4096, 4, t)).toBe('refuse');
+    expect(budget.check(a, 'alice', 4096, 4, t)).toBe('disconnect');
+    expect(budget.check(b, 'alice', 4096, 4, t)).toBe('refuse');
+    expect(budget.check(b, 'alice', 10, 1, t + 200)).toBe('pass');
+  });
+
+  it('charges a command for at most four connections, so a user with every tab open can load a page (issue 22, part 4)', () => {
+    const budget = new PublishBudget({ publishPerSecond: 50, publishBurst: 200 });
+    const t = Date.now();
+    // Two tabs of a user with 16 open reload at once: about 40 small commands, 4 points each.
+    const verdicts = Array.from({ length: 40 }, () => budget.check({}, 'alice', 100, 16, t));
+    expect(verdicts.every((v) => v === 'pass')).toBe(true);
+    // 200 points at 4 each: ten more, then the budget is spent.
+    expect(MAX_CHARGED_CONNECTIONS).toBe(4);
+    const more = Array.from({ length: 11 }, () => budget.check({}, 'alice', 100, 16, t));
+    expect(more.lastIndexOf('pass')).toBe(9);
+    expect(more[10]).toBe('refuse');
+  });
+
+  it('answers only a few refusals a second per user (issue 22, part 4)', () => {
+    const budget = new PublishBudget({ publishPerSecond: 1, publishBurst: 1000 });
+    const t = Date.now();
+    const connections = Array.from({ length: 100 }, () => ({}));
+    // A command of 1,000 points spends the whole budget.
+    expect(budget.check({}, 'alice', 1000 * 4096, 1, t)).toBe('pass');
+    const verdicts = connections.map((c) => budget.check(c, 'alice', 10, 1, t));
+    expect(verdicts.filter((v) => v === 'refuse').length).toBe(REFUSAL_ANSWERS.burst);
+    expect(verdicts.filter((v) => v === 'drop').length).toBe(100 - REFUSAL_ANSWERS.burst);
   });
 
   it('never holds more than its burst', () => {

@@ -3,12 +3,14 @@ import type { Duplex } from 'node:stream';
 import { errorText } from '@tessera/contract';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from 'pino';
-import { WebSocketServer, createWebSocketStream } from 'ws';
+import { WebSocketServer, createWebSocketStream, type WebSocket } from 'ws';
 import type { AuthService } from '../services/auth.js';
 import { refusalOf } from '../messaging/replies.js';
 import { mayPublish, maySubscribe, type Principal } from './access.js';
 import { ConnectionGuard, type ClaimResult, type GuardedConnection } from './connection-guard.js';
-import { DEFAULT_BROKER_LIMITS, PublishAllowance, type BrokerLimits } from './limits.js';
+import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './limits.js';
+import { PublishBudget } from './publish-budget.js';
+import { MAX_UNSENT_BYTES, STREAM_OPTIONS, unsentBytes } from './slow-readers.js';
 import { isServiceLogin, type ServiceCredentials } from './service-principal.js';
 
 export const BROKER_PATH = '/mqtt';
@@ -51,8 +53,9 @@ export async function createEmbeddedBroker({
   const passwordCheckedAt = new WeakMap<Client, number>();
   const guard = new ConnectionGuard(limits);
   const guarded = new WeakMap<Client, GuardedConnection>();
-  const publishAllowances = new WeakMap<Client, PublishAllowance>();
-  /** Payloads of commands refused for their rate: answered here, delivered to nobody. */
+  const publishing = new PublishBudget(limits);
+  const sockets = new WeakMap<Client, { socket: WebSocket; stream: Duplex }>();
+  /** Payloads of commands over their user's budget: answered here or not, delivered to nobody. */
   const dropped = new WeakSet<Buffer>();
 
   /** Admits a logged-in principal under its client id, or says why not (CONNACK 2 or 3). */
@@ -64,7 +67,6 @@ export async function createEmbeddedBroker({
       : 'ok';
     if (result === 'ok') {
       principals.set(client, principal);
-      if (principal.kind === 'user') publishAllowances.set(client, new PublishAllowance(limits));
       return undefined;
     }
     log.warn({ client: client.id, owner, result }, 'broker connection refused');
@@ -117,33 +119,54 @@ export async function createEmbeddedBroker({
       // client is null only for a will published after its client left; wills are not used here.
       const principal = client ? principals.get(client) : undefined;
       if (principal && mayPublish(principal, packet.topic, packet.retain)) {
-        const verdict = (client && publishAllowances.get(client)?.check()) ?? 'pass';
+        const verdict =
+          client && principal.kind === 'user'
+            ? publishing.check(
+                client,
+                principal.username,
+                byteLength(packet.payload),
+                guard.connectionsOf(`user:${principal.username}`),
+              )
+            : 'pass';
         if (verdict === 'pass') return done(null);
-        if (verdict === 'refuse') {
-          refuseForRate(packet.topic, packet.payload);
+        if (verdict !== 'disconnect') {
+          refuseForRate(packet.topic, packet.payload, verdict === 'refuse');
           return done(null);
         }
-        log.warn({ client: client?.id }, 'connection flooding far over the rate limit closed');
+        log.warn({ client: client?.id }, 'connection flooding over its user budget closed');
         return done(new Error('Publishing far over the rate limit'));
       }
       log.warn({ client: client?.id, topic: packet.topic }, 'publication refused');
       // MQTT 3.1.1 gives a broker no way to refuse a PUBLISH but closing the connection.
       done(new Error(`Not allowed to publish to ${packet.topic}`));
     },
-    authorizeForward(_client, packet) {
-      return dropped.has(packet.payload as Buffer) ? null : packet;
+    authorizeForward(client, packet) {
+      if (dropped.has(packet.payload as Buffer)) return null;
+      const connection = client && sockets.get(client);
+      if (connection && principals.get(client)?.kind === 'user') {
+        if (unsentBytes(connection.socket, connection.stream) > MAX_UNSENT_BYTES) {
+          log.warn({ client: client.id }, 'connection not reading what it is sent closed');
+          connection.socket.terminate();
+          return null;
+        }
+      }
+      return packet;
     },
   });
   const connected = new Set<Client>();
   aedes.on('client', (client) => connected.add(client));
   aedes.on('clientDisconnect', (client) => connected.delete(client));
 
-  /** Drops a command over the connection's rate and answers it as the service would refuse it. */
-  function refuseForRate(topic: string, payload: string | Buffer): void {
-    const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+  /**
+   * Drops a command over its user's budget and, when `answer`, answers it as the service would
+   * refuse it; only then is the payload read.
+   */
+  function refuseForRate(topic: string, payload: string | Buffer, answered: boolean): void {
     if (Buffer.isBuffer(payload)) dropped.add(payload);
+    if (!answered) return log.debug({ topic }, 'command over the user budget dropped');
+    const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
     const answer = refusalOf(topic, bytes, errorText('COMMANDS_TOO_FAST'));
-    log.info({ topic, answered: answer !== undefined }, 'command over the rate limit refused');
+    log.info({ topic, answered: answer !== undefined }, 'command over the user budget refused');
     if (!answer) return;
     aedes.publish(
       {
@@ -187,9 +210,11 @@ export async function createEmbeddedBroker({
     }
     socket.once('close', () => guard.close(connection));
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const stream = createWebSocketStream(ws);
+      const stream = createWebSocketStream(ws, STREAM_OPTIONS);
       stream.on('error', (err) => log.debug({ err: err.message }, 'broker websocket error'));
-      guarded.set(aedes.handle(stream, req), connection);
+      const client = aedes.handle(stream, req);
+      guarded.set(client, connection);
+      sockets.set(client, { socket: ws, stream });
     });
   }
 
@@ -220,6 +245,10 @@ export async function createEmbeddedBroker({
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+function byteLength(payload: string | Buffer): number {
+  return Buffer.isBuffer(payload) ? payload.length : Buffer.byteLength(payload);
 }
 
 function authError(message: string, returnCode: number): AuthenticateError {

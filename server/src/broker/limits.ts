@@ -1,6 +1,9 @@
 /** What the embedded broker allows one connection, one user and one address (README: configuration). */
 export interface BrokerLimits {
-  /** Commands a connection may publish per second, on average... */
+  /**
+   * Points a user may publish per second, all their connections together, on average (a command
+   * costs one, and one more per started 4 KiB past the first: limits/user-budget.ts)...
+   */
   publishPerSecond: number;
   /** ...and at once after a quiet spell (a page load lists several pages). */
   publishBurst: number;
@@ -20,49 +23,4 @@ export const DEFAULT_BROKER_LIMITS: BrokerLimits = {
   connectTimeoutMs: 10_000,
 };
 
-/** A token bucket: `burst` publications at once, refilled at `perSecond`. */
-export class RateLimiter {
-  private tokens: number;
-  private last: number;
-
-  constructor(
-    private readonly perSecond: number,
-    private readonly burst: number,
-    now = Date.now(),
-  ) {
-    this.tokens = burst;
-    this.last = now;
-  }
-
-  /** Takes one token; false when there is none left. */
-  take(now = Date.now()): boolean {
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
-    this.last = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
-}
-
-/**
- * One connection's publish allowance: within the rate a command passes; over it, it is refused
- * with an answer; a connection that goes on sending refused commands (twice its burst in a
- * row) is flooding and gets disconnected, since answering each of its commands costs too.
- */
-export class PublishAllowance {
-  private readonly bucket: RateLimiter;
-  private refusedInARow = 0;
-
-  constructor(private readonly limits: Pick<BrokerLimits, 'publishPerSecond' | 'publishBurst'>) {
-    this.bucket = new RateLimiter(limits.publishPerSecond, limits.publishBurst);
-  }
-
-  check(now = Date.now()): 'pass' | 'refuse' | 'disconnect' {
-    if (this.bucket.take(now)) {
-      this.refusedInARow = 0;
-      return 'pass';
-    }
-    this.refusedInARow += 1;
-    return this.refusedInARow > 2 * this.limits.publishBurst ? 'disconnect' : 'refuse';
-  }
-}
+export { RateLimiter } from '../limits/token-bucket.js';

@@ -6,6 +6,7 @@ import { connectServiceClient } from './connection.js';
 import type { CommandHandlers } from './handlers/index.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { databaseLimiters } from '../store/rate-limits.js';
+import { REFUSAL_ANSWERS } from '../limits/user-budget.js';
 import { createUserRepository } from '../store/users.js';
 import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from '../testing/mosquitto.js';
@@ -157,11 +158,12 @@ describe.skipIf(!mosquittoAvailable)('several messaging services on one Mosquitt
 
     const answers = await answersTo(client, await sendCommands(client, 30));
 
-    expect(answers).toHaveLength(30);
     expect(answers.filter((a) => a.body['success'] === true)).toHaveLength(10);
     expect(answered).toHaveLength(10);
+    // Each process answers a few refusals a second per user and drops the rest unanswered.
     const refused = answers.filter((a) => a.body['success'] === false);
-    expect(refused).toHaveLength(20);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.length).toBeLessThanOrEqual(2 * REFUSAL_ANSWERS.burst);
     expect(String(refused[0]?.body['error'])).toMatch(/too (fast|many)/i);
   });
 });

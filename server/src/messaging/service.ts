@@ -24,7 +24,7 @@ import {
   refusalOf,
   replyTopic,
 } from './replies.js';
-import { RateLimiter } from '../broker/limits.js';
+import { commandCost, UserBudgets } from '../limits/user-budget.js';
 import type { SharedLimiter } from '../limits/shared-limiter.js';
 import { SerialQueue } from './serial-queue.js';
 
@@ -46,9 +46,9 @@ type Reply = { transactionid: string; user: string; success: boolean; error?: st
  * response when it has a transactionid and a log line otherwise, and never changes anything.
  */
 /**
- * Commands one user may send per second, all connections together, and at once. Checked before
- * a command is queued, so a flood costs the others nothing; on Mosquitto, which has no rate
- * setting, it is the only rate limit.
+ * Points (limits/user-budget.ts: a command, more for a large one) one user may send per second,
+ * all connections together, and at once. Checked before a command is parsed or queued, so a flood
+ * costs the others little; on Mosquitto, which has no rate setting, it is the only rate limit.
  */
 export interface UserCommandRate {
   perSecond: number;
@@ -86,7 +86,7 @@ export function sharedRateWindow(rate: UserCommandRate): {
 
 export class MessagingService {
   private readonly queue = new SerialQueue();
-  private readonly rates = new Map<string, RateLimiter>();
+  private readonly budgets?: UserBudgets;
   private readonly subscription: string;
 
   constructor(
@@ -95,10 +95,11 @@ export class MessagingService {
     private readonly handlers: CommandHandlers,
     private readonly hdOrders: HdOrders,
     private readonly log: Logger,
-    private readonly rate?: UserCommandRate,
+    rate?: UserCommandRate,
     private readonly options: MessagingOptions = {},
   ) {
     this.subscription = options.subscription ?? COMMAND_SUBSCRIPTION;
+    if (rate) this.budgets = new UserBudgets(rate);
   }
 
   /** An HD status message to one user (query/status-generate-image/user/{username}). */
@@ -138,26 +139,37 @@ export class MessagingService {
       return;
     }
     // This process's bucket first: a flood is refused before anything is queued or counted.
-    if (!this.withinRate(user)) return this.refuseOverRate(topic, payload);
+    if (this.budgets && !this.budgets.charge(user, payload.length)) {
+      return this.refuseOverRate(topic, user, payload);
+    }
     const shared = this.options.sharedRate;
     void this.queue.run(user, async () => {
-      if (shared && !(await this.withinSharedRate(shared, user))) {
-        return this.refuseOverRate(topic, payload);
+      if (shared && !(await this.withinSharedRate(shared, user, payload.length))) {
+        return this.refuseOverRate(topic, user, payload);
       }
       await this.handle(topic, user, payload);
     });
   }
 
-  private refuseOverRate(topic: string, payload: Buffer): void {
+  /** Only a few refusals a second are answered: each answer goes to all the user's connections. */
+  private refuseOverRate(topic: string, user: string, payload: Buffer): void {
+    if (this.budgets && !this.budgets.mayAnswerRefusal(user)) {
+      this.log.debug({ topic }, 'command over the user rate dropped');
+      return;
+    }
     const answer = refusalOf(topic, payload, errorText('COMMANDS_TOO_FAST'));
     this.log.info({ topic, answered: answer !== undefined }, 'command over the user rate refused');
     if (answer) this.send(answer.topic, answer.payload);
   }
 
   /** A store that fails lets the command through: the process's own bucket still holds. */
-  private async withinSharedRate(shared: SharedLimiter, user: string): Promise<boolean> {
+  private async withinSharedRate(
+    shared: SharedLimiter,
+    user: string,
+    bytes: number,
+  ): Promise<boolean> {
     try {
-      await shared.consume(user);
+      await shared.consume(user, commandCost(bytes));
       return true;
     } catch (err) {
       if (err instanceof Error) {
@@ -166,16 +178,6 @@ export class MessagingService {
       }
       return false;
     }
-  }
-
-  private withinRate(user: string): boolean {
-    if (!this.rate) return true;
-    let limiter = this.rates.get(user);
-    if (!limiter) {
-      limiter = new RateLimiter(this.rate.perSecond, this.rate.burst);
-      this.rates.set(user, limiter);
-    }
-    return limiter.take();
   }
 
   private async handle(topic: string, user: string, payload: Buffer): Promise<void> {

@@ -1,4 +1,4 @@
-import { errorText, TEXTS } from '@tessera/contract';
+import { errorText, MAX_TAGS_PER_USER, TEXTS } from '@tessera/contract';
 import { describe, expect, it, vi } from 'vitest';
 import type { ImageRecord, ImageRepository } from '../store/images.js';
 import type { TagRecord, TagRepository } from '../store/tags.js';
@@ -20,7 +20,10 @@ function tagsHolding(rows: { ownerId: number; tag: TagRecord }[]) {
   return strictFake<TagRepository>('tags', {
     find: (ownerId, id) => Promise.resolve(of(ownerId).find((t) => t.id === id)),
     findByName: (ownerId, name) => Promise.resolve(of(ownerId).find((t) => t.name === name)),
-    insert: vi.fn(() => Promise.resolve()),
+    // As the real one: nothing written when the owner already has `cap` tags.
+    insert: vi.fn((ownerId: number, _tag: TagRecord, cap = Infinity) =>
+      Promise.resolve(of(ownerId).length < cap),
+    ),
     update: vi.fn(() => Promise.resolve(true)),
   });
 }
@@ -58,7 +61,7 @@ describe('TagService.create', () => {
     const tags = tagsHolding([]);
     const service = new TagService(tags, strictFake('images'));
     await expect(service.create(alice, stone)).resolves.toEqual(stone);
-    expect(tags.insert).toHaveBeenCalledWith(alice.id, stone);
+    expect(tags.insert).toHaveBeenCalledWith(alice.id, stone, MAX_TAGS_PER_USER);
   });
 
   it("refuses a name the owner's other tag has, and stores nothing", async () => {
@@ -74,7 +77,11 @@ describe('TagService.create', () => {
     const tags = tagsHolding([{ ownerId: bob.id, tag: stone }]);
     const service = new TagService(tags, strictFake('images'));
     await service.create(alice, { ...wood, name: 'Stone' });
-    expect(tags.insert).toHaveBeenCalledWith(alice.id, { ...wood, name: 'Stone' });
+    expect(tags.insert).toHaveBeenCalledWith(
+      alice.id,
+      { ...wood, name: 'Stone' },
+      MAX_TAGS_PER_USER,
+    );
   });
 
   it('refuses an id the owner already uses, and stores nothing', async () => {
@@ -84,6 +91,24 @@ describe('TagService.create', () => {
       errorText('TAG_ID_TAKEN', stone.id),
     );
     expect(tags.insert).not.toHaveBeenCalled();
+  });
+
+  it('refuses a tag past the per-user cap with a clear text, and stores nothing (issue 22, part 4)', async () => {
+    const held = Array.from({ length: MAX_TAGS_PER_USER }, (_, i) => ({
+      ownerId: alice.id,
+      tag: { id: `tag-${i}`, name: `Tag ${i}`, color: '#000000' },
+    }));
+    const tags = tagsHolding([...held, { ownerId: bob.id, tag: stone }]);
+    const service = new TagService(tags, strictFake('images'));
+    await expect(service.create(alice, wood)).rejects.toThrow(
+      errorText('TAG_LIMIT_REACHED', MAX_TAGS_PER_USER),
+    );
+    // One fewer, or another owner's tags, leave room.
+    await expect(service.create(bob, wood)).resolves.toEqual(wood);
+    const room = tagsHolding(held.slice(1));
+    await expect(new TagService(room, strictFake('images')).create(alice, wood)).resolves.toEqual(
+      wood,
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { serverError } from '@tessera/contract';
+import { MAX_TAGS_PER_USER, serverError } from '@tessera/contract';
 import type { ImageRepository } from '../store/images.js';
 import type { TagRecord, TagRepository } from '../store/tags.js';
 import { ServiceError } from './errors.js';
@@ -15,12 +15,17 @@ export class TagService {
     return this.tags.page(owner.id, page, size);
   }
 
-  /** The client chooses the id (SPEC §3); the name must be unique among the owner's tags. */
+  /**
+   * The client chooses the id (SPEC §3); the name must be unique among the owner's tags, and an
+   * owner has at most MAX_TAGS_PER_USER tags (the repository refuses the one past it, writing
+   * nothing).
+   */
   async create(owner: Owner, tag: TagRecord): Promise<TagRecord> {
     if (await this.tags.find(owner.id, tag.id))
       throw new ServiceError(serverError('TAG_ID_TAKEN', tag.id));
     await this.checkNameFree(owner, tag.name, undefined);
-    await this.tags.insert(owner.id, tag);
+    if (!(await this.tags.insert(owner.id, tag, MAX_TAGS_PER_USER)))
+      throw new ServiceError(serverError('TAG_LIMIT_REACHED', MAX_TAGS_PER_USER));
     return tag;
   }
 

@@ -60,6 +60,30 @@ describe('tags', () => {
     expect(await tags.page(ann, 1, 10)).toEqual({ tags: [stone], total: 1 });
   });
 
+  it('inserts under a cap only while the owner has fewer tags, writing nothing past it (issue 22, part 4)', async () => {
+    expect(await tags.insert(ann, stone, 2)).toBe(true);
+    expect(await tags.insert(ann, wood, 2)).toBe(true);
+    expect(await tags.insert(ann, { id: 'tag-third', name: 'Third', color: '#000000' }, 2)).toBe(
+      false,
+    );
+    expect(await tags.page(ann, 1, 10)).toEqual({ tags: [stone, wood], total: 2 });
+    // Another owner's tags do not count.
+    expect(await tags.insert(bob, stone, 1)).toBe(true);
+    // Parallel creates: the count is taken in the insert's transaction. SQLite writes one at a
+    // time, so the cap holds exactly; on PostgreSQL creates at the very same instant may each
+    // pass it by one, never leaving fewer than the cap.
+    const many = Array.from({ length: 6 }, (_, i) => ({
+      id: `p${i}`,
+      name: `P${i}`,
+      color: '#000000',
+    }));
+    const results = await Promise.all(many.map((tag) => tags.insert(bob, tag, 4)));
+    const { total } = await tags.page(bob, 1, 10);
+    expect(results.filter(Boolean).length).toBe(total - 1);
+    if (process.env['TESSERA_TEST_STORE'] === 'postgres') expect(total).toBeGreaterThanOrEqual(4);
+    else expect(total).toBe(4);
+  });
+
   it('pages in creation order with the total', async () => {
     const made = Array.from({ length: 5 }, (_, i) => ({
       id: `t${i}`,

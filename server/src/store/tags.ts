@@ -12,11 +12,20 @@ export interface TagRepository {
   page(ownerId: number, page: number, size: number): Promise<{ tags: TagRecord[]; total: number }>;
   find(ownerId: number, id: string): Promise<TagRecord | undefined>;
   findByName(ownerId: number, name: string): Promise<TagRecord | undefined>;
-  insert(ownerId: number, tag: TagRecord): Promise<void>;
+  /**
+   * Adds the tag; with a `cap`, only while the owner has fewer tags than that (false, nothing
+   * written, otherwise). The count is taken after the insert in the same transaction: on SQLite,
+   * one writer at a time, the cap holds exactly; on PostgreSQL two creates running at the same
+   * instant do not see each other's row, so each may pass it by one.
+   */
+  insert(ownerId: number, tag: TagRecord, cap?: number): Promise<boolean>;
   update(ownerId: number, tag: TagRecord): Promise<boolean>;
   /** Removes the tag after unassigning it from every image, in one transaction. */
   remove(ownerId: number, id: string): Promise<boolean>;
 }
+
+/** Rolls back an insert that took the owner past their cap. */
+class OverCap extends Error {}
 
 export function createTagRepository(db: Db): TagRepository {
   const columns = ['id', 'name', 'color'] as const;
@@ -52,18 +61,33 @@ export function createTagRepository(db: Db): TagRepository {
         .where('name', '=', name)
         .executeTakeFirst();
     },
-    async insert(ownerId, tag) {
-      await db
-        .insertInto('tags')
-        .values({
-          owner_id: ownerId,
-          ...tag,
-          created_at: new Date().toISOString(),
-          // The owner's next number. Two of one owner's tags made at the very same moment on
-          // PostgreSQL may share it; then either order is true.
-          seq: sql<number>`(select coalesce(max(t.seq), 0) + 1 from tags t where t.owner_id = ${ownerId})`,
-        })
-        .execute();
+    insert(ownerId, tag, cap = Number.POSITIVE_INFINITY) {
+      const written = db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('tags')
+          .values({
+            owner_id: ownerId,
+            ...tag,
+            created_at: new Date().toISOString(),
+            // The owner's next number. Two of one owner's tags made at the very same moment on
+            // PostgreSQL may share it; then either order is true.
+            seq: sql<number>`(select coalesce(max(t.seq), 0) + 1 from tags t where t.owner_id = ${ownerId})`,
+          })
+          .execute();
+        if (cap === Number.POSITIVE_INFINITY) return true;
+        const count = await trx
+          .selectFrom('tags')
+          .where('owner_id', '=', ownerId)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        // Over the cap: throwing rolls the row back.
+        if (Number(count.n) > cap) throw new OverCap();
+        return true;
+      });
+      return written.catch((err: unknown) => {
+        if (err instanceof OverCap) return false;
+        throw err;
+      });
     },
     async update(ownerId, tag) {
       const result = await db

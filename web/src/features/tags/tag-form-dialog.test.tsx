@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
-import { TEXTS } from '@tessera/contract';
+import { errorText, MAX_TAGS_PER_USER, TEXTS } from '@tessera/contract';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CommandFailedError } from '../../lib/messaging';
 import { TagFormDialog } from './tag-form-dialog';
 
 afterEach(cleanup);
@@ -114,5 +115,19 @@ describe('the tag form', () => {
     await user.click(screen.getByRole('button', { name: 'Create' }));
     expect(onClose).not.toHaveBeenCalled();
     expect(screen.getByRole('alert').textContent).toMatch(/could not be saved/);
+  });
+
+  it("shows the server's text when the tag cap refused the tag, and only then (issue 22, part 4)", async () => {
+    const limit = errorText('TAG_LIMIT_REACHED', MAX_TAGS_PER_USER);
+    const refused = new CommandFailedError('create-tag', {
+      transactionid: 't',
+      user: 'alice',
+      success: false,
+      error: limit,
+    });
+    const { user } = renderForm({ onSubmit: () => Promise.reject(refused) });
+    await user.type(screen.getByLabelText('Name'), 'Brick');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(limit);
   });
 });

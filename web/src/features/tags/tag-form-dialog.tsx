@@ -2,6 +2,7 @@ import { validateTagName } from '@tessera/contract';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
+import { tagSaveFailure } from './save-failure';
 import './tags.css';
 
 export interface TagFormValues {
@@ -44,7 +45,7 @@ export function TagFormDialog({
   const [colorChanged, setColorChanged] = useState(false);
   const [attempted, setAttempted] = useState(false);
   const [saving, setSaving] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState<string | undefined>(undefined);
   // Not while saving: the tag's own optimistic entry is in `existingNames` by then, and the
   // name would read as its own duplicate until the dialog closes.
   const nameError =
@@ -53,15 +54,15 @@ export function TagFormDialog({
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setAttempted(true);
-    setFailed(false);
+    setFailed(undefined);
     if (saving || validateTagName(name, existingNames, currentName) !== undefined) return;
     setSaving(true);
     try {
       // Stored as the contract stores it, so the names compare as the duplicate rule does.
       await onSubmit({ name: name.normalize('NFC'), color: colorChanged ? color : initial.color });
       onClose();
-    } catch {
-      setFailed(true);
+    } catch (error) {
+      setFailed(tagSaveFailure(error, SAVE_FAILED));
       setSaving(false);
     }
   }
@@ -102,7 +103,7 @@ export function TagFormDialog({
         </label>
         {failed && (
           <p className="field-error" role="alert">
-            {SAVE_FAILED}
+            {failed}
           </p>
         )}
         <div className="dialog-actions">

@@ -1,6 +1,7 @@
 import { randomTagColor, validateTagName } from '@tessera/contract';
 import type { Tag } from '@tessera/contract';
 import { useState } from 'react';
+import { tagSaveFailure } from './save-failure';
 import { useTagCommands } from './use-tag-commands';
 
 /**
@@ -25,8 +26,9 @@ export function useInlineCreate(tags: readonly Tag[], search: string) {
     setError(null);
     try {
       return await commands.create({ name, color: randomTagColor() });
-    } catch {
-      setError({ for: name, text: 'The tag could not be created. Please try again.' });
+    } catch (err) {
+      const text = tagSaveFailure(err, 'The tag could not be created. Please try again.');
+      setError({ for: name, text });
       return undefined;
     }
   }
