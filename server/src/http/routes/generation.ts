@@ -18,6 +18,7 @@ import { diskFullPoint } from '../../faults.js';
 import { validateStoredUpload } from '../../imaging/decode.js';
 import type { EnqueueOutcome, GenerationStatus } from '../../services/generation.js';
 import type { Owner } from '../../owner.js';
+import { ownerOf } from '../session.js';
 
 /** What the HTTP side needs of generation (GenerationService). */
 export interface GenerationApi {
@@ -53,8 +54,7 @@ export const generationRoutes: FastifyPluginAsync<{
     API_ROUTES.generatePreview,
     { preHandler: app.requireUser },
     async (request, reply) => {
-      const user = request.user;
-      if (!user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
+      const owner = ownerOf(request);
       let upload: Upload;
       try {
         upload = await receive(request, files);
@@ -75,7 +75,7 @@ export const generationRoutes: FastifyPluginAsync<{
             .status(400)
             .send({ error: fields.error.issues.map((i) => i.message).join('; ') });
         }
-        if (fields.data.user !== user.username)
+        if (fields.data.user !== owner.username)
           return reply.status(403).send({ error: errorText('FORM_USER_MISMATCH') });
         if (!upload.file) return reply.status(400).send({ error: errorText('UPLOAD_MISSING') });
         // SPEC §5 in the browser's order: the name's extension and size, then the content.
@@ -90,7 +90,6 @@ export const generationRoutes: FastifyPluginAsync<{
             .status(checked.message === TEXTS.uploadTooLarge ? 413 : 400)
             .send({ error: checked.message });
 
-        const owner = { id: user.userId, username: user.username };
         const outcome = await generation.enqueuePreview(owner, fields.data, {
           file: upload.file.scratchFile,
           format: checked.format,
@@ -112,12 +111,7 @@ export const generationRoutes: FastifyPluginAsync<{
     [API_ROUTES.hdStatus, 'hd'],
   ] as const) {
     app.get(url, { preHandler: app.requireUser }, async (request, reply) => {
-      const user = request.user;
-      if (!user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
-      const status = await generation.latestStatus(
-        { id: user.userId, username: user.username },
-        kind,
-      );
+      const status = await generation.latestStatus(ownerOf(request), kind);
       // The browser polls this: never a cached answer.
       reply.header('cache-control', 'no-store');
       return status ?? reply.status(404).send({ error: errorText('NO_GENERATION_YET') });
