@@ -1,7 +1,4 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
+import { createHash, type Hash } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import {
   API_ROUTES,
@@ -137,17 +134,7 @@ async function receive(request: FastifyRequest, files: FileStore): Promise<Uploa
       // Hashed as it streams: the same reference uploaded again is stored once (issue 22, part 13).
       const hash = createHash('sha256');
       diskFullPoint('upload:write', scratchFile.path);
-      await pipeline(
-        part.file,
-        async function* (source: AsyncIterable<Buffer>) {
-          for await (const chunk of source) {
-            hash.update(chunk);
-            yield chunk;
-          }
-        },
-        fs.createWriteStream(scratchFile.path),
-      );
-      upload.file.bytes = (await fsp.stat(scratchFile.path)).size;
+      upload.file.bytes = await scratchFile.write(hashing(part.file, hash));
       upload.file.sha256 = hash.digest('hex');
     }
   } catch (err) {
@@ -155,6 +142,14 @@ async function receive(request: FastifyRequest, files: FileStore): Promise<Uploa
     throw err;
   }
   return upload;
+}
+
+/** The bytes of `source` as they come, each also fed to `hash`. */
+async function* hashing(source: AsyncIterable<Buffer>, hash: Hash): AsyncGenerator<Buffer> {
+  for await (const chunk of source) {
+    hash.update(chunk);
+    yield chunk;
+  }
 }
 
 /**
