@@ -209,6 +209,25 @@ export function describeFileStoreContract(
         expect((await files.readBuffer('alice', 'input', 'ref.png')).toString()).toBe('new');
       });
 
+      it('streams bytes into a scratch file, counted, and a failing source rejects', async () => {
+        const data = randomBytes(3 * 64 * 1024 + 5);
+        await withScratch(files, async (scratch) => {
+          const upload = scratch.newFile();
+          const parts = [data.subarray(0, 70_000), data.subarray(70_000)];
+          expect(await upload.write(Readable.from(parts))).toBe(data.length);
+          expect((await upload.readBuffer()).equals(data)).toBe(true);
+          const broken = scratch.newFile();
+          await expect(
+            broken.write(
+              (async function* () {
+                yield data.subarray(0, 10);
+                throw new Error('cut short');
+              })(),
+            ),
+          ).rejects.toThrow('cut short');
+        });
+      });
+
       it('gives a tool a local copy of a stored file, which later writes and removals leave alone', async () => {
         const data = randomBytes(30_000);
         await files.write('alice', 'ld', 'wall.png', data);

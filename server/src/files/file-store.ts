@@ -36,6 +36,11 @@ export interface ScratchFile {
   readonly path: string;
   readBuffer(): Promise<Buffer>;
   /**
+   * Writes the file from `source` as its bytes arrive (an upload never sits in memory whole);
+   * the bytes it then holds. A failing source or disk rejects, with the file left incomplete.
+   */
+  write(source: AsyncIterable<Uint8Array>): Promise<number>;
+  /**
    * Puts the file into the store under `name` as `write` does (whole, durable, replacing), and
    * takes it out of the scratch folder: a local store moves it, an object store uploads it.
    */

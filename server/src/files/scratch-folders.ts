@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { FileArea, Scratch, ScratchFile, StoredFile } from './file-store.js';
 import { UnsafePathError } from './places.js';
 
@@ -65,6 +67,10 @@ export class ScratchFolders {
     return {
       path: local,
       readBuffer: () => fsp.readFile(local),
+      write: async (source) => {
+        await pipeline(source, fs.createWriteStream(local));
+        return (await fsp.stat(local)).size;
+      },
       putInto: (owner, area, name) => this.transfers.putIn(local, owner, area, name),
     };
   }

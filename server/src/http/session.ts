@@ -1,24 +1,25 @@
 import { errorText } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuthService, SessionUser } from '../services/auth.js';
+import type { Owner } from '../owner.js';
+import type { AuthService } from '../services/auth.js';
 
 export const SESSION_COOKIE = 'tessera_session';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed-in user; set on every route that requires a session. */
-    user: SessionUser | null;
+    /** The signed-in user; set by `requireUser`. Routes read it through `ownerOf(request)`. */
+    owner: Owner | null;
   }
 }
 
 /** Adds `app.requireUser`, the preHandler that guards every /api route but the public ones. */
 const plugin: FastifyPluginAsync<{ auth: AuthService }> = async (app, { auth }) => {
-  app.decorateRequest('user', null);
+  app.decorateRequest('owner', null);
   app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
-    const user = await auth.sessionUser(request.cookies[SESSION_COOKIE]);
-    if (!user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
-    request.user = user;
+    const owner = await auth.sessionUser(request.cookies[SESSION_COOKIE]);
+    if (!owner) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
+    request.owner = owner;
   });
 };
 
@@ -26,6 +27,15 @@ declare module 'fastify' {
   interface FastifyInstance {
     requireUser(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
   }
+}
+
+/**
+ * The signed-in user of a route guarded by `requireUser` (which answers 401 before the handler
+ * runs when there is none). Called on a route without the guard, it throws: a programming error.
+ */
+export function ownerOf(request: FastifyRequest): Owner {
+  if (!request.owner) throw new Error(`${request.url}: ownerOf without the requireUser preHandler`);
+  return request.owner;
 }
 
 export const sessionHook = fp(plugin, { name: 'tessera-session' });

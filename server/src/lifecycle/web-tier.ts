@@ -86,7 +86,7 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
   const rate = userCommandRate(config.brokerLimits ?? DEFAULT_BROKER_LIMITS);
   const messaging = new MessagingService(
     await connectServiceClient(serviceLogin, log),
-    c.users,
+    c.userAdmin,
     createCommandHandlers({ images: c.images, tags: c.tags }),
     c.hd,
     log,

@@ -8,6 +8,7 @@ import { openDatabase, type Db } from '../store/database.js';
 import { databaseLimiters } from '../store/rate-limits.js';
 import { REFUSAL_ANSWERS } from '../limits/user-budget.js';
 import { createUserRepository } from '../store/users.js';
+import { UserService } from '../services/users.js';
 import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from '../testing/mosquitto.js';
 import { TestClient } from '../testing/test-client.js';
@@ -61,7 +62,7 @@ describe.skipIf(!mosquittoAvailable)('several messaging services on one Mosquitt
     } as unknown as CommandHandlers;
     const service = new MessagingService(
       await connectServiceClient({ url: broker.tcpUrl, ...SERVICE }, silentLogger),
-      createUserRepository(db),
+      new UserService(createUserRepository(db)),
       handlers,
       strictFake('hdOrders'),
       silentLogger,

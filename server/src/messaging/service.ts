@@ -2,10 +2,10 @@ import {
   COMMAND_SUBSCRIPTION,
   commandSchemas,
   errorText,
+  isCommandAction,
   isValidUsername,
-  parseCommandTopic,
   responseTopic,
-  queryTopic,
+  type CommandAction,
   type CommandPayload,
   type HdStatusMessage,
   type RequestAction,
@@ -15,8 +15,9 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { ServiceError } from '../services/errors.js';
 import type { Owner } from '../owner.js';
-import type { UserRepository } from '../store/users.js';
+import type { UserService } from '../services/users.js';
 import type { CommandHandlers } from './handlers/index.js';
+import { brokerHdStatusSink, type HdStatusSink } from './hd-status-relay.js';
 import {
   MAX_COMMAND_BYTES,
   parseCommand,
@@ -33,6 +34,19 @@ export { MAX_COMMAND_BYTES };
 /** Takes parsed generate-image commands; it answers on the status topic itself (fire and forget). */
 export interface HdOrders {
   order(owner: Owner, command: CommandPayload<'generate-image'>): Promise<void>;
+}
+
+/** Who a command's topic names, looked up for each command (a removed user's are refused). */
+export type OwnerDirectory = Pick<UserService, 'owner'>;
+
+/** A command topic (`command/<action>/user/<user>`), read once when the command arrives. */
+interface CommandTopic {
+  topic: string;
+  /** The action level as sent, for a reply to an unknown action. */
+  action: string;
+  /** The action, when it is one of the contract's. */
+  known: CommandAction | undefined;
+  user: string;
 }
 
 type Reply = { transactionid: string; user: string; success: boolean; error?: string } & Record<
@@ -88,10 +102,11 @@ export class MessagingService {
   private readonly queue = new SerialQueue();
   private readonly budgets?: UserBudgets;
   private readonly subscription: string;
+  private readonly hdStatus: HdStatusSink;
 
   constructor(
     private readonly client: MqttClient,
-    private readonly users: UserRepository,
+    private readonly owners: OwnerDirectory,
     private readonly handlers: CommandHandlers,
     private readonly hdOrders: HdOrders,
     private readonly log: Logger,
@@ -100,14 +115,12 @@ export class MessagingService {
   ) {
     this.subscription = options.subscription ?? COMMAND_SUBSCRIPTION;
     if (rate) this.budgets = new UserBudgets(rate);
+    this.hdStatus = brokerHdStatusSink(client, log);
   }
 
   /** An HD status message to one user (query/status-generate-image/user/{username}). */
   publishHdStatus(username: string, message: HdStatusMessage): void {
-    const topic = queryTopic('status-generate-image', username);
-    this.client.publish(topic, JSON.stringify(message), { qos: 0, retain: false }, (err) => {
-      if (err) this.log.warn({ err: err.message, topic }, 'HD status not sent');
-    });
+    this.hdStatus.publishHdStatus(username, message);
   }
 
   async start(): Promise<void> {
@@ -127,17 +140,12 @@ export class MessagingService {
   }
 
   private receive(topic: string, payload: Buffer): void {
-    const levels = topic.split('/');
-    const user = levels[3] ?? '';
-    if (
-      levels.length !== 4 ||
-      levels[0] !== 'command' ||
-      levels[2] !== 'user' ||
-      !isValidUsername(user)
-    ) {
+    const command = readCommandTopic(topic);
+    if (!command) {
       this.log.warn({ topic }, 'command on a malformed topic dropped');
       return;
     }
+    const { user } = command;
     // This process's bucket first: a flood is refused before anything is queued or counted.
     if (this.budgets && !this.budgets.charge(user, payload.length)) {
       return this.refuseOverRate(topic, user, payload);
@@ -147,7 +155,7 @@ export class MessagingService {
       if (shared && !(await this.withinSharedRate(shared, user, payload.length))) {
         return this.refuseOverRate(topic, user, payload);
       }
-      await this.handle(topic, user, payload);
+      await this.handle(command, payload);
     });
   }
 
@@ -180,8 +188,10 @@ export class MessagingService {
     }
   }
 
-  private async handle(topic: string, user: string, payload: Buffer): Promise<void> {
-    const action = levels(topic)[1] ?? '';
+  private async handle(
+    { topic, action, known, user }: CommandTopic,
+    payload: Buffer,
+  ): Promise<void> {
     const body = parseCommand(payload);
     // A payload too large or broken to parse is still answered when its head names the transaction.
     const transactionid = readTransactionId(body, payload);
@@ -198,18 +208,17 @@ export class MessagingService {
       return fail(
         errorText(payload.length > MAX_COMMAND_BYTES ? 'COMMAND_TOO_LARGE' : 'COMMAND_MALFORMED'),
       );
-    const known = parseCommandTopic(topic);
     if (!known) return fail(errorText('UNKNOWN_ACTION', action));
     if ((body as { user?: unknown }).user !== user) return fail(errorText('COMMAND_USER_MISMATCH'));
-    if (known.action === 'generate-image') return this.handleHdOrder(user, body);
-    const parsed = commandSchemas[known.action].safeParse(body);
+    if (known === 'generate-image') return this.handleHdOrder(user, body);
+    const parsed = commandSchemas[known].safeParse(body);
     if (!parsed.success) return fail(describeIssues(parsed.error));
-    const owner = await this.owner(user);
+    const owner = await this.owners.owner(user);
     if (!owner) return fail(errorText('UNKNOWN_USER'));
 
     try {
-      const fields = await this.dispatch(known.action, owner, parsed.data);
-      this.publish(responseTopic(known.action, user), {
+      const fields = await this.dispatch(known, owner, parsed.data);
+      this.publish(responseTopic(known, user), {
         ...fields,
         transactionid: parsed.data.transactionid,
         user,
@@ -243,7 +252,7 @@ export class MessagingService {
       }
       return;
     }
-    const owner = await this.owner(user);
+    const owner = await this.owners.owner(user);
     if (!owner) {
       this.log.warn({ user }, 'HD order from an unknown user dropped');
       return;
@@ -275,11 +284,6 @@ export class MessagingService {
     return handler(owner, command);
   }
 
-  private async owner(username: string): Promise<Owner | undefined> {
-    const user = await this.users.findByUsername(username);
-    return user && { id: user.id, username: user.username };
-  }
-
   private publish(topic: string, reply: Reply): void {
     this.send(topic, JSON.stringify(reply));
   }
@@ -291,8 +295,13 @@ export class MessagingService {
   }
 }
 
-function levels(topic: string): string[] {
-  return topic.split('/');
+/** The command topic's levels, or undefined when it is not `command/<action>/user/<a valid user>`. */
+function readCommandTopic(topic: string): CommandTopic | undefined {
+  const levels = topic.split('/');
+  const [root, action = '', userLevel, user = ''] = levels;
+  if (levels.length !== 4 || root !== 'command' || userLevel !== 'user' || !isValidUsername(user))
+    return undefined;
+  return { topic, action, known: isCommandAction(action) ? action : undefined, user };
 }
 
 /** The contract's own texts (tag names...) stand as they are; other issues name their field. */

@@ -3,6 +3,7 @@ import { errorText } from '@tessera/contract';
 import { noUserProvisioning, type UserProvisioning } from '../broker/user-provisioning.js';
 import type { SessionRepository } from '../store/sessions.js';
 import type { UserRecord, UserRepository } from '../store/users.js';
+import type { Owner } from '../owner.js';
 import type { LoginChannel, LoginGuard } from './login-guard.js';
 import { UNUSABLE_HASH, verifyPassword } from './passwords.js';
 
@@ -15,11 +16,6 @@ export type LoginResult =
   | { ok: true; username: string; token: string; messagingSecret?: string }
   | { ok: false; reason: 'invalid'; error: string }
   | { ok: false; reason: 'rate-limited'; error: string; retryAfterSeconds: number };
-
-export interface SessionUser {
-  userId: number;
-  username: string;
-}
 
 /** Passwords and sessions: used by the HTTP login and by the broker's authentication alike. */
 export class AuthService {
@@ -113,18 +109,18 @@ export class AuthService {
    * The user a messaging secret was issued to at login, while its session lives, when it is
    * `username`'s: a broker login without scrypt. Anything else is undefined (check the password).
    */
-  async messagingSecretUser(username: string, secret: string): Promise<SessionUser | undefined> {
+  async messagingSecretUser(username: string, secret: string): Promise<Owner | undefined> {
     if (!this.issueMessagingSecrets || !secret.startsWith(MESSAGING_SECRET_PREFIX))
       return undefined;
     const session = await this.sessions.findLiveByMessagingSecret(hashToken(secret), this.now());
     if (session?.username !== username) return undefined;
-    return { userId: session.userId, username: session.username };
+    return { id: session.userId, username: session.username };
   }
 
-  async sessionUser(token: string | undefined): Promise<SessionUser | undefined> {
+  async sessionUser(token: string | undefined): Promise<Owner | undefined> {
     if (!token) return undefined;
     const session = await this.sessions.findLive(hashToken(token), this.now());
-    return session && { userId: session.userId, username: session.username };
+    return session && { id: session.userId, username: session.username };
   }
 
   async logout(token: string | undefined): Promise<void> {

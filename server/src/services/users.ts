@@ -1,5 +1,6 @@
 import { isValidUsername } from '@tessera/contract';
 import { noUserProvisioning, type UserProvisioning } from '../broker/user-provisioning.js';
+import type { Owner } from '../owner.js';
 import type { UserRepository } from '../store/users.js';
 import { generatePassword, hashPassword } from './passwords.js';
 
@@ -72,6 +73,12 @@ export class UserService {
         { cause: err },
       );
     }
+  }
+
+  /** The user of this name as the owner of work, when there is one (a removed user is not). */
+  async owner(username: string): Promise<Owner | undefined> {
+    const user = await this.users.findByUsername(username);
+    return user && { id: user.id, username: user.username };
   }
 
   async list(): Promise<{ username: string; createdAt: string }[]> {

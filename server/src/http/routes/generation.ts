@@ -1,7 +1,4 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
+import { createHash, type Hash } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import {
   API_ROUTES,
@@ -18,6 +15,7 @@ import { diskFullPoint } from '../../faults.js';
 import { validateStoredUpload } from '../../imaging/decode.js';
 import type { EnqueueOutcome, GenerationStatus } from '../../services/generation.js';
 import type { Owner } from '../../owner.js';
+import { ownerOf } from '../session.js';
 
 /** What the HTTP side needs of generation (GenerationService). */
 export interface GenerationApi {
@@ -53,8 +51,7 @@ export const generationRoutes: FastifyPluginAsync<{
     API_ROUTES.generatePreview,
     { preHandler: app.requireUser },
     async (request, reply) => {
-      const user = request.user;
-      if (!user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
+      const owner = ownerOf(request);
       let upload: Upload;
       try {
         upload = await receive(request, files);
@@ -75,7 +72,7 @@ export const generationRoutes: FastifyPluginAsync<{
             .status(400)
             .send({ error: fields.error.issues.map((i) => i.message).join('; ') });
         }
-        if (fields.data.user !== user.username)
+        if (fields.data.user !== owner.username)
           return reply.status(403).send({ error: errorText('FORM_USER_MISMATCH') });
         if (!upload.file) return reply.status(400).send({ error: errorText('UPLOAD_MISSING') });
         // SPEC §5 in the browser's order: the name's extension and size, then the content.
@@ -90,7 +87,6 @@ export const generationRoutes: FastifyPluginAsync<{
             .status(checked.message === TEXTS.uploadTooLarge ? 413 : 400)
             .send({ error: checked.message });
 
-        const owner = { id: user.userId, username: user.username };
         const outcome = await generation.enqueuePreview(owner, fields.data, {
           file: upload.file.scratchFile,
           format: checked.format,
@@ -112,12 +108,7 @@ export const generationRoutes: FastifyPluginAsync<{
     [API_ROUTES.hdStatus, 'hd'],
   ] as const) {
     app.get(url, { preHandler: app.requireUser }, async (request, reply) => {
-      const user = request.user;
-      if (!user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
-      const status = await generation.latestStatus(
-        { id: user.userId, username: user.username },
-        kind,
-      );
+      const status = await generation.latestStatus(ownerOf(request), kind);
       // The browser polls this: never a cached answer.
       reply.header('cache-control', 'no-store');
       return status ?? reply.status(404).send({ error: errorText('NO_GENERATION_YET') });
@@ -143,17 +134,7 @@ async function receive(request: FastifyRequest, files: FileStore): Promise<Uploa
       // Hashed as it streams: the same reference uploaded again is stored once (issue 22, part 13).
       const hash = createHash('sha256');
       diskFullPoint('upload:write', scratchFile.path);
-      await pipeline(
-        part.file,
-        async function* (source: AsyncIterable<Buffer>) {
-          for await (const chunk of source) {
-            hash.update(chunk);
-            yield chunk;
-          }
-        },
-        fs.createWriteStream(scratchFile.path),
-      );
-      upload.file.bytes = (await fsp.stat(scratchFile.path)).size;
+      upload.file.bytes = await scratchFile.write(hashing(part.file, hash));
       upload.file.sha256 = hash.digest('hex');
     }
   } catch (err) {
@@ -161,6 +142,14 @@ async function receive(request: FastifyRequest, files: FileStore): Promise<Uploa
     throw err;
   }
   return upload;
+}
+
+/** The bytes of `source` as they come, each also fed to `hash`. */
+async function* hashing(source: AsyncIterable<Buffer>, hash: Hash): AsyncGenerator<Buffer> {
+  for await (const chunk of source) {
+    hash.update(chunk);
+    yield chunk;
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ByteRange, FileArea, FileStore, StoredFile } from '../../files/fil
 import { sniffImageFormat, type ImageFormat } from '../../imaging/decode.js';
 import { thumbnailName } from '../../services/images.js';
 import { dispositionFileName } from '../content-disposition.js';
+import { ownerOf } from '../session.js';
 
 /**
  * The answer depends on the session cookie, so only the browser may keep it; and a name is not
@@ -59,8 +60,7 @@ export const imageRoutes: FastifyPluginAsync<{ files: FileStore }> = async (app,
       url,
       { preHandler: app.requireUser },
       async (request, reply) => {
-        const owner = request.user?.username;
-        if (!owner) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
+        const owner = ownerOf(request).username;
         const { filename } = request.params;
         // A name, never a path: separators, controls, leading dots and '..' are refused here.
         if (!isSafeFileName(filename)) return notFound(reply);

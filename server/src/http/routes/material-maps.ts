@@ -5,8 +5,8 @@ import {
   type MaterialMapsStatus,
 } from '@tessera/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Owner } from '../../owner.js';
 import type { MaterialMapService } from '../../services/material-maps.js';
+import { ownerOf } from '../session.js';
 
 /** What the material-maps routes need of their service. */
 export type MaterialMapsApi = Pick<MaterialMapService, 'order' | 'status'>;
@@ -20,20 +20,14 @@ export const materialMapRoutes: FastifyPluginAsync<{ materialMaps: MaterialMapsA
   app,
   { materialMaps },
 ) => {
-  const ownerOf = (user: { userId: number; username: string }): Owner => ({
-    id: user.userId,
-    username: user.username,
-  });
-
   app.post(
     API_ROUTES.materialMapsOrder,
     { preHandler: app.requireUser },
     async (request, reply) => {
-      if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
       const body = materialMapsRequestSchema.safeParse(request.body);
       if (!body.success)
         return reply.status(400).send({ error: errorText('MAPS_REQUEST_INVALID') });
-      const result = await materialMaps.order(ownerOf(request.user), body.data);
+      const result = await materialMaps.order(ownerOf(request), body.data);
       if (!result.ok) return reply.status(result.status).send({ error: result.error });
       reply.header('cache-control', 'no-store');
       return reply.status(202).send(result.status satisfies MaterialMapsStatus);
@@ -44,11 +38,10 @@ export const materialMapRoutes: FastifyPluginAsync<{ materialMaps: MaterialMapsA
     API_ROUTES.materialMapsStatus,
     { preHandler: app.requireUser },
     async (request, reply) => {
-      if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
       const query = materialMapsRequestSchema.safeParse(request.query);
       if (!query.success)
         return reply.status(400).send({ error: errorText('MAPS_REQUEST_INVALID') });
-      const status = await materialMaps.status(ownerOf(request.user), query.data);
+      const status = await materialMaps.status(ownerOf(request), query.data);
       if (!status) {
         return reply
           .status(404)

@@ -1,7 +1,7 @@
 import { API_ROUTES, errorText, loginRequestSchema, type LoginResponse } from '@tessera/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuthService } from '../../services/auth.js';
-import { SESSION_COOKIE } from '../session.js';
+import { ownerOf, SESSION_COOKIE } from '../session.js';
 
 /** Sign in, sign out, and who is signed in. */
 export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app, { auth }) => {
@@ -36,6 +36,6 @@ export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (a
   });
 
   app.get(API_ROUTES.session, { preHandler: app.requireUser }, (request) => ({
-    username: request.user?.username,
+    username: ownerOf(request).username,
   }));
 };

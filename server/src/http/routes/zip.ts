@@ -11,6 +11,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Owner } from '../../owner.js';
 import type { OpenResult, PrepareResult } from '../../services/zip-downloads.js';
 import { dispositionFileName } from '../content-disposition.js';
+import { ownerOf } from '../session.js';
 
 /** What the ZIP routes need; the container gives them the ZipDownloads service. */
 export interface ZipApi {
@@ -26,17 +27,11 @@ export interface ZipApi {
  * the page how many bytes went out.
  */
 export const zipRoutes: FastifyPluginAsync<{ zips: ZipApi }> = async (app, { zips }) => {
-  const ownerOf = (user: { userId: number; username: string }): Owner => ({
-    id: user.userId,
-    username: user.username,
-  });
-
   app.post(API_ROUTES.zipCreate, { preHandler: app.requireUser }, async (request, reply) => {
-    if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
     // A path in place of a name fails here (the contract's file-name rule): nothing is looked up.
     const body = zipDownloadRequestSchema.safeParse(request.body);
     if (!body.success) return reply.status(400).send({ error: errorText('ZIP_REQUEST_INVALID') });
-    const result = await zips.prepare(ownerOf(request.user), body.data);
+    const result = await zips.prepare(ownerOf(request), body.data);
     if (!result.ok) return reply.status(result.status).send({ error: result.error });
     reply.header('cache-control', 'no-store');
     return result.ticket satisfies ZipDownloadTicket;
@@ -46,9 +41,8 @@ export const zipRoutes: FastifyPluginAsync<{ zips: ZipApi }> = async (app, { zip
     API_ROUTES.zipProgress,
     { preHandler: app.requireUser },
     async (request, reply) => {
-      if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
       const progress = ZIP_TOKEN_PATTERN.test(request.params.token)
-        ? await zips.progress(ownerOf(request.user), request.params.token)
+        ? await zips.progress(ownerOf(request), request.params.token)
         : undefined;
       if (!progress) return reply.status(404).send({ error: errorText('ZIP_UNKNOWN_TOKEN') });
       reply.header('cache-control', 'no-store');
@@ -60,11 +54,10 @@ export const zipRoutes: FastifyPluginAsync<{ zips: ZipApi }> = async (app, { zip
     API_ROUTES.zipFile,
     { preHandler: app.requireUser },
     async (request, reply) => {
-      if (!request.user) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
       if (!ZIP_TOKEN_PATTERN.test(request.params.token)) {
         return reply.status(404).send({ error: errorText('ZIP_UNKNOWN_TOKEN') });
       }
-      const result = await zips.open(ownerOf(request.user), request.params.token);
+      const result = await zips.open(ownerOf(request), request.params.token);
       if (!result.ok) return reply.status(result.status).send({ error: result.error });
       const { zip } = result;
       // 'close' comes after 'finish' when all went out, alone when the browser broke off.
