@@ -94,22 +94,28 @@ export function hdEncodingFor(pixels: number): HdEncoding {
   return found[0];
 }
 
-/** The encoding a file name's extension stands for (case-insensitive), if any. */
-export function hdEncodingOfName(name: string): HdEncoding | undefined {
+/** A file format HD files are written in (several encodings may share one: 8- and 16-bit PNG). */
+export type HdFormat = (typeof HD_ENCODINGS)[HdEncoding]['format'];
+
+/** The HD format a file name's extension stands for (case-insensitive), if any. */
+export function hdFormatOfName(name: string): HdFormat | undefined {
   const dot = name.lastIndexOf('.');
   const extension = dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
-  return ROWS.find(
+  const found = ROWS.find(
     ([, row]) => row.extension === extension || row.aliases.includes(extension),
-  )?.[0];
+  );
+  return found?.[1].format as HdFormat | undefined;
 }
 
 /** The extensions HD files are written with, for messages (".png or .jpg"). */
-export const HD_EXTENSIONS_TEXT = ROWS.map(([, row]) => `.${row.extension}`).join(' or ');
+export const HD_EXTENSIONS_TEXT = [...new Set(ROWS.map(([, row]) => `.${row.extension}`))].join(
+  ' or ',
+);
 
 /** MIME types of the HD formats, by sniffed format. */
 export const HD_TYPES_BY_FORMAT = Object.fromEntries(
   ROWS.map(([, row]) => [row.format, row.mimeType]),
-) as Record<(typeof HD_ENCODINGS)[HdEncoding]['format'], string>;
+) as Record<HdFormat, string>;
 
 /** MIME types of the HD formats, by file extension (aliases included). */
 export const HD_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = Object.fromEntries(

@@ -76,7 +76,7 @@ export async function upscaleImage(
   }
   const { encoding } = params;
   // The name and the encoding agree, or the file would lie about what it holds.
-  if (encodingFor(outputPath) !== encoding) {
+  if (encodingFor(outputPath) !== HD_ENCODINGS[encoding].format) {
     throw new Error(`Builtin upscaler: ${outputPath} is not named for its encoding (${encoding})`);
   }
   const partialPath = `${outputPath}.${randomUUID()}.partial`;

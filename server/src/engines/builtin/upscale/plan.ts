@@ -5,8 +5,8 @@
  */
 import {
   HD_EXTENSIONS_TEXT,
-  hdEncodingOfName,
-  type HdEncoding,
+  hdFormatOfName,
+  type HdFormat,
 } from '../../../imaging/hd-encodings.js';
 
 /** The ESRGAN-slim models used: ×2 and ×4 (the package also has ×3 and ×8). */
@@ -181,10 +181,10 @@ export function wrapExtension(
   return best;
 }
 
-/** The encoding an output path's extension stands for (HD_ENCODINGS), or an Error. */
-export function encodingFor(outputPath: string): HdEncoding {
-  const encoding = hdEncodingOfName(outputPath);
-  if (encoding) return encoding;
+/** The file format an output path's extension stands for (HD_ENCODINGS), or an Error. */
+export function encodingFor(outputPath: string): HdFormat {
+  const format = hdFormatOfName(outputPath);
+  if (format) return format;
   throw new Error(
     `Builtin upscaler: cannot tell the encoding of ${outputPath} (${HD_EXTENSIONS_TEXT})`,
   );
