@@ -15,9 +15,8 @@ import { hdFactorsFor, hdTargetSize, type HdSizeLabel } from '@tessera/contract'
 import sharp from 'sharp';
 import { BuiltinEngine } from '../server/src/engines/builtin/builtin-engine.js';
 import { bricks } from '../server/src/engines/builtin/test-references.js';
-import { encodingFor } from '../server/src/engines/builtin/upscale/plan.js';
-import { encode } from '../server/src/engines/builtin/upscale/resample.js';
 import type { UpscaleParams } from '../server/src/engines/engine.js';
+import { HD_ENCODINGS, hdEncodingFor } from '../server/src/imaging/hd-encodings.js';
 import { machineLine } from './machine.js';
 import { median, ratio, verdict } from './stats.js';
 
@@ -44,8 +43,6 @@ const FORMATS = process.env['HD_BENCH_FORMATS']?.split(',');
 const MEMORY_GOAL_BYTES = 2 * 2 ** 30;
 /** Issue 17: onnxruntime at least 1.5× as fast as tfjs-wasm on the largest size. */
 const SPEEDUP_GOAL = 1.5;
-/** The HD service's choice: PNG up to 25 MP, JPEG above. */
-const PNG_MAX_PIXELS = 25_000_000;
 
 interface Measurement {
   seconds: number;
@@ -71,7 +68,7 @@ async function measure(mode: Mode, sourcePath: string, params: UpscaleParams): P
     const pipeline = sharp(sourcePath)
       .removeAlpha()
       .resize(params.width, params.height, { fit: 'fill', kernel: 'lanczos3' });
-    await encode(pipeline, encodingFor(params.outputPath)).toFile(params.outputPath);
+    await HD_ENCODINGS[params.encoding].encode(pipeline, 'streamed').toFile(params.outputPath);
   }
   const seconds = (performance.now() - start) / 1000;
   const info = await sharp(params.outputPath).metadata();
@@ -146,10 +143,12 @@ async function main(): Promise<void> {
         .toFile(sourcePath);
       const target = hdTargetSize(c.ldWidth, c.ldHeight, c.size);
       const pixels = target.width * target.height;
-      const extension = pixels <= PNG_MAX_PIXELS ? 'png' : 'jpg';
+      const encoding = hdEncodingFor(pixels);
+      const { extension } = HD_ENCODINGS[encoding];
       const params: UpscaleParams = {
         sourcePath,
         outputPath: path.join(dir, `hd-${c.format}.${extension}`),
+        encoding,
         width: target.width,
         height: target.height,
         factors: hdFactorsFor(c.size) ?? ({} as never),

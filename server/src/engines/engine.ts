@@ -1,4 +1,5 @@
 import type { HdFactors, PreviewSettings } from '@tessera/contract';
+import type { HdEncoding } from '../imaging/hd-encodings.js';
 
 /** The engines the server can run (ENGINE), named once. */
 export const ENGINE_NAMES = ['builtin', 'comfyui'] as const;
@@ -98,8 +99,10 @@ export interface GenerateParams extends PreviewSettings {
 export interface UpscaleParams {
   /** The stored LD image (PNG as the engines write it, or anything refresh indexed). */
   sourcePath: string;
-  /** Where to write the result; its extension (.png or .jpg) decides the encoding. */
+  /** Where to write the result; its name ends in the encoding's extension. */
   outputPath: string;
+  /** How to encode the result: a row of HD_ENCODINGS (imaging/hd-encodings.ts). */
+  encoding: HdEncoding;
   /** The exact target size: contract hdTargetSize (LD size x cr701 x image692). */
   width: number;
   height: number;

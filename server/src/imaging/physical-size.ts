@@ -39,19 +39,24 @@ export function densityFor(
   };
 }
 
+/** The bytes of an image file (`source`, in chunks of any size) with the density of `size`. */
+export type DensityWriter = (
+  source: AsyncIterable<Buffer | Uint8Array | string>,
+  size: PhysicalSize,
+) => AsyncGenerator<Buffer>;
+
 /**
- * Copies the PNG or JPEG file `from` to `to` with the density of `size` (see
- * {@link withPhysicalSize}), streamed: neither file is ever whole in memory.
+ * Copies the image file `from` to `to` with the density of `size`, written by `writer` (an HD
+ * encoding's; by default {@link withPhysicalSize}, PNG or JPEG by the file's first bytes),
+ * streamed: neither file is ever whole in memory.
  */
 export async function copyWithPhysicalSize(
   from: string,
   to: string,
   size: PhysicalSize,
+  writer: DensityWriter = withPhysicalSize,
 ): Promise<void> {
-  await pipeline(
-    Readable.from(withPhysicalSize(fs.createReadStream(from), size)),
-    fs.createWriteStream(to),
-  );
+  await pipeline(Readable.from(writer(fs.createReadStream(from), size)), fs.createWriteStream(to));
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -68,10 +73,32 @@ export async function* withPhysicalSize(
 ): AsyncGenerator<Buffer> {
   const reader = new ByteReader(source[Symbol.asyncIterator]());
   const start = await reader.peek(8);
-  if (start.length >= 8 && start.equals(PNG_SIGNATURE)) yield* pngWithDensity(reader, size);
-  else if (start.length >= 2 && start[0] === 0xff && start[1] === 0xd8) {
-    yield* jpegWithDensity(reader, size);
-  } else throw new Error('Physical size: not a PNG or JPEG file');
+  if (isPng(start)) yield* pngWithDensity(reader, size);
+  else if (isJpeg(start)) yield* jpegWithDensity(reader, size);
+  else throw new Error('Physical size: not a PNG or JPEG file');
+}
+
+const isPng = (start: Buffer) => start.length >= 8 && start.equals(PNG_SIGNATURE);
+const isJpeg = (start: Buffer) => start.length >= 2 && start[0] === 0xff && start[1] === 0xd8;
+
+/** PNG's density writer: one `pHYs` chunk (see {@link withPhysicalSize}); anything else is refused. */
+export async function* pngDensity(
+  source: AsyncIterable<Buffer | Uint8Array | string>,
+  size: PhysicalSize,
+): AsyncGenerator<Buffer> {
+  const reader = new ByteReader(source[Symbol.asyncIterator]());
+  if (!isPng(await reader.peek(8))) throw new Error('Physical size: not a PNG file');
+  yield* pngWithDensity(reader, size);
+}
+
+/** JPEG's density writer: the JFIF density (see {@link withPhysicalSize}); anything else is refused. */
+export async function* jpegDensity(
+  source: AsyncIterable<Buffer | Uint8Array | string>,
+  size: PhysicalSize,
+): AsyncGenerator<Buffer> {
+  const reader = new ByteReader(source[Symbol.asyncIterator]());
+  if (!isJpeg(await reader.peek(8))) throw new Error('Physical size: not a JPEG file');
+  yield* jpegWithDensity(reader, size);
 }
 
 async function* pngWithDensity(reader: ByteReader, size: PhysicalSize): AsyncGenerator<Buffer> {

@@ -13,6 +13,7 @@ import {
 import type { Logger } from 'pino';
 import type { Engine } from '../engines/engine.js';
 import { withScratch, type FileStore } from '../files/file-store.js';
+import { HD_ENCODINGS, hdEncodingFor } from '../imaging/hd-encodings.js';
 import { copyWithPhysicalSize } from '../imaging/physical-size.js';
 import { makeHdThumbnail, readImageSize } from '../imaging/probe.js';
 import { faultPoint } from '../faults.js';
@@ -24,13 +25,6 @@ import { stem } from './generation.js';
 import type { Owner } from '../owner.js';
 import { thumbnailName } from './images.js';
 import { ServiceError } from './errors.js';
-
-/**
- * HD images up to this many pixels are PNG (lossless, and the largest, 25 MP, still encodes in a
- * few seconds); larger ones are JPEG at quality 92 with full-resolution colour, since a PNG of
- * 133 MP takes minutes to encode and hundreds of megabytes to store (docs/engines.md).
- */
-export const HD_PNG_MAX_PIXELS = 25_000_000;
 
 /** Sends an HD status message to a user (query/status-generate-image/user/{username}). */
 export interface HdStatusPublisher {
@@ -183,7 +177,9 @@ export class HdService {
     const source = await this.images.find(owner.id, 'ld', image);
     if (!source) throw new PermanentJobError(serverError('IMAGE_GONE', image));
     const target = hdTargetSize(source.width, source.height, size);
-    const extension = target.width * target.height <= HD_PNG_MAX_PIXELS ? 'png' : 'jpg';
+    // PNG up to 25 MP, JPEG beyond (imaging/hd-encodings.ts).
+    const encoding = hdEncodingFor(target.width * target.height);
+    const { extension, writeDensity } = HD_ENCODINGS[encoding];
     // The name says what it is: the source and the size (brick-wall-1a2b3c_120x240.jpg).
     const filename = job.output ?? (await this.freeName(owner, stem(image), size, extension));
     if (job.output === null) await reserveOutput(filename);
@@ -195,6 +191,7 @@ export class HdService {
         {
           sourcePath: await scratch.copyOf(owner.username, 'ld', image),
           outputPath: output.path,
+          encoding,
           width: target.width,
           height: target.height,
           factors,
@@ -225,6 +222,7 @@ export class HdService {
         output.path,
         sized.path,
         hdPrintSize(size, target.width, target.height),
+        writeDensity,
       );
       const stored = await sized.putInto(owner.username, 'hd', filename);
       faultPoint('hd:file-written');

@@ -57,6 +57,7 @@ function hdParams(overrides: Partial<UpscaleParams> = {}): UpscaleParams {
   return {
     sourcePath: ldPath,
     outputPath: path.join(tmp.dir, `hd-${Math.random().toString(36).slice(2)}.png`),
+    encoding: 'png',
     // 256 x 128 x 1.5 x 1.9, as contract hdTargetSize rounds it.
     width: 730,
     height: 365,
@@ -238,10 +239,11 @@ describe('ComfyUI engine: HD', () => {
     expect(percents.some((p) => p > 5 && p < 95)).toBe(true);
   });
 
-  it('writes JPEG when the output path asks for .jpg, and tiles when the LD image is seamless', async () => {
+  it('writes JPEG when the job asks for it (.jpg), and tiles when the LD image is seamless', async () => {
     const comfy = await standIn();
     const params = hdParams({
       outputPath: path.join(tmp.dir, 'hd-large.jpg'),
+      encoding: 'jpeg',
       seamless: true,
     });
     await engine([comfy.url]).upscale(params, () => undefined, never());

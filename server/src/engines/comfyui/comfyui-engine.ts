@@ -29,6 +29,7 @@ import type {
   RemoteWork,
   UpscaleParams,
 } from '../engine.js';
+import type { HdEncoding } from '../../imaging/hd-encodings.js';
 import type { ComfyImageRef, ComfyWorkflow, HistoryEntry } from './api-types.js';
 import { templateNeeds } from './capabilities.js';
 import { ComfyClient, type ComfyClientOptions } from './client.js';
@@ -74,8 +75,8 @@ interface WorkflowJob {
   fill: (uploaded: string, input: PreparedImage) => ComfyWorkflow;
   /** The node whose saved image is the result. */
   outputNode: string;
-  /** Where the result goes, at what size. */
-  output: { outputPath: string; width: number; height: number };
+  /** Where the result goes, in what encoding, at what size. */
+  output: { outputPath: string; encoding: HdEncoding; width: number; height: number };
   remote: RemoteWork | undefined;
 }
 
@@ -124,7 +125,8 @@ export class ComfyUIEngine implements Engine {
             style: params.style,
             seamless: params.seamless,
           }),
-        output: params,
+        // Previews are PNG.
+        output: { ...params, encoding: 'png' },
         remote: params.remote,
       },
       progress,
@@ -280,8 +282,15 @@ export class ComfyUIEngine implements Engine {
         `ComfyUI finished prompt ${result.promptId} without an image from node ${job.outputNode}`,
       );
     }
-    const { outputPath, width, height } = job.output;
-    const written = await writeOutput(lease.client, image, outputPath, { width, height }, signal);
+    const { outputPath, encoding, width, height } = job.output;
+    const written = await writeOutput(
+      lease.client,
+      image,
+      outputPath,
+      encoding,
+      { width, height },
+      signal,
+    );
     // Kept until now so that a restart mid-download still finds the result.
     await lease.client.deleteHistory([result.promptId]).catch(() => undefined);
     report(100);

@@ -6,12 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import sharp from 'sharp';
 import { decodeToRaw, openImage } from '../../imaging/decode.js';
+import { HD_ENCODINGS, type HdEncoding } from '../../imaging/hd-encodings.js';
 import { MASK_ALPHA_THRESHOLD, type GeneratedImage } from '../engine.js';
 import type { ComfyImageRef } from './api-types.js';
 import type { ComfyClient } from './client.js';
@@ -89,8 +89,8 @@ export function maskedRegion(
 
 /**
  * Downloads an output image (GET /view, streamed to disk, failing only if it stalls), brings it to exactly width x height
- * (ComfyUI works in multiples of 8 and its upscalers round) and encodes it by `outputPath`'s
- * extension: .jpg/.jpeg as JPEG (quality 92, full-resolution colour), otherwise PNG; opaque,
+ * (ComfyUI works in multiples of 8 and its upscalers round) and encodes it in `encoding` (its
+ * row of HD_ENCODINGS, optimised: the image is whole here anyway; PNG for previews); opaque,
  * with no text chunks (ComfyUI's embedded workflow is left out). Written to a partial name and
  * renamed into place.
  */
@@ -98,6 +98,7 @@ export async function writeOutput(
   client: ComfyClient,
   image: ComfyImageRef,
   outputPath: string,
+  encoding: HdEncoding,
   size: { width: number; height: number },
   signal: AbortSignal,
 ): Promise<GeneratedImage> {
@@ -108,15 +109,10 @@ export async function writeOutput(
     const body = (await client.view(image, signal)) as unknown as WebReadableStream<Uint8Array>;
     await pipeline(Readable.fromWeb(body), fs.createWriteStream(download), { signal });
     signal.throwIfAborted();
-    const extension = path.extname(outputPath).toLowerCase();
-    let pipe = sharp(download, { limitInputPixels: false })
+    const pipe = sharp(download, { limitInputPixels: false })
       .resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
       .removeAlpha();
-    pipe =
-      extension === '.jpg' || extension === '.jpeg'
-        ? pipe.jpeg({ quality: 92, chromaSubsampling: '4:4:4' })
-        : pipe.png();
-    const info = await pipe.toFile(partial);
+    const info = await HD_ENCODINGS[encoding].encode(pipe, 'optimised').toFile(partial);
     signal.throwIfAborted();
     await rename(partial, outputPath);
     return { width: info.width, height: info.height };

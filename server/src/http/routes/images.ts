@@ -3,6 +3,7 @@ import { API_ROUTES, errorText, fileExtension, isSafeFileName } from '@tessera/c
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ByteRange, FileArea, FileStore, StoredFile } from '../../files/file-store.js';
 import { sniffImageFormat, type ImageFormat } from '../../imaging/decode.js';
+import { HD_TYPES_BY_EXTENSION, HD_TYPES_BY_FORMAT } from '../../imaging/hd-encodings.js';
 import { thumbnailName } from '../../services/images.js';
 import { dispositionFileName } from '../content-disposition.js';
 import { ownerOf } from '../session.js';
@@ -14,17 +15,15 @@ import { ownerOf } from '../session.js';
  */
 export const IMAGE_CACHE_CONTROL = 'private, max-age=60';
 
+/** The HD formats' types come from their table (imaging/hd-encodings.ts); the uploads' others here. */
 const CONTENT_TYPES: Record<ImageFormat, string> = {
-  png: 'image/png',
-  jpeg: 'image/jpeg',
+  ...HD_TYPES_BY_FORMAT,
   gif: 'image/gif',
   webp: 'image/webp',
   bmp: 'image/bmp',
 };
 const EXTENSION_TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
+  ...HD_TYPES_BY_EXTENSION,
   gif: 'image/gif',
   webp: 'image/webp',
   bmp: 'image/bmp',

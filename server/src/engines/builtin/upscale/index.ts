@@ -1,7 +1,7 @@
 /**
  * The builtin HD upscaler (docs/engines.md, HD): the LD image through the ESRGAN-slim network
  * (×2 or ×4 by the factor needed) in worker threads, tile by tile with overlapping context, then
- * libvips (sharp) resamples to the exact target size and encodes by the output's extension, in
+ * libvips (sharp) resamples to the exact target size and encodes in the job's encoding, in
  * one streamed pipeline. With `neural: false` only the resample runs (Lanczos; fast, for trials
  * and tests).
  *
@@ -21,6 +21,7 @@ import {
   type NetworkOptions,
   type RgbImage,
 } from './network.js';
+import { HD_ENCODINGS } from '../../../imaging/hd-encodings.js';
 import {
   encodingFor,
   tileMargin,
@@ -29,7 +30,6 @@ import {
   type EsrganVariant,
   upscaleFactor,
   type ModelScale,
-  type OutputEncoding,
 } from './plan.js';
 import { resampleToFile } from './resample.js';
 
@@ -53,18 +53,14 @@ const ENCODED = 99;
 /**
  * Rough costs on one core of the 2-core reference machine, only to weigh the stages' shares of
  * the progress bar: seconds per pixel through ESRGAN-slim (tile margins included) by runtime,
- * medium's cost relative to slim's, per output pixel for resample + encode, and a worker's start
- * (runtime, model).
+ * medium's cost relative to slim's, and a worker's start (runtime, model); per output pixel for
+ * resample + encode, each encoding's row says (HD_ENCODINGS).
  */
 const NETWORK_SECONDS_PER_PIXEL: Readonly<Record<EsrganRuntime, Record<ModelScale, number>>> = {
   onnx: { 2: 5.5e-6, 4: 6.5e-6 },
   tfjs: { 2: 16e-6, 4: 21e-6 },
 };
 const VARIANT_COST: Readonly<Record<EsrganVariant, number>> = { slim: 1, medium: 2.6 };
-const ENCODE_SECONDS_PER_PIXEL: Readonly<Record<OutputEncoding, number>> = {
-  png: 100e-9,
-  jpeg: 45e-9,
-};
 const WORKER_START_SECONDS = 1;
 
 export async function upscaleImage(
@@ -78,7 +74,11 @@ export async function upscaleImage(
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
     throw new RangeError(`Builtin upscaler: invalid target size ${width}x${height}`);
   }
-  const encoding = encodingFor(outputPath);
+  const { encoding } = params;
+  // The name and the encoding agree, or the file would lie about what it holds.
+  if (encodingFor(outputPath) !== HD_ENCODINGS[encoding].format) {
+    throw new Error(`Builtin upscaler: ${outputPath} is not named for its encoding (${encoding})`);
+  }
   const partialPath = `${outputPath}.${randomUUID()}.partial`;
 
   let reported = -1;
@@ -100,7 +100,7 @@ export async function upscaleImage(
     report(DECODED);
 
     const outputPixels = width * height;
-    const encodeSeconds = outputPixels * ENCODE_SECONDS_PER_PIXEL[encoding];
+    const encodeSeconds = outputPixels * HD_ENCODINGS[encoding].encodeSecondsPerPixel;
     let image: RgbImage = source;
     let encodeFrom = DECODED;
     if (options.neural) {

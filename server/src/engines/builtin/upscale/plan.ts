@@ -3,6 +3,11 @@
  * cut into tiles, how a tile's context is read beyond the image's edges, and how a seamless image
  * is extended before the final resample so that the result still tiles (docs/engines.md, HD).
  */
+import {
+  HD_EXTENSIONS_TEXT,
+  hdFormatOfName,
+  type HdFormat,
+} from '../../../imaging/hd-encodings.js';
 
 /** The ESRGAN-slim models used: ×2 and ×4 (the package also has ×3 and ×8). */
 export type ModelScale = 2 | 4;
@@ -176,12 +181,11 @@ export function wrapExtension(
   return best;
 }
 
-/** Output encodings, by the output path's extension. */
-export type OutputEncoding = 'png' | 'jpeg';
-
-export function encodingFor(outputPath: string): OutputEncoding {
-  const lower = outputPath.toLowerCase();
-  if (lower.endsWith('.png')) return 'png';
-  if (lower.endsWith('.jpg') || lower.endsWith('.jpeg')) return 'jpeg';
-  throw new Error(`Builtin upscaler: cannot tell the encoding of ${outputPath} (.png or .jpg)`);
+/** The file format an output path's extension stands for (HD_ENCODINGS), or an Error. */
+export function encodingFor(outputPath: string): HdFormat {
+  const format = hdFormatOfName(outputPath);
+  if (format) return format;
+  throw new Error(
+    `Builtin upscaler: cannot tell the encoding of ${outputPath} (${HD_EXTENSIONS_TEXT})`,
+  );
 }

@@ -6,20 +6,21 @@
  */
 import sharp from 'sharp';
 import type { RgbImage } from './network.js';
-import { wrapExtension, type OutputEncoding } from './plan.js';
-
-/** High-quality JPEG: quality 92, no chroma subsampling. */
-export const JPEG_QUALITY = 92;
+import { HD_ENCODINGS, type HdEncoding } from '../../../imaging/hd-encodings.js';
+import { wrapExtension } from './plan.js';
 
 export interface ResampleOptions {
   width: number;
   height: number;
   /** The image tiles: keep it tileable (extend by wrapping, resize, cut back). */
   seamless: boolean;
-  encoding: OutputEncoding;
+  encoding: HdEncoding;
 }
 
-/** Resamples `image` to exactly `width`×`height` and writes it to `file` in `encoding`. */
+/**
+ * Resamples `image` to exactly `width`×`height` and writes it to `file` in `encoding`, its
+ * encoder streaming (HD_ENCODINGS).
+ */
 export async function resampleToFile(
   image: RgbImage,
   options: ResampleOptions,
@@ -51,21 +52,5 @@ export async function resampleToFile(
       kernel: 'lanczos3',
     });
   }
-  await encode(pipeline, options.encoding).toFile(file);
-}
-
-/**
- * PNG (zlib level 6), or baseline JPEG without Huffman optimisation: optimised coding needs a
- * second pass over every coefficient of the image, and so holds them all (1.6 GB for 16333×8167),
- * where the plain encoder streams (130 MB) for files about 6 % larger. mozjpeg's trellis
- * quantisation is off for speed.
- */
-export function encode(pipeline: sharp.Sharp, encoding: OutputEncoding): sharp.Sharp {
-  if (encoding === 'png') return pipeline.png({ compressionLevel: 6 });
-  return pipeline.jpeg({
-    quality: JPEG_QUALITY,
-    chromaSubsampling: '4:4:4',
-    mozjpeg: false,
-    optimiseCoding: false,
-  });
+  await HD_ENCODINGS[options.encoding].encode(pipeline, 'streamed').toFile(file);
 }

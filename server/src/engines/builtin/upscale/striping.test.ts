@@ -30,6 +30,7 @@ async function upscale(name: string, image: RawImage, factor: number): Promise<s
     {
       sourcePath,
       outputPath,
+      encoding: 'png',
       width: Math.round(image.width * factor),
       height: Math.round(image.height * factor),
       factors: hdFactorsFor('30x30') ?? fail(),

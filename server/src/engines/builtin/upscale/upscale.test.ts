@@ -51,6 +51,7 @@ function job(
   return {
     sourcePath,
     outputPath: path.join(dir, `out-${counter++}.${extension}`),
+    encoding: extension === 'png' ? 'png' : 'jpeg',
     width: size.width,
     height: size.height,
     factors: hdFactorsFor('30x30') ?? fail(),
