@@ -90,9 +90,6 @@ export function inbox(client: MqttClient) {
   };
 }
 
-/** A fixed pause: prefer `fence` or an awaited event. */
-export const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-
 /** The SUBACK return codes, one per filter (128 = refused); mqtt.js turns any 128 into an error. */
 export function subackCodes(client: MqttClient, filters: string[]): Promise<number[]> {
   return new Promise((resolve) =>
