@@ -328,6 +328,8 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     const user = newUser();
     await seedLdImages(server, user, images(4));
     const sent = recordDeleteCommands();
+    // The page's timers on a clock the test moves: the undo window passes at once.
+    await page.clock.install();
     await open(user);
     await page.getByRole('button', { name: 'List' }).click();
     await page.getByRole('checkbox', { name: 'Select all images' }).check();
@@ -340,18 +342,21 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     await expect.poll(() => count().textContent()).toBe('4 images');
     expect(await bar.count()).toBe(0);
 
-    // Past the end of the undo window nothing has gone out, and the server still has them all.
-    await page.waitForTimeout(7000);
-    expect(sent).toEqual([]);
-    expect((await ldFiles(user)).length).toBe(4);
+    // Past the end of the (6 s) undo window nothing has gone out, and the server still has them
+    // all: the reload's own list comes after any command sent.
+    await page.clock.runFor(7000);
     await page.reload();
     await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('4 images');
+    expect(sent).toEqual([]);
+    expect((await ldFiles(user)).length).toBe(4);
   });
 
   it('a deletion left alone is sent when the undo window ends; Ctrl+Z undoes the next (issue 13)', async () => {
     const user = newUser();
     await seedLdImages(server, user, images(3));
     const sent = recordDeleteCommands();
+    // Time flows, but the test can move the page's timers past the second undo window at once.
+    await page.clock.install();
     await open(user);
     await expect.poll(() => count().textContent()).toBe('3 images');
     const tile = (name: string) => tiles().filter({ has: page.getByRole('img', { name }) });
@@ -374,7 +379,10 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     await page.mouse.move(1, 1);
     await page.keyboard.press('Control+z');
     await expect.poll(() => count().textContent()).toBe('2 images');
-    await page.waitForTimeout(7000);
+    await page.clock.runFor(7000);
+    // The reload's own list comes after any command sent.
+    await page.reload();
+    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('2 images');
     expect(sent).toEqual(['img-001.png']);
     expect(await ldFiles(user)).toEqual(['img-002.png', 'img-003.png']);
   });

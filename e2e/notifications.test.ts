@@ -90,6 +90,8 @@ describe.skipIf(browserMissing)('HD notifications and the sidebar count', () => 
 
   const badge = () => page.getByRole('status', { name: 'HD jobs running or queued' });
   const shown = () => page.evaluate(() => window.shownNotifications);
+  const toastSays = (text: string) =>
+    page.getByRole('status', { name: 'HD notifications' }).getByText(text).waitFor();
   let orders = 0;
   const order = (image: string) =>
     orderHdOverMqtt(
@@ -130,7 +132,8 @@ describe.skipIf(browserMissing)('HD notifications and the sidebar count', () => 
     // Not opted in: nothing, even in the background.
     await switchToAnotherTab();
     await order('small-1.png');
-    await page.waitForTimeout(1000);
+    // The page has taken the finished status in; the exact list at the end shows none came later.
+    await toastSays('HD image generation for small-1.png finished.');
     expect(await shown()).toEqual([]);
 
     await page.bringToFront();
@@ -139,7 +142,7 @@ describe.skipIf(browserMissing)('HD notifications and the sidebar count', () => 
 
     // In front, the toast tells it: no notification.
     await order('small-2.png');
-    await page.waitForTimeout(1000);
+    await toastSays('HD image generation for small-2.png finished.');
     expect(await shown()).toEqual([]);
 
     await switchToAnotherTab();

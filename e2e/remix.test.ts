@@ -133,10 +133,13 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
       latent_height: 724,
     });
 
-    // The remix was used once: a reload starts a fresh form instead of applying it again.
+    // The remix was used once: the router's state that carried it is cleared (react-router keeps
+    // it in history.state.usr), so a reload has nothing to apply and starts a fresh form.
+    await expect
+      .poll(() => page.evaluate(() => (history.state as { usr?: unknown } | null)?.usr ?? null))
+      .toBeNull();
     await page.reload();
     await page.getByLabel('Positive Prompt').waitFor();
-    await page.waitForTimeout(500);
     expect(await page.getByLabel('Positive Prompt').inputValue()).toBe('');
   });
   it('remixing an image made with a random seed makes the same image again: its seed comes along, fixed (issue 22, part 12)', async () => {

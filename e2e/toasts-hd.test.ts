@@ -55,6 +55,8 @@ describe.skipIf(browserMissing)('HD status toasts', () => {
   const toast = () => region().locator('.toast');
 
   it('[H6][H7][H8][H9][M3][M5] an HD order followed through its toasts (queued, progress, finished) to the download', async () => {
+    // Time flows, and the test can move the page's timers on at once (a toast must not close).
+    await page.clock.install();
     // Every text the toast shows, in order: a job can pass a stage faster than a poll.
     const texts = await recordTexts(region());
     await page.getByRole('button', { name: 'tile-a.png', exact: true }).click();
@@ -90,8 +92,8 @@ describe.skipIf(browserMissing)('HD status toasts', () => {
       .poll(() => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
 
-    // It never closes by itself.
-    await page.waitForTimeout(6000);
+    // It never closes by itself: no timer of the page's, run on for 6 s, closes it.
+    await page.clock.runFor(6000);
     expect(await toast().getByText(finished).isVisible()).toBe(true);
 
     // Hovering pauses it; a click closes it.

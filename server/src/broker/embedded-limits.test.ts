@@ -4,7 +4,7 @@ import { errorText } from '@tessera/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
-import { inbox, mqttClients, settle } from '../testing/mqtt-clients.js';
+import { inbox, mqttClients, subackCodes } from '../testing/mqtt-clients.js';
 import { createEmbeddedBroker, type EmbeddedBroker } from './embedded.js';
 import type { BrokerLimits } from './limits.js';
 import { generateServiceCredentials } from './service-principal.js';
@@ -62,7 +62,8 @@ describe('[#12 defect 1] client ids', () => {
     let bobGone = false;
     void bobClosed.then(() => (bobGone = true));
     await expect(asUser('alice', 'shared-id')).rejects.toThrow(/Identifier rejected/);
-    await settle();
+    // A round trip on bob's connection, answered after the broker handled alice's CONNECT.
+    await subackCodes(bob, ['query/list-tag/user/bob']);
     expect(bobGone).toBe(false);
     expect(bob.connected).toBe(true);
   });
@@ -70,7 +71,7 @@ describe('[#12 defect 1] client ids', () => {
   it("refuses a user taking the service principal's client id", async () => {
     const svc = await asService('tessera-service-fixed');
     await expect(asUser('alice', 'tessera-service-fixed')).rejects.toThrow(/Identifier rejected/);
-    await settle();
+    await subackCodes(svc, ['command/+/user/+']);
     expect(svc.connected).toBe(true);
   });
 
@@ -87,8 +88,15 @@ describe('[#12 defect 1] client ids', () => {
   it('frees a client id when its connection ends', async () => {
     const bob = await asUser('bob', 'bob-once');
     await bob.endAsync();
-    await settle();
-    expect((await asUser('alice', 'bob-once')).connected).toBe(true);
+    // The broker frees the id when it sees the connection close, which it may not have yet.
+    await expect
+      .poll(() =>
+        asUser('alice', 'bob-once').then(
+          (alice) => alice.connected,
+          () => false,
+        ),
+      )
+      .toBe(true);
   });
 });
 
@@ -163,7 +171,10 @@ describe('one publish budget per user (issue 22, part 4)', () => {
     // Another connection of the same user draws on the same, spent, budget.
     const other = await asUser('alice');
     await other.publishAsync('command/list-tag/user/alice', listTag('other'));
-    await settle();
+    await expect.poll(() => aliceSaw.received.length).toBe(2);
+    // Markers from the service, which has no budget, fence off any later delivery.
+    await serviceSaw.fence(svc, 'command/list-tag/user/alice');
+    await aliceSaw.fence(svc, 'query/list-tag/user/alice');
     expect(serviceSaw.received.map((m) => JSON.parse(m.payload).transactionid)).toEqual([
       't0',
       't1',
@@ -198,7 +209,7 @@ describe('one publish budget per user (issue 22, part 4)', () => {
     // 3 pass; the connection may be refused a tenth of the burst (one) before it is closed.
     for (let i = 0; i < 3 + 5; i++) bob.publish('command/list-tag/user/bob', command(i));
     await gone;
-    await settle();
+    await serviceSaw.fence(svc, 'command/list-tag/user/bob');
     expect(serviceSaw.received.length).toBe(3);
   });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
-import { inbox, mqttClients, settle, subackCodes } from '../testing/mqtt-clients.js';
+import { inbox, mqttClients, subackCodes } from '../testing/mqtt-clients.js';
 import { createEmbeddedBroker, type EmbeddedBroker } from './embedded.js';
 import { generateServiceCredentials } from './service-principal.js';
 
@@ -60,7 +60,7 @@ describe('embedded broker over WebSocket', () => {
     const svc = await asService();
     await svc.publishAsync('query/list-tag/user/bob', 'for bob');
     await svc.publishAsync('query/list-tag/user/alice', 'for alice');
-    await settle();
+    await seen.fence(svc, 'query/list-tag/user/alice');
     expect(seen.received).toEqual([{ topic: 'query/list-tag/user/alice', payload: 'for alice' }]);
   });
 
@@ -77,7 +77,7 @@ describe('embedded broker over WebSocket', () => {
     const closed = new Promise<void>((resolve) => alice.once('close', () => resolve()));
     alice.publish('command/delete-tag/user/bob', '{"evil":1}');
     await closed; // MQTT 3.1.1: a refused PUBLISH closes the connection
-    await settle();
+    await seen.fence(await asUser('bob'), 'command/list-tag/user/bob');
     expect(seen.received.map((m) => m.topic)).toEqual(['command/list-tag/user/alice']);
   });
 
@@ -86,8 +86,10 @@ describe('embedded broker over WebSocket', () => {
     await bob.subscribeAsync('query/list-tag/user/bob');
     const bobSees = inbox(bob);
     const alice = await asUser('alice');
+    const closed = new Promise<void>((resolve) => alice.once('close', () => resolve()));
     alice.publish('query/list-tag/user/bob', 'forged');
-    await settle();
+    await closed; // the refused PUBLISH has been handled
+    await bobSees.fence(await asService(), 'query/list-tag/user/bob');
     expect(bobSees.received).toEqual([]);
   });
 

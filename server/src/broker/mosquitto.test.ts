@@ -1,7 +1,7 @@
 import type { IClientOptions, MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { passwordOf } from '../testing/fixtures.js';
-import { inbox, mqttClients, settle } from '../testing/mqtt-clients.js';
+import { inbox, mqttClients, subackCodes } from '../testing/mqtt-clients.js';
 import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from '../testing/mosquitto.js';
 
 /**
@@ -85,7 +85,10 @@ describe.skipIf(!mosquittoAvailable)('Mosquitto with deploy/mosquitto', () => {
     await svc.publishAsync('query/list-tag/user/bob', 'for bob');
     await svc.publishAsync('query/list-tag/user/alice', 'for alice');
     await bob.publishAsync('command/list-tag/user/bob', 'bob asks');
-    await settle();
+    // A round trip on bob's connection: the broker has handled his PUBLISH before the markers.
+    await subackCodes(bob, ['query/list-tag/user/bob']);
+    await aliceSees.fence(svc, 'query/list-tag/user/alice');
+    await bobSees.fence(svc, 'query/list-tag/user/bob');
     expect(aliceSees.received).toEqual([
       { topic: 'query/list-tag/user/alice', payload: 'for alice' },
     ]);
@@ -106,7 +109,7 @@ describe.skipIf(!mosquittoAvailable)('Mosquitto with deploy/mosquitto', () => {
     // With QoS 1 Mosquitto even acknowledges the refused message (MQTT 3.1.1 has no refusal).
     await alice.publishAsync('command/delete-tag/user/bob', '{"evil":1}', { qos: 1 });
     await alice.publishAsync('command/delete-tag/user/bob/extra', '{"evil":2}');
-    await settle();
+    await seen.fence(alice, 'command/list-tag/user/alice');
     expect(seen.received.map((m) => m.topic)).toEqual(['command/list-tag/user/alice']);
     // Unlike the embedded broker, Mosquitto drops a refused PUBLISH and keeps the connection.
     expect(alice.connected).toBe(true);
@@ -119,7 +122,8 @@ describe.skipIf(!mosquittoAvailable)('Mosquitto with deploy/mosquitto', () => {
     const alice = await asUser('alice');
     await alice.publishAsync('query/list-tag/user/bob', 'forged');
     await alice.publishAsync('query/list-tag/user/bob', 'forged again', { qos: 1 });
-    await settle();
+    // The PUBACK says the broker has handled both; the marker comes after them.
+    await bobSees.fence(await asService(), 'query/list-tag/user/bob');
     expect(bobSees.received).toEqual([]);
 
     // The subscription works: the service's answer arrives.
@@ -143,7 +147,11 @@ describe.skipIf(!mosquittoAvailable)('Mosquitto with deploy/mosquitto', () => {
     const later = await asService();
     await later.subscribeAsync('command/+/user/+');
     const laterSees = inbox(later);
-    await settle();
+    // A retained message would be sent with the SUBACK, before the markers (the service's ACL
+    // keeps it off command topics; bob may publish on his).
+    const bob = await asUser('bob');
+    await seen.fence(bob, 'command/list-tag/user/bob');
+    await laterSees.fence(bob, 'command/list-tag/user/bob');
     expect(seen.received).toEqual([]);
     expect(laterSees.received).toEqual([]);
     expect(svc.connected).toBe(true);
@@ -188,7 +196,8 @@ describe.skipIf(!mosquittoAvailable)('Mosquitto with deploy/mosquitto', () => {
     await svc.publishAsync('query/list-tag/user/bob', 'for bob');
     await bob.publishAsync('command/list-tag/user/bob', 'bob asks');
     await bob.publishAsync('command/list-tag/user/alice', 'bob pretends');
-    await settle();
+    await bobSees.fence(svc, 'query/list-tag/user/bob');
+    await commands.fence(bob, 'command/list-tag/user/bob');
     expect(bobSees.received).toEqual([{ topic: 'query/list-tag/user/bob', payload: 'for bob' }]);
     expect(commands.received).toEqual([
       { topic: 'command/list-tag/user/bob', payload: 'bob asks' },
@@ -201,10 +210,15 @@ describe.skipIf(!mosquittoAvailable)('Mosquitto with deploy/mosquitto', () => {
     const seen = inbox(svc);
 
     const reconnected = new Promise((resolve) => svc.once('connect', resolve));
+    // mqtt.js sends its subscriptions again after the CONNACK; wait for their SUBACK.
+    const resubscribed = new Promise<void>((resolve) =>
+      svc.on('packetreceive', (packet) => {
+        if (packet.cmd === 'suback') resolve();
+      }),
+    );
     await broker.restart();
     await reconnected;
-    // mqtt.js sends its subscriptions again after the CONNACK; let them land.
-    await settle();
+    await resubscribed;
 
     const alice = await asUser('alice');
     const own = seen.next();

@@ -274,7 +274,7 @@ describe('readImageHeader', () => {
   });
 
   it('answers a PNG that claims 20000x20000 from its 33-byte header, without decoding', async () => {
-    const started = performance.now();
+    // What follows the header is no image data: only the header can give this answer.
     expect(await readImageHeader(await file(pngHeader(20000, 20000, garbage)))).toEqual({
       format: 'png',
       width: 20000,
@@ -283,18 +283,15 @@ describe('readImageHeader', () => {
     expect(await readImageHeader(await file(pngHeader(20000, 20000)))).toMatchObject({
       width: 20000,
     });
-    // Decoding 400 MP would take seconds and 1.6 GB.
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('answers a JPEG that claims 20000x20000 from its markers, without decoding', async () => {
-    const started = performance.now();
+    // The scan holds 8x8 pixels: only the markers can give this answer.
     expect(await readImageHeader(await file(await jpegWithSize(20000, 20000)))).toEqual({
       format: 'jpeg',
       width: 20000,
       height: 20000,
     });
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('gives the size as displayed for a JPEG with an EXIF orientation', async () => {
@@ -564,13 +561,11 @@ describe('validateStoredUpload', () => {
   });
 
   it('refuses a PNG that claims 20000x20000, answering from its header alone', async () => {
-    const started = performance.now();
     expect(await check(pngHeader(20000, 20000, garbage))).toEqual({
       ok: false,
       message:
         'La imagen (20000x20000, 400.00 MP) supera el máximo permitido: 17.00 MP (~4096×4096).',
     });
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('accepts exactly 17,000,000 pixels and refuses 17,000,001', async () => {

@@ -5,7 +5,7 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { passwordOf } from '../testing/fixtures.js';
 import { hostileCases, type HostileCase } from '../testing/hostile-payloads.js';
-import { mqttClients, settle, subackCodes } from '../testing/mqtt-clients.js';
+import { mqttClients, subackCodes } from '../testing/mqtt-clients.js';
 import type { TestClient } from '../testing/test-client.js';
 import {
   startTestServer,
@@ -125,6 +125,8 @@ export function adversarialSuite(broker: BrokerKind): void {
       ];
       const codes = await subackCodes(spy, filters);
       expect(codes.length).toBe(filters.length);
+      // Alice's own answers, which the spy may receive, are the fence below.
+      await spy.subscribeAsync('query/list-tag/user/alice');
       const seen: string[] = [];
       spy.on('message', (topic) => seen.push(topic));
       // Bob works; the service answers him; the spy must receive none of it.
@@ -137,7 +139,15 @@ export function adversarialSuite(broker: BrokerKind): void {
       expect(await bob.call('list-low-definition', { page: 1, size: 100 })).toMatchObject({
         total: 3,
       });
-      await settle();
+      // The service answers alice after bob, on one connection: what reached the spy of bob's
+      // answers has when alice's arrives.
+      const fence = new Promise<void>((resolve) =>
+        spy.on('message', (topic) => {
+          if (topic === 'query/list-tag/user/alice') resolve();
+        }),
+      );
+      expect(await alice.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
+      await fence;
       expect(seen.filter((topic) => !topic.endsWith('/user/alice'))).toEqual([]);
       // A shared subscription to commands must not steal them from the service.
       expect(await bob.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
@@ -161,12 +171,21 @@ export function adversarialSuite(broker: BrokerKind): void {
         ],
       ];
       // The embedded broker closes a connection on its first refused PUBLISH: one each.
+      let client = intruder;
       for (const [topic, body] of attempts) {
-        const client = intruder.connected ? intruder : await connectRaw('alice');
+        if (!client.connected) client = await connectRaw('alice');
         await client.publishAsync(topic, JSON.stringify(body)).catch(() => undefined);
       }
-      await settle();
-      expect(bob.received.length).toBe(bobSaw);
+      // The broker has handled the last PUBLISH once it closed the connection or answered a
+      // later SUBSCRIBE on it.
+      if (client.connected)
+        await Promise.race([
+          new Promise<void>((resolve) => client.once('close', () => resolve())),
+          subackCodes(client, ['query/list-tag/user/alice']),
+        ]);
+      // A command that reached the service for bob would be answered before this one of his.
+      expect(await bob.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
+      expect(bob.received.length).toBe(bobSaw + 1);
       expect(await userState('bob')).toBe(before);
     });
 
@@ -183,12 +202,14 @@ export function adversarialSuite(broker: BrokerKind): void {
 
   describe(`client ids over the ${broker} broker`, () => {
     it('[#12] several tabs of one user work side by side, and a tab may reconnect under its id', async () => {
-      const tabs = await Promise.all([
+      const [tab1, tab2] = await Promise.all([
         connectRaw('alice', 'alice-tab-1'),
         connectRaw('alice', 'alice-tab-2'),
       ]);
+      const tabs = [tab1, tab2];
       const again = await connectRaw('alice', 'alice-tab-1');
-      await settle();
+      // A round trip on the other tab, answered after the broker handled the takeover.
+      await subackCodes(tab2, ['query/list-tag/user/alice']);
       expect(tabs[1]?.connected).toBe(true);
       expect(again.connected).toBe(true);
       expect(await alice.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
@@ -199,7 +220,7 @@ export function adversarialSuite(broker: BrokerKind): void {
       async () => {
         const victim = await connectRaw('bob', 'bob-tab');
         await expect(connectRaw('alice', 'bob-tab')).rejects.toThrow(/Identifier rejected/);
-        await settle();
+        await subackCodes(victim, ['query/list-tag/user/bob']);
         expect(victim.connected).toBe(true);
         expect(await bob.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
       },
@@ -283,7 +304,18 @@ export function adversarialSuite(broker: BrokerKind): void {
           fuzzer.publish(`command/${c.action}/user/alice`, c.payload, { qos: 0 });
         await answered(batch, answers, fuzzer);
       }
-      await settle();
+      // Alice's commands are handled in order: once this last one is answered, every answer to
+      // the fuzz has been sent before it.
+      const fence: HostileCase = {
+        action: 'list-tag',
+        payload: Buffer.from(
+          JSON.stringify({ transactionid: 'fuzz-fence', user: 'alice', page: 1, size: 10 }),
+        ),
+        answerId: 'fuzz-fence',
+        family: 'fence',
+      };
+      fuzzer.publish(`command/${fence.action}/user/alice`, fence.payload, { qos: 0 });
+      await answered([fence], answers, fuzzer);
 
       const sent = new Set(cases.map((c) => c.answerId).filter((id) => id !== undefined));
       // A hostile value standing as transactionid ('admin', a tag id) may recur: check it is answered.
@@ -306,8 +338,10 @@ export function adversarialSuite(broker: BrokerKind): void {
         if (id.startsWith('fz-')) expect(sent.has(id), `seed ${FUZZ_SEED}: ${id}`).toBe(true);
       expect(strays).toEqual([]);
 
-      // Bob saw nothing and has exactly what he had; nothing was queued; no file appeared.
-      expect(bob.received.length).toBe(bobSaw);
+      // Bob saw nothing (but the answer to this call, after any stray one) and has exactly what he
+      // had; nothing was queued; no file appeared.
+      expect(await bob.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
+      expect(bob.received.length).toBe(bobSaw + 1);
       expect(await userState('bob')).toBe(bobBefore);
       expect(await t.db.selectFrom('jobs').select('id').execute()).toEqual([]);
       for (const entry of filesUnder('files'))

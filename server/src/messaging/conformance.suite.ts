@@ -9,6 +9,7 @@ import {
   type TestServer,
 } from '../testing/test-server.js';
 import type { TestClient } from '../testing/test-client.js';
+import { subackCodes } from '../testing/mqtt-clients.js';
 import { MAX_COMMAND_BYTES } from './service.js';
 
 /**
@@ -43,7 +44,6 @@ export function messagingConformance(broker: BrokerKind): void {
     return JSON.stringify({ images, tags, links, files });
   }
 
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
   const ldFile = (user: string, name: string) => path.join(t.dataDir, 'files', user, 'ld', name);
   const ldThumb = (user: string, name: string) =>
     path.join(t.dataDir, 'files', user, 'ld-thumbnails', `${name}.webp`);
@@ -403,9 +403,16 @@ export function messagingConformance(broker: BrokerKind): void {
           filename: 'tile-1.png',
         })
         .catch(() => undefined);
-      await settle();
+      // The broker has handled both once it closed the connection or answered a later SUBSCRIBE.
+      if (intruder.mqtt.connected)
+        await Promise.race([
+          new Promise<void>((resolve) => intruder.mqtt.once('close', () => resolve())),
+          subackCodes(intruder.mqtt, ['query/list-tag/user/bob']),
+        ]);
+      // Alice's commands are handled in order: one that reached the service would be first.
+      expect(await alice.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
       expect(await snapshot()).toBe(before);
-      expect(alice.received.length).toBe(aliceSaw);
+      expect(alice.received.length).toBe(aliceSaw + 1);
     });
 
     it('[A2] answers reach only the asking user, with both working at once', async () => {
@@ -416,10 +423,12 @@ export function messagingConformance(broker: BrokerKind): void {
       ]);
       for (const reply of replies.slice(0, 10)) expect(reply.body.user).toBe('bob');
       for (const reply of replies.slice(10)) expect(reply.body.user).toBe('alice');
-      await settle();
+      // Sent after bob's answers went out, so answered after any of them that went astray.
+      const fence = await alice.call('list-tag', { page: 1, size: 10 });
+      expect(fence).toMatchObject({ success: true });
       const newForAlice = alice.received.slice(aliceSaw);
       expect(newForAlice.every((m) => m.topic.endsWith('/user/alice'))).toBe(true);
-      expect(newForAlice.length).toBe(10);
+      expect(newForAlice.length).toBe(10 + 1);
     });
   });
 
@@ -482,10 +491,10 @@ export function messagingConformance(broker: BrokerKind): void {
         JSON.stringify({ user: 'alice', page: 1, size: 10 }),
       );
       await alice.send('command/list-tag/user/alice', Buffer.from([0xff, 0xfe, 0x00]));
-      await settle();
-      expect(alice.received.length).toBe(saw);
-      expect(await snapshot()).toBe(before);
+      // Alice's commands are handled in order: this answer comes after any to those above.
       expect(await alice.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
+      expect(alice.received.length).toBe(saw + 1);
+      expect(await snapshot()).toBe(before);
     });
 
     it('[#12] answers an oversized command whose head names its transactionid', async () => {
@@ -534,10 +543,10 @@ export function messagingConformance(broker: BrokerKind): void {
       const depth = 100_000;
       const deep = `{"transactionid":"deep","user":"alice","page":1,"size":10,"filters":{"tags":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
       await alice.send('command/list-low-definition/user/alice', deep);
-      await settle();
+      // Alice's commands are handled in order: an answer to the deep one comes before this one.
+      expect(await alice.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
       const answer = alice.received.find((m) => m.body.transactionid === 'deep');
       if (answer) expect(answer.body.success).toBe(false);
-      expect(await alice.call('list-tag', { page: 1, size: 10 })).toMatchObject({ success: true });
       expect(await snapshot()).toBe(before);
     });
   });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { UserCommandRate } from './service.js';
 import { MessagingService, SHARED_COMMAND_SUBSCRIPTION, sharedRateWindow } from './service.js';
@@ -12,7 +13,6 @@ import { UserService } from '../services/users.js';
 import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from '../testing/mosquitto.js';
 import { TestClient } from '../testing/test-client.js';
-import { settle } from '../testing/mqtt-clients.js';
 import { strictFake } from '../testing/strict-fake.js';
 
 /**
@@ -101,18 +101,27 @@ describe.skipIf(!mosquittoAvailable)('several messaging services on one Mosquitt
     return ids;
   }
 
+  /**
+   * The answers to `ids` once every command has been handled: a round trip on the user's
+   * connection puts them all on the services' connections; stopping a service finishes what it
+   * took and sends its answers; a marker published after that reaches the user after them.
+   */
   async function answersTo(client: TestClient, ids: string[]) {
+    const topic = `query/list-tag/user/${USER}`;
+    await client.mqtt.subscribeAsync(topic);
+    await Promise.all(running.splice(0).map((s) => s.stop()));
+    const marker = await mqtt.connectAsync(broker.tcpUrl, { ...SERVICE, reconnectPeriod: 0 });
+    const fence = `fence-${randomUUID()}`;
+    const arrived = new Promise<void>((resolve) =>
+      client.mqtt.on('message', (t, payload) => {
+        if (t === topic && payload.toString() === fence) resolve();
+      }),
+    );
+    await marker.publishAsync(topic, fence);
+    await arrived;
+    await marker.endAsync();
     const wanted = new Set(ids);
-    const deadline = Date.now() + 10_000;
-    const matching = () =>
-      client.received.filter((m) => wanted.has(String(m.body['transactionid'])));
-    while (new Set(matching().map((m) => m.body['transactionid'])).size < ids.length) {
-      if (Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    // Long enough for a second answer to any command to arrive too.
-    await settle();
-    return matching();
+    return client.received.filter((m) => wanted.has(String(m.body['transactionid'])));
   }
 
   it('answers each of 200 commands exactly once with two services sharing the subscription', async () => {

@@ -43,20 +43,52 @@ export function mqttClients() {
   };
 }
 
-/** Collects what a client receives; `settle` waits long enough for a stray delivery to show up. */
+/** Fence markers start so; every inbox leaves them out. */
+const FENCE = 'fence\u0000';
+let fences = 0;
+
+/**
+ * Collects what a client receives. `fence` stands in for a pause before checking that nothing
+ * else arrived: a broker writes what it has routed to one subscriber in order, so once a marker
+ * published after the messages in question arrives, any of them that was to arrive has.
+ */
 export function inbox(client: MqttClient) {
   const received: Message[] = [];
-  client.on('message', (topic, payload) => received.push({ topic, payload: payload.toString() }));
+  client.on('message', (topic, payload) => {
+    const text = payload.toString();
+    if (!text.startsWith(FENCE)) received.push({ topic, payload: text });
+  });
   return {
     received,
     next: () =>
-      new Promise<Message>((resolve) =>
-        client.once('message', (topic, payload) => resolve({ topic, payload: payload.toString() })),
-      ),
+      new Promise<Message>((resolve) => {
+        const onMessage = (topic: string, payload: Buffer) => {
+          const text = payload.toString();
+          if (text.startsWith(FENCE)) return;
+          client.off('message', onMessage);
+          resolve({ topic, payload: text });
+        };
+        client.on('message', onMessage);
+      }),
+    /**
+     * `publisher` publishes a marker on `topic` (one this client subscribes to), after whatever
+     * the test needs delivered first has reached the broker; resolves when the marker arrives.
+     */
+    async fence(publisher: MqttClient, topic: string): Promise<void> {
+      const marker = `${FENCE}${++fences}`;
+      const arrived = new Promise<void>((resolve) => {
+        const onMessage = (t: string, payload: Buffer) => {
+          if (t !== topic || payload.toString() !== marker) return;
+          client.off('message', onMessage);
+          resolve();
+        };
+        client.on('message', onMessage);
+      });
+      await publisher.publishAsync(topic, marker);
+      await arrived;
+    },
   };
 }
-
-export const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 /** The SUBACK return codes, one per filter (128 = refused); mqtt.js turns any 128 into an error. */
 export function subackCodes(client: MqttClient, filters: string[]): Promise<number[]> {
