@@ -21,6 +21,12 @@ const ROUNDS = 3;
 const SAMPLES_PER_ROUND = 100;
 /** The victim asks at a person's pace, one request at a time. */
 const VICTIM_PAUSE_MS = 25;
+/**
+ * The quiet p99 on loopback can be 5 ms; three times that is under one scheduler hiccup of a
+ * loaded two-core machine (the CI suite runs beside this test), so the bound is three times the
+ * quiet p99 or three times this, whichever is more.
+ */
+const QUIET_FLOOR_MS = 20;
 const LIST = { page: 1, size: IMAGE_PAGE_SIZE, filters: { tags: [] } };
 
 let t: TestServer;
@@ -71,9 +77,7 @@ describe('one user flooding with every connection they may hold (issue 22, part 
     await flood?.stop();
   });
 
-  // How fast the victim is answered under the flood is a speed, measured by bench/flood.ts; this
-  // test checks that every one of their requests is answered and the flood is refused, not cut off.
-  it('answers another user all along while 16 connections of one user flood (issue 22, part 4)', async () => {
+  it("keeps another user's p99 under three times its quiet value while 16 connections of one user flood (issue 22, part 4)", async () => {
     flood = await startFlood({
       url: t.brokerUrl,
       username: 'flooder',
@@ -101,6 +105,7 @@ describe('one user flooding with every connection they may hold (issue 22, part 
         `p99 ${ms(quietP99)} → ${ms(floodedP99)} while ${FLOOD_CONNECTIONS} connections sent ` +
         `${report.sent} commands`,
     );
+    expect(floodedP99).toBeLessThan(3 * Math.max(quietP99, QUIET_FLOOR_MS));
     // The flood lasted: none of its connections was closed.
     expect(report.closedByServer).toBe(0);
   }, 120_000);
