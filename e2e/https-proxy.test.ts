@@ -161,7 +161,7 @@ describe.skipIf(browserMissing || nginxMissing() !== undefined)('HTTPS behind ng
     }
     expect(await loginThroughNginx(first, 'admin', server.adminPassword)).toBe(429);
     expect(await loginThroughNginx(second, 'admin', server.adminPassword)).toBe(200);
-  });
+  }, 120_000);
 
   /** A sign-in sent to nginx over TLS from `localAddress`; resolves with the status. */
   function loginThroughNginx(
