@@ -6,6 +6,7 @@ import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './broker/limits.js';
 import { ENGINE_NAMES } from './engines/engine.js';
 import type { S3Settings } from './files/s3-file-store.js';
 import { DEFAULT_HTTP_DEADLINES, type HttpDeadlines } from './http/deadlines.js';
+import { parseTrustedProxies } from './http/trusted-proxy.js';
 import { DEFAULT_JOB_LEASE_MS } from './jobs/lease.js';
 import { DEFAULT_POOL_SIZE, type DatabaseLocation } from './store/database.js';
 
@@ -13,6 +14,11 @@ import { DEFAULT_POOL_SIZE, type DatabaseLocation } from './store/database.js';
 function isBareOrigin(value: string): boolean {
   const url = new URL(value);
   return url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+}
+
+/** Whether an address (already checked to be a URL) is https://, in whatever case it was typed. */
+function isHttps(value: string | undefined): boolean {
+  return value !== undefined && new URL(value).protocol === 'https:';
 }
 
 /** Thrown when the environment holds a value the server cannot start with. */
@@ -122,6 +128,22 @@ const envSchema = z
       .url({ protocol: /^https?$/, error: 'must be an address starting with http:// or https://' })
       .refine(isBareOrigin, {
         error: 'must be an origin only (https://host or https://host:port), without a path',
+      })
+      .optional(),
+    TRUST_PROXY: z
+      .string()
+      .transform((value, ctx) => {
+        try {
+          return parseTrustedProxies(value);
+        } catch (err) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'must be true, false, a number of proxies in front (1 to 100), or proxy addresses ' +
+              `and ranges, comma-separated (127.0.0.1, 10.0.0.0/8, loopback): ${(err as Error).message}`,
+          });
+          return z.NEVER;
+        }
       })
       .optional(),
     HTTP_HEADERS_TIMEOUT_MS: wholeNumber(1000, 600_000, DEFAULT_HTTP_DEADLINES.headersMs),
@@ -249,6 +271,21 @@ const envSchema = z
         message: 'is required with ENGINE=comfyui (one or more ComfyUI base URLs)',
       });
     }
+    const browserBrokerUrl = env.PUBLIC_MQTT_URL ?? env.MQTT_URL;
+    if (
+      isHttps(env.PUBLIC_URL) &&
+      browserBrokerUrl &&
+      new URL(browserBrokerUrl).protocol !== 'wss:'
+    ) {
+      // An https page may not open a ws:// socket (mixed content): live updates would never come.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_MQTT_URL'],
+        message: env.PUBLIC_MQTT_URL
+          ? 'must be a wss:// address when PUBLIC_URL is https:// (browsers block ws:// from an https page)'
+          : 'is required (a wss:// address) when PUBLIC_URL is https:// and MQTT_URL is not wss://',
+      });
+    }
     if (!env.MQTT_URL) {
       if (env.ROLE !== 'server') {
         // The embedded broker lives in one process: a worker could not tell users anything,
@@ -316,6 +353,15 @@ const configSchema = envSchema.transform((e) => ({
    * from pages of any other origin are refused (issue 22, part 1). Unset: the request's Host.
    */
   ...(e.PUBLIC_URL ? { publicOrigin: new URL(e.PUBLIC_URL).origin } : {}),
+  /** PUBLIC_URL is https: the session cookie is Secure and answers carry HSTS. */
+  ...(isHttps(e.PUBLIC_URL) ? { httpsOnly: true } : {}),
+  /** Whose X-Forwarded-* headers to believe (TRUST_PROXY); unset: nobody's. */
+  ...(e.TRUST_PROXY ? { trustedProxies: e.TRUST_PROXY } : {}),
+  /**
+   * The embedded broker's address as browsers reach it (PUBLIC_MQTT_URL), when something in
+   * front serves it elsewhere; unset: PUBLIC_URL's host at /mqtt, or the request's Host.
+   */
+  ...(!e.MQTT_URL && e.PUBLIC_MQTT_URL ? { embeddedBrokerPublicUrl: e.PUBLIC_MQTT_URL } : {}),
   /** How long a client may take over a request's head, a whole request, and an idle keep-alive. */
   httpDeadlines: {
     headersMs: e.HTTP_HEADERS_TIMEOUT_MS,

@@ -40,6 +40,11 @@ interface Options {
   service: ServiceCredentials;
   log: Logger;
   limits?: BrokerLimits;
+  /**
+   * The client's address of a WebSocket upgrade (its login limits, its unauthenticated
+   * connections): behind a trusted proxy, the forwarded one. Unset: the socket's peer.
+   */
+  clientAddress?: (req: IncomingMessage) => string;
 }
 
 /** Aedes inside the server process: authenticates with the users' passwords, enforces access.ts. */
@@ -48,6 +53,7 @@ export async function createEmbeddedBroker({
   service,
   log,
   limits = DEFAULT_BROKER_LIMITS,
+  clientAddress = (req) => req.socket.remoteAddress ?? 'unknown',
 }: Options): Promise<EmbeddedBroker> {
   const principals = new WeakMap<Client, Principal>();
   const passwordCheckedAt = new WeakMap<Client, number>();
@@ -84,7 +90,7 @@ export async function createEmbeddedBroker({
         const refused = admit(client, { kind: 'service' });
         return refused ? done(refused, false) : done(null, true);
       }
-      const address = client.req?.socket.remoteAddress ?? 'unknown';
+      const address = client.req ? clientAddress(client.req) : 'unknown';
       const checkedAt = Date.now();
       auth
         .checkMessagingLogin(username, password.toString('utf8'), address)
@@ -199,7 +205,7 @@ export async function createEmbeddedBroker({
       socket.destroy();
       return;
     }
-    const address = req.socket.remoteAddress ?? 'unknown';
+    const address = clientAddress(req);
     const connection = guard.open(address);
     if (!connection) {
       log.warn({ address }, 'too many connections not logged in from one address');

@@ -21,7 +21,14 @@ import { sessionRoutes } from './routes/session.js';
 import { sameOriginGuard } from './same-origin.js';
 import { sessionHook } from './session.js';
 import { staticFiles } from './static.js';
+import type { TrustFunction } from './trusted-proxy.js';
 import { zipRoutes, type ZipApi } from './routes/zip.js';
+
+/**
+ * Browsers keep to https for this host for a year. Subdomains are not included: they may be
+ * other services of the operator's, not all of them served over https.
+ */
+const HSTS = 'max-age=31536000';
 
 /** The HTTP status of an unexpected failure that readableError recognised. */
 const READABLE_STATUS: Partial<Record<ServerErrorCode, number>> = {
@@ -60,6 +67,13 @@ export interface HttpDependencies {
   materialMaps: MaterialMapsApi;
   /** The origin browsers reach the server at (PUBLIC_URL's); unset: each request's Host. */
   publicOrigin?: string;
+  /**
+   * PUBLIC_URL is https: the session cookie is always Secure (a TLS proxy in front talks plain
+   * HTTP to this server) and every answer carries HSTS.
+   */
+  httpsOnly?: boolean;
+  /** Whose X-Forwarded-* headers to believe (TRUST_PROXY); unset: nobody's. */
+  trustProxy?: TrustFunction;
   /** How long clients may take over requests; unset: DEFAULT_HTTP_DEADLINES. */
   deadlines?: HttpDeadlines;
   /** Told of every route as it is registered (tests list the routes the app answers). */
@@ -75,6 +89,8 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     // A file name may be 255 characters, more once percent-encoded (the default is 100).
     routerOptions: { maxParamLength: 1024 },
     ...deadlineOptions(deps.deadlines ?? DEFAULT_HTTP_DEADLINES),
+    // request.ip (the login limits), .protocol and .host read the forwarded headers of these only.
+    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
@@ -84,6 +100,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');
+    if (deps.httpsOnly) reply.header('strict-transport-security', HSTS);
     done(null, payload);
   });
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
@@ -103,7 +120,10 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   await app.register(fastifyCookie);
   await app.register(sessionHook, { auth: deps.auth });
   await app.register(metaRoutes, deps);
-  await app.register(sessionRoutes, { auth: deps.auth });
+  await app.register(sessionRoutes, {
+    auth: deps.auth,
+    ...(deps.httpsOnly !== undefined && { httpsOnly: deps.httpsOnly }),
+  });
   await app.register(imageRoutes, { files: deps.files });
   await app.register(generationRoutes, {
     generation: deps.generation,

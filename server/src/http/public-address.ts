@@ -43,6 +43,15 @@ export function brokerUrlResolver(options: {
   };
 }
 
+/**
+ * The broker's WebSocket address under a public origin (PUBLIC_URL): `wss://` for an https
+ * origin, as an https page may open no `ws://` socket (mixed content).
+ */
+export function brokerUrlAtOrigin(origin: string, path: string): string {
+  const url = new URL(origin);
+  return `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}${path}`;
+}
+
 function normalise(name: string): string {
   return name.trim().toLowerCase();
 }

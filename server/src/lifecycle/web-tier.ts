@@ -10,7 +10,8 @@ import { generateServiceCredentials } from '../broker/service-principal.js';
 import type { Config } from '../config.js';
 import type { Container } from '../container.js';
 import { buildHttpApp } from '../http/app.js';
-import { allowedHostNames, brokerUrlResolver } from '../http/public-address.js';
+import { allowedHostNames, brokerUrlAtOrigin, brokerUrlResolver } from '../http/public-address.js';
+import { clientAddressOf, trustFunction } from '../http/trusted-proxy.js';
 import { connectServiceClient, type BrokerLogin } from '../messaging/connection.js';
 import { createCommandHandlers } from '../messaging/handlers/index.js';
 import {
@@ -40,6 +41,7 @@ export interface WebTier {
 export async function startWebTier(config: Config, c: Container, log: Logger): Promise<WebTier> {
   const service = generateServiceCredentials();
   const external = config.externalBroker;
+  const trustProxy = config.trustedProxies && trustFunction(config.trustedProxies);
   const broker = external
     ? undefined
     : await createEmbeddedBroker({
@@ -47,19 +49,20 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
         service,
         log,
         ...(config.brokerLimits && { limits: config.brokerLimits }),
+        clientAddress: (req) => clientAddressOf(req, trustProxy),
       });
   const app = await buildHttpApp({
     logger: log,
     auth: c.auth,
     title: config.title,
     theme: config.theme,
-    brokerUrlFor: external
-      ? () => external.publicUrl
-      : brokerUrlResolver({
-          allowedHosts: allowedHostNames(config.publicHosts),
-          path: BROKER_PATH,
-          port: () => (app.server.address() as AddressInfo).port,
-        }),
+    brokerUrlFor:
+      browserBrokerUrl(config) ??
+      brokerUrlResolver({
+        allowedHosts: allowedHostNames(config.publicHosts),
+        path: BROKER_PATH,
+        port: () => (app.server.address() as AddressInfo).port,
+      }),
     // Aedes, the embedded broker, speaks MQTT 3.1.1 only.
     brokerProtocolVersion: external?.publicProtocolVersion ?? EMBEDDED_BROKER_PROTOCOL_VERSION,
     healthCheck: () => c.health.check(),
@@ -73,6 +76,8 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
     zips: c.zips,
     materialMaps: c.materialMaps,
     ...(config.publicOrigin !== undefined && { publicOrigin: config.publicOrigin }),
+    ...(config.httpsOnly && { httpsOnly: true }),
+    ...(trustProxy && { trustProxy }),
     deadlines: config.httpDeadlines,
   });
   broker?.attach(app.server);
@@ -125,6 +130,21 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
       await app.close();
     },
   };
+}
+
+/**
+ * The broker address browsers are given when the settings fix it: the external broker's
+ * public one; PUBLIC_MQTT_URL for the embedded broker; else /mqtt under PUBLIC_URL (wss:// for
+ * https). Undefined: it is built from each request's Host.
+ */
+function browserBrokerUrl(config: Config): (() => string) | undefined {
+  const fixed =
+    config.externalBroker?.publicUrl ??
+    config.embeddedBrokerPublicUrl ??
+    (config.publicOrigin !== undefined
+      ? brokerUrlAtOrigin(config.publicOrigin, BROKER_PATH)
+      : undefined);
+  return fixed === undefined ? undefined : () => fixed;
 }
 
 /** One user's commands together: twice what one connection may send, so two busy tabs fit. */

@@ -64,7 +64,17 @@ export async function startTestServer(
   overrides: ServerOverrides = {},
   brokerLimits: Partial<BrokerLimits> = {},
   settings: Partial<
-    Pick<Config, 'maxQueuedPerUser' | 'databaseUrl' | 's3' | 'httpDeadlines' | 'publicOrigin'>
+    Pick<
+      Config,
+      | 'maxQueuedPerUser'
+      | 'databaseUrl'
+      | 's3'
+      | 'httpDeadlines'
+      | 'publicOrigin'
+      | 'httpsOnly'
+      | 'trustedProxies'
+      | 'embeddedBrokerPublicUrl'
+    >
   > = {},
 ): Promise<TestServer> {
   const data = tempDir();

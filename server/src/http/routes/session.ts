@@ -4,7 +4,10 @@ import type { AuthService } from '../../services/auth.js';
 import { ownerOf, SESSION_COOKIE } from '../session.js';
 
 /** Sign in, sign out, and who is signed in. */
-export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app, { auth }) => {
+export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService; httpsOnly?: boolean }> = async (
+  app,
+  { auth, httpsOnly = false },
+) => {
   app.post(API_ROUTES.login, async (request, reply) => {
     const body = loginRequestSchema.safeParse(request.body);
     if (!body.success) return reply.status(400).send({ error: errorText('LOGIN_FIELDS_MISSING') });
@@ -20,7 +23,8 @@ export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (a
       path: '/',
       httpOnly: true,
       sameSite: 'strict',
-      secure: request.protocol === 'https',
+      // Behind a TLS proxy the request itself is plain HTTP: PUBLIC_URL says browsers use https.
+      secure: httpsOnly || request.protocol === 'https',
     });
     const answer: LoginResponse = {
       username: result.username,
