@@ -1,0 +1,256 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalFileStore } from '../files/local-file-store.js';
+import { UserService } from '../services/users.js';
+import { openDatabase } from '../store/database.js';
+import { createImageRepository } from '../store/images.js';
+import { createUserRepository } from '../store/users.js';
+import { passwordOf, tempDir } from '../testing/fixtures.js';
+import { bricksPng, postPreview, previewFields, signIn, waitForPreview } from '../testing/http.js';
+import { captureOutput, finished, runEntry, spawnEntry } from '../testing/processes.js';
+import { TestClient } from '../testing/test-client.js';
+
+let data: ReturnType<typeof tempDir>;
+let backup: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  data = tempDir('tessera-backup-data-');
+  backup = tempDir('tessera-backup-to-');
+});
+afterEach(() => {
+  data.remove();
+  backup.remove();
+});
+
+const NOW = '2026-11-25T09:00:00.000Z';
+
+/** An install in use: two users, LD images with tags and stars, an HD made from one. */
+async function makeContent(): Promise<void> {
+  const db = await openDatabase({ dataDir: data.dir });
+  const files = new LocalFileStore(path.join(data.dir, 'files'));
+  try {
+    const users = new UserService(createUserRepository(db));
+    const images = createImageRepository(db);
+    for (const [u, username] of ['alice', 'bob'].entries()) {
+      await users.add(username, passwordOf(username));
+      const { id: ownerId } = await db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', username)
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('tags')
+        .values([
+          { owner_id: ownerId, id: `stone-${u}`, name: 'Stone', color: '#808080', created_at: NOW },
+          { owner_id: ownerId, id: `wood-${u}`, name: 'Wood', color: '#a0522d', created_at: NOW },
+        ])
+        .execute();
+      for (let i = 0; i < 3; i++) {
+        const filename = `${username}-wall-${i}.png`;
+        const png = await bricksPng(64 + i * 16, 64, 8 + u);
+        await files.write(username, 'ld', filename, png);
+        await files.write(username, 'ld-thumbnails', `${filename}.webp`, png.subarray(0, 90 + i));
+        const image = await images.insert({
+          ownerId,
+          kind: 'ld',
+          filename,
+          sourceImageId: null,
+          width: 64 + i * 16,
+          height: 64,
+          bytes: png.length,
+          metadata: { cliptextencode_585: `brick wall ${i}`, kseed: i },
+          createdAt: NOW,
+        });
+        await images.assignTag(ownerId, image.id, i % 2 ? `wood-${u}` : `stone-${u}`);
+        if (i !== 1) await images.setStarred(ownerId, image.id, true);
+        if (u === 0 && i === 0) {
+          const hd = await bricksPng(256, 256, 32);
+          await files.write(username, 'hd', 'alice-wall-0-hd.png', hd);
+          await files.write(
+            username,
+            'hd-thumbnails',
+            'alice-wall-0-hd.png.webp',
+            hd.subarray(0, 80),
+          );
+          await images.insert({
+            ownerId,
+            kind: 'hd',
+            filename: 'alice-wall-0-hd.png',
+            sourceImageId: image.id,
+            width: 256,
+            height: 256,
+            bytes: hd.length,
+            metadata: {},
+            createdAt: NOW,
+          });
+        }
+      }
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Every row of every table of a SQLite file, in a stable order. */
+function rowsOf(file: string): Record<string, unknown[]> {
+  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  try {
+    const tables = db
+      .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
+      .pluck()
+      .all() as string[];
+    const dump: Record<string, unknown[]> = {};
+    for (const table of tables.sort()) {
+      const columns = db.prepare(`select * from "${table}" limit 0`).columns().length;
+      const order = Array.from({ length: columns }, (_, i) => i + 1).join(', ');
+      dump[table] = db.prepare(`select * from "${table}" order by ${order}`).all();
+    }
+    return dump;
+  } finally {
+    db.close();
+  }
+}
+
+/** The rows without the columns a live process rewrites every few seconds. */
+function withoutHeartbeats(rows: Record<string, unknown[]>): Record<string, unknown[]> {
+  const drop = (list: unknown[] | undefined, column: string) =>
+    (list ?? []).map((row) => ({ ...(row as object), [column]: 'heartbeat' }));
+  return {
+    ...rows,
+    jobs: drop(rows.jobs, 'lease_expires_at'),
+    instances: drop(rows.instances, 'heartbeat_at'),
+  };
+}
+
+/** Every stored file below `root` (hidden names aside) as its path → SHA-256 of its bytes. */
+function filesOf(root: string): Record<string, string> {
+  const dump: Record<string, string> = {};
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      if (entry.name.startsWith('.')) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full, `${prefix}${entry.name}/`);
+      else
+        dump[`${prefix}${entry.name}`] = createHash('sha256')
+          .update(fs.readFileSync(full))
+          .digest('hex');
+    }
+  };
+  walk(root, '');
+  return dump;
+}
+
+async function startServer(env: Record<string, string> = {}) {
+  const server = spawnEntry('main.ts', [], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: data.dir,
+    BUILTIN_UPSCALER: 'lanczos',
+    ...env,
+  });
+  const done = finished(server);
+  const output = captureOutput(server);
+  const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/);
+  return { server, url, output, done };
+}
+
+const database = () => path.join(data.dir, 'tessera.sqlite');
+
+describe('npm run backup and npm run restore', () => {
+  it('backs up a running server mid-job; the restore is the backup moment, byte for byte, and the product works on it', async () => {
+    await makeContent();
+    const running = await startServer({ TESSERA_HOLD_POINT: 'preview:file-written' });
+    const cookie = await signIn(running.url, 'alice');
+    const posted = await postPreview(running.url, cookie, {
+      file: { name: 'bricks.png', data: await bricksPng(256, 256) },
+      fields: previewFields('alice'),
+    });
+    expect(posted.status).toBe(202);
+    // The job stands between writing its LD file and recording its row: mid-commit.
+    await running.output.waitFor(/held at preview:file-written/, 60_000);
+    const atBackup = { rows: rowsOf(database()), files: filesOf(path.join(data.dir, 'files')) };
+    expect(atBackup.rows.jobs).toContainEqual(expect.objectContaining({ status: 'in_progress' }));
+    expect(atBackup.rows.images).toHaveLength(7);
+    // The held job's file and thumbnail are written, the reference uploaded: 8 + 6 + 3 files.
+    expect(Object.keys(atBackup.files)).toHaveLength(17);
+
+    const made = await runEntry('cli/backup.ts', ['--to', backup.dir], { DATA_DIR: data.dir });
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+    expect(made.stdout).toMatch(/files: {4}17 \(\d+ bytes\)/);
+
+    // The job goes on and finishes after the backup: the live install moves past it.
+    running.server.stdin?.write('\n');
+    expect((await waitForPreview(running.url, cookie)).status).toBe('finished');
+    running.server.kill('SIGTERM');
+    await running.done;
+    expect(rowsOf(database()).images).toHaveLength(8);
+
+    // The manifest: version, schema level, counts, each file's checksum.
+    const manifest = JSON.parse(fs.readFileSync(path.join(backup.dir, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({
+      format: 'tessera-backup',
+      tesseraVersion: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      schema: { migration: '0017-input-references', migrations: 14 },
+      rows: { users: 2, images: 7, tags: 4, image_tags: 6, jobs: 1 },
+      leftOut: [],
+    });
+    expect(
+      Object.fromEntries(
+        (manifest.files as { path: string; sha256: string }[]).map((f) => [f.path, f.sha256]),
+      ),
+    ).toEqual(atBackup.files);
+
+    // Wipe the install, then restore it.
+    fs.rmSync(data.dir, { recursive: true, force: true });
+    fs.mkdirSync(data.dir);
+    const restored = await runEntry('cli/restore.ts', ['--from', backup.dir], {
+      DATA_DIR: data.dir,
+    });
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toMatch(/files: {4}17, each checked against its SHA-256/);
+    expect(rowsOf(database())).toEqual(rowsOf(path.join(backup.dir, 'tessera.sqlite')));
+    // The live rows as they stood while the backup ran: the same, but for the running
+    // processes' heartbeats (the job's lease is renewed every few seconds).
+    expect(withoutHeartbeats(rowsOf(database()))).toEqual(withoutHeartbeats(atBackup.rows));
+    expect(filesOf(path.join(data.dir, 'files'))).toEqual(atBackup.files);
+
+    // A server on the restored data: users sign in, images list and download, and the job that
+    // was running when the backup was taken runs again to its end, once.
+    const again = await startServer();
+    const aliceCookie = await signIn(again.url, 'alice');
+    const client = await TestClient.connect(
+      `${again.url.replace('http://', 'ws://')}/mqtt`,
+      'alice',
+      passwordOf('alice'),
+    );
+    try {
+      const listed = await client.call('list-low-definition', { page: 1, size: 100 });
+      const names = (listed.images as { filename: string; starred?: boolean }[]).map(
+        (image) => image.filename,
+      );
+      expect(names).toEqual(expect.arrayContaining(['alice-wall-0.png', 'alice-wall-2.png']));
+      const hd = await client.call('list-high-definition', { page: 1, size: 100 });
+      expect((hd.images as { filename: string }[]).map((i) => i.filename)).toEqual([
+        'alice-wall-0-hd.png',
+      ]);
+    } finally {
+      await client.mqtt.endAsync();
+    }
+    const download = await fetch(`${again.url}/api/images/ld/alice-wall-1.png`, {
+      headers: { cookie: aliceCookie },
+    });
+    expect(download.status).toBe(200);
+    const original = await bricksPng(80, 64, 8);
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(original);
+    expect((await waitForPreview(again.url, aliceCookie)).status).toBe('finished');
+    again.server.kill('SIGTERM');
+    await again.done;
+    const after = rowsOf(database());
+    expect(after.images).toHaveLength(8);
+    expect(after.jobs).toEqual([expect.objectContaining({ status: 'finished' })]);
+  }, 180_000);
+});
