@@ -253,4 +253,96 @@ describe('npm run backup and npm run restore', () => {
     expect(after.images).toHaveLength(8);
     expect(after.jobs).toEqual([expect.objectContaining({ status: 'finished' })]);
   }, 180_000);
+
+  it('leaves out a row whose file is deleted while the backup runs, and still finishes', async () => {
+    await makeContent();
+    const taking = spawnEntry('cli/backup.ts', ['--to', backup.dir], {
+      DATA_DIR: data.dir,
+      TESSERA_HOLD_POINT: 'backup:snapshot-taken',
+    });
+    const done = finished(taking);
+    await captureOutput(taking).waitFor(/held at backup:snapshot-taken/);
+    // Between the snapshot and the copy of the files, alice deletes an image, as the server
+    // does: the files go, then the row.
+    const files = path.join(data.dir, 'files', 'alice');
+    fs.rmSync(path.join(files, 'ld', 'alice-wall-2.png'));
+    fs.rmSync(path.join(files, 'ld-thumbnails', 'alice-wall-2.png.webp'));
+    const live = new SQLite(database());
+    live.pragma('foreign_keys = ON');
+    live.prepare("delete from images where filename = 'alice-wall-2.png'").run();
+    live.close();
+    taking.stdin?.write('\n');
+    const made = await done;
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+    expect(made.stdout).toMatch(/left out: 1 rows whose files were deleted while the backup ran/);
+    const manifest = JSON.parse(fs.readFileSync(path.join(backup.dir, 'manifest.json'), 'utf8'));
+    expect(manifest.leftOut).toEqual([
+      { table: 'images', owner: 'alice', filename: 'alice-wall-2.png' },
+    ]);
+    expect(manifest.rows).toMatchObject({ images: 6, image_tags: 5 });
+
+    // Every row of the backup has its file, and the restore is the install after the deletion.
+    const restored = await runEntry('cli/restore.ts', ['--from', backup.dir], {
+      DATA_DIR: path.join(data.dir, 'restored'),
+    });
+    expect(restored.code).toBe(0);
+    const rows = rowsOf(path.join(data.dir, 'restored', 'tessera.sqlite'));
+    const live2 = rowsOf(database());
+    expect(rows.images).toEqual(live2.images);
+    expect(rows.image_tags).toEqual(live2.image_tags);
+    const restoredFiles = filesOf(path.join(data.dir, 'restored', 'files'));
+    expect(restoredFiles).toEqual(filesOf(path.join(data.dir, 'files')));
+    for (const image of rows.images as { owner_id: number; kind: string; filename: string }[]) {
+      const owner = image.owner_id === 1 ? 'alice' : 'bob';
+      expect(restoredFiles).toHaveProperty([`${owner}/${image.kind}/${image.filename}`]);
+    }
+  }, 60_000);
+
+  it('refuses what it cannot do, saying so, and changes nothing', async () => {
+    await makeContent();
+    const backupTo = (env: Record<string, string>, to = backup.dir) =>
+      runEntry('cli/backup.ts', ['--to', to], { DATA_DIR: data.dir, ...env });
+    const restoreFrom = (dataDir: string, from = backup.dir) =>
+      runEntry('cli/restore.ts', ['--from', from], { DATA_DIR: dataDir });
+
+    const postgres = await backupTo({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/tessera' });
+    expect(postgres.code).toBe(2);
+    expect(postgres.stderr).toMatch(/DATABASE_URL is set: .*pg_dump/);
+    const s3 = await backupTo({ FILES_URL: 's3://tiles/studio' });
+    expect(s3.code).toBe(2);
+    expect(s3.stderr).toMatch(/FILES_URL is set: .*s3:\/\/tiles\/studio.*bucket versioning/);
+    expect(fs.readdirSync(backup.dir)).toEqual([]);
+    fs.writeFileSync(path.join(backup.dir, 'notes.txt'), 'not a backup');
+    const notEmpty = await backupTo({});
+    expect(notEmpty.code).toBe(2);
+    expect(notEmpty.stderr).toMatch(/is not empty: back up into a new or empty folder/);
+    const noManifest = await restoreFrom(path.join(data.dir, 'new'));
+    expect(noManifest.code).toBe(2);
+    expect(noManifest.stderr).toMatch(/manifest\.json not found: .* is not a Tessera backup/);
+    fs.rmSync(path.join(backup.dir, 'notes.txt'));
+
+    expect((await backupTo({})).code).toBe(0);
+    // A restore over an install in use would lose it: refused, the install untouched.
+    const before = fs.readFileSync(database());
+    const over = await restoreFrom(data.dir);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toMatch(/DATA_DIR \(.*\) is not empty: it holds tessera\.sqlite, files\//);
+    expect(fs.readFileSync(database())).toEqual(before);
+
+    // One flipped byte in the backup: refused before anything is written.
+    const damaged = path.join(backup.dir, 'files', 'bob', 'ld', 'bob-wall-1.png');
+    const bytes = fs.readFileSync(damaged);
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 20) ^ 0xff, bytes.length - 20);
+    fs.writeFileSync(damaged, bytes);
+    fs.rmSync(path.join(backup.dir, 'files', 'alice', 'hd', 'alice-wall-0-hd.png'));
+    const fresh = path.join(data.dir, 'fresh');
+    const refused = await restoreFrom(fresh);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `The backup in ${backup.dir} is damaged: 2 of its files do not match manifest.json: ` +
+        'alice/hd/alice-wall-0-hd.png (missing), bob/ld/bob-wall-1.png (bytes differ)\n',
+    );
+    expect(fs.existsSync(fresh) ? fs.readdirSync(fresh) : []).toEqual([]);
+  }, 60_000);
 });
