@@ -1,15 +1,15 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalFileStore } from '../files/local-file-store.js';
-import { UserService } from '../services/users.js';
-import { openDatabase } from '../store/database.js';
-import { createImageRepository } from '../store/images.js';
-import { createUserRepository } from '../store/users.js';
 import { passwordOf, tempDir } from '../testing/fixtures.js';
 import { bricksPng, postPreview, previewFields, signIn, waitForPreview } from '../testing/http.js';
+import {
+  filesOf,
+  makeInstallContent,
+  rowsOf,
+  withoutHeartbeats,
+} from '../testing/install-content.js';
 import { captureOutput, finished, runEntry, spawnEntry } from '../testing/processes.js';
 import { TestClient } from '../testing/test-client.js';
 
@@ -23,124 +23,6 @@ afterEach(() => {
   data.remove();
   backup.remove();
 });
-
-const NOW = '2026-11-25T09:00:00.000Z';
-
-/** An install in use: two users, LD images with tags and stars, an HD made from one. */
-async function makeContent(): Promise<void> {
-  const db = await openDatabase({ dataDir: data.dir });
-  const files = new LocalFileStore(path.join(data.dir, 'files'));
-  try {
-    const users = new UserService(createUserRepository(db));
-    const images = createImageRepository(db);
-    for (const [u, username] of ['alice', 'bob'].entries()) {
-      await users.add(username, passwordOf(username));
-      const { id: ownerId } = await db
-        .selectFrom('users')
-        .select('id')
-        .where('username', '=', username)
-        .executeTakeFirstOrThrow();
-      await db
-        .insertInto('tags')
-        .values([
-          { owner_id: ownerId, id: `stone-${u}`, name: 'Stone', color: '#808080', created_at: NOW },
-          { owner_id: ownerId, id: `wood-${u}`, name: 'Wood', color: '#a0522d', created_at: NOW },
-        ])
-        .execute();
-      for (let i = 0; i < 3; i++) {
-        const filename = `${username}-wall-${i}.png`;
-        const png = await bricksPng(64 + i * 16, 64, 8 + u);
-        await files.write(username, 'ld', filename, png);
-        await files.write(username, 'ld-thumbnails', `${filename}.webp`, png.subarray(0, 90 + i));
-        const image = await images.insert({
-          ownerId,
-          kind: 'ld',
-          filename,
-          sourceImageId: null,
-          width: 64 + i * 16,
-          height: 64,
-          bytes: png.length,
-          metadata: { cliptextencode_585: `brick wall ${i}`, kseed: i },
-          createdAt: NOW,
-        });
-        await images.assignTag(ownerId, image.id, i % 2 ? `wood-${u}` : `stone-${u}`);
-        if (i !== 1) await images.setStarred(ownerId, image.id, true);
-        if (u === 0 && i === 0) {
-          const hd = await bricksPng(256, 256, 32);
-          await files.write(username, 'hd', 'alice-wall-0-hd.png', hd);
-          await files.write(
-            username,
-            'hd-thumbnails',
-            'alice-wall-0-hd.png.webp',
-            hd.subarray(0, 80),
-          );
-          await images.insert({
-            ownerId,
-            kind: 'hd',
-            filename: 'alice-wall-0-hd.png',
-            sourceImageId: image.id,
-            width: 256,
-            height: 256,
-            bytes: hd.length,
-            metadata: {},
-            createdAt: NOW,
-          });
-        }
-      }
-    }
-  } finally {
-    await db.destroy();
-  }
-}
-
-/** Every row of every table of a SQLite file, in a stable order. */
-function rowsOf(file: string): Record<string, unknown[]> {
-  const db = new SQLite(file, { readonly: true, fileMustExist: true });
-  try {
-    const tables = db
-      .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
-      .pluck()
-      .all() as string[];
-    const dump: Record<string, unknown[]> = {};
-    for (const table of tables.sort()) {
-      const columns = db.prepare(`select * from "${table}" limit 0`).columns().length;
-      const order = Array.from({ length: columns }, (_, i) => i + 1).join(', ');
-      dump[table] = db.prepare(`select * from "${table}" order by ${order}`).all();
-    }
-    return dump;
-  } finally {
-    db.close();
-  }
-}
-
-/** The rows without the columns a live process rewrites every few seconds. */
-function withoutHeartbeats(rows: Record<string, unknown[]>): Record<string, unknown[]> {
-  const drop = (list: unknown[] | undefined, column: string) =>
-    (list ?? []).map((row) => ({ ...(row as object), [column]: 'heartbeat' }));
-  return {
-    ...rows,
-    jobs: drop(rows.jobs, 'lease_expires_at'),
-    instances: drop(rows.instances, 'heartbeat_at'),
-  };
-}
-
-/** Every stored file below `root` (hidden names aside) as its path → SHA-256 of its bytes. */
-function filesOf(root: string): Record<string, string> {
-  const dump: Record<string, string> = {};
-  const walk = (dir: string, prefix: string) => {
-    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-      if (entry.name.startsWith('.')) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full, `${prefix}${entry.name}/`);
-      else
-        dump[`${prefix}${entry.name}`] = createHash('sha256')
-          .update(fs.readFileSync(full))
-          .digest('hex');
-    }
-  };
-  walk(root, '');
-  return dump;
-}
 
 async function startServer(env: Record<string, string> = {}) {
   const server = spawnEntry('main.ts', [], {
@@ -160,7 +42,7 @@ const database = () => path.join(data.dir, 'tessera.sqlite');
 
 describe('npm run backup and npm run restore', () => {
   it('backs up a running server mid-job; the restore is the backup moment, byte for byte, and the product works on it', async () => {
-    await makeContent();
+    await makeInstallContent(data.dir);
     const running = await startServer({ TESSERA_HOLD_POINT: 'preview:file-written' });
     const cookie = await signIn(running.url, 'alice');
     const posted = await postPreview(running.url, cookie, {
@@ -252,10 +134,10 @@ describe('npm run backup and npm run restore', () => {
     const after = rowsOf(database());
     expect(after.images).toHaveLength(8);
     expect(after.jobs).toEqual([expect.objectContaining({ status: 'finished' })]);
-  }, 180_000);
+  }, 300_000);
 
   it('leaves out a row whose file is deleted while the backup runs, and still finishes', async () => {
-    await makeContent();
+    await makeInstallContent(data.dir);
     const taking = spawnEntry('cli/backup.ts', ['--to', backup.dir], {
       DATA_DIR: data.dir,
       TESSERA_HOLD_POINT: 'backup:snapshot-taken',
@@ -297,52 +179,53 @@ describe('npm run backup and npm run restore', () => {
       const owner = image.owner_id === 1 ? 'alice' : 'bob';
       expect(restoredFiles).toHaveProperty([`${owner}/${image.kind}/${image.filename}`]);
     }
-  }, 60_000);
+  }, 120_000);
 
   it('refuses what it cannot do, saying so, and changes nothing', async () => {
-    await makeContent();
+    await makeInstallContent(data.dir);
     const backupTo = (env: Record<string, string>, to = backup.dir) =>
       runEntry('cli/backup.ts', ['--to', to], { DATA_DIR: data.dir, ...env });
     const restoreFrom = (dataDir: string, from = backup.dir) =>
       runEntry('cli/restore.ts', ['--from', from], { DATA_DIR: dataDir });
 
-    const postgres = await backupTo({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/tessera' });
+    // The independent refusals run side by side: each is a process start.
+    const [postgres, s3, noManifest] = await Promise.all([
+      backupTo({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/tessera' }),
+      backupTo({ FILES_URL: 's3://tiles/studio' }),
+      restoreFrom(path.join(data.dir, 'new')),
+    ]);
     expect(postgres.code).toBe(2);
     expect(postgres.stderr).toMatch(/DATABASE_URL is set: .*pg_dump/);
-    const s3 = await backupTo({ FILES_URL: 's3://tiles/studio' });
     expect(s3.code).toBe(2);
     expect(s3.stderr).toMatch(/FILES_URL is set: .*s3:\/\/tiles\/studio.*bucket versioning/);
+    expect(noManifest.code).toBe(2);
+    expect(noManifest.stderr).toMatch(/manifest\.json not found: .* is not a Tessera backup/);
     expect(fs.readdirSync(backup.dir)).toEqual([]);
     fs.writeFileSync(path.join(backup.dir, 'notes.txt'), 'not a backup');
     const notEmpty = await backupTo({});
     expect(notEmpty.code).toBe(2);
     expect(notEmpty.stderr).toMatch(/is not empty: back up into a new or empty folder/);
-    const noManifest = await restoreFrom(path.join(data.dir, 'new'));
-    expect(noManifest.code).toBe(2);
-    expect(noManifest.stderr).toMatch(/manifest\.json not found: .* is not a Tessera backup/);
     fs.rmSync(path.join(backup.dir, 'notes.txt'));
-
     expect((await backupTo({})).code).toBe(0);
-    // A restore over an install in use would lose it: refused, the install untouched.
-    const before = fs.readFileSync(database());
-    const over = await restoreFrom(data.dir);
-    expect(over.code).toBe(2);
-    expect(over.stderr).toMatch(/DATA_DIR \(.*\) is not empty: it holds tessera\.sqlite, files\//);
-    expect(fs.readFileSync(database())).toEqual(before);
 
-    // One flipped byte in the backup: refused before anything is written.
+    // One flipped byte and one missing file in the backup: refused before anything is written.
     const damaged = path.join(backup.dir, 'files', 'bob', 'ld', 'bob-wall-1.png');
     const bytes = fs.readFileSync(damaged);
     bytes.writeUInt8(bytes.readUInt8(bytes.length - 20) ^ 0xff, bytes.length - 20);
     fs.writeFileSync(damaged, bytes);
     fs.rmSync(path.join(backup.dir, 'files', 'alice', 'hd', 'alice-wall-0-hd.png'));
     const fresh = path.join(data.dir, 'fresh');
-    const refused = await restoreFrom(fresh);
+    const before = fs.readFileSync(database());
+    const [over, refused] = await Promise.all([restoreFrom(data.dir), restoreFrom(fresh)]);
+    // A restore over an install in use would lose it: refused, the install untouched.
+    expect(over.code).toBe(2);
+    expect(over.stderr).toMatch(/DATA_DIR \(.*\) is not empty: it holds tessera\.sqlite, files\//);
+    expect(fs.readFileSync(database())).toEqual(before);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(
       `The backup in ${backup.dir} is damaged: 2 of its files do not match manifest.json: ` +
         'alice/hd/alice-wall-0-hd.png (missing), bob/ld/bob-wall-1.png (bytes differ)\n',
     );
     expect(fs.existsSync(fresh) ? fs.readdirSync(fresh) : []).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
