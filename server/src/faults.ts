@@ -25,3 +25,18 @@ export function diskFullPoint(step: string, path: string): void {
     path,
   });
 }
+
+/**
+ * An explicit pause: with TESSERA_HOLD_POINT naming a step, the process prints `held at <step>`
+ * and waits there until a line arrives on its standard input, so a test can act while a job or a
+ * backup stands at exactly that step (a backup taken while a job is mid-commit). Everything else
+ * the process does goes on meanwhile. Unset, this is one comparison.
+ */
+export async function holdPoint(step: string): Promise<void> {
+  if (process.env.TESSERA_HOLD_POINT !== step) return;
+  process.stdout.write(`held at ${step}\n`);
+  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+  // Reading stdin would otherwise keep the process alive once its work is done.
+  process.stdin.pause();
+  process.stdin.unref?.();
+}

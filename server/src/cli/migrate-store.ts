@@ -86,11 +86,13 @@ async function run(argv: string[]): Promise<string> {
       new LocalFileStore(path.join(from, 'files')),
       target.files,
       owners,
-      (count) => {
-        // A line every 100 files: a large install has hundreds of thousands.
-        if (count.seen - lastPrinted < 100) return;
-        lastPrinted = count.seen;
-        print(`  files: ${count.seen} (${count.copied} copied, ${count.skipped} already there)`);
+      {
+        onProgress: (count) => {
+          // A line every 100 files: a large install has hundreds of thousands.
+          if (count.seen - lastPrinted < 100) return;
+          lastPrinted = count.seen;
+          print(`  files: ${count.seen} (${count.copied} copied, ${count.skipped} already there)`);
+        },
       },
     );
     const rows = tables.reduce((sum, t) => sum + t.read, 0);

@@ -11,6 +11,17 @@ export interface FileCount {
   skipped: number;
   /** Bytes this run copied. */
   bytes: number;
+  /** Files listed but gone when read (removed meanwhile): only with `skipVanished`. */
+  vanished: number;
+}
+
+export interface CopyFilesOptions {
+  onProgress?: (count: FileCount) => void;
+  /**
+   * A file removed between the listing and its copy (the source is in use) is counted and
+   * skipped rather than failing the copy.
+   */
+  skipVanished?: boolean;
 }
 
 /**
@@ -23,9 +34,9 @@ export async function copyFiles(
   source: FileStore,
   target: FileStore,
   owners: readonly string[],
-  onProgress?: (count: FileCount) => void,
+  options: CopyFilesOptions = {},
 ): Promise<FileCount> {
-  const count: FileCount = { seen: 0, copied: 0, skipped: 0, bytes: 0 };
+  const count: FileCount = { seen: 0, copied: 0, skipped: 0, bytes: 0, vanished: 0 };
   for (const owner of owners) {
     for (const area of FILE_AREAS) {
       for (const file of await source.list(owner, area)) {
@@ -34,13 +45,19 @@ export async function copyFiles(
         if (there?.bytes === file.bytes) {
           count.skipped++;
         } else {
-          await target.write(owner, area, file.name, source.read(owner, area, file.name));
+          try {
+            await target.write(owner, area, file.name, source.read(owner, area, file.name));
+          } catch (err) {
+            if (!options.skipVanished || (await source.stat(owner, area, file.name))) throw err;
+            count.vanished++;
+            continue;
+          }
           count.copied++;
           count.bytes += file.bytes;
           // The crash test stops the copy here, after a given number of files.
           faultPoint(`migrate-store:files:${count.copied + count.skipped}`);
         }
-        onProgress?.({ ...count });
+        options.onProgress?.({ ...count });
       }
     }
   }

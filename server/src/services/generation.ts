@@ -9,7 +9,7 @@ import type { JobKind, JobRecord, PreviewJobParams } from '../jobs/job.js';
 import { QueueFullError, type JobQueue } from '../jobs/queue.js';
 import type { JobHandler, JobScheduler } from '../jobs/runner.js';
 import type { ImageRepository } from '../store/images.js';
-import { faultPoint } from '../faults.js';
+import { faultPoint, holdPoint } from '../faults.js';
 import type { Owner } from '../owner.js';
 import { thumbnailName } from './images.js';
 import type { ReferenceService } from './references.js';
@@ -151,6 +151,7 @@ export class GenerationService {
       // Written (atomically) before it is recorded: nothing half-written is ever listed.
       const stored = await this.files.write(owner.username, 'ld', filename, png);
       faultPoint('preview:file-written');
+      await holdPoint('preview:file-written');
       await this.images.insert({
         ownerId: owner.id,
         kind: 'ld',
