@@ -21,6 +21,7 @@ import {
 } from '../messaging/service.js';
 import { THEMES_DIR, WEB_DIST_DIR } from '../paths.js';
 import { CredentialsWatcher } from '../services/credentials-watcher.js';
+import { tokenMetricsEndpoint, type Observability } from './operations.js';
 
 /** What users talk to: the HTTP app, the embedded broker unless MQTT_URL names one, messaging. */
 export interface WebTier {
@@ -37,7 +38,12 @@ export interface WebTier {
  * external), then the messaging service as the broker's service client, whose HD status
  * messages the container's relay then carries.
  */
-export async function startWebTier(config: Config, c: Container, log: Logger): Promise<WebTier> {
+export async function startWebTier(
+  config: Config,
+  c: Container,
+  log: Logger,
+  { metrics, readiness }: Observability,
+): Promise<WebTier> {
   const service = generateServiceCredentials();
   const external = config.externalBroker;
   const broker = external
@@ -48,6 +54,7 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
         log,
         ...(config.brokerLimits && { limits: config.brokerLimits }),
       });
+  const metricsEndpoint = tokenMetricsEndpoint(config, metrics);
   const app = await buildHttpApp({
     logger: log,
     auth: c.auth,
@@ -74,6 +81,9 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
     materialMaps: c.materialMaps,
     ...(config.publicOrigin !== undefined && { publicOrigin: config.publicOrigin }),
     deadlines: config.httpDeadlines,
+    ...(metrics && { metrics }),
+    readiness: readiness.check,
+    ...(metricsEndpoint && { metricsEndpoint }),
   });
   broker?.attach(app.server);
   await app.listen({ port: config.port, host: config.host });
@@ -84,8 +94,13 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
     ...service,
   };
   const rate = userCommandRate(config.brokerLimits ?? DEFAULT_BROKER_LIMITS);
+  const serviceClient = await connectServiceClient(serviceLogin, log);
+  readiness.require('broker', () => {
+    if (!serviceClient.connected) throw new Error('the service connection to the broker is down');
+  });
+  if (broker) metrics?.watch({ mqttConnections: () => broker.connectionCount() });
   const messaging = new MessagingService(
-    await connectServiceClient(serviceLogin, log),
+    serviceClient,
     c.userAdmin,
     createCommandHandlers({ images: c.images, tags: c.tags }),
     c.hd,
@@ -97,6 +112,7 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
       ...(c.limits.store !== 'memory' && {
         sharedRate: c.limits.limiters(sharedRateWindow(rate)),
       }),
+      ...(metrics && { metrics }),
     },
   );
   c.hdStatus.connect(messaging);

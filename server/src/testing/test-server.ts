@@ -64,7 +64,16 @@ export async function startTestServer(
   overrides: ServerOverrides = {},
   brokerLimits: Partial<BrokerLimits> = {},
   settings: Partial<
-    Pick<Config, 'maxQueuedPerUser' | 'databaseUrl' | 's3' | 'httpDeadlines' | 'publicOrigin'>
+    Pick<
+      Config,
+      | 'maxQueuedPerUser'
+      | 'databaseUrl'
+      | 's3'
+      | 'httpDeadlines'
+      | 'publicOrigin'
+      | 'metricsToken'
+      | 'metricsPort'
+    >
   > = {},
 ): Promise<TestServer> {
   const data = tempDir();
@@ -112,6 +121,7 @@ export async function startTestServer(
     brokerLimits: { ...DEFAULT_BROKER_LIMITS, ...brokerLimits },
     maxQueuedPerUser: DEFAULT_MAX_QUEUED_PER_USER,
     httpDeadlines: DEFAULT_HTTP_DEADLINES,
+    shutdownDrainMs: 0,
     ...settings,
     ...(externalBroker && { externalBroker }),
   };
