@@ -48,21 +48,9 @@ async function main(): Promise<void> {
       ? `\nTessera worker is running jobs\n\n`
       : `\nTessera${running.role === 'web' ? ' (web, no jobs)' : ''} is running at ${running.url}\n\n`,
   );
-  const host = loopbackShown(running.url);
-  if (running.healthPort !== undefined) {
-    process.stdout.write(`Health checks at http://${host}:${running.healthPort}/api/ready\n`);
-  }
-  if (running.metricsPort !== undefined) {
-    process.stdout.write(`Metrics at http://${host}:${running.metricsPort}/metrics\n`);
-  }
+  if (running.healthUrl) process.stdout.write(`Health checks at ${running.healthUrl}/api/ready\n`);
+  if (running.metricsUrl) process.stdout.write(`Metrics at ${running.metricsUrl}/metrics\n`);
   if (stopRequested) void stop(running);
-}
-
-/** The host the main address shows (a worker has none: HOST's loopback stands in). */
-function loopbackShown(url: string): string {
-  return url
-    ? new URL(url).hostname
-    : (process.env.HOST ?? 'localhost').replace(/^0\.0\.0\.0$/, 'localhost');
 }
 
 main().catch((err: unknown) => {

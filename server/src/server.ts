@@ -23,9 +23,9 @@ export interface RunningServer {
   role: Config['role'];
   url: string;
   port: number;
-  /** The operators' listeners (a worker's HEALTH_PORT, METRICS_PORT), when configured. */
-  healthPort?: number;
-  metricsPort?: number;
+  /** The operators' listeners' addresses (a worker's HEALTH_PORT, METRICS_PORT), when configured. */
+  healthUrl?: string;
+  metricsUrl?: string;
   /** The administrator made on a first start, with its one-time password. */
   createdAdmin: { username: string; password: string } | undefined;
   stop(): Promise<void>;
@@ -95,8 +95,12 @@ export async function startServer(
     role: config.role,
     url: web?.url ?? '',
     port: web?.port ?? 0,
-    ...(operations.healthPort !== undefined && { healthPort: operations.healthPort }),
-    ...(operations.metricsPort !== undefined && { metricsPort: operations.metricsPort }),
+    ...(operations.healthPort !== undefined && {
+      healthUrl: `http://${shownHost(config.host)}:${operations.healthPort}`,
+    }),
+    ...(operations.metricsPort !== undefined && {
+      metricsUrl: `http://${shownHost(config.host)}:${operations.metricsPort}`,
+    }),
     createdAdmin: admin,
     stop,
   };
@@ -119,4 +123,10 @@ async function connectWorkerStatus(
   });
   c.hdStatus.connect(brokerHdStatusSink(client, log));
   return client;
+}
+
+/** The address to print for a listener on `host`: a wildcard is reached at localhost. */
+export function shownHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
 }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { operationsRoutes, type OperationsOptions } from './operations.js';
 import { healthRoute, type HealthDependencies } from './routes/meta.js';
 
@@ -12,7 +12,10 @@ export async function buildOperationsApp(
   deps: HealthDependencies & OperationsOptions & { logger: FastifyBaseLogger },
 ): Promise<FastifyInstance> {
   // Probes come every few seconds: their lines would drown the log.
-  const app = Fastify({ loggerInstance: deps.logger, disableRequestLogging: true });
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   await app.register(healthRoute, deps);
   await app.register(operationsRoutes, deps);
   return app;

@@ -5,9 +5,7 @@ import type { Metrics } from '../metrics.js';
 
 /** What GET /api/ready answers: ready, or which dependencies fail, or stopping (draining). */
 export type Readiness =
-  | { status: 'ready' }
-  | { status: 'stopping' }
-  | { status: 'unavailable'; failing: string[] };
+  { status: 'ready' } | { status: 'stopping' } | { status: 'unavailable'; failing: string[] };
 
 /** The metrics in Prometheus' text format, and who may read them. */
 export interface MetricsEndpoint {
@@ -37,7 +35,10 @@ export const operationsRoutes: FastifyPluginAsync<OperationsOptions> = async (ap
   const endpoint = options.metricsEndpoint;
   app.get(METRICS_PATH, async (request, reply) => {
     if (!endpoint) return reply.status(404).send({ error: errorText('NOT_FOUND') });
-    if (endpoint.token !== undefined && !bearerMatches(request.headers.authorization, endpoint.token)) {
+    if (
+      endpoint.token !== undefined &&
+      !bearerMatches(request.headers.authorization, endpoint.token)
+    ) {
       return reply
         .status(401)
         .header('www-authenticate', 'Bearer realm="metrics"')
