@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bricksPng, postPreview, previewFields, signIn, waitForPreview } from '../testing/http.js';
+import { ComfyUIEngine } from '../engines/comfyui/comfyui-engine.js';
+import { startComfyStandIn } from '../testing/comfyui-stand-in/index.js';
 import { parsePrometheusText, sampleValue, type Sample } from '../testing/prometheus.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 
@@ -192,4 +194,51 @@ describe('GET /metrics without METRICS_TOKEN', () => {
       await open.stop();
     }
   }, 60_000);
+});
+
+describe('GET /metrics with ComfyUI servers (ENGINE=comfyui)', () => {
+  it('counts the servers by state and times job runs under the comfyui engine', async () => {
+    const comfy = await startComfyStandIn();
+    const gone = await startComfyStandIn();
+    const goneUrl = gone.url;
+    await gone.close();
+    const engine = new ComfyUIEngine({ urls: [comfy.url, goneUrl] });
+    const farm = await startTestServer(
+      ['alice'],
+      'embedded',
+      { engine },
+      {},
+      { metricsToken: TOKEN },
+    );
+    try {
+      const servers = async (state: string) =>
+        sampleValue(await scrape(`${farm.server.url}/metrics`), 'tessera_comfyui_servers', {
+          state,
+        });
+      // The start-up check finds one server answering and the other gone.
+      await expect.poll(() => servers('down'), { timeout: 20_000 }).toBe(1);
+      expect(await servers('up')).toBe(1);
+      expect(await servers('incomplete')).toBe(0);
+
+      const cookie = await signIn(farm.server.url, 'alice');
+      const posted = await postPreview(farm.server.url, cookie, {
+        file: { name: 'bricks.png', data: await bricksPng(128, 128) },
+        fields: previewFields('alice'),
+      });
+      expect(posted.status).toBe(202);
+      expect((await waitForPreview(farm.server.url, cookie)).status).toBe('finished');
+      const samples = await scrape(`${farm.server.url}/metrics`);
+      expect(
+        sampleValue(samples, 'tessera_job_duration_seconds_count', {
+          kind: 'preview',
+          engine: 'comfyui',
+          outcome: 'finished',
+        }),
+      ).toBe(1);
+    } finally {
+      await farm.stop();
+      engine.close();
+      await comfy.close();
+    }
+  }, 90_000);
 });

@@ -20,7 +20,7 @@ export interface Observability {
 export function createObservability(config: Config, log: Logger): Observability {
   const wanted = config.metricsToken !== undefined || config.metricsPort !== undefined;
   return {
-    metrics: wanted ? new PrometheusMetrics(config.engine, JOB_KINDS) : undefined,
+    metrics: wanted ? new PrometheusMetrics(JOB_KINDS) : undefined,
     readiness: new ReadinessProbe(log),
   };
 }
@@ -31,6 +31,7 @@ export function observeContainer({ metrics, readiness }: Observability, c: Conta
   readiness.require('files', () => c.files.check());
   const jobCounts = createJobCountsRepository(c.db);
   metrics?.watch({
+    engineName: c.engine.name,
     liveJobs: () => jobCounts.live(),
     ...(c.engine.serverStates && { imageServerStates: c.engine.serverStates.bind(c.engine) }),
   });

@@ -4,6 +4,8 @@ import type { LiveJobCount } from '../store/job-counts.js';
 
 /** Where the gauges read at each scrape; each part is told once it exists. */
 export interface MetricSources {
+  /** The engine's name, the `engine` label of job runs (ENGINE, or a test's stand-in). */
+  engineName?: string;
   /** Queued and running jobs of every process sharing the queue. */
   liveJobs?: () => Promise<LiveJobCount[]>;
   /** The embedded broker's open connections; unset on an external broker (it has its own). */
@@ -14,6 +16,7 @@ export interface MetricSources {
 
 /** ComfyUI server states, each reported (0 too) so a dashboard's series do not come and go. */
 const SERVER_STATES = ['up', 'checking', 'down', 'incomplete'];
+const MQTT_CONNECTIONS = 'tessera_mqtt_connections';
 const JOB_STATES = { queued: 'queued', in_progress: 'running' } as const;
 
 /**
@@ -28,10 +31,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly commands: Counter<'action' | 'outcome'>;
   private readonly jobRuns: Histogram<'kind' | 'engine' | 'outcome'>;
 
-  constructor(
-    private readonly engine: string,
-    jobKinds: readonly string[],
-  ) {
+  constructor(jobKinds: readonly string[]) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.http = new Histogram({
@@ -55,15 +55,6 @@ export class PrometheusMetrics implements Metrics {
       registers,
     });
     const sources = () => this.sources;
-    new Gauge({
-      name: 'tessera_mqtt_connections',
-      help: 'MQTT connections open on the embedded broker (the service connection included)',
-      registers,
-      collect() {
-        const count = sources().mqttConnections;
-        if (count) this.set(count());
-      },
-    });
     new Gauge({
       name: 'tessera_jobs',
       help: 'Jobs queued and running, by kind, in the whole queue (every process reports the same)',
@@ -99,6 +90,18 @@ export class PrometheusMetrics implements Metrics {
   /** Adds where gauges read from; called as the parts start. */
   watch(sources: MetricSources): void {
     this.sources = { ...this.sources, ...sources };
+    const connections = sources.mqttConnections;
+    // Only on the embedded broker: an external one reports its own, and a 0 here would lie.
+    if (connections && !this.registry.getSingleMetric(MQTT_CONNECTIONS)) {
+      new Gauge({
+        name: MQTT_CONNECTIONS,
+        help: 'MQTT connections open on the embedded broker (the service connection included)',
+        registers: [this.registry],
+        collect() {
+          this.set(connections());
+        },
+      });
+    }
   }
 
   render(): Promise<string> {
@@ -117,6 +120,6 @@ export class PrometheusMetrics implements Metrics {
   }
 
   jobRun(kind: string, outcome: JobRunOutcome, seconds: number): void {
-    this.jobRuns.observe({ kind, engine: this.engine, outcome }, seconds);
+    this.jobRuns.observe({ kind, engine: this.sources.engineName ?? 'unknown', outcome }, seconds);
   }
 }

@@ -33,7 +33,10 @@ export function parsePrometheusText(text: string): Sample[] {
       if (key !== undefined && value !== undefined) labels[key] = value;
     }
     const value = Number(match[3]);
-    if (Number.isNaN(value) && match[3] !== 'NaN') throw new Error(`not a number: ${line}`);
+    // Prometheus reads floats as Go does: NaN in any case (prom-client writes `Nan`).
+    if (Number.isNaN(value) && match[3].toLowerCase() !== 'nan') {
+      throw new Error(`not a number: ${line}`);
+    }
     samples.push({ name, labels, value });
   }
   return samples;
