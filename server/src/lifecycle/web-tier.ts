@@ -86,6 +86,10 @@ export async function startWebTier(
     ...(metricsEndpoint && { metricsEndpoint }),
   });
   broker?.attach(app.server);
+  // Not ready until the messaging service is connected: probes may come as soon as it listens.
+  readiness.require('broker', () => {
+    throw new Error('the service connection to the broker is not made yet');
+  });
   await app.listen({ port: config.port, host: config.host });
   const { port } = app.server.address() as AddressInfo;
 
