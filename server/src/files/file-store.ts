@@ -114,9 +114,10 @@ export interface FileStore {
   clearScratch(): Promise<number>;
   /**
    * Throws when the store cannot be reached now (the readiness check). Local: the folder (its
-   * parent before the first file) is readable and writable. S3: HeadBucket.
+   * parent before the first file) is readable and writable. S3: HeadBucket, given up when
+   * `signal` aborts (an unanswered probe must not leave requests piling up).
    */
-  check(): Promise<void>;
+  check(signal?: AbortSignal): Promise<void>;
 }
 
 /** Runs `work` with a scratch folder that is removed when it ends, whichever way it ends. */

@@ -106,8 +106,11 @@ export class S3FileStore implements FileStore {
     }
   }
 
-  async check(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  async check(signal?: AbortSignal): Promise<void> {
+    await this.client.send(
+      new HeadBucketCommand({ Bucket: this.bucket }),
+      signal ? { abortSignal: signal } : {},
+    );
   }
 
   /** The key prefix of an area's objects, ending in '/'. */

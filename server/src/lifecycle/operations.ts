@@ -28,7 +28,7 @@ export function createObservability(config: Config, log: Logger): Observability 
 /** Once the container is built: the database and file store checks, the queue's gauges. */
 export function observeContainer({ metrics, readiness }: Observability, c: Container): void {
   readiness.require('database', () => c.health.check());
-  readiness.require('files', () => c.files.check());
+  readiness.require('files', (signal) => c.files.check(signal));
   const jobCounts = createJobCountsRepository(c.db);
   metrics?.watch({
     engineName: c.engine.name,

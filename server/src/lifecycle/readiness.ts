@@ -4,11 +4,11 @@ import type { Readiness } from '../http/operations.js';
 /** A dependency the process cannot serve without. */
 export type Dependency = 'database' | 'broker' | 'files';
 
-/** Throws (or rejects) when the dependency cannot be reached now. */
-export type DependencyCheck = () => Promise<void> | void;
+/** Throws (or rejects) when the dependency cannot be reached now; stops once `signal` aborts. */
+export type DependencyCheck = (signal: AbortSignal) => Promise<void> | void;
 
 /** A check that has not answered within this counts as failing: a probe must answer in time. */
-const CHECK_TIMEOUT_MS = 3000;
+export const CHECK_TIMEOUT_MS = 3000;
 
 /**
  * GET /api/ready's answer: each dependency checked afresh at every probe, in parallel, and
@@ -20,7 +20,10 @@ export class ReadinessProbe {
   /** What failed at the last probe, so the log tells each change once, not every probe. */
   private lastFailing = '';
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly timeoutMs = CHECK_TIMEOUT_MS,
+  ) {}
 
   /** Adds (or replaces) a dependency's check; a part that starts later adds its own then. */
   require(dependency: Dependency, check: DependencyCheck): void {
@@ -36,11 +39,17 @@ export class ReadinessProbe {
     if (this.stopping) return { status: 'stopping' };
     const results = await Promise.all(
       [...this.checks].map(async ([dependency, check]) => {
+        const deadline = new AbortController();
         try {
-          await withTimeout(Promise.resolve().then(check), CHECK_TIMEOUT_MS);
+          await withTimeout(
+            Promise.resolve().then(() => check(deadline.signal)),
+            this.timeoutMs,
+          );
           return undefined;
         } catch (err) {
           return { dependency, err };
+        } finally {
+          deadline.abort();
         }
       }),
     );
