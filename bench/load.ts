@@ -119,6 +119,7 @@ async function startServer(dataDir: string) {
       DATA_DIR: dataDir,
       BUILTIN_UPSCALER: 'lanczos',
       LOG_LEVEL: 'info',
+      SHUTDOWN_DRAIN_MS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -14,6 +14,8 @@ const TEXTS_BY_CODE = {
   /** A state-changing request sent by a page of another origin (issue 22, part 1). */
   CROSS_ORIGIN_REQUEST:
     'This request came from a page outside Tessera and was refused. Use Tessera itself to make this change.',
+  /** GET /metrics without METRICS_TOKEN as `Authorization: Bearer <token>`. */
+  METRICS_TOKEN_REQUIRED: 'The metrics need the bearer token METRICS_TOKEN sets',
   /** The server's disk (or the user's quota on it) is full: nothing could be written. */
   DISK_FULL: 'The server has no disk space left. Try again later.',
   /** An image the server had to read is damaged or incomplete. */

@@ -8,6 +8,8 @@ export const API_ROUTES = {
   theme: '/api/theme',
   brokerUrl: '/api/mosquitto/url',
   health: '/api/health',
+  /** 200 while the process can serve (database, broker, file store reachable); 503 otherwise. */
+  ready: '/api/ready',
 
   // Sign in, sign out, and who is signed in.
   login: '/api/login',

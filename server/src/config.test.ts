@@ -326,3 +326,53 @@ describe('loadConfig', () => {
     });
   });
 });
+
+describe('the operators’ settings (issue 23, part 9)', () => {
+  const broker = {
+    MQTT_URL: 'mqtt://broker:1883',
+    MQTT_USERNAME: 'tessera',
+    MQTT_PASSWORD: 'secret',
+    PUBLIC_MQTT_URL: 'wss://tiles.example/mqtt',
+  };
+
+  it('serves no metrics and drains 5 s by default', () => {
+    const config = loadConfig({});
+    expect(config.metricsToken).toBeUndefined();
+    expect(config.metricsPort).toBeUndefined();
+    expect(config.healthPort).toBeUndefined();
+    expect(config.shutdownDrainMs).toBe(5000);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '0' }).shutdownDrainMs).toBe(0);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS must be/);
+  });
+
+  it('takes a metrics token of 16 characters or more, and never echoes a bad one', () => {
+    const token = 'a'.repeat(40);
+    expect(loadConfig({ METRICS_TOKEN: token }).metricsToken).toBe(token);
+    let message = '';
+    try {
+      loadConfig({ METRICS_TOKEN: 'short secret' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/METRICS_TOKEN must be at least 16 printable characters/);
+    expect(message).not.toContain('short secret');
+  });
+
+  it('gives a worker a health port, and refuses one on a process that has PORT', () => {
+    const worker = loadConfig({ ...broker, ROLE: 'worker', HEALTH_PORT: '9100' });
+    expect(worker.healthPort).toBe(9100);
+    expect(() => loadConfig({ HEALTH_PORT: '9100' })).toThrow(
+      /HEALTH_PORT is for ROLE=worker.*'server' process answers \/api\/health and \/api\/ready on PORT/,
+    );
+  });
+
+  it('refuses a metrics port that is the main (or health) port, whose /metrics needs the token', () => {
+    expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(() => loadConfig({ METRICS_PORT: '8080' })).toThrow(
+      /METRICS_PORT must differ from PORT/,
+    );
+    expect(() =>
+      loadConfig({ ...broker, ROLE: 'worker', HEALTH_PORT: '9100', METRICS_PORT: '9100' }),
+    ).toThrow(/METRICS_PORT must differ from HEALTH_PORT/);
+  });
+});

@@ -232,6 +232,26 @@ const envSchema = z
     REDIS_URL: z
       .url({ protocol: /^rediss?$/, error: 'must be a URL starting with redis:// or rediss://' })
       .optional(),
+    METRICS_TOKEN: z
+      .string()
+      .regex(/^[\x21-\x7e]{16,}$/, {
+        error:
+          'must be at least 16 printable characters without spaces (e.g. the output of openssl rand -hex 32)',
+      })
+      .optional(),
+    METRICS_PORT: z.coerce
+      .number({ error: 'must be a whole number from 0 to 65535' })
+      .int({ error: 'must be a whole number from 0 to 65535' })
+      .min(0, { error: 'must be a whole number from 0 to 65535' })
+      .max(65535, { error: 'must be a whole number from 0 to 65535' })
+      .optional(),
+    HEALTH_PORT: z.coerce
+      .number({ error: 'must be a whole number from 0 to 65535' })
+      .int({ error: 'must be a whole number from 0 to 65535' })
+      .min(0, { error: 'must be a whole number from 0 to 65535' })
+      .max(65535, { error: 'must be a whole number from 0 to 65535' })
+      .optional(),
+    SHUTDOWN_DRAIN_MS: wholeNumber(0, 600_000, 5000),
     REDIS_KEY_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9:_.-]{1,64}$/, { error: 'must be 1 to 64 characters A-Z, 0-9, :_.-' })
@@ -262,6 +282,21 @@ const envSchema = z
         code: 'custom',
         path: ['HTTP_HEADERS_TIMEOUT_MS'],
         message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS',
+      });
+    }
+    if (env.HEALTH_PORT !== undefined && env.ROLE !== 'worker') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HEALTH_PORT'],
+        message: `is for ROLE=worker, which has no HTTP port; a '${env.ROLE}' process answers /api/health and /api/ready on PORT`,
+      });
+    }
+    const ports = [env.ROLE === 'worker' ? env.HEALTH_PORT : env.PORT].filter((p) => p);
+    if (env.METRICS_PORT && ports.includes(env.METRICS_PORT)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: `must differ from ${env.ROLE === 'worker' ? 'HEALTH_PORT' : 'PORT'}: /metrics there needs METRICS_TOKEN`,
       });
     }
     if (env.ENGINE === 'comfyui' && !env.COMFYUI_URLS) {
@@ -391,6 +426,17 @@ const configSchema = envSchema.transform((e) => ({
     unauthenticatedPerAddress: e.MQTT_MAX_UNAUTHENTICATED_PER_ADDRESS,
     connectTimeoutMs: e.MQTT_CONNECT_TIMEOUT_MS,
   } satisfies BrokerLimits,
+  /** GET /metrics on PORT (or a worker's HEALTH_PORT) with `Authorization: Bearer` this. */
+  ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
+  /** A listener of its own for /metrics without a token (a private network). */
+  ...(e.METRICS_PORT !== undefined ? { metricsPort: e.METRICS_PORT } : {}),
+  /** ROLE=worker: a port answering /api/health and /api/ready (it has no other HTTP). */
+  ...(e.HEALTH_PORT !== undefined ? { healthPort: e.HEALTH_PORT } : {}),
+  /**
+   * On SIGTERM the process says it is not ready and keeps serving this long, so a load balancer
+   * stops sending it work, before it stops.
+   */
+  shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
   /** Unset: files in DATA_DIR/files. Set: objects in an S3 bucket (docs/scale-out.md). */
   ...(e.FILES_URL ? { s3: s3Settings(e, e.FILES_URL) } : {}),
   /** Unset: the embedded broker. Set: an external broker and the service principal's login. */
@@ -472,6 +518,8 @@ function headerParts(text: string): { name: string; value: string } {
   return { name: text.slice(0, at).trim(), value: text.slice(at + 1).trim() };
 }
 
+const SECRET_SETTINGS = ['DATABASE_URL', 'METRICS_TOKEN'];
+
 /** Reads the configuration from environment variables; every variable has a default that works. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set", as in most shells' `VAR= cmd`.
@@ -482,8 +530,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? '');
-      // A database URL may hold a password: it is named, never echoed.
-      const value = key in present && key !== 'DATABASE_URL' ? ` (got '${present[key]}')` : '';
+      // A database URL may hold a password, a token is one: they are named, never echoed.
+      const value =
+        key in present && !SECRET_SETTINGS.includes(key) ? ` (got '${present[key]}')` : '';
       return `  ${key} ${issue.message}${value}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

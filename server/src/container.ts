@@ -16,6 +16,7 @@ import { jobPolicies, type JobPolicyOverrides } from './jobs/policies.js';
 import { newLeaseHolder } from './jobs/lease.js';
 import { JobRunner, type JobHandlers } from './jobs/runner.js';
 import { HdStatusRelay } from './messaging/hd-status-relay.js';
+import type { Metrics } from './metrics.js';
 import { AuthService } from './services/auth.js';
 import { GenerationService } from './services/generation.js';
 import { HdService } from './services/hd.js';
@@ -47,6 +48,8 @@ const SHARED_QUEUE_POLL_MS = 5000;
 /** Parts a test may replace: an engine that fails on purpose, quicker retries. */
 export interface ContainerOverrides extends JobPolicyOverrides {
   engine?: Engine;
+  /** Where the job runner records its runs (the root's prom-client registry); unset: nowhere. */
+  metrics?: Metrics;
 }
 
 /** Everything the server is made of, built once, each part given what it needs. */
@@ -116,6 +119,7 @@ export async function buildContainer(
   const jobs = new JobRunner(jobQueue, jobPolicies(config, overrides), log, undefined, {
     requeueAtStart: !shared,
     pollMs: shared ? SHARED_QUEUE_POLL_MS : 500,
+    ...(overrides.metrics && { metrics: overrides.metrics }),
   });
   const hdStatus = new HdStatusRelay();
   const hd = new HdService(imageRepo, files, jobQueue, jobs, hdStatus, engine, log);

@@ -48,6 +48,8 @@ async function main(): Promise<void> {
       ? `\nTessera worker is running jobs\n\n`
       : `\nTessera${running.role === 'web' ? ' (web, no jobs)' : ''} is running at ${running.url}\n\n`,
   );
+  if (running.healthUrl) process.stdout.write(`Health checks at ${running.healthUrl}/api/ready\n`);
+  if (running.metricsUrl) process.stdout.write(`Metrics at ${running.metricsUrl}/metrics\n`);
   if (stopRequested) void stop(running);
 }
 

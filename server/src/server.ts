@@ -2,6 +2,12 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Container, ContainerOverrides } from './container.js';
 import { startEngineInBackground } from './engines/start-check.js';
+import {
+  createObservability,
+  observeContainer,
+  startOperationsListeners,
+  type Observability,
+} from './lifecycle/operations.js';
 import { prepareInstance } from './lifecycle/prepare.js';
 import { startWebTier } from './lifecycle/web-tier.js';
 import { createLogger } from './logger.js';
@@ -17,6 +23,9 @@ export interface RunningServer {
   role: Config['role'];
   url: string;
   port: number;
+  /** The operators' listeners' addresses (a worker's HEALTH_PORT, METRICS_PORT), when configured. */
+  healthUrl?: string;
+  metricsUrl?: string;
   /** The administrator made on a first start, with its one-time password. */
   createdAdmin: { username: string; password: string } | undefined;
   stop(): Promise<void>;
@@ -41,10 +50,18 @@ export async function startServer(
   }
   if (config.role !== 'worker') checkTheme(THEMES_DIR, config.theme);
   const processWatch = watchProcess();
-  const { c, admin, release } = await prepareInstance(config, overrides, log);
+  const observed = createObservability(config, log);
+  const { c, admin, release } = await prepareInstance(
+    config,
+    { ...(observed.metrics && { metrics: observed.metrics }), ...overrides },
+    log,
+  );
+  observeContainer(observed, c);
 
-  const web = config.role === 'worker' ? undefined : await startWebTier(config, c, log);
-  const statusClient = !web && external ? await connectWorkerStatus(external, c, log) : undefined;
+  const web = config.role === 'worker' ? undefined : await startWebTier(config, c, log, observed);
+  const statusClient =
+    !web && external ? await connectWorkerStatus(external, c, log, observed) : undefined;
+  const operations = await startOperationsListeners(config, c, observed, log);
   const runsJobs = config.role !== 'web';
   if (runsJobs) {
     startEngineInBackground(c.engine, log);
@@ -55,6 +72,13 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      // Not ready from now on; still serving while a load balancer notices and drains us.
+      observed.readiness.markStopping();
+      const probed = web !== undefined || operations.healthPort !== undefined;
+      if (probed && config.shutdownDrainMs > 0) {
+        log.info({ ms: config.shutdownDrainMs }, 'draining: not ready, still serving');
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      }
       log.info({ ...processWatch.stats() }, 'shutting down: process stats');
       processWatch.stop();
       await web?.stopCommands();
@@ -63,6 +87,7 @@ export async function startServer(
       await statusClient?.endAsync();
       c.engine.close?.();
       await web?.close();
+      await operations.close();
       await release();
       log.info('stopped');
     })());
@@ -70,6 +95,12 @@ export async function startServer(
     role: config.role,
     url: web?.url ?? '',
     port: web?.port ?? 0,
+    ...(operations.healthPort !== undefined && {
+      healthUrl: `http://${shownHost(config.host)}:${operations.healthPort}`,
+    }),
+    ...(operations.metricsPort !== undefined && {
+      metricsUrl: `http://${shownHost(config.host)}:${operations.metricsPort}`,
+    }),
     createdAdmin: admin,
     stop,
   };
@@ -80,8 +111,22 @@ export async function startServer(
  * the external broker as the service to tell users how their HD jobs go, and subscribes to
  * nothing.
  */
-async function connectWorkerStatus(broker: BrokerLogin, c: Container, log: Logger) {
+async function connectWorkerStatus(
+  broker: BrokerLogin,
+  c: Container,
+  log: Logger,
+  { readiness }: Observability,
+) {
   const client = await connectServiceClient(broker, log);
+  readiness.require('broker', () => {
+    if (!client.connected) throw new Error('the connection to the broker is down');
+  });
   c.hdStatus.connect(brokerHdStatusSink(client, log));
   return client;
+}
+
+/** The address to print for a listener on `host`: a wildcard is reached at localhost. */
+export function shownHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
 }

@@ -32,6 +32,8 @@ export interface EmbeddedBroker {
    * password changed or they were removed); later logins, with the new password, stay.
    */
   disconnectUser(username: string, changedAt: Date): void;
+  /** MQTT connections open now, the messaging service's own included (a gauge's reading). */
+  connectionCount(): number;
   close(): Promise<void>;
 }
 
@@ -244,6 +246,7 @@ export async function createEmbeddedBroker({
         }
       }
     },
+    connectionCount: () => connected.size,
     async close() {
       server?.off('upgrade', onUpgrade);
       await new Promise<void>((resolve) => aedes.close(() => resolve()));

@@ -30,6 +30,8 @@ export interface Engine {
   start?(): Promise<EngineHealth>;
   /** For GET /api/health: whether the engine can take work, and its servers (ENGINE=comfyui). */
   health?(): Promise<EngineHealth>;
+  /** Each image server's state as last seen, without asking it (for metrics); none: no servers. */
+  serverStates?(): string[];
   /** Releases timers and connections when the server stops. */
   close?(): void;
 }

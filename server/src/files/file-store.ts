@@ -112,6 +112,12 @@ export interface FileStore {
    * process's own, and worthless once it died); how many there were.
    */
   clearScratch(): Promise<number>;
+  /**
+   * Throws when the store cannot be reached now (the readiness check). Local: the folder (its
+   * parent before the first file) is readable and writable. S3: HeadBucket, given up when
+   * `signal` aborts (an unanswered probe must not leave requests piling up).
+   */
+  check(signal?: AbortSignal): Promise<void>;
 }
 
 /** Runs `work` with a scratch folder that is removed when it ends, whichever way it ends. */

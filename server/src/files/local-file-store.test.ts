@@ -34,6 +34,16 @@ describe('LocalFileStore on disk', () => {
     return { root, scratchRoot, files: new LocalFileStore(root, scratchRoot) };
   }
 
+  it('passes its readiness check before the first file and after, and fails once its folder is gone', async () => {
+    const { root, files } = store();
+    await files.check();
+    await files.write('alice', 'ld', 'a.png', Buffer.from('png'));
+    await files.check();
+    // As an unmounted volume: the data folder itself is no longer there.
+    fs.rmSync(path.dirname(root), { recursive: true, force: true });
+    await expect(files.check()).rejects.toThrow(/ENOENT/);
+  });
+
   /** Every file under a folder, as paths relative to it. */
   function tree(dir: string): string[] {
     if (!fs.existsSync(dir)) return [];

@@ -88,6 +88,16 @@ export class LocalFileStore implements FileStore {
     return fsp.readFile(this.file(owner, area, name));
   }
 
+  async check(): Promise<void> {
+    const access = (folder: string) => fsp.access(folder, fs.constants.R_OK | fs.constants.W_OK);
+    try {
+      await access(this.root);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await access(path.dirname(this.root));
+    }
+  }
+
   async stat(owner: string, area: FileArea, name: string): Promise<StoredFile | undefined> {
     try {
       const stats = await fsp.stat(this.file(owner, area, name));

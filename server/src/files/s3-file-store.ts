@@ -106,6 +106,13 @@ export class S3FileStore implements FileStore {
     }
   }
 
+  async check(signal?: AbortSignal): Promise<void> {
+    await this.client.send(
+      new HeadBucketCommand({ Bucket: this.bucket }),
+      signal ? { abortSignal: signal } : {},
+    );
+  }
+
   /** The key prefix of an area's objects, ending in '/'. */
   private dir(owner: string, area: FileArea): string {
     return `${this.root}${checkedArea(owner, area).join('/')}/`;

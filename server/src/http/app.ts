@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { EngineHealth } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
+import type { Metrics } from '../metrics.js';
 import type { AuthService } from '../services/auth.js';
 import { readableError } from '../services/readable-error.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
@@ -17,6 +18,12 @@ import { libraryRoutes, type HdQueueApi, type ReferencesApi } from './routes/hd-
 import { imageRoutes } from './routes/images.js';
 import { materialMapRoutes, type MaterialMapsApi } from './routes/material-maps.js';
 import { metaRoutes } from './routes/meta.js';
+import {
+  observeRequests,
+  operationsRoutes,
+  type MetricsEndpoint,
+  type Readiness,
+} from './operations.js';
 import { sessionRoutes } from './routes/session.js';
 import { sameOriginGuard } from './same-origin.js';
 import { sessionHook } from './session.js';
@@ -76,6 +83,12 @@ export interface HttpDependencies {
   trustProxy?: TrustFunction;
   /** How long clients may take over requests; unset: DEFAULT_HTTP_DEADLINES. */
   deadlines?: HttpDeadlines;
+  /** Where each request's route, status and duration go; unset: nowhere. */
+  metrics?: Metrics;
+  /** GET /metrics (with METRICS_TOKEN); unset: 404. */
+  metricsEndpoint?: MetricsEndpoint;
+  /** GET /api/ready; unset: always ready. */
+  readiness?: () => Promise<Readiness>;
   /** Told of every route as it is registered (tests list the routes the app answers). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -93,6 +106,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  if (deps.metrics) observeRequests(app, deps.metrics);
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const brokerUrl = deps.brokerUrlFor({ protocol: request.protocol, host: request.host });
@@ -120,6 +134,10 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   await app.register(fastifyCookie);
   await app.register(sessionHook, { auth: deps.auth });
   await app.register(metaRoutes, deps);
+  await app.register(operationsRoutes, {
+    ...(deps.readiness && { readiness: deps.readiness }),
+    ...(deps.metricsEndpoint && { metricsEndpoint: deps.metricsEndpoint }),
+  });
   await app.register(sessionRoutes, {
     auth: deps.auth,
     ...(deps.httpsOnly !== undefined && { httpsOnly: deps.httpsOnly }),

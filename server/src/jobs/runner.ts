@@ -1,5 +1,6 @@
 import type { ServerError, ServerErrorCode } from '@tessera/contract';
 import type { Logger } from 'pino';
+import { noMetrics, type JobRunOutcome, type Metrics } from '../metrics.js';
 import { readableError } from '../services/readable-error.js';
 import { ServerStopping } from '../shutdown.js';
 import {
@@ -113,6 +114,8 @@ export interface RunnerOptions {
    * it must be false: their jobs come back by lease expiry instead. Default true.
    */
   requeueAtStart?: boolean;
+  /** Where each run's outcome and duration go; default: nowhere. */
+  metrics?: Metrics;
 }
 
 const DEFAULT_POLL_MS = 500;
@@ -149,6 +152,7 @@ export class JobRunner implements JobScheduler {
   private stopped = false;
   private readonly pollMs: number;
   private readonly requeueAtStart: boolean;
+  private readonly metrics: Metrics;
 
   constructor(
     private readonly jobs: JobQueue,
@@ -159,6 +163,7 @@ export class JobRunner implements JobScheduler {
   ) {
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.requeueAtStart = options.requeueAtStart ?? true;
+    this.metrics = options.metrics ?? noMetrics;
   }
 
   onChange(listener: JobListener): () => void {
@@ -335,6 +340,9 @@ export class JobRunner implements JobScheduler {
   ): Promise<void> {
     const controller = new AbortController();
     this.controllers.set(job.id, controller);
+    const started = performance.now();
+    const ended = (outcome: JobRunOutcome) =>
+      this.metrics.jobRun(job.kind, outcome, (performance.now() - started) / 1000);
     let percent = 0;
     let lastWrite = 0;
     const progress = (value: number) => {
@@ -371,18 +379,21 @@ export class JobRunner implements JobScheduler {
       if (controller.signal.aborted) throw controller.signal.reason;
       const finished = await this.jobs.finish(job.id, output, this.now());
       if (!finished) {
+        ended('lost');
         this.log.warn(
           { job: job.id, kind: job.kind },
           'job finished here after its lease was lost',
         );
         return;
       }
+      ended('finished');
       this.emit(finished);
       this.log.info({ job: job.id, kind: job.kind, output }, 'job finished');
     } catch (err) {
       // A cancelled or lost job ends so however its handler stopped: that is what happened.
       const reason: unknown = controller.signal.reason;
       const decisive = reason instanceof JobCancelled || reason instanceof LeaseLost;
+      ended(runOutcome(decisive ? reason : err, controller.signal.aborted && this.stopped));
       await this.settleFailure(job, config, decisive ? reason : err, controller.signal.aborted);
     } finally {
       this.controllers.delete(job.id);
@@ -440,4 +451,12 @@ export class JobRunner implements JobScheduler {
       }
     }
   }
+}
+
+/** How a run that threw ended, as settleFailure will treat it. */
+function runOutcome(err: unknown, stoppedByShutdown: boolean): JobRunOutcome {
+  if (stoppedByShutdown) return 'stopped';
+  if (err instanceof JobCancelled) return 'cancelled';
+  if (err instanceof LeaseLost) return 'lost';
+  return 'failed';
 }

@@ -22,6 +22,7 @@ import {
 } from '../messaging/service.js';
 import { THEMES_DIR, WEB_DIST_DIR } from '../paths.js';
 import { CredentialsWatcher } from '../services/credentials-watcher.js';
+import { tokenMetricsEndpoint, type Observability } from './operations.js';
 
 /** What users talk to: the HTTP app, the embedded broker unless MQTT_URL names one, messaging. */
 export interface WebTier {
@@ -38,7 +39,12 @@ export interface WebTier {
  * external), then the messaging service as the broker's service client, whose HD status
  * messages the container's relay then carries.
  */
-export async function startWebTier(config: Config, c: Container, log: Logger): Promise<WebTier> {
+export async function startWebTier(
+  config: Config,
+  c: Container,
+  log: Logger,
+  { metrics, readiness }: Observability,
+): Promise<WebTier> {
   const service = generateServiceCredentials();
   const external = config.externalBroker;
   const trustProxy = config.trustedProxies && trustFunction(config.trustedProxies);
@@ -51,6 +57,7 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
         ...(config.brokerLimits && { limits: config.brokerLimits }),
         clientAddress: (req) => clientAddressOf(req, trustProxy),
       });
+  const metricsEndpoint = tokenMetricsEndpoint(config, metrics);
   const app = await buildHttpApp({
     logger: log,
     auth: c.auth,
@@ -79,8 +86,15 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
     ...(config.httpsOnly && { httpsOnly: true }),
     ...(trustProxy && { trustProxy }),
     deadlines: config.httpDeadlines,
+    ...(metrics && { metrics }),
+    readiness: readiness.check,
+    ...(metricsEndpoint && { metricsEndpoint }),
   });
   broker?.attach(app.server);
+  // Not ready until the messaging service is connected: probes may come as soon as it listens.
+  readiness.require('broker', () => {
+    throw new Error('the service connection to the broker is not made yet');
+  });
   await app.listen({ port: config.port, host: config.host });
   const { port } = app.server.address() as AddressInfo;
 
@@ -89,8 +103,13 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
     ...service,
   };
   const rate = userCommandRate(config.brokerLimits ?? DEFAULT_BROKER_LIMITS);
+  const serviceClient = await connectServiceClient(serviceLogin, log);
+  readiness.require('broker', () => {
+    if (!serviceClient.connected) throw new Error('the service connection to the broker is down');
+  });
+  if (broker) metrics?.watch({ mqttConnections: () => broker.connectionCount() });
   const messaging = new MessagingService(
-    await connectServiceClient(serviceLogin, log),
+    serviceClient,
     c.userAdmin,
     createCommandHandlers({ images: c.images, tags: c.tags }),
     c.hd,
@@ -102,6 +121,7 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
       ...(c.limits.store !== 'memory' && {
         sharedRate: c.limits.limiters(sharedRateWindow(rate)),
       }),
+      ...(metrics && { metrics }),
     },
   );
   c.hdStatus.connect(messaging);

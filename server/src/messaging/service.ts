@@ -13,6 +13,7 @@ import {
 import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import { noMetrics, type CommandOutcome, type Metrics } from '../metrics.js';
 import { ServiceError } from '../services/errors.js';
 import type { Owner } from '../owner.js';
 import type { UserService } from '../services/users.js';
@@ -83,6 +84,8 @@ export interface MessagingOptions {
    * this process's own token bucket: with the commands shared out, each process sees only some.
    */
   sharedRate?: SharedLimiter;
+  /** Where each command's action and outcome are counted; default: nowhere. */
+  metrics?: Metrics;
 }
 
 /** The shared form of a user command rate: `burst` commands per window, the rate on average. */
@@ -103,6 +106,7 @@ export class MessagingService {
   private readonly budgets?: UserBudgets;
   private readonly subscription: string;
   private readonly hdStatus: HdStatusSink;
+  private readonly metrics: Metrics;
 
   constructor(
     private readonly client: MqttClient,
@@ -116,6 +120,7 @@ export class MessagingService {
     this.subscription = options.subscription ?? COMMAND_SUBSCRIPTION;
     if (rate) this.budgets = new UserBudgets(rate);
     this.hdStatus = brokerHdStatusSink(client, log);
+    this.metrics = options.metrics ?? noMetrics;
   }
 
   /** An HD status message to one user (query/status-generate-image/user/{username}). */
@@ -148,19 +153,27 @@ export class MessagingService {
     const { user } = command;
     // This process's bucket first: a flood is refused before anything is queued or counted.
     if (this.budgets && !this.budgets.charge(user, payload.length)) {
-      return this.refuseOverRate(topic, user, payload);
+      return this.refuseOverRate(command, payload);
     }
     const shared = this.options.sharedRate;
     void this.queue.run(user, async () => {
       if (shared && !(await this.withinSharedRate(shared, user, payload.length))) {
-        return this.refuseOverRate(topic, user, payload);
+        return this.refuseOverRate(command, payload);
       }
-      await this.handle(command, payload);
+      const outcome = await this.handle(command, payload);
+      this.count(command, outcome);
     });
   }
 
+  /** Unknown actions share one label: what a client sends cannot grow the metric's series. */
+  private count(command: CommandTopic, outcome: CommandOutcome): void {
+    this.metrics.mqttCommand(command.known ?? 'unknown', outcome);
+  }
+
   /** Only a few refusals a second are answered: each answer goes to all the user's connections. */
-  private refuseOverRate(topic: string, user: string, payload: Buffer): void {
+  private refuseOverRate(command: CommandTopic, payload: Buffer): void {
+    const { topic, user } = command;
+    this.count(command, 'over-rate');
     if (this.budgets && !this.budgets.mayAnswerRefusal(user)) {
       this.log.debug({ topic }, 'command over the user rate dropped');
       return;
@@ -188,20 +201,22 @@ export class MessagingService {
     }
   }
 
+  /** Answers one command; how it went, for the metrics. */
   private async handle(
     { topic, action, known, user }: CommandTopic,
     payload: Buffer,
-  ): Promise<void> {
+  ): Promise<CommandOutcome> {
     const body = parseCommand(payload);
     // A payload too large or broken to parse is still answered when its head names the transaction.
     const transactionid = readTransactionId(body, payload);
-    const fail = (error: string) => {
+    const fail = (error: string, outcome: CommandOutcome = 'refused'): CommandOutcome => {
       if (transactionid === undefined) {
         this.log.warn({ topic, error }, 'command refused (no transactionid to answer)');
-        return;
+        return outcome;
       }
       this.log.info({ topic, transactionid, error }, 'command refused');
       this.publish(replyTopic(action, user), { transactionid, user, success: false, error });
+      return outcome;
     };
 
     if (body === undefined)
@@ -224,10 +239,11 @@ export class MessagingService {
         user,
         success: true,
       });
+      return 'ok';
     } catch (err) {
       if (err instanceof ServiceError) return fail(err.message);
       this.log.error({ err, topic }, 'command failed');
-      fail(errorText('COMMAND_FAILED'));
+      return fail(errorText('COMMAND_FAILED'), 'failed');
     }
   }
 
@@ -235,7 +251,7 @@ export class MessagingService {
    * generate-image has no transactionid and no response (SPEC §7): a refused order is told on
    * the status topic, as an error for the order's id and image, when the payload names them.
    */
-  private async handleHdOrder(user: string, body: object): Promise<void> {
+  private async handleHdOrder(user: string, body: object): Promise<CommandOutcome> {
     const parsed = commandSchemas['generate-image'].safeParse(body);
     if (!parsed.success) {
       const error = describeIssues(parsed.error);
@@ -250,15 +266,16 @@ export class MessagingService {
           error,
         });
       }
-      return;
+      return 'refused';
     }
     const owner = await this.owners.owner(user);
     if (!owner) {
       this.log.warn({ user }, 'HD order from an unknown user dropped');
-      return;
+      return 'refused';
     }
     try {
       await this.hdOrders.order(owner, parsed.data);
+      return 'ok';
     } catch (err) {
       this.log.error({ err, user }, 'HD order failed');
       this.publishHdStatus(user, {
@@ -268,6 +285,7 @@ export class MessagingService {
         percent: 0,
         error: errorText('COMMAND_FAILED'),
       });
+      return 'failed';
     }
   }
 

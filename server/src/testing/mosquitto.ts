@@ -51,6 +51,10 @@ export interface RunningMosquitto {
   wsUrl: string;
   /** Stops the broker and starts it again on the same ports (all sessions are lost). */
   restart(): Promise<void>;
+  /** Kills the broker (SIGKILL, as a crash): it stays down until {@link start}. */
+  kill(): Promise<void>;
+  /** Starts a killed broker again on the same ports and data. */
+  start(): Promise<void>;
   /** Stops the broker (SIGTERM, SIGKILL after 5 s) and removes its folder. */
   stop(): Promise<void>;
 }
@@ -306,6 +310,16 @@ async function runBroker(
       if (proc) await killAndWait(proc);
       proc = undefined;
       proc = await startProcess(configFile, [tcpPort, wsPort]);
+    },
+    async kill() {
+      if (!proc) return;
+      proc.child.kill('SIGKILL');
+      await proc.exited;
+      proc = undefined;
+    },
+    async start() {
+      if (stopped) throw new Error('mosquitto was stopped');
+      proc ??= await startProcess(configFile, [tcpPort, wsPort]);
     },
     async stop() {
       if (stopped) return;

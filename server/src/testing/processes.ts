@@ -12,7 +12,8 @@ export interface RunResult {
 /** Runs one of the server's TypeScript entry points (via tsx) as its own process. */
 export function spawnEntry(entry: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', `${SRC}${entry}`, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // No drain at SIGTERM unless a test asks: nothing balances load in front of test processes.
+    env: { ...process.env, LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

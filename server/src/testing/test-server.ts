@@ -13,7 +13,7 @@ import { UserService } from '../services/users.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { createUserRepository } from '../store/users.js';
 import { passwordOf, tempDir } from './fixtures.js';
-import { startMosquitto } from './mosquitto.js';
+import { startMosquitto, type RunningMosquitto } from './mosquitto.js';
 import { TestClient } from './test-client.js';
 
 export type BrokerKind = 'embedded' | 'mosquitto';
@@ -28,6 +28,8 @@ export const UNLIMITED_PUBLISHING: Partial<BrokerLimits> = {
 
 export interface TestServer {
   server: RunningServer;
+  /** The configuration it started with, for another process beside it (a worker). */
+  config: Config;
   dataDir: string;
   /** A second connection to the server's database, to look at what commands changed. */
   db: Db;
@@ -38,6 +40,8 @@ export interface TestServer {
    * nothing is there on a server with `s3` set.
    */
   storedPath(username: string, area: FileArea, name: string): string;
+  /** The Mosquitto process started for the test (broker 'mosquitto'), to kill and start again. */
+  mosquitto?: RunningMosquitto;
   /** The WebSocket address browsers connect to (the embedded broker's or Mosquitto's). */
   brokerUrl: string;
   /** Connects as a user (password `<name>-password`) over the browsers' WebSocket address. */
@@ -74,6 +78,8 @@ export async function startTestServer(
       | 'httpsOnly'
       | 'trustedProxies'
       | 'embeddedBrokerPublicUrl'
+      | 'metricsToken'
+      | 'metricsPort'
     >
   > = {},
 ): Promise<TestServer> {
@@ -122,6 +128,7 @@ export async function startTestServer(
     brokerLimits: { ...DEFAULT_BROKER_LIMITS, ...brokerLimits },
     maxQueuedPerUser: DEFAULT_MAX_QUEUED_PER_USER,
     httpDeadlines: DEFAULT_HTTP_DEADLINES,
+    shutdownDrainMs: 0,
     ...settings,
     ...(externalBroker && { externalBroker }),
   };
@@ -133,11 +140,13 @@ export async function startTestServer(
 
   const handle: TestServer = {
     server,
+    config,
     dataDir: data.dir,
     db,
     files,
     storedPath: (username, area, name) => path.join(data.dir, 'files', username, area, name),
     brokerUrl: clientUrl,
+    ...(mosquitto && { mosquitto }),
     async connect(username) {
       const client = await TestClient.connect(clientUrl, username, passwordOf(username));
       clients.push(client);

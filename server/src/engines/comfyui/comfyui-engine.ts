@@ -171,6 +171,10 @@ export class ComfyUIEngine implements Engine {
     return this.pool.health();
   }
 
+  serverStates(): string[] {
+    return this.pool.states();
+  }
+
   /** Stops the timers that check failed servers again. */
   close(): void {
     this.pool.close();

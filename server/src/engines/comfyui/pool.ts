@@ -205,6 +205,11 @@ export class ServerPool {
     return { ok: servers.some((s) => s.state === 'up'), servers };
   }
 
+  /** Each server's state as last seen, without asking anyone (read at every metrics scrape). */
+  states(): ServerState[] {
+    return this.members.map((m) => m.state);
+  }
+
   /** Stops the timers of the pending checks. */
   close(): void {
     this.closed = true;

@@ -11,6 +11,14 @@ export const metaRoutes: FastifyPluginAsync<HttpDependencies> = async (app, deps
     url: deps.brokerUrlFor({ protocol: request.protocol, host: request.host }),
     protocolVersion: deps.brokerProtocolVersion,
   }));
+  await app.register(healthRoute, deps);
+};
+
+/** What GET /api/health needs: the database's check and the engine's state. */
+export type HealthDependencies = Pick<HttpDependencies, 'healthCheck' | 'engineHealth'>;
+
+/** Alive: the process answers and its database does; also on a worker's health port. */
+export const healthRoute: FastifyPluginAsync<HealthDependencies> = async (app, deps) => {
   app.get(API_ROUTES.health, async (request, reply) => {
     try {
       await deps.healthCheck();
