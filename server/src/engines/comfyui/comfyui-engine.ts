@@ -46,7 +46,7 @@ import {
 } from './errors.js';
 import { isOutage, OutageWindow } from './outage.js';
 import { prepareImage, writeOutput, type PreparedImage } from './output.js';
-import { ServerPool, type Lease, type PoolOptions } from './pool.js';
+import { ServerPool, type Lease, type PoolChange, type PoolOptions } from './pool.js';
 import {
   resumePrompt,
   runPrompt,
@@ -201,6 +201,11 @@ export class ComfyUIEngine implements Engine {
 
   health(): Promise<EngineHealth> {
     return this.pool.health();
+  }
+
+  /** Tells `listener` of each change of a server's state (down, up, failing ...). */
+  onServerChange(listener: (change: PoolChange) => void): () => void {
+    return this.pool.onChange(listener);
   }
 
   /** Stops the timers that check failed servers again. */

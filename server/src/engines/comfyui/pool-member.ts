@@ -59,6 +59,8 @@ export class Member {
   readonly queued = new Set<string>();
   /** Probes and calls that failed in a row (the pause before the next check grows with it). */
   failures = 0;
+  /** Its last failure was a ComfyServerError (no answer, 5xx), not a refusal (401 ...). */
+  unreachable = false;
   /** Prompts that failed while running, in a row since the last one that succeeded. */
   runFailures = 0;
   lastError: string | null = null;

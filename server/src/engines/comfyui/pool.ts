@@ -11,6 +11,7 @@
 import type { EngineHealth, EngineServerHealth } from '../engine.js';
 import { missingFor, type TemplateNeeds } from './capabilities.js';
 import type { ComfyClient } from './client.js';
+import { ComfyServerError } from './errors.js';
 import { Member, POOL_DEFAULTS, type PoolChange, type PoolOptions } from './pool-member.js';
 
 export type { PoolChange, PoolOptions, ServerState } from './pool-member.js';
@@ -144,7 +145,9 @@ export class ServerPool {
               })`,
           )
           .join('; ')}`,
-        this.members.some((m) => m.state === 'down' || m.state === 'checking'),
+        this.members.some(
+          (m) => (m.state === 'down' || m.state === 'checking') && m.unreachable,
+        ),
       );
     }
     const member = ready.reduce((best, m) =>
@@ -315,6 +318,8 @@ export class ServerPool {
 
   private markDown(member: Member, error: Error): void {
     member.failures++;
+    // Not reached (rather than refused, as by a proxy's 401): it may answer again by itself.
+    member.unreachable = error instanceof ComfyServerError;
     member.lastError = error.message;
     const now = new Date();
     member.lastErrorAt = now;
