@@ -348,7 +348,9 @@ describe('ComfyUI engine: failures', () => {
     const comfy = await standIn();
     const url = comfy.url;
     await comfy.crash();
-    await expect(engine([url], { outageWindowMs: 0 }).generate(previewParams(), () => undefined, never())).rejects.toThrow(
+    await expect(
+      engine([url], { outageWindowMs: 0 }).generate(previewParams(), () => undefined, never()),
+    ).rejects.toThrow(
       `No ComfyUI server answers: ${url} (ComfyUI server ${url}: GET /prompt failed`,
     );
   });

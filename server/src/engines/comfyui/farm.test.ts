@@ -206,10 +206,12 @@ describe('a server whose prompts fail while running (part 12b)', () => {
     });
     const outcomes: string[] = [];
     for (let i = 0; i < 6; i++) {
-      await made.generate(previewParams(), () => undefined, never()).then(
-        () => outcomes.push('finished'),
-        () => outcomes.push('failed'),
-      );
+      await made
+        .generate(previewParams(), () => undefined, never())
+        .then(
+          () => outcomes.push('finished'),
+          () => outcomes.push('failed'),
+        );
     }
     // The two take turns until two failures in a row take the broken one out.
     expect(outcomes).toEqual(['failed', 'finished', 'failed', 'finished', 'finished', 'finished']);

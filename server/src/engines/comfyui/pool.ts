@@ -145,9 +145,7 @@ export class ServerPool {
               })`,
           )
           .join('; ')}`,
-        this.members.some(
-          (m) => (m.state === 'down' || m.state === 'checking') && m.unreachable,
-        ),
+        this.members.some((m) => (m.state === 'down' || m.state === 'checking') && m.unreachable),
       );
     }
     const member = ready.reduce((best, m) =>

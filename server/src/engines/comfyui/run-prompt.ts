@@ -289,7 +289,10 @@ class SocketLink {
       clientId: this.clientId,
     };
     if (!this.closed && !this.follower.settled) {
-      this.options.log?.warn({ ...about, err: dropped.message }, 'ComfyUI websocket dropped, reopening');
+      this.options.log?.warn(
+        { ...about, err: dropped.message },
+        'ComfyUI websocket dropped, reopening',
+      );
     }
     let pause = 250;
     let attempts = 0;
