@@ -10,8 +10,9 @@
  * - Messages get lost (ComfyUI drops what it cannot send) and sockets drop: the socket is opened
  *   again with the same client id (ComfyUI then sends the running node again), and whenever the
  *   socket has been quiet for `pollMs`, or has just been opened again, /history and /queue tell
- *   the prompt's state. Only a server that stays unreachable, or that no longer knows the prompt,
- *   fails it.
+ *   the prompt's state. Only a server that stays unreachable (ComfyServerError), or that no
+ *   longer knows the prompt (ComfyPromptLostError: it restarted), fails it; the engine then keeps
+ *   the job through its outage window. Each drop and reopening is logged (`log`).
  * - The execution deadline runs from the prompt's start: past it, the prompt is interrupted and
  *   fails with a ComfyDeadlineError (the job runner retries it as usual).
  * - Aborting `signal` takes the prompt off the queue if it has not started (POST /queue
