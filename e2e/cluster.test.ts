@@ -21,7 +21,9 @@ import {
   addUser,
   clusterDown,
   clusterMissing,
+  clusterRestart,
   clusterUp,
+  environmentOf,
   isAlive,
   logTails,
   queryRows,
@@ -500,4 +502,86 @@ describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', ()
         `${((Date.now() - started) / 1000).toFixed(0)} s`,
     );
   }
+});
+
+// The scaled layout of docs/scale-out.md (issue 23, part 13): a ROLE=web process that serves the
+// users and runs no jobs, and a ROLE=worker that runs them; each restarted by hand with
+// `cluster.sh restart`, which starts it again with the settings it was given at `up`.
+describe.skipIf(missing !== undefined)('a cluster of a web process and a worker', () => {
+  let cluster: Cluster;
+  let user: ClusterUser;
+  const reference = () =>
+    sharp({ create: { width: 96, height: 96, channels: 3, background: '#8a5a44' } })
+      .png()
+      .toBuffer();
+
+  beforeAll(async () => {
+    cluster = await clusterUp({
+      CLUSTER_SERVERS: '0',
+      CLUSTER_WEBS: '1',
+      CLUSTER_WORKERS: '1',
+      // Not the default: a restart by hand must keep it.
+      JOB_LEASE_MS: String(JOB_LEASE_MS),
+      BUILTIN_UPSCALER: 'lanczos',
+      LOG_LEVEL: 'info',
+    });
+  }, 200_000);
+
+  afterAll(async () => {
+    await user?.close();
+    if (cluster) await clusterDown(cluster);
+  }, 60_000);
+
+  it('a preview sent to the web process is made by the worker, also after each is restarted', async () => {
+    try {
+      const [webUrl] = cluster.webUrls;
+      const [workerPid] = cluster.workerPids;
+      if (!webUrl || workerPid === undefined) throw new Error('a web process and a worker');
+      expect(cluster.serverUrls).toEqual([]);
+      user = new ClusterUser('webuser', webUrl);
+      await addUser(cluster, user.username, user.password);
+      await user.signIn();
+      expect(await user.connect()).toBe(cluster.mqttPublicUrl);
+      const first = await user.generatePreview(await reference());
+      // The web process runs no jobs: the worker made it.
+      const finishedBy = (name: string) =>
+        fs.readFileSync(path.join(cluster.logs, `${name}.log`), 'utf8').match(/"job finished"/g)
+          ?.length ?? 0;
+      expect(finishedBy('worker-1')).toBe(1);
+      expect(finishedBy('web-1')).toBe(0);
+
+      // Restarted by hand from a bare shell: the same settings, role and address.
+      const worker = await clusterRestart(cluster, 'worker-1');
+      expect(isAlive(workerPid)).toBe(false);
+      expect(environmentOf(worker.pid)).toMatchObject({
+        ROLE: 'worker',
+        INSTANCE_NAME: 'worker-1',
+        JOB_LEASE_MS: String(JOB_LEASE_MS),
+        DATABASE_URL: cluster.databaseUrl,
+      });
+      const web = await clusterRestart(cluster, 'web-1');
+      expect(web.url).toBe(webUrl);
+      expect(environmentOf(web.pid)).toMatchObject({
+        ROLE: 'web',
+        JOB_LEASE_MS: String(JOB_LEASE_MS),
+      });
+
+      await user.signIn();
+      const second = await user.generatePreview(await reference());
+      expect(second).not.toBe(first);
+      expect(finishedBy('worker-1')).toBe(2);
+      expect(finishedBy('web-1')).toBe(0);
+      const jobs = await queryRows<JobRow>(
+        cluster,
+        `select j.public_id, j.kind, j.status, j.attempts, j.output, u.username
+           from jobs j join users u on u.id = j.owner_id order by j.id`,
+      );
+      expect(jobs.map((j) => [j.kind, j.status, j.attempts])).toEqual([
+        ['preview', 'finished', 1],
+        ['preview', 'finished', 1],
+      ]);
+    } catch (err) {
+      throw new Error(`${err instanceof Error ? err.message : String(err)}\n${logTails(cluster)}`);
+    }
+  }, 600_000);
 });

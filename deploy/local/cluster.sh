@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # A Tessera cluster on this machine (docs/scale-out.md, "Local cluster"): 2 servers and 1 worker
-# on a fresh PostgreSQL database, a Mosquitto with dynamic security and an S3-compatible server
-# (s3rver), all on free loopback ports. What the multi-process test runs on.
+# (or any mix of ROLE=server, ROLE=web and ROLE=worker processes) on a fresh PostgreSQL database,
+# a Mosquitto with dynamic security and an S3-compatible server (s3rver), all on free loopback
+# ports. What the multi-process test runs on.
 #
-#   deploy/local/cluster.sh up      starts it; prints KEY=value lines (SERVER_URLS, ...)
-#   deploy/local/cluster.sh down    stops what `up` started and drops its database
+#   deploy/local/cluster.sh up [DATA_DIR]              starts it; prints KEY=value lines
+#   deploy/local/cluster.sh restart NAME [DATA_DIR]    restarts one process (server-1, web-1,
+#                                                      worker-1 ...) with the settings it had
+#   deploy/local/cluster.sh down [DATA_DIR]            stops what `up` started, drops its database
 #
-# DATA_DIR: the state folder (pids, logs, the servers' scratch, Mosquitto's and s3rver's files);
-# default a new temp folder, printed. `down` takes the same DATA_DIR (or the folder as argument).
+# DATA_DIR: the state folder (pids, logs, each process's own folder, Mosquitto's and s3rver's
+# files); default a new temp folder, printed. `restart` and `down` take the same DATA_DIR.
 # CLUSTER_PG_URL: the PostgreSQL server to make the database on (default the local one, user
 # postgres). CLUSTER_REDIS_URL: given to the processes as REDIS_URL when set.
-# CLUSTER_SERVERS / CLUSTER_WORKERS: how many (default 2 and 1). Every other variable of the
-# caller's environment reaches the Tessera processes (JOB_LEASE_MS, LOG_LEVEL, ...);
-# BUILTIN_UPSCALER defaults to lanczos here, since ESRGAN on a small machine is slow.
-# CLUSTER_ENV_SERVER_1, CLUSTER_ENV_WORKER_1, ...: 'KEY=value ...' for that process alone.
+# CLUSTER_SERVERS / CLUSTER_WEBS / CLUSTER_WORKERS: how many of each role (default 2, 0 and 1).
+# Every other variable of the caller's environment reaches the Tessera processes (JOB_LEASE_MS,
+# LOG_LEVEL, ...); BUILTIN_UPSCALER defaults to lanczos here, since ESRGAN on a small machine is
+# slow. CLUSTER_ENV_SERVER_1, CLUSTER_ENV_WEB_1, CLUSTER_ENV_WORKER_1, ...: 'KEY=value ...' for
+# that process alone.
+#
+# Each process's whole environment is written to DATA_DIR/NAME/process.env (mode 600: it holds
+# the broker's and the store's secrets), its PORT the one it got, and `restart` starts it again
+# from that file alone: the same settings and address, whatever the shell that restarts it has.
+# Edit the file to change a setting of that process, then restart it.
 # Needs `npm ci && npm run build`, and Debian's mosquitto and postgresql-client.
 set -euo pipefail
 
@@ -33,7 +42,7 @@ die() {
 }
 
 usage() {
-  echo "usage: deploy/local/cluster.sh up|down [DATA_DIR]" >&2
+  echo "usage: deploy/local/cluster.sh up|down [DATA_DIR] | restart NAME [DATA_DIR]" >&2
   exit 2
 }
 
@@ -65,50 +74,103 @@ wait_port() {
   done
 }
 
-# Starts a process in the background with its output in logs/NAME.log and its pid in pids/NAME.
+# Starts a process in the background with its output added to logs/NAME.log and its pid in
+# pids/NAME; prints the pid.
 start() {
   local name=$1
   shift
-  nohup "$@" >"$STATE/logs/$name.log" 2>&1 </dev/null &
+  nohup "$@" >>"$STATE/logs/$name.log" 2>&1 </dev/null &
   echo $! >"$STATE/pids/$name"
   echo $!
 }
 
-# Starts one Tessera process and, for a server, waits until its /api/health answers; prints its
-# base URL (servers) or nothing (workers).
-start_tessera() {
-  local name=$1 role=$2 pid url="" deadline=$((SECONDS + START_TIMEOUT_S))
-  # CLUSTER_ENV_SERVER_2='KEY=value ...': settings of that process alone (a test's fault point).
-  local own_env="CLUSTER_ENV_${name^^}"
-  own_env=${own_env//-/_}
-  mkdir -p "$STATE/$name"
-  # shellcheck disable=SC2086 # the KEY=value words are meant to split
-  pid=$(start "$name" env ROLE="$role" INSTANCE_NAME="$name" DATA_DIR="$STATE/$name" \
-    ${!own_env:-} node "$MAIN")
-  if [ "$role" = worker ]; then
-    # A worker has no HTTP: it is up once it says it runs jobs, or (its LOG_LEVEL above info)
-    # once it has stayed up for 5 s.
-    local quiet_until=$((SECONDS + 5))
-    until grep -q -e 'worker running jobs' -e 'Tessera is running at' "$STATE/logs/$name.log"; do
-      alive "$pid" || die "$name exited at start (log: $STATE/logs/$name.log)"
-      [ $SECONDS -lt $quiet_until ] || break
-      sleep 0.2
-    done
-    return
-  fi
-  until [ -n "$url" ]; do
+# Writes this shell's exported environment, with NAME's own settings, to NAME/process.env: every
+# setting the process is started with (a restart reads it back, and nothing else).
+save_process_env() {
+  local name=$1 role=$2 own=$3 file="$STATE/$1/process.env" var
+  (
+    export ROLE="$role" INSTANCE_NAME="$name" DATA_DIR="$STATE/$name"
+    # shellcheck disable=SC2163,SC2086 # the KEY=value words of CLUSTER_ENV_<NAME> are meant to split
+    for var in $own; do export "$var"; done
+    umask 077
+    for var in $(compgen -e); do
+      case $var in
+        PWD | OLDPWD | SHLVL | _ | CLUSTER_*) ;;
+        *) printf 'export %s=%q\n' "$var" "${!var}" ;;
+      esac
+    done >"$file"
+  )
+  chmod 600 "$file"
+}
+
+# The log of NAME from byte $2 on (what the process started last has written).
+log_since() {
+  tail -c "+$(($2 + 1))" "$STATE/logs/$1.log" 2>/dev/null
+}
+
+# Starts NAME from its process.env alone and waits until it is ready: the line every role
+# prints once it runs ("Tessera ... is running"), then, for a server or web process, its
+# /api/health. Prints the base URL (server, web) or nothing (worker).
+start_from_saved() {
+  local name=$1 file="$STATE/$1/process.env" role pid url="" offset=0
+  local deadline=$((SECONDS + START_TIMEOUT_S))
+  role=$(sed -n 's/^export ROLE=//p' "$file")
+  [ -f "$STATE/logs/$name.log" ] && offset=$(stat -c %s "$STATE/logs/$name.log")
+  # shellcheck disable=SC2016 # expanded by the inner shell
+  pid=$(start "$name" env -i "$BASH" -c '. "$1" && exec node "$2"' tessera "$file" "$MAIN")
+  # (grep reads it all: an early exit would fail the pipe under pipefail)
+  until log_since "$name" "$offset" | grep 'Tessera.* is running' >/dev/null; do
     alive "$pid" || die "$name exited at start (log: $STATE/logs/$name.log)"
     [ $SECONDS -lt $deadline ] || die "$name did not start (log: $STATE/logs/$name.log)"
-    url=$(sed -n 's/.*Tessera is running at \(http:[^ ]*\).*/\1/p' "$STATE/logs/$name.log" | head -n 1)
-    [ -n "$url" ] || sleep 0.2
+    sleep 0.2
   done
+  [ "$role" = worker ] && return
+  url=$(log_since "$name" "$offset" | sed -n 's/.*Tessera.* is running at \(http:[^ ]*\).*/\1/p' | tail -n 1)
+  [ -n "$url" ] || die "$name printed no address (log: $STATE/logs/$name.log)"
   until node -e 'fetch(process.argv[1]).then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))' \
     "$url/api/health"; do
     alive "$pid" || die "$name exited at start (log: $STATE/logs/$name.log)"
     [ $SECONDS -lt $deadline ] || die "$name: $url/api/health did not answer"
     sleep 0.2
   done
+  # PORT=0 took a free port: keep it, so that a restart answers at the same address.
+  sed -i "s|^export PORT=.*|export PORT=${url##*:}|" "$file"
   echo "$url"
+}
+
+# Starts one Tessera process of this cluster (up): its settings saved, then started from them.
+start_tessera() {
+  local name=$1 role=$2
+  # CLUSTER_ENV_SERVER_2='KEY=value ...': settings of that process alone (a test's fault point).
+  local own_env="CLUSTER_ENV_${name^^}"
+  own_env=${own_env//-/_}
+  mkdir -p "$STATE/$name"
+  save_process_env "$name" "$role" "${!own_env:-}"
+  start_from_saved "$name"
+}
+
+# Stops NAME (SIGTERM, SIGKILL after STOP_TIMEOUT_S) and starts it again from its process.env;
+# prints PID= and, for a server or web process, URL=.
+restart() {
+  local name=$1 pid url
+  [ -f "$STATE/$name/process.env" ] || die "$STATE holds no process named $name"
+  pid=$(cat "$STATE/pids/$name" 2>/dev/null || true)
+  if alive "$pid"; then
+    kill -TERM "$pid" 2>/dev/null || true
+    local deadline=$((SECONDS + ${CLUSTER_STOP_TIMEOUT_S:-30}))
+    while alive "$pid" && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
+    if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
+    while alive "$pid"; do sleep 0.1; done
+  fi
+  url=$(start_from_saved "$name")
+  local new_pid
+  new_pid=$(cat "$STATE/pids/$name")
+  # cluster.env lists the pids: the old one gives way to the new.
+  if [ -n "$pid" ] && [ -f "$STATE/cluster.env" ]; then
+    sed -i -E "/_PIDS=/s/(=|,)$pid(,|\$)/\1$new_pid\2/" "$STATE/cluster.env"
+  fi
+  echo "PID=$new_pid"
+  if [ -n "$url" ]; then echo "URL=$url"; fi
 }
 
 up() {
@@ -205,13 +267,17 @@ exec node $(printf %q "$USERS_JS") "\$@"
 USERS
   chmod 700 "$STATE/users"
 
-  # The servers one after the other: the first sets up the service's role on Mosquitto, which
+  # The processes one after the other: the first sets up the service's role on Mosquitto, which
   # closes the service's connections, so the others start after it.
-  local servers=${CLUSTER_SERVERS:-2} workers=${CLUSTER_WORKERS:-1} i urls=() server_pids=()
-  local worker_pids=()
+  local servers=${CLUSTER_SERVERS:-2} webs=${CLUSTER_WEBS:-0} workers=${CLUSTER_WORKERS:-1} i
+  local urls=() server_pids=() web_urls=() web_pids=() worker_pids=()
   for ((i = 1; i <= servers; i++)); do
     urls+=("$(start_tessera "server-$i" server)")
     server_pids+=("$(cat "$STATE/pids/server-$i")")
+  done
+  for ((i = 1; i <= webs; i++)); do
+    web_urls+=("$(start_tessera "web-$i" web)")
+    web_pids+=("$(cat "$STATE/pids/web-$i")")
   done
   for ((i = 1; i <= workers; i++)); do
     start_tessera "worker-$i" worker
@@ -220,11 +286,12 @@ USERS
   trap - EXIT
 
   local admin_password
-  admin_password=$(sed -n "s/.*created user 'admin' with password \([^ ]*\).*/\1/p" \
-    "$STATE"/logs/server-*.log | head -n 1)
+  admin_password=$(cat "$STATE"/logs/server-*.log "$STATE"/logs/web-*.log 2>/dev/null |
+    sed -n "s/.*created user 'admin' with password \([^ ]*\).*/\1/p" | sed -n 1p || true)
   {
     echo "DATA_DIR=$STATE"
     echo "SERVER_URLS=$(IFS=,; echo "${urls[*]}")"
+    echo "WEB_URLS=$(IFS=,; echo "${web_urls[*]}")"
     echo "MQTT_PUBLIC_URL=$PUBLIC_MQTT_URL"
     echo "USERS_CMD=$STATE/users"
     echo "MQTT_URL=$MQTT_URL"
@@ -233,6 +300,7 @@ USERS
     echo "S3_ENDPOINT=$S3_ENDPOINT"
     echo "S3_DIR=$STATE/s3"
     echo "SERVER_PIDS=$(IFS=,; echo "${server_pids[*]}")"
+    echo "WEB_PIDS=$(IFS=,; echo "${web_pids[*]}")"
     echo "WORKER_PIDS=$(IFS=,; echo "${worker_pids[*]}")"
     echo "MOSQUITTO_PID=$mosquitto_pid"
     echo "S3_PID=$s3_pid"
@@ -250,7 +318,7 @@ down_state() {
     local pids=() files=()
     # The globs expand in the pids folder itself (an unmatched one stays a name that is no file).
     if [ "$group" = tessera ]; then
-      files=("$state"/pids/server-* "$state"/pids/worker-*)
+      files=("$state"/pids/server-* "$state"/pids/web-* "$state"/pids/worker-*)
     else
       files=("$state/pids/mosquitto" "$state/pids/s3rver")
     fi
@@ -286,6 +354,15 @@ case "${1:-}" in
     [ $# -le 2 ] || usage
     if [ $# -eq 2 ]; then DATA_DIR=$2; fi
     up
+    ;;
+  restart)
+    [ $# -ge 2 ] && [ $# -le 3 ] || usage
+    state=${3:-${DATA_DIR:-}}
+    [ -n "$state" ] || die "restart: which cluster? give its DATA_DIR (printed by up)"
+    STATE=$(cd "$state" && pwd)
+    [ -f "$STATE/cluster.env" ] || die "$STATE holds no running cluster"
+    cd "$ROOT"
+    restart "$2"
     ;;
   down)
     [ $# -le 2 ] || usage

@@ -43,7 +43,11 @@ async function findMissing(): Promise<string | undefined> {
 
 export interface Cluster {
   dataDir: string;
+  /** ROLE=server processes (server-1, ...); empty with CLUSTER_SERVERS=0. */
   serverUrls: string[];
+  /** ROLE=web processes (web-1, ...), with CLUSTER_WEBS. */
+  webUrls: string[];
+  webPids: number[];
   mqttPublicUrl: string;
   usersCmd: string;
   databaseUrl: string;
@@ -51,6 +55,8 @@ export interface Cluster {
   serverPids: number[];
   workerPids: number[];
   logs: string;
+  /** Processes `clusterRestart` started (down must stop them too). */
+  restartedPids: number[];
   /** Every KEY=value line `up` printed. */
   values: Record<string, string>;
 }
@@ -72,16 +78,20 @@ export async function clusterUp(env: Record<string, string> = {}): Promise<Clust
     return value;
   };
   const pids = (key: string) => need(key).split(',').map(Number);
+  const list = (key: string) => (values[key] ?? '').split(',').filter(Boolean);
   return {
     dataDir: need('DATA_DIR'),
-    serverUrls: need('SERVER_URLS').split(','),
+    serverUrls: list('SERVER_URLS'),
+    webUrls: list('WEB_URLS'),
+    webPids: list('WEB_PIDS').map(Number),
     mqttPublicUrl: need('MQTT_PUBLIC_URL'),
     usersCmd: need('USERS_CMD'),
     databaseUrl: need('DATABASE_URL'),
     s3Dir: need('S3_DIR'),
-    serverPids: pids('SERVER_PIDS'),
+    serverPids: list('SERVER_PIDS').map(Number),
     workerPids: pids('WORKER_PIDS'),
     logs: need('LOGS'),
+    restartedPids: [],
     values,
   };
 }
@@ -91,7 +101,9 @@ export async function clusterDown(cluster: Cluster): Promise<void> {
   await run('bash', [CLUSTER_SH, 'down', cluster.dataDir], { timeout: 60_000 });
   const started = [
     ...cluster.serverPids,
+    ...cluster.webPids,
     ...cluster.workerPids,
+    ...cluster.restartedPids,
     Number(cluster.values.MOSQUITTO_PID),
     Number(cluster.values.S3_PID),
   ];
@@ -111,6 +123,36 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `cluster.sh restart NAME` from an environment that has none of the cluster's settings (as a
+ * hand restart in another shell): the process is started again from what it was given at `up`.
+ */
+export async function clusterRestart(
+  cluster: Cluster,
+  name: string,
+): Promise<{ pid: number; url?: string }> {
+  const bare = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' };
+  const { stdout } = await run('bash', [CLUSTER_SH, 'restart', name, cluster.dataDir], {
+    env: bare,
+    timeout: 180_000,
+  });
+  const pid = Number(/^PID=(\d+)$/m.exec(stdout)?.[1]);
+  if (!Number.isInteger(pid)) throw new Error(`cluster.sh restart printed no PID:\n${stdout}`);
+  cluster.restartedPids.push(pid);
+  const url = /^URL=(\S+)$/m.exec(stdout)?.[1];
+  return { pid, ...(url !== undefined && { url }) };
+}
+
+/** The environment a running process was started with (/proc/PID/environ). */
+export function environmentOf(pid: number): Record<string, string> {
+  const entries = fs
+    .readFileSync(`/proc/${pid}/environ`, 'utf8')
+    .split('\0')
+    .filter(Boolean)
+    .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]);
+  return Object.fromEntries(entries) as Record<string, string>;
 }
 
 /** Adds a user with `npm run users -- add` as the cluster's USERS_CMD runs it. */

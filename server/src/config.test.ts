@@ -65,6 +65,8 @@ describe('loadConfig', () => {
       socketTimeoutMs: 15_000,
       transferIdleTimeoutMs: 60_000,
       promptDeadlineMs: 1_800_000,
+      outageWindowMs: 300_000,
+      failingAfter: 3,
     });
     const set = loadConfig({
       ENGINE: 'comfyui',
@@ -76,6 +78,8 @@ describe('loadConfig', () => {
       COMFYUI_SOCKET_TIMEOUT_MS: '6000',
       COMFYUI_TRANSFER_IDLE_TIMEOUT_MS: '120000',
       COMFYUI_PROMPT_DEADLINE_MS: '0',
+      COMFYUI_OUTAGE_WINDOW_MS: '600000',
+      COMFYUI_FAILING_AFTER: '5',
     });
     expect(set.comfyui).toMatchObject({
       auth: {
@@ -87,7 +91,12 @@ describe('loadConfig', () => {
       socketTimeoutMs: 6000,
       transferIdleTimeoutMs: 120_000,
       promptDeadlineMs: 0,
+      outageWindowMs: 600_000,
+      failingAfter: 5,
     });
+    expect(() =>
+      loadConfig({ ENGINE: 'comfyui', COMFYUI_URLS: 'http://x/', COMFYUI_FAILING_AFTER: '0' }),
+    ).toThrow('COMFYUI_FAILING_AFTER must be a whole number from 1 to 1000');
     expect(() =>
       loadConfig({ ENGINE: 'comfyui', COMFYUI_URLS: 'http://x/', COMFYUI_AUTH_HEADER: 'nocolon' }),
     ).toThrow("COMFYUI_AUTH_HEADER must be 'Header-Name: value'");

@@ -180,6 +180,8 @@ const envSchema = z
     COMFYUI_SOCKET_TIMEOUT_MS: wholeNumber(100, 600_000, 15_000),
     COMFYUI_TRANSFER_IDLE_TIMEOUT_MS: wholeNumber(1000, 3_600_000, 60_000),
     COMFYUI_PROMPT_DEADLINE_MS: wholeNumber(0, 86_400_000, 30 * 60_000),
+    COMFYUI_OUTAGE_WINDOW_MS: wholeNumber(0, 86_400_000, 5 * 60_000),
+    COMFYUI_FAILING_AFTER: wholeNumber(1, 1000, 3),
     JOB_CONCURRENCY: z.coerce
       .number({ error: 'must be a whole number from 1 to 16' })
       .int({ error: 'must be a whole number from 1 to 16' })
@@ -491,6 +493,10 @@ function comfyUIConfig(e: z.output<typeof envSchema>, urls: string[]) {
     transferIdleTimeoutMs: e.COMFYUI_TRANSFER_IDLE_TIMEOUT_MS,
     /** A prompt's execution deadline; 0: none. */
     promptDeadlineMs: e.COMFYUI_PROMPT_DEADLINE_MS,
+    /** How long a job rides out its servers' outages before it fails; 0: fails at once. */
+    outageWindowMs: e.COMFYUI_OUTAGE_WINDOW_MS,
+    /** Prompts failing while running, one after the other, that take a server out. */
+    failingAfter: e.COMFYUI_FAILING_AFTER,
   };
 }
 

@@ -111,7 +111,7 @@ export async function buildContainer(
   // Scratch files of a previous run are worthless now.
   await files.clearScratch();
 
-  const engine = overrides.engine ?? createEngine(config);
+  const engine = overrides.engine ?? createEngine(config, log);
   // SQLite: this is the one process running jobs, so what a crash left running is its own and
   // goes back at start. PostgreSQL: other processes may be running theirs; a dead process's
   // jobs come back when its leases expire, and LISTEN/NOTIFY makes the poll a fallback only.

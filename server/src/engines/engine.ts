@@ -50,9 +50,10 @@ export interface EngineServerHealth {
   /**
    * 'down': left out after a failure until `nextCheckAt`; 'checking': being asked again;
    * 'incomplete': it answers but lacks node types or models the templates need (`missing`), so
-   * it gets no jobs until a check finds them.
+   * it gets no jobs until a check finds them; 'failing': it answers but its prompts keep failing
+   * while running (`lastError` says how), so it gets no jobs until `nextCheckAt`, then on trial.
    */
-  state: 'up' | 'down' | 'checking' | 'incomplete';
+  state: 'up' | 'down' | 'checking' | 'incomplete' | 'failing';
   /** What the server lacks for the templates ("node type CR Upscale Image", "model ..."). */
   missing: string[];
   /** The ComfyUI version its /system_stats reports, when known. */

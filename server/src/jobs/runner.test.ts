@@ -212,6 +212,37 @@ describe('the job runner', () => {
     expect(runs).toBe(1);
   });
 
+  it('never shows a lower percent after a restart: the stored progress is the floor (issue 23, part 12)', async () => {
+    await repo.enqueue(
+      { publicId: 'p1', ownerId: ownerA, kind: 'preview', params: PREVIEW_PARAMS, maxAttempts: 3 },
+      new Date(),
+    );
+    const dead = await repo.claim('preview', new Date());
+    // The process that died had shown 27 %.
+    await repo.progress(dead?.id ?? 0, 27, new Date());
+    const r = runner({
+      preview: kind(async (_job, { progress }) => {
+        // The rerun starts its work over (a ComfyUI prompt picked up at 37 %).
+        for (const p of [0, 5, 20, 37, 60]) progress(p);
+        return 'done.png';
+      }),
+    });
+    const shown: [string, number][] = [];
+    r.onChange((job) => shown.push([job.status, job.percent]));
+    const done = settled(r, 1);
+    await start(r);
+    await done;
+    expect(shown).toEqual([
+      ['queued', 27],
+      ['in_progress', 27],
+      ['in_progress', 37],
+      ['in_progress', 60],
+      ['finished', 100],
+    ]);
+    // What was shown last before it ended is stored too, for the next restart.
+    expect(await repo.latest(ownerA, 'preview')).toMatchObject({ percent: 100 });
+  });
+
   it('on stop, aborts the running job and returns it to the queue without counting the attempt', async () => {
     let aborted = false;
     const r = runner({

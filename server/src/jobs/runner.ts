@@ -343,20 +343,28 @@ export class JobRunner implements JobScheduler {
     const started = performance.now();
     const ended = (outcome: JobRunOutcome) =>
       this.metrics.jobRun(job.kind, outcome, (performance.now() - started) / 1000);
-    let percent = 0;
+    // What the job showed before (an earlier run, before a restart) is the floor: the store keeps
+    // the percent through requeues, and a user never sees it go back (issue 23, part 12).
+    let percent = job.percent;
     let lastWrite = 0;
+    let trailingWrite: NodeJS.Timeout | undefined;
+    const write = () => {
+      trailingWrite = undefined;
+      const now = this.now();
+      lastWrite = now.getTime();
+      return this.jobs
+        .progress(job.id, percent, now)
+        .catch((err: unknown) => this.log.warn({ err }, 'progress not saved'));
+    };
     const progress = (value: number) => {
       const next = Math.max(0, Math.min(99, Math.floor(value)));
       if (next <= percent || controller.signal.aborted) return;
       percent = next;
       this.emit({ ...job, percent });
-      const now = this.now();
-      if (now.getTime() - lastWrite >= PROGRESS_WRITE_MS) {
-        lastWrite = now.getTime();
-        this.jobs
-          .progress(job.id, percent, now)
-          .catch((err: unknown) => this.log.warn({ err }, 'progress not saved'));
-      }
+      const since = this.now().getTime() - lastWrite;
+      if (since >= PROGRESS_WRITE_MS) void write();
+      // Throttled, but the last value shown is stored too: it is the floor after a restart.
+      else trailingWrite ??= setTimeout(() => void write(), PROGRESS_WRITE_MS - since).unref();
     };
     try {
       const output = await handler(job, {
@@ -394,8 +402,14 @@ export class JobRunner implements JobScheduler {
       const reason: unknown = controller.signal.reason;
       const decisive = reason instanceof JobCancelled || reason instanceof LeaseLost;
       ended(runOutcome(decisive ? reason : err, controller.signal.aborted && this.stopped));
+      if (trailingWrite) {
+        // Stored before the job goes back to the queue: its floor for the next run.
+        clearTimeout(trailingWrite);
+        await write();
+      }
       await this.settleFailure(job, config, decisive ? reason : err, controller.signal.aborted);
     } finally {
+      clearTimeout(trailingWrite);
       this.controllers.delete(job.id);
     }
   }

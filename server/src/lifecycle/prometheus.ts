@@ -15,7 +15,7 @@ export interface MetricSources {
 }
 
 /** ComfyUI server states, each reported (0 too) so a dashboard's series do not come and go. */
-const SERVER_STATES = ['up', 'checking', 'down', 'incomplete'];
+const SERVER_STATES = ['up', 'checking', 'down', 'incomplete', 'failing'];
 const MQTT_CONNECTIONS = 'tessera_mqtt_connections';
 const JOB_STATES = { queued: 'queued', in_progress: 'running' } as const;
 

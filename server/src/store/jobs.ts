@@ -190,7 +190,6 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): JobQueue 
       .updateTable('jobs')
       .set((eb) => ({
         status: 'in_progress',
-        percent: 0,
         attempts: eb('attempts', '+', 1),
         claimed_at: stamp,
         updated_at: stamp,
@@ -215,7 +214,6 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): JobQueue 
       with next as (${nextJob(kind, stamp, sql`for update of q skip locked`)})
       update jobs set
         status = 'in_progress',
-        percent = 0,
         attempts = jobs.attempts + 1,
         claimed_at = ${stamp},
         updated_at = ${stamp},
@@ -296,6 +294,8 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): JobQueue 
       if (job) await announce(kind, false);
       return job;
     },
+    // The percent is kept when a job goes back to the queue (retry, restart, lost lease) and when
+    // it is claimed again: it is the floor of what the job shows, never lowered (issue 23).
     async progress(id, percent, now) {
       await whileHeld(id, { percent, updated_at: now.toISOString() }).execute();
     },
@@ -317,7 +317,6 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): JobQueue 
         id,
         {
           status: 'queued',
-          percent: 0,
           error,
           run_after: runAfter.toISOString(),
           // The failed attempt's prompt is over: the retry queues its own.
@@ -339,7 +338,7 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): JobQueue 
         .execute();
       const requeued = await db
         .updateTable('jobs')
-        .set({ status: 'queued', percent: 0, run_after: stamp, ...NO_LEASE, updated_at: stamp })
+        .set({ status: 'queued', run_after: stamp, ...NO_LEASE, updated_at: stamp })
         .where('status', '=', 'in_progress')
         .returning(COLUMNS)
         .execute();
@@ -369,7 +368,6 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): JobQueue 
         .set({
           status: sql`case when ${out} then 'error' else 'queued' end`,
           error: sql`case when ${out} then ${INTERRUPTED_TOO_OFTEN} else error end`,
-          percent: sql`case when ${out} then percent else 0 end`,
           run_after: sql`case when ${out} then run_after else ${stamp} end`,
           ...NO_LEASE,
           updated_at: stamp,
@@ -402,7 +400,6 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): JobQueue 
       // The attempt is not counted: the run was stopped (shutdown), it did not fail.
       const row = await whileHeld(id, {
         status: 'queued',
-        percent: 0,
         attempts: sql<number>`attempts - 1`,
         ...NO_LEASE,
         updated_at: now.toISOString(),

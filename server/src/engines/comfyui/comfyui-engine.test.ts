@@ -287,12 +287,14 @@ describe('ComfyUI engine: failures', () => {
     expect((await made.health()).servers?.[0]?.state).toBe('up');
   });
 
-  it('a server going away mid-job fails the job, is left out, and the retry runs on another server', async () => {
+  it('without an outage window, a server going away mid-job fails the job, is left out, and the retry runs on another server', async () => {
     const first = await standIn({ stepDelayMs: 20 });
     const second = await standIn();
+    // (Within COMFYUI_OUTAGE_WINDOW_MS the job itself moves on instead: farm.test.ts.)
     const made = engine([first.url, second.url], {
       pool: { retryAfterMs: 60_000 },
       prompt: { reconnectMs: 300 },
+      outageWindowMs: 0,
     });
     first.events.once('progress', () => void first.crash());
     const params = previewParams();
@@ -342,11 +344,13 @@ describe('ComfyUI engine: failures', () => {
     }
   });
 
-  it('no server answering fails the job with every server named', async () => {
+  it('no server answering fails the job with every server named (past the outage window)', async () => {
     const comfy = await standIn();
     const url = comfy.url;
     await comfy.crash();
-    await expect(engine([url]).generate(previewParams(), () => undefined, never())).rejects.toThrow(
+    await expect(
+      engine([url], { outageWindowMs: 0 }).generate(previewParams(), () => undefined, never()),
+    ).rejects.toThrow(
       `No ComfyUI server answers: ${url} (ComfyUI server ${url}: GET /prompt failed`,
     );
   });
@@ -431,7 +435,10 @@ describe('ComfyUI engine: many servers', () => {
     const comfy = await standIn();
     const port = comfy.port;
     await comfy.crash();
-    const made = engine([`http://127.0.0.1:${port}`], { pool: { retryAfterMs: 100 } });
+    const made = engine([`http://127.0.0.1:${port}`], {
+      pool: { retryAfterMs: 100 },
+      outageWindowMs: 0,
+    });
     await expect(made.generate(previewParams(), () => undefined, never())).rejects.toThrow(
       /No ComfyUI server answers/,
     );

@@ -15,6 +15,10 @@
  * Restarts: the queued prompt is noted with the job (`remote.queued`); a rerun after a restart
  * picks it up from that server's /history or /queue instead of queueing it again.
  *
+ * Outages (outage.ts): a server that cannot be reached, or came back without the prompt, does not
+ * fail the job for `outageWindowMs`: the prompt is picked up where it is, or queued again on the
+ * first server that answers (another of the farm, or the same one once it is back).
+ *
  * Cleanup: ComfyUI has no route to delete a file, so uploads overwrite a few numbered slots in its
  * temp folder (upload-slots.ts: one per prompt in flight on that server), and each prompt's
  * history entry is deleted once it is over.
@@ -33,10 +37,23 @@ import type { HdEncoding } from '../../imaging/hd-encodings.js';
 import type { ComfyImageRef, ComfyWorkflow, HistoryEntry } from './api-types.js';
 import { templateNeeds } from './capabilities.js';
 import { ComfyClient, type ComfyClientOptions } from './client.js';
-import { ComfyExecutionError, ComfyServerError, ComfyValidationError } from './errors.js';
+import {
+  ComfyExecutionError,
+  ComfyNodeFailure,
+  ComfyPromptLostError,
+  ComfyServerError,
+  ComfyValidationError,
+} from './errors.js';
+import { isOutage, OutageWindow } from './outage.js';
 import { prepareImage, writeOutput, type PreparedImage } from './output.js';
-import { ServerPool, type Lease, type PoolOptions } from './pool.js';
-import { resumePrompt, runPrompt, type PromptResult, type RunPromptOptions } from './run-prompt.js';
+import { ServerPool, type Lease, type PoolChange, type PoolOptions } from './pool.js';
+import {
+  resumePrompt,
+  runPrompt,
+  type PromptLog,
+  type PromptResult,
+  type RunPromptOptions,
+} from './run-prompt.js';
 import {
   fillHd,
   fillPreview,
@@ -60,11 +77,22 @@ export interface ComfyUIEngineOptions {
   instance?: string;
   /** The execution deadline and how a prompt is followed (run-prompt.ts). */
   prompt?: Pick<RunPromptOptions, 'deadlineMs' | 'pollMs' | 'reconnectMs' | 'historyWaitMs'>;
+  /** COMFYUI_OUTAGE_WINDOW_MS: how long a job rides out its servers' outages (default 5 min). */
+  outageWindowMs?: number;
+  /** Where outages, resubmissions and websocket reopenings are told. */
+  log?: PromptLog;
 }
+
+const DEFAULT_OUTAGE_WINDOW_MS = 5 * 60_000;
 
 /** Where the fraction of the prompt executed lands in the job's percent. */
 const EXECUTION_FROM = 5;
 const EXECUTION_TO = 95;
+
+/** One try at running the job's prompt: the prompt it queued, if it got that far. */
+interface Attempt {
+  queued?: RemotePrompt;
+}
 
 /** One run of a workflow template on an input image. */
 interface WorkflowJob {
@@ -88,6 +116,8 @@ export class ComfyUIEngine implements Engine {
   private readonly uploadSubfolder: string;
   private readonly uploadSlots: UploadSlots;
   private readonly promptOptions: ComfyUIEngineOptions['prompt'];
+  private readonly outageWindowMs: number;
+  private readonly log: PromptLog | undefined;
 
   constructor(options: ComfyUIEngineOptions) {
     this.templates = loadWorkflowTemplates(options.workflowsDir);
@@ -99,6 +129,8 @@ export class ComfyUIEngine implements Engine {
     this.uploadSubfolder = options.uploadSubfolder ?? 'tessera';
     this.uploadSlots = new UploadSlots(this.uploadSubfolder, options.instance);
     this.promptOptions = options.prompt;
+    this.outageWindowMs = options.outageWindowMs ?? DEFAULT_OUTAGE_WINDOW_MS;
+    this.log = options.log;
   }
 
   generate(
@@ -175,6 +207,11 @@ export class ComfyUIEngine implements Engine {
     return this.pool.states();
   }
 
+  /** Tells `listener` of each change of a server's state (down, up, failing ...). */
+  onServerChange(listener: (change: PoolChange) => void): () => void {
+    return this.pool.onChange(listener);
+  }
+
   /** Stops the timers that check failed servers again. */
   close(): void {
     this.pool.close();
@@ -183,7 +220,9 @@ export class ComfyUIEngine implements Engine {
   /**
    * The steps both jobs take: pick up the prompt an earlier run queued if its server still has
    * it; else prepare the input image, upload it to the server the pool picks, fill the template
-   * with its name and run the prompt. Then write the output node's image.
+   * with its name and run the prompt. Then write the output node's image. An outage (a server
+   * unreachable or restarted) within the window starts these steps over with the prompt last
+   * queued: picked up if its server still has it, else queued again where a server answers.
    */
   private async runWorkflow(
     job: WorkflowJob,
@@ -192,27 +231,77 @@ export class ComfyUIEngine implements Engine {
   ): Promise<GeneratedImage> {
     const report = rising(progress);
     report(0);
-    const previous = job.remote?.previous;
-    if (previous) {
-      const lease = await this.pool.acquireServer(previous.server, signal);
-      if (lease) {
-        const done = await this.onLease(lease, signal, async () => {
-          const result = await resumePrompt(
-            lease.client,
-            previous,
-            this.runOptions(job, report, signal, lease),
-          );
-          return result && (await this.deliver(lease, result, job, report, signal));
-        }).catch((error: unknown) => {
-          // Unreachable now: queue the work afresh elsewhere.
-          if (error instanceof ComfyServerError && !signal.aborted) return undefined;
-          throw error;
-        });
-        if (done) return done;
+    const outage = new OutageWindow(this.outageWindowMs);
+    let previous = job.remote?.previous;
+    let input: PreparedImage | undefined;
+    for (;;) {
+      const attempt: Attempt = {};
+      try {
+        if (previous) {
+          const resumed = await this.resume(previous, job, report, signal);
+          if (resumed) return resumed;
+        }
+        input ??= await prepareImage(job.inputPath, job.mask);
+        const lease = await this.pool.acquire(signal);
+        return await this.submit(lease, input, job, report, signal, attempt);
+      } catch (error) {
+        if (signal.aborted || !isOutage(error)) throw error;
+        const left = outage.note();
+        if (left <= 0) throw error;
+        // The prompt to look for once a server answers; one the server lost is queued again.
+        previous = error instanceof ComfyPromptLostError ? undefined : (attempt.queued ?? previous);
+        this.log?.warn(
+          { err: (error as Error).message, prompt: previous?.promptId, leftMs: left },
+          'ComfyUI outage: the job waits for a server and goes on',
+        );
+        if (!this.pool.anyUp() && !(error instanceof ComfyPromptLostError)) {
+          await this.pool.whenServerMayAnswer(signal, left);
+        }
       }
     }
-    const input = await prepareImage(job.inputPath, job.mask);
-    const lease = await this.pool.acquire(signal);
+  }
+
+  /**
+   * The prompt `previous` on its server, if that server answers and still has it: its image.
+   * Undefined when it must be queued again (the server lost it or is unreachable).
+   */
+  private async resume(
+    previous: RemotePrompt,
+    job: WorkflowJob,
+    report: (percent: number) => void,
+    signal: AbortSignal,
+  ): Promise<GeneratedImage | undefined> {
+    const lease = await this.pool.acquireServer(previous.server, signal);
+    if (!lease) return undefined;
+    return this.onLease(lease, signal, async () => {
+      const result = await resumePrompt(
+        lease.client,
+        previous,
+        this.runOptions(job, report, signal, lease, {}),
+      );
+      if (!result) {
+        this.log?.info(
+          { server: previous.server, prompt: previous.promptId },
+          'ComfyUI no longer has the prompt (or it failed there): queueing it again',
+        );
+      }
+      return result && (await this.deliver(lease, result, job, report, signal));
+    }).catch((error: unknown) => {
+      // Unreachable now: queue the work afresh where a server answers.
+      if (error instanceof ComfyServerError && !signal.aborted) return undefined;
+      throw error;
+    });
+  }
+
+  /** Uploads the input to the leased server, runs the prompt there and delivers its image. */
+  private submit(
+    lease: Lease,
+    input: PreparedImage,
+    job: WorkflowJob,
+    report: (percent: number) => void,
+    signal: AbortSignal,
+    attempt: Attempt,
+  ): Promise<GeneratedImage> {
     return this.onLease(lease, signal, async () => {
       const slot = await this.uploadSlots.take(lease.client, signal);
       let result: PromptResult;
@@ -220,7 +309,11 @@ export class ComfyUIEngine implements Engine {
         const uploaded = await this.upload(lease.client, slot.filename, input.png, signal);
         report(2);
         const prompt = job.fill(uploaded, input);
-        result = await runPrompt(lease.client, prompt, this.runOptions(job, report, signal, lease));
+        result = await runPrompt(
+          lease.client,
+          prompt,
+          this.runOptions(job, report, signal, lease, attempt),
+        );
       } finally {
         // The prompt is over (or never queued): its input is not read again.
         slot.release();
@@ -235,13 +328,20 @@ export class ComfyUIEngine implements Engine {
    */
   private async onLease<T>(lease: Lease, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
     try {
-      return await work();
+      const result = await work();
+      if (result) lease.succeeded();
+      return result;
     } catch (error) {
       if (!signal.aborted) {
         if (error instanceof ComfyServerError) lease.fail(error);
-        else if (error instanceof ComfyExecutionError || error instanceof ComfyValidationError) {
+        else if (
+          error instanceof ComfyExecutionError ||
+          error instanceof ComfyValidationError ||
+          error instanceof ComfyPromptLostError
+        ) {
           lease.suspect();
         }
+        if (error instanceof ComfyNodeFailure) lease.runFailed(error);
       }
       throw error;
     } finally {
@@ -254,15 +354,18 @@ export class ComfyUIEngine implements Engine {
     report: (percent: number) => void,
     signal: AbortSignal,
     lease: Lease,
+    attempt: Attempt,
   ): RunPromptOptions {
     return {
       ...this.promptOptions,
+      ...(this.log && { log: this.log }),
       signal,
       outputNode: job.outputNode,
       onQueued: async ({ promptId, clientId }) => {
         lease.queued(promptId);
         report(EXECUTION_FROM);
         const noted: RemotePrompt = { server: lease.client.displayUrl, promptId, clientId };
+        attempt.queued = noted;
         await job.remote?.queued(noted);
       },
       onProgress: (fraction) =>

@@ -2,6 +2,7 @@
 // stand-in: after a restart the job picks the same prompt up (same prompt id, same websocket
 // client id) instead of queueing the GPU work a second time.
 import fs from 'node:fs';
+import { API_ROUTES } from '@tessera/contract';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserService } from '../../services/users.js';
@@ -52,11 +53,19 @@ async function jobRows() {
   try {
     return await db
       .selectFrom('jobs')
-      .select(['status', 'attempts', 'prompt_id', 'prompt_server', 'prompt_client_id'])
+      .select(['status', 'attempts', 'prompt_id', 'prompt_server', 'prompt_client_id', 'percent'])
       .execute();
   } finally {
     await db.destroy();
   }
+}
+
+/** The preview's percent as the status route shows it now. */
+async function previewPercent(url: string, cookie: string): Promise<number> {
+  const res = await fetch(`${url}${API_ROUTES.previewStatus}?t=${Date.now()}`, {
+    headers: { cookie },
+  });
+  return ((await res.json()) as { percent: number }).percent;
 }
 
 async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
@@ -82,6 +91,17 @@ describe('Tessera killed while its prompt runs on ComfyUI', () => {
       async () => (await jobRows())[0]?.prompt_id != null && comfy.queueRemaining() === 1,
       'the prompt to be queued and noted with the job',
     );
+    // What the user sees before the kill, stored as the job's floor (issue 23, part 12).
+    let shownBefore = 0;
+    await until(async () => {
+      shownBefore = await previewPercent(first.url, cookie);
+      // Past the 5 % of uploading and queueing: the rerun's own first report is 5 %.
+      return shownBefore > 5;
+    }, 'the preview to show the prompt running');
+    await until(
+      async () => ((await jobRows())[0]?.percent ?? 0) >= shownBefore,
+      'the percent shown to be stored',
+    );
     const [noted] = await jobRows();
     expect(noted).toMatchObject({
       status: 'in_progress',
@@ -93,17 +113,24 @@ describe('Tessera killed while its prompt runs on ComfyUI', () => {
     await first.done;
 
     const second = await start();
-    // Picked up on a socket of the same client id: only then may the prompt go on.
-    await until(
-      () => comfy.socketClients.filter((id) => id === noted?.prompt_client_id).length === 2,
-      'the restarted server to follow the prompt',
-    );
+    const secondCookie = await signIn(second.url, 'alice');
+    // Picked up on a socket of the same client id: only then may the prompt go on. Meanwhile
+    // the user sees the job requeued and running again, at no lower percent than before.
+    const shownAfter: number[] = [];
+    await until(async () => {
+      shownAfter.push(await previewPercent(second.url, secondCookie));
+      return comfy.socketClients.filter((id) => id === noted?.prompt_client_id).length === 2;
+    }, 'the restarted server to follow the prompt');
+    shownAfter.push(await previewPercent(second.url, secondCookie));
     comfy.release();
-    const result = await waitForPreview(second.url, await signIn(second.url, 'alice'));
+    const result = await waitForPreview(second.url, secondCookie);
     second.server.kill('SIGTERM');
     await second.done;
 
     expect(result.status).toBe('finished');
+    // Progress never went back after the restart (it went 27 → 0 → 37 % before issue 23).
+    shownAfter.push(...result.seen.map((seen) => Number(seen.split(':')[1])));
+    expect(Math.min(...shownAfter)).toBeGreaterThanOrEqual(shownBefore);
     expect(comfy.prompts).toHaveLength(1);
     expect(comfy.uploads).toHaveLength(1);
     expect(fs.readdirSync(path.join(data.dir, 'files', 'alice', 'ld'))).toEqual([
@@ -116,6 +143,7 @@ describe('Tessera killed while its prompt runs on ComfyUI', () => {
         prompt_id: null,
         prompt_server: null,
         prompt_client_id: null,
+        percent: 100,
       },
     ]);
   }, 120_000);

@@ -173,3 +173,44 @@ describe('GET /api/health with ENGINE=comfyui', () => {
     }
   });
 });
+
+describe('GET /api/health with a ComfyUI whose prompts fail while running (issue 23, part 12)', () => {
+  it('says failing, with the last error, instead of up', async () => {
+    // A broken model file: /prompt answers, every prompt fails at the checkpoint loader.
+    const broken = await startComfyStandIn({ failAtNode: '4' });
+    const failingEngine = new ComfyUIEngine({
+      urls: [broken.url],
+      pool: { failingAfter: 1 },
+    });
+    const server = await startTestServer(['carol'], 'embedded', { engine: failingEngine });
+    try {
+      const url = `http://127.0.0.1:${server.server.port}`;
+      const carol = await signIn(url, 'carol');
+      const posted = await postPreview(url, carol, {
+        file: { name: 'bricks.png', data: await bricksPng(128, 128) },
+        fields: previewFields('carol'),
+      });
+      expect(posted.status).toBe(202);
+      expect((await waitForPreview(url, carol)).status).toBe('error');
+      // The runner's retry was not sent to the failing server.
+      expect(broken.prompts).toHaveLength(1);
+      const res = await fetch(`${url}/api/health`);
+      const body = (await res.json()) as {
+        status: string;
+        engine: { ok: boolean; servers: Record<string, unknown>[] };
+      };
+      expect(body.status).toBe('degraded');
+      expect(body.engine.ok).toBe(false);
+      expect(body.engine.servers[0]).toMatchObject({
+        url: broken.url,
+        state: 'failing',
+        lastError:
+          'ComfyUI failed at node 4 (CheckpointLoaderSimple): RuntimeError: stand-in failure at node 4',
+      });
+    } finally {
+      await server.stop();
+      failingEngine.close();
+      await broken.close();
+    }
+  });
+});

@@ -62,6 +62,29 @@ export class ComfyExecutionError extends Error {
   }
 }
 
+/**
+ * A node raised an error while the prompt ran (`execution_error`): the run-time failures the pool
+ * counts per server, since a broken model file fails every job there (pool.ts, `failing`).
+ */
+export class ComfyNodeFailure extends ComfyExecutionError {
+  override name = 'ComfyNodeFailure';
+}
+
+/**
+ * The server answers but no longer knows the prompt (it restarted, losing its queue and history):
+ * the engine queues it again, there or on another server, within the outage window.
+ */
+export class ComfyPromptLostError extends Error {
+  override name = 'ComfyPromptLostError';
+
+  constructor(
+    readonly serverUrl: string,
+    readonly promptId: string,
+  ) {
+    super(`ComfyUI server ${serverUrl} no longer knows prompt ${promptId} (did it restart?)`);
+  }
+}
+
 /** The prompt ran past its execution deadline: Tessera interrupted it. */
 export class ComfyDeadlineError extends ComfyExecutionError {
   override name = 'ComfyDeadlineError';

@@ -3,30 +3,24 @@
  * own queue (GET /prompt: exec_info.queue_remaining, asked afresh at each pick) plus the jobs
  * Tessera has given it that are not queued there yet. A server that fails (does not answer,
  * answers with errors, drops the websocket) is left out, checked again after a pause that
- * doubles with each failure (5 s up to 1 min by default), and back in as soon as it answers.
+ * doubles with each failure (1 s up to 15 s by default), and back in as soon as it answers. A
+ * server whose prompts keep failing while running (`failingAfter` in a row: a broken model file
+ * fails every job there) is `failing`: left out for `failingPauseMs`, then given jobs on trial;
+ * a prompt that succeeds there ends it, one more failure brings it back.
  */
 import type { EngineHealth, EngineServerHealth } from '../engine.js';
 import { missingFor, type TemplateNeeds } from './capabilities.js';
 import type { ComfyClient } from './client.js';
+import { ComfyServerError } from './errors.js';
+import {
+  Member,
+  POOL_DEFAULTS,
+  type PoolChange,
+  type PoolOptions,
+  type ServerState,
+} from './pool-member.js';
 
-export type ServerState = 'up' | 'down' | 'checking' | 'incomplete';
-
-export interface PoolOptions {
-  /** The pause before a failed server is checked again; doubles per failure up to the max. */
-  retryAfterMs?: number;
-  maxRetryAfterMs?: number;
-  /** Deadline of the queue probe used to pick a server and to check a failed one. */
-  probeTimeoutMs?: number;
-  /** How often a server's node types and models are checked again while it stays up. */
-  recheckNeedsMs?: number;
-}
-
-const DEFAULTS: Required<PoolOptions> = {
-  retryAfterMs: 5_000,
-  maxRetryAfterMs: 60_000,
-  probeTimeoutMs: 3_000,
-  recheckNeedsMs: 10 * 60_000,
-};
+export type { PoolChange, PoolOptions, ServerState } from './pool-member.js';
 
 /** One job's hold on a server, from pick to end. */
 export interface Lease {
@@ -41,47 +35,24 @@ export interface Lease {
    * check takes it out instead of failing the retry too.
    */
   suspect(): void;
+  /** The prompt failed while running (`execution_error`): counted towards `failing`. */
+  runFailed(error: Error): void;
+  /** The prompt ran to its end: the server's run-time failures are over. */
+  succeeded(): void;
   /** The job is over on this server (call once, after fail too). */
   release(): void;
 }
 
-class Member {
-  state: ServerState = 'up';
-  queueRemaining: number | null = null;
-  /** Tessera's jobs on the server now. */
-  active = 0;
-  /** Their prompts ComfyUI has queued (so counted in queueRemaining). */
-  readonly queued = new Set<string>();
-  failures = 0;
-  lastError: string | null = null;
-  lastErrorAt: Date | null = null;
-  lastCheckedAt: Date | null = null;
-  nextCheckAt: Date | null = null;
-  timer: NodeJS.Timeout | undefined;
-  probing: Promise<boolean> | undefined;
-  /** When it was last picked (a counter): ties go to the one picked longest ago. */
-  pickedAt = 0;
-  /** What it lacks for the templates, as its last /object_info told; when that was asked. */
-  missing: string[] = [];
-  needsCheckedAt: number | undefined;
-  version: string | null = null;
-
-  constructor(readonly client: ComfyClient) {}
-
-  get load(): number {
-    return Math.max(0, (this.queueRemaining ?? 0) - this.queued.size) + this.active;
-  }
-
-  due(now: number): boolean {
-    return (
-      (this.state === 'down' || this.state === 'incomplete') &&
-      (this.nextCheckAt?.getTime() ?? 0) <= now
-    );
-  }
-}
-
 export class NoServerAvailableError extends Error {
   override name = 'NoServerAvailableError';
+
+  /** Some server is only down (not lacking models, not failing): it may answer again soon. */
+  constructor(
+    message: string,
+    readonly mayComeBack: boolean,
+  ) {
+    super(message);
+  }
 }
 
 export class ServerPool {
@@ -89,6 +60,7 @@ export class ServerPool {
   private readonly options: Required<PoolOptions>;
   private picks = 0;
   private closed = false;
+  private readonly listeners = new Set<(change: PoolChange) => void>();
 
   /** `needs`: what the templates need of each server (unset: not checked). */
   constructor(
@@ -98,7 +70,46 @@ export class ServerPool {
   ) {
     if (clients.length === 0) throw new Error('The ComfyUI engine needs at least one server URL');
     this.members = clients.map((client) => new Member(client));
-    this.options = { ...DEFAULTS, ...options };
+    this.options = { ...POOL_DEFAULTS, ...options };
+  }
+
+  /** Tells `listener` of every change of a server's state; returns the unsubscribe. */
+  onChange(listener: (change: PoolChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Resolves when a server comes up (or is due to be asked again), or after `ms`; rejects when
+   * `signal` aborts. What a job waiting out an outage waits for.
+   */
+  whenServerMayAnswer(signal: AbortSignal, ms: number): Promise<void> {
+    signal.throwIfAborted();
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        unsubscribe();
+        signal.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        done();
+        reject(signal.reason as Error);
+      };
+      const timer = setTimeout(
+        () => {
+          done();
+          resolve();
+        },
+        Math.max(0, ms),
+      );
+      timer.unref();
+      const unsubscribe = this.onChange((change) => {
+        if (change.state !== 'up') return;
+        done();
+        resolve();
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** Checks every server now (at start): the log and /api/health know at once what each lacks. */
@@ -113,29 +124,34 @@ export class ServerPool {
   async acquire(signal: AbortSignal): Promise<Lease> {
     signal.throwIfAborted();
     const now = Date.now();
-    const due = this.members.filter((m) => m.state === 'up' || m.due(now));
-    const asked = due.length > 0 ? due : this.members;
+    // A failing server sits out its pause even when nothing else answers: it would fail the job.
+    const candidates = this.members.filter((m) => !m.benched(now));
+    const due = candidates.filter((m) => m.state === 'up' || m.due(now));
+    const asked = due.length > 0 ? due : candidates;
     let ready = await this.answering(asked, signal);
-    if (ready.length === 0 && asked.length < this.members.length) {
+    if (ready.length === 0 && asked.length < candidates.length) {
       // Those in use just failed too: ask the ones left out rather than fail the job.
       ready = await this.answering(
-        this.members.filter((m) => !asked.includes(m)),
+        candidates.filter((m) => !asked.includes(m)),
         signal,
       );
     }
     if (ready.length === 0) {
-      const lacking = this.members.some((m) => m.state === 'incomplete');
+      const cannot = this.members.some((m) => m.state === 'incomplete' || m.state === 'failing');
       throw new NoServerAvailableError(
-        `${lacking ? 'No ComfyUI server can take the job' : 'No ComfyUI server answers'}: ${this.members
+        `${cannot ? 'No ComfyUI server can take the job' : 'No ComfyUI server answers'}: ${this.members
           .map(
             (m) =>
               `${m.client.displayUrl} (${
                 m.state === 'incomplete'
                   ? `lacks ${m.missing.join(', ')}`
-                  : (m.lastError ?? 'not answering')
+                  : m.state === 'failing'
+                    ? `failing: ${m.lastError ?? 'its prompts fail'}`
+                    : (m.lastError ?? 'not answering')
               })`,
           )
           .join('; ')}`,
+        this.members.some((m) => (m.state === 'down' || m.state === 'checking') && m.unreachable),
       );
     }
     const member = ready.reduce((best, m) =>
@@ -175,6 +191,13 @@ export class ServerPool {
       suspect: () => {
         member.needsCheckedAt = undefined;
       },
+      runFailed: (error) => {
+        member.runFailures++;
+        if (member.runFailures >= this.options.failingAfter) this.markFailing(member, error);
+      },
+      succeeded: () => {
+        member.runFailures = 0;
+      },
       release: () => {
         if (released) return;
         released = true;
@@ -182,6 +205,11 @@ export class ServerPool {
         if (promptId !== undefined) member.queued.delete(promptId);
       },
     };
+  }
+
+  /** Whether some server is up now (as last seen, not asked afresh). */
+  anyUp(): boolean {
+    return this.members.some((m) => m.state === 'up');
   }
 
   /** Each server's state for GET /api/health; servers in use or due are asked afresh first. */
@@ -229,6 +257,7 @@ export class ServerPool {
   private probe(member: Member): Promise<boolean> {
     if (member.probing) return member.probing;
     const wasUp = member.state === 'up';
+    const wasFailing = member.state === 'failing';
     if (member.state !== 'up') member.state = 'checking';
     const check = async (): Promise<boolean> => {
       try {
@@ -245,10 +274,14 @@ export class ServerPool {
           this.markIncomplete(member);
           return false;
         }
-        member.state = 'up';
+        if (wasFailing) {
+          // On trial: one more failing prompt takes it out again at once.
+          member.runFailures = Math.min(member.runFailures, this.options.failingAfter - 1);
+        }
         member.failures = 0;
         member.nextCheckAt = null;
         clearTimeout(member.timer);
+        if (!wasUp) this.setState(member, 'up');
         return true;
       } catch (error) {
         member.lastCheckedAt = new Date();
@@ -275,14 +308,27 @@ export class ServerPool {
 
   /** Answers but lacks what the templates need: no jobs; checked again after the longest pause. */
   private markIncomplete(member: Member): void {
-    member.state = 'incomplete';
-    member.nextCheckAt = new Date(Date.now() + this.options.maxRetryAfterMs);
-    this.schedule(member, this.options.maxRetryAfterMs);
+    const pause = this.options.recheckIncompleteMs;
+    member.nextCheckAt = new Date(Date.now() + pause);
+    this.setState(member, 'incomplete', pause);
+    this.schedule(member, pause);
+  }
+
+  /** Its prompts keep failing while running: no jobs until its pause is over. */
+  private markFailing(member: Member, error: Error): void {
+    const pause = this.options.failingPauseMs;
+    const now = new Date();
+    member.lastError = error.message;
+    member.lastErrorAt = now;
+    member.nextCheckAt = new Date(now.getTime() + pause);
+    this.setState(member, 'failing', pause);
+    this.schedule(member, pause);
   }
 
   private markDown(member: Member, error: Error): void {
     member.failures++;
-    member.state = 'down';
+    // Not reached (rather than refused, as by a proxy's 401): it may answer again by itself.
+    member.unreachable = error instanceof ComfyServerError;
     member.lastError = error.message;
     const now = new Date();
     member.lastErrorAt = now;
@@ -291,7 +337,19 @@ export class ServerPool {
       this.options.retryAfterMs * 2 ** (member.failures - 1),
     );
     member.nextCheckAt = new Date(now.getTime() + pause);
+    this.setState(member, 'down', pause);
     this.schedule(member, pause);
+  }
+
+  private setState(member: Member, state: Member['state'], pause?: number): void {
+    member.state = state;
+    const change: PoolChange = {
+      url: member.client.displayUrl,
+      state,
+      lastError: member.lastError,
+      ...(pause !== undefined && { pause }),
+    };
+    for (const listener of this.listeners) listener(change);
   }
 
   private schedule(member: Member, pause: number): void {
@@ -299,9 +357,8 @@ export class ServerPool {
     if (this.closed) return;
     member.timer = setTimeout(() => {
       member.timer = undefined;
-      if ((member.state === 'down' || member.state === 'incomplete') && !this.closed) {
-        void this.probe(member);
-      }
+      const leftOut = ['down', 'incomplete', 'failing'].includes(member.state);
+      if (leftOut && !this.closed) void this.probe(member);
     }, pause);
     member.timer.unref();
   }

@@ -321,7 +321,11 @@ describe("operators' settings (part 6)", () => {
     const stalled = await standIn({
       slowView: { chunkBytes: 1000, pauseMs: 1, stallAfterBytes: 1000 },
     });
-    const failing = engine([stalled.url], { client: { transferIdleTimeoutMs: 300 } });
+    // No outage window: within one the download would be tried again (the prompt's history kept).
+    const failing = engine([stalled.url], {
+      client: { transferIdleTimeoutMs: 300 },
+      outageWindowMs: 0,
+    });
     await expect(failing.generate(previewParams(), () => undefined, never())).rejects.toThrow(
       `ComfyUI server ${stalled.url}: GET /view sent nothing for 0.3 s`,
     );

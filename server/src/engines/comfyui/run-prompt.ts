@@ -10,8 +10,9 @@
  * - Messages get lost (ComfyUI drops what it cannot send) and sockets drop: the socket is opened
  *   again with the same client id (ComfyUI then sends the running node again), and whenever the
  *   socket has been quiet for `pollMs`, or has just been opened again, /history and /queue tell
- *   the prompt's state. Only a server that stays unreachable, or that no longer knows the prompt,
- *   fails it.
+ *   the prompt's state. Only a server that stays unreachable (ComfyServerError), or that no
+ *   longer knows the prompt (ComfyPromptLostError: it restarted), fails it; the engine then keeps
+ *   the job through its outage window. Each drop and reopening is logged (`log`).
  * - The execution deadline runs from the prompt's start: past it, the prompt is interrupted and
  *   fails with a ComfyDeadlineError (the job runner retries it as usual).
  * - Aborting `signal` takes the prompt off the queue if it has not started (POST /queue
@@ -33,9 +34,17 @@ import type { ComfyClient, ComfySocket } from './client.js';
 import {
   ComfyDeadlineError,
   ComfyExecutionError,
+  ComfyNodeFailure,
+  ComfyPromptLostError,
   ComfyServerError,
   ComfyValidationError,
 } from './errors.js';
+
+/** Where a prompt's websocket drops and reopenings are told (the server's logger). */
+export interface PromptLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
 
 export interface RunPromptOptions {
   signal: AbortSignal;
@@ -53,6 +62,8 @@ export interface RunPromptOptions {
   reconnectMs?: number;
   /** How long to wait for a history entry that lags behind the end event. */
   historyWaitMs?: number;
+  /** Told of each websocket drop, reopening and give-up. */
+  log?: PromptLog;
 }
 
 /** A prompt ComfyUI has queued, and the client id its events go to. */
@@ -271,16 +282,34 @@ class SocketLink {
   }
 
   private async reopen(dropped: ComfyServerError): Promise<void> {
-    const until = Date.now() + (this.options.reconnectMs ?? 30_000);
+    const droppedAt = Date.now();
+    const until = droppedAt + (this.options.reconnectMs ?? 30_000);
+    const about = {
+      server: this.client.displayUrl,
+      promptId: this.promptId,
+      clientId: this.clientId,
+    };
+    if (!this.closed && !this.follower.settled) {
+      this.options.log?.warn(
+        { ...about, err: dropped.message },
+        'ComfyUI websocket dropped, reopening',
+      );
+    }
     let pause = 250;
+    let attempts = 0;
     let last: unknown = dropped;
     while (!this.closed && !this.follower.settled && Date.now() < until) {
       try {
+        attempts++;
         const socket = await this.client.openSocket(this.clientId, this.options.signal);
         if (this.closed) {
           socket.close();
           return;
         }
+        this.options.log?.info(
+          { ...about, attempts, downMs: Date.now() - droppedAt },
+          'ComfyUI websocket reopened',
+        );
         this.attach(socket);
         // Whatever was sent while no socket was open is lost: ask where the prompt is.
         await this.check();
@@ -294,6 +323,10 @@ class SocketLink {
     }
     if (this.closed || this.follower.settled) return;
     const why = last instanceof Error ? last.message : String(last);
+    this.options.log?.warn(
+      { ...about, attempts, downMs: Date.now() - droppedAt, err: why },
+      'ComfyUI websocket could not be reopened',
+    );
     this.follower.fail(
       new ComfyServerError(
         this.client.displayUrl,
@@ -325,12 +358,7 @@ class SocketLink {
         this.follower.finishWith(late);
         return;
       }
-      this.follower.fail(
-        new ComfyExecutionError(
-          this.client.displayUrl,
-          `ComfyUI no longer knows prompt ${promptId} (did the server restart?)`,
-        ),
-      );
+      this.follower.fail(new ComfyPromptLostError(this.client.displayUrl, promptId));
     } catch {
       // Not answering now: the socket's heartbeat and reopening tell whether it is gone.
     } finally {
@@ -426,7 +454,7 @@ function executionError(serverUrl: string, message: ComfyWsMessage): ComfyExecut
   }
   const type = typeof data.exception_type === 'string' ? `${data.exception_type}: ` : '';
   const text = typeof data.exception_message === 'string' ? data.exception_message.trim() : '';
-  return new ComfyExecutionError(
+  return new ComfyNodeFailure(
     serverUrl,
     `ComfyUI failed${where}: ${type}${text || 'no message'}`,
     nodeId,
