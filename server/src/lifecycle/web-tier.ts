@@ -21,6 +21,7 @@ import {
 } from '../messaging/service.js';
 import { THEMES_DIR, WEB_DIST_DIR } from '../paths.js';
 import { CredentialsWatcher } from '../services/credentials-watcher.js';
+import { listenExplained } from './listen-errors.js';
 
 /** What users talk to: the HTTP app, the embedded broker unless MQTT_URL names one, messaging. */
 export interface WebTier {
@@ -76,7 +77,12 @@ export async function startWebTier(config: Config, c: Container, log: Logger): P
     deadlines: config.httpDeadlines,
   });
   broker?.attach(app.server);
-  await app.listen({ port: config.port, host: config.host });
+  await listenExplained(() => app.listen({ port: config.port, host: config.host }), {
+    port: config.port,
+    host: config.host,
+    portVariable: 'PORT',
+    hostVariable: 'HOST',
+  });
   const { port } = app.server.address() as AddressInfo;
 
   const serviceLogin: BrokerLogin = external ?? {

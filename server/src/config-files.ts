@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+
+/** What reading the `*_FILE` variables gave: the environment to parse, and what went wrong. */
+export interface FileVariables {
+  env: Record<string, string>;
+  /** Variables whose value came from a file: a secret, never echoed in an error. */
+  fromFiles: Set<string>;
+  /** One line per variable that could not be read, `NAME_FILE ...`. */
+  problems: string[];
+}
+
+/**
+ * Any known variable X may be given as X_FILE, the path of a file holding its value (Docker and
+ * Kubernetes hand secrets over as files). The file's content is the value, without its final line
+ * break. X and X_FILE together are refused: which one wins would be a guess.
+ */
+export function readFileVariables(
+  env: Record<string, string>,
+  known: ReadonlySet<string>,
+): FileVariables {
+  const out = { ...env };
+  const fromFiles = new Set<string>();
+  const problems: string[] = [];
+  for (const [key, file] of Object.entries(env)) {
+    if (!key.endsWith('_FILE')) continue;
+    const name = key.slice(0, -'_FILE'.length);
+    if (!known.has(name)) continue;
+    delete out[key];
+    if (env[name] !== undefined) {
+      problems.push(`${key} and ${name} are both set: set one of them`);
+      continue;
+    }
+    try {
+      const value = fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      if (value !== '') out[name] = value;
+      fromFiles.add(name);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? String(err);
+      problems.push(`${key} names a file that cannot be read (${code}: ${file})`);
+    }
+  }
+  return { env: out, fromFiles, problems };
+}
