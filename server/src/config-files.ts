@@ -18,14 +18,15 @@ export function readFileVariables(
   env: Record<string, string>,
   known: ReadonlySet<string>,
 ): FileVariables {
-  const out = { ...env };
+  // The X_FILE variables themselves are not settings: left out of what is parsed.
+  const out = Object.fromEntries(
+    Object.entries(env).filter(([key]) => !isFileVariable(key, known)),
+  );
   const fromFiles = new Set<string>();
   const problems: string[] = [];
   for (const [key, file] of Object.entries(env)) {
-    if (!key.endsWith('_FILE')) continue;
+    if (!isFileVariable(key, known)) continue;
     const name = key.slice(0, -'_FILE'.length);
-    if (!known.has(name)) continue;
-    delete out[key];
     if (env[name] !== undefined) {
       problems.push(`${key} and ${name} are both set: set one of them`);
       continue;
@@ -40,4 +41,8 @@ export function readFileVariables(
     }
   }
   return { env: out, fromFiles, problems };
+}
+
+function isFileVariable(key: string, known: ReadonlySet<string>): boolean {
+  return key.endsWith('_FILE') && known.has(key.slice(0, -'_FILE'.length));
 }
