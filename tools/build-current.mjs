@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** What the build reads (folders are read whole, but for SKIPPED): tsc -b, the web, the models. */
+/** What the outputs are made from (folders whole, but for SKIPPED): tsc -b, the web, the models. */
 export const BUILD_INPUTS = [
   'package.json',
   // The dependencies' versions: the compilers, Vite, and the ESRGAN packages the models come from.
@@ -20,7 +20,6 @@ export const BUILD_INPUTS = [
   'server/tsconfig.json',
   'server/src',
   'web',
-  'e2e',
 ];
 
 /** What the build makes, and the server needs: a build with one missing is no build. */
@@ -37,9 +36,13 @@ export const BUILD_OUTPUTS = [
 /** Where the digest of the last build's inputs is kept: inside an output, so a clean removes it. */
 export const BUILD_STAMP = 'server/dist/.build-stamp';
 
-/** Folders and files the build writes or never reads. */
-const SKIPPED = new Set(['node_modules', 'dist', 'coverage', '.vite', 'test-results']);
-const skipped = (name) => SKIPPED.has(name) || name.endsWith('.tsbuildinfo');
+/**
+ * Folders and files the build writes, or that make no output the server runs: tests (the
+ * build type-checks e2e/ and emits nothing from it; `npm test` builds anyway).
+ */
+const SKIPPED = new Set(['node_modules', 'dist', 'coverage', '.vite', 'test-results', 'testing']);
+const skipped = (name) =>
+  SKIPPED.has(name) || /\.tsbuildinfo$|\.test\.tsx?$|\.suite\.ts$/.test(name);
 
 function filesUnder(root, relative, out) {
   const full = path.join(root, relative);

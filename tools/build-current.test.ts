@@ -94,6 +94,8 @@ describe('npm start builds only when the build is not current (issue 23, part 4)
     put('node_modules/vite/index.js', 'another install');
     put('web/node_modules/.vite/deps/x.js', 'cache');
     put('web/dist/assets/index-1234.js', 'built');
+    put('server/src/main.test.ts', 'a new test');
+    put('web/src/app/shell.test.tsx', 'a new test');
     expect(buildState(root)).toMatchObject({ current: true });
     expect(BUILD_INPUTS).toContain('package-lock.json');
   });
