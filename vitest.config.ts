@@ -17,7 +17,8 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'server',
-          include: ['server/src/**/*.test.ts'],
+          // tools/: the scripts npm runs around the server (build-current.mjs).
+          include: ['server/src/**/*.test.ts', 'tools/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'server/src/**/*.int.test.ts'],
           testTimeout: 20_000,
           expect,

@@ -8,7 +8,6 @@
 import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildHdCommand, type HdSizeLabel } from '@tessera/contract';
-import Database from 'better-sqlite3';
 import { BuiltinEngine } from '../server/src/engines/builtin/builtin-engine.js';
 import {
   bricksPng,
@@ -17,6 +16,7 @@ import {
   signIn,
   waitForPreview,
 } from '../server/src/testing/http.js';
+import { SQLite } from '../server/src/store/sqlite-driver.js';
 import { startTestServer } from '../server/src/testing/test-server.js';
 import { machineLine } from './machine.js';
 import { ms, ratio, sleep, verdict } from './stats.js';
@@ -28,7 +28,7 @@ const GOAL_MS = 50;
 /** Synchronous SQLite statements over 5 ms, timed where better-sqlite3 runs them. */
 const slowStatements: { ms: number; sql: string }[] = [];
 function timeSqlite(): void {
-  const probe = new Database(':memory:');
+  const probe = new SQLite(':memory:');
   const statement = Object.getPrototypeOf(probe.prepare('select 1')) as Record<
     string,
     (...args: unknown[]) => unknown

@@ -3,8 +3,8 @@
 // Run: node --import tsx ld-paging.ts
 import path from 'node:path';
 import { IMAGE_PAGE_SIZE } from '@tessera/contract';
-import SQLite from 'better-sqlite3';
 import { BROKER_PATH } from '../server/src/broker/embedded.js';
+import { SQLite } from '../server/src/store/sqlite-driver.js';
 import { passwordOf } from '../server/src/testing/fixtures.js';
 import { startTestServer, UNLIMITED_PUBLISHING } from '../server/src/testing/test-server.js';
 import { BenchClient } from './client.js';

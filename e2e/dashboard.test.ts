@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { formatImageDate } from '@tessera/contract';
-import SQLite from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SQLite } from '../server/src/store/sqlite-driver.js';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { focusAfterTabs, recordTexts } from './support/screen.js';
 import { commandOverMqtt, seedLdImages, type SeedImage } from './support/seed.js';

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { MqttProtocolVersion } from '@tessera/contract';
 import { z } from 'zod';
+import { readFileVariables } from './config-files.js';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './broker/limits.js';
 import { ENGINE_NAMES } from './engines/engine.js';
 import type { S3Settings } from './files/s3-file-store.js';
@@ -254,6 +255,11 @@ const envSchema = z
       .max(65535, { error: 'must be a whole number from 0 to 65535' })
       .optional(),
     SHUTDOWN_DRAIN_MS: wholeNumber(0, 600_000, 5000),
+    ADMIN_PASSWORD: z
+      .string()
+      .min(8, { error: 'must have at least 8 characters' })
+      .max(1024, { error: 'must have at most 1024 characters' })
+      .optional(),
     REDIS_KEY_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9:_.-]{1,64}$/, { error: 'must be 1 to 64 characters A-Z, 0-9, :_.-' })
@@ -384,6 +390,8 @@ const configSchema = envSchema.transform((e) => ({
    */
   sharedLimits: sharedLimitsStore(e),
   /** Names browsers reach the server by; unset: its loopback names, host name and addresses. */
+  /** The first administrator's password on a first start; unset: generated and saved to a file. */
+  ...(e.ADMIN_PASSWORD ? { adminPassword: e.ADMIN_PASSWORD } : {}),
   ...(e.PUBLIC_HOSTS ? { publicHosts: e.PUBLIC_HOSTS } : {}),
   /**
    * The origin browsers reach the server at, when a proxy in front may change Host; state changes
@@ -524,22 +532,43 @@ function headerParts(text: string): { name: string; value: string } {
   return { name: text.slice(0, at).trim(), value: text.slice(at + 1).trim() };
 }
 
-const SECRET_SETTINGS = ['DATABASE_URL', 'METRICS_TOKEN'];
+/** Values an error message names but never echoes: they may hold a password. */
+const SECRETS = new Set([
+  'DATABASE_URL',
+  'METRICS_TOKEN',
+  'ADMIN_PASSWORD',
+  'MQTT_PASSWORD',
+  'S3_SECRET_ACCESS_KEY',
+  'REDIS_URL',
+  'COMFYUI_AUTH_HEADER',
+  'COMFYUI_BEARER_TOKEN',
+  'COMFYUI_QUERY_TOKEN',
+]);
 
-/** Reads the configuration from environment variables; every variable has a default that works. */
+/**
+ * Reads the configuration from environment variables; every variable has a default that works,
+ * and each may be given as X_FILE, a file holding its value (config-files.ts).
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set", as in most shells' `VAR= cmd`.
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  const set = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => !!entry[1]),
   );
+  const files = readFileVariables(set, new Set(Object.keys(envSchema.shape)));
+  if (files.problems.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n${files.problems.map((p) => `  ${p}`).join('\n')}`,
+    );
+  }
+  const present = files.env;
   const parsed = configSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? '');
-      // A database URL may hold a password, a token is one: they are named, never echoed.
-      const value =
-        key in present && !SECRET_SETTINGS.includes(key) ? ` (got '${present[key]}')` : '';
-      return `  ${key} ${issue.message}${value}`;
+      const named = files.fromFiles.has(key) ? `${key}_FILE` : key;
+      const secret = SECRETS.has(key) || files.fromFiles.has(key);
+      const value = key in present && !secret ? ` (got '${present[key]}')` : '';
+      return `  ${named === key ? key : `${key} (from ${named})`} ${issue.message}${value}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }

@@ -11,6 +11,7 @@ import type { Engine } from './engines/engine.js';
 import { createEngine } from './engines/index.js';
 import type { FileStore } from './files/file-store.js';
 import { createFileStore } from './files/index.js';
+import { initialPasswordFile } from './files/initial-password-file.js';
 import { WorkerMaterialMapsMaker } from './imaging/material-maps/maker.js';
 import { jobPolicies, type JobPolicyOverrides } from './jobs/policies.js';
 import { newLeaseHolder } from './jobs/lease.js';
@@ -170,7 +171,7 @@ export async function buildContainer(
       provisioning,
       config.externalBroker === undefined,
     ),
-    userAdmin: new UserService(users, provisioning),
+    userAdmin: new UserService(users, provisioning, initialPasswordFile(config.dataDir)),
     images,
     tags: new TagService(createTagRepository(db), imageRepo),
     generation,

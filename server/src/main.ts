@@ -37,10 +37,14 @@ async function main(): Promise<void> {
     throw err;
   }
   const admin = running.createdAdmin;
-  if (admin) {
+  if (admin?.savedTo) {
     process.stdout.write(
       `\nFirst start: created user '${admin.username}' with password ${admin.password}\n` +
-        `(shown once; change it with: npm run users -- passwd ${admin.username})\n`,
+        `(also in ${admin.savedTo} until it is changed; change it with: npm run users -- passwd ${admin.username})\n`,
+    );
+  } else if (admin) {
+    process.stdout.write(
+      `\nFirst start: created user '${admin.username}' with the password ADMIN_PASSWORD gave\n`,
     );
   }
   process.stdout.write(

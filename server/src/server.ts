@@ -15,6 +15,7 @@ import { connectServiceClient, type BrokerLogin } from './messaging/connection.j
 import { brokerHdStatusSink } from './messaging/hd-status-relay.js';
 import { THEMES_DIR } from './paths.js';
 import { watchProcess } from './process-stats.js';
+import type { CreatedAdministrator } from './services/users.js';
 import { checkTheme } from './themes.js';
 
 /** A started process: its address, and a function that stops everything it started. */
@@ -26,8 +27,8 @@ export interface RunningServer {
   /** The operators' listeners' addresses (a worker's HEALTH_PORT, METRICS_PORT), when configured. */
   healthUrl?: string;
   metricsUrl?: string;
-  /** The administrator made on a first start, with its one-time password. */
-  createdAdmin: { username: string; password: string } | undefined;
+  /** The administrator made on a first start, with its password. */
+  createdAdmin: CreatedAdministrator | undefined;
   stop(): Promise<void>;
 }
 

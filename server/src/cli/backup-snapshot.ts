@@ -1,4 +1,4 @@
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../store/sqlite-driver.js';
 import type { FileArea } from '../files/file-store.js';
 import type { LeftOutRow } from './backup-manifest.js';
 

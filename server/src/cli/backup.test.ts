@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../store/sqlite-driver.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { passwordOf, tempDir } from '../testing/fixtures.js';
 import { bricksPng, postPreview, previewFields, signIn, waitForPreview } from '../testing/http.js';

@@ -2,6 +2,7 @@ import { read } from 'read';
 import { ConfigError, databaseLocation, loadConfig } from '../config.js';
 import { userProvisioning } from '../container.js';
 import { ProvisioningError, UserError, UserService } from '../services/users.js';
+import { initialPasswordFile } from '../files/initial-password-file.js';
 import { openDatabase } from '../store/database.js';
 import { createUserRepository } from '../store/users.js';
 
@@ -35,7 +36,11 @@ async function run(args: string[]): Promise<string> {
   // With MQTT_URL, Mosquitto's logins change with Tessera's (docs/mosquitto.md).
   const provisioning = needsName ? userProvisioning(config) : undefined;
   try {
-    const users = new UserService(createUserRepository(db), provisioning);
+    const users = new UserService(
+      createUserRepository(db),
+      provisioning,
+      initialPasswordFile(config.dataDir),
+    );
     switch (command) {
       case 'add':
         await users.add(name, await readPassword());

@@ -9,6 +9,7 @@ import { JOB_KINDS } from '../jobs/job.js';
 import { createJobCountsRepository } from '../store/job-counts.js';
 import { PrometheusMetrics } from './prometheus.js';
 import { ReadinessProbe } from './readiness.js';
+import { listenExplained } from './listen-errors.js';
 
 /** What a process tells its operators: its metrics (when asked for) and its readiness. */
 export interface Observability {
@@ -83,9 +84,11 @@ export async function startOperationsListeners(
       ...(metricsEndpoint && { metricsEndpoint }),
     });
     apps.push(app);
-    await app.listen({ port, host: config.host }).catch((err: unknown) => {
-      const busy = (err as { code?: unknown }).code === 'EADDRINUSE';
-      throw busy ? new Error(`Port ${port} is in use: set ${setting} to a free port`) : err;
+    await listenExplained(() => app.listen({ port, host: config.host }), {
+      port,
+      host: config.host,
+      portVariable: setting,
+      hostVariable: 'HOST',
     });
     return (app.server.address() as AddressInfo).port;
   };

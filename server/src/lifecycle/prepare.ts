@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { buildContainer, type Container, type ContainerOverrides } from '../container.js';
+import type { CreatedAdministrator } from '../services/users.js';
 import { createInstanceRegistry } from '../store/instances.js';
 import { dataFolderLockPath, lockDataFolder } from './data-folder-lock.js';
 
@@ -11,8 +12,8 @@ const INSTANCE_BEAT_MS = 5_000;
 /** The container, made ready for work, and how to let go of what it holds. */
 export interface PreparedInstance {
   c: Container;
-  /** The administrator made on a first start, with its one-time password. */
-  admin: { username: string; password: string } | undefined;
+  /** The administrator made on a first start, with its password. */
+  admin: CreatedAdministrator | undefined;
   /** The last step of every role's stop: closes what preparing built and leaves the registry. */
   release(): Promise<void>;
 }
@@ -73,7 +74,17 @@ async function prepareLocked(
   if (Object.values(reconciled).some((names) => names.length > 0)) {
     log.info(reconciled, 'broker logins reconciled with the users');
   }
-  const admin = await c.userAdmin.ensureAdministrator();
+  const admin = await c.userAdmin.ensureAdministrator(config.adminPassword);
+  // Said before anything else can fail: a start stopped by a busy port still tells where it is.
+  const kept = admin ? admin.savedTo : await c.userAdmin.initialPasswordKept();
+  if (kept) {
+    log.info(
+      { file: kept },
+      `the first administrator's password is in ${kept} until it is changed (npm run users -- passwd admin)`,
+    );
+  } else if (!admin && config.adminPassword) {
+    log.info('ADMIN_PASSWORD ignored: users exist already (it sets the first start only)');
+  }
   await c.sessions.removeExpired(new Date());
   return { c, admin, release };
 }

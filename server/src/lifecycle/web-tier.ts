@@ -23,6 +23,7 @@ import {
 import { THEMES_DIR, WEB_DIST_DIR } from '../paths.js';
 import { CredentialsWatcher } from '../services/credentials-watcher.js';
 import { tokenMetricsEndpoint, type Observability } from './operations.js';
+import { listenExplained } from './listen-errors.js';
 
 /** What users talk to: the HTTP app, the embedded broker unless MQTT_URL names one, messaging. */
 export interface WebTier {
@@ -95,7 +96,12 @@ export async function startWebTier(
   readiness.require('broker', () => {
     throw new Error('the service connection to the broker is not made yet');
   });
-  await app.listen({ port: config.port, host: config.host });
+  await listenExplained(() => app.listen({ port: config.port, host: config.host }), {
+    port: config.port,
+    host: config.host,
+    portVariable: 'PORT',
+    hostVariable: 'HOST',
+  });
   const { port } = app.server.address() as AddressInfo;
 
   const serviceLogin: BrokerLogin = external ?? {

@@ -2,7 +2,7 @@ import { isValidUsername } from '@tessera/contract';
 import { noUserProvisioning, type UserProvisioning } from '../broker/user-provisioning.js';
 import type { Owner } from '../owner.js';
 import type { UserRepository } from '../store/users.js';
-import { generatePassword, hashPassword } from './passwords.js';
+import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 
 export class UserError extends Error {
   override name = 'UserError';
@@ -15,12 +15,43 @@ export class ProvisioningError extends Error {
 
 export const PASSWORD_MIN_LENGTH = 8;
 
+/** The administrator a first start creates. */
+export const FIRST_ADMIN = 'admin';
+
+/**
+ * Where a generated first password is kept until it is changed (files/initial-password-file.ts):
+ * an operator may miss the one log line that shows it.
+ */
+export interface InitialPasswordNote {
+  /** Where it is, for the operator. */
+  readonly location: string;
+  save(password: string): Promise<void>;
+  read(): Promise<string | undefined>;
+  remove(): Promise<void>;
+}
+
+export const noInitialPasswordNote: InitialPasswordNote = {
+  location: '',
+  save: () => Promise.resolve(),
+  read: () => Promise.resolve(undefined),
+  remove: () => Promise.resolve(),
+};
+
+/** What a first start made: the administrator and its password, given or generated and saved. */
+export interface CreatedAdministrator {
+  username: string;
+  password: string;
+  /** A generated password: where it is kept until changed. Unset: ADMIN_PASSWORD gave it. */
+  savedTo?: string;
+}
+
 /** Account management for the command line and the first start. */
 export class UserService {
   constructor(
     private readonly users: UserRepository,
     /** An external broker's logins, kept in step after each change (embedded: nothing to do). */
     private readonly provisioning: UserProvisioning = noUserProvisioning,
+    private readonly initialPassword: InitialPasswordNote = noInitialPasswordNote,
   ) {}
 
   async add(username: string, password: string): Promise<void> {
@@ -44,12 +75,15 @@ export class UserService {
     if (!(await this.users.updatePasswordHash(username, hash))) {
       throw new UserError(`No user '${username}'`);
     }
+    // The first password is no longer the password: nothing to keep a copy of.
+    if (username === FIRST_ADMIN) await this.initialPassword.remove();
     await this.tellBroker(() => this.provisioning.passwordSet(username, password, hash));
   }
 
   /** Ends the user's sessions (the database cascades) and, on every server, MQTT connections. */
   async remove(username: string): Promise<void> {
     if (!(await this.users.remove(username))) throw new UserError(`No user '${username}'`);
+    if (username === FIRST_ADMIN) await this.initialPassword.remove();
     await this.tellBroker(() => this.provisioning.removed(username));
   }
 
@@ -85,14 +119,38 @@ export class UserService {
     return (await this.users.list()).map(({ username, createdAt }) => ({ username, createdAt }));
   }
 
-  /** On a first start (no users at all) creates `admin` with a random password and returns it. */
-  async ensureAdministrator(): Promise<{ username: string; password: string } | undefined> {
+  /**
+   * On a first start (no users at all) creates `admin` with `given` (ADMIN_PASSWORD), or with a
+   * random password saved first (a start that fails after this still leaves it readable).
+   */
+  async ensureAdministrator(given?: string): Promise<CreatedAdministrator | undefined> {
     if ((await this.users.count()) > 0) return undefined;
-    const password = generatePassword();
+    if (given !== undefined) checkPassword(given);
+    const password = given ?? generatePassword();
+    if (given === undefined) await this.initialPassword.save(password);
     const hash = await hashPassword(password);
-    await this.users.create('admin', hash);
-    await this.tellBroker(() => this.provisioning.passwordSet('admin', password, hash));
-    return { username: 'admin', password };
+    await this.users.create(FIRST_ADMIN, hash);
+    await this.tellBroker(() => this.provisioning.passwordSet(FIRST_ADMIN, password, hash));
+    return {
+      username: FIRST_ADMIN,
+      password,
+      ...(given === undefined && { savedTo: this.initialPassword.location }),
+    };
+  }
+
+  /**
+   * Where the first password still is, when it is still admin's password; a saved password that
+   * no longer is (changed another way, or the user removed) is deleted.
+   */
+  async initialPasswordKept(): Promise<string | undefined> {
+    const saved = await this.initialPassword.read();
+    if (saved === undefined) return undefined;
+    const admin = await this.users.findByUsername(FIRST_ADMIN);
+    if (admin && (await verifyPassword(saved, admin.passwordHash))) {
+      return this.initialPassword.location;
+    }
+    await this.initialPassword.remove();
+    return undefined;
   }
 }
 

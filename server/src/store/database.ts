@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
+import { SQLite } from './sqlite-driver.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -86,8 +87,8 @@ const STATEMENT_CACHE_SIZE = 500;
  * statements (a measured third of a small command's time went to preparing). Least recently used
  * statements go first.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => sqlite.close(),
     prepare(source: string) {

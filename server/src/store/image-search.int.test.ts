@@ -1,9 +1,10 @@
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type CompiledQuery } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/fixtures.js';
 import { openDatabase } from './database.js';
+import { SQLite } from './sqlite-driver.js';
 import { createImageRepository, type ImageSearch } from './images.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -16,7 +17,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function sqliteIn(dir: string): SQLite.Database {
+function sqliteIn(dir: string): BetterSqlite3.Database {
   const sqlite = new SQLite(path.join(dir, 'tessera.sqlite'));
   cleanups.push(() => {
     sqlite.close();

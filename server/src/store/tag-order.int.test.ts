@@ -1,9 +1,9 @@
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/fixtures.js';
 import { openDatabase } from './database.js';
+import { SQLite } from './sqlite-driver.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { createTagRepository } from './tags.js';

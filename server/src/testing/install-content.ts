@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../store/sqlite-driver.js';
 import { LocalFileStore } from '../files/local-file-store.js';
 import { UserService } from '../services/users.js';
 import { openDatabase } from '../store/database.js';
