@@ -101,14 +101,28 @@ export function rowsOf(file: string): Record<string, unknown[]> {
   }
 }
 
-/** The rows without the columns a live process rewrites every few seconds. */
+/**
+ * The rows without the columns a live process rewrites on its own: heartbeats every few seconds,
+ * and a running job's progress (its last percent is saved up to 250 ms after it is shown).
+ */
 export function withoutHeartbeats(rows: Record<string, unknown[]>): Record<string, unknown[]> {
-  const drop = (list: unknown[] | undefined, column: string) =>
-    (list ?? []).map((row) => ({ ...(row as object), [column]: 'heartbeat' }));
+  const drop = (list: unknown[] | undefined, columns: string[]) =>
+    (list ?? []).map((row) => {
+      const kept = { ...(row as Record<string, unknown>) };
+      for (const column of columns) kept[column] = 'heartbeat';
+      return kept;
+    });
+  const running = (rows.jobs ?? []).filter(
+    (job) => (job as { status?: unknown }).status === 'in_progress',
+  );
+  const settled = (rows.jobs ?? []).filter((job) => !running.includes(job));
   return {
     ...rows,
-    jobs: drop(rows.jobs, 'lease_expires_at'),
-    instances: drop(rows.instances, 'heartbeat_at'),
+    jobs: [
+      ...drop(settled, ['lease_expires_at']),
+      ...drop(running, ['lease_expires_at', 'percent', 'updated_at']),
+    ],
+    instances: drop(rows.instances, ['heartbeat_at']),
   };
 }
 
