@@ -1,5 +1,7 @@
 import type { ServerError, ServerErrorCode } from '@tessera/contract';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { holdPoint } from '../faults.js';
 import { readableError } from '../services/readable-error.js';
 import { ServerStopping } from '../shutdown.js';
 import {
@@ -10,6 +12,7 @@ import {
   type JobRemotePrompt,
 } from './job.js';
 import { JobNotHeldError, type JobQueue } from './queue.js';
+import { DEFAULT_STORE_RETRY, StoreBackoff, type StoreRetry } from './store-backoff.js';
 
 export interface JobContext {
   /** Reports progress from 0 to 100; cheap to call often. */
@@ -113,6 +116,12 @@ export interface RunnerOptions {
    * it must be false: their jobs come back by lease expiry instead. Default true.
    */
   requeueAtStart?: boolean;
+  /**
+   * How store calls are spaced while the store fails (a database outage): every call of the
+   * runner waits out a doubling backoff, and a finished run's outcome is kept and saved once the
+   * store answers again. Default 200 ms doubling up to 5 s.
+   */
+  storeRetry?: StoreRetry;
 }
 
 const DEFAULT_POLL_MS = 500;
@@ -149,6 +158,9 @@ export class JobRunner implements JobScheduler {
   private stopped = false;
   private readonly pollMs: number;
   private readonly requeueAtStart: boolean;
+  private readonly backoff: StoreBackoff;
+  /** Aborted by stop: ends the waits between store retries. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly jobs: JobQueue,
@@ -159,6 +171,7 @@ export class JobRunner implements JobScheduler {
   ) {
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.requeueAtStart = options.requeueAtStart ?? true;
+    this.backoff = new StoreBackoff(options.storeRetry ?? DEFAULT_STORE_RETRY);
   }
 
   onChange(listener: JobListener): () => void {
@@ -218,6 +231,7 @@ export class JobRunner implements JobScheduler {
   /** Stops claiming, aborts the running jobs (they return to the queue) and waits for them. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
@@ -243,11 +257,17 @@ export class JobRunner implements JobScheduler {
    * back the jobs whose holder stopped renewing (any process's, this one's after a stall).
    */
   private async tendLeases(): Promise<void> {
-    if (this.stopped || this.tending) return;
+    // While the store is down the backoff spaces the tries; a lease outlives a short outage.
+    if (this.stopped || this.tending || this.backoff.wait() > 0) return;
     this.tending = true;
     try {
       const ids = [...this.controllers.keys()];
-      const kept = new Set(await this.jobs.renewLeases(ids, this.now()));
+      // No call without ids: a call that reaches no store would end the backoff.
+      const kept = new Set(
+        ids.length === 0
+          ? []
+          : await this.stored('renewing job leases', () => this.jobs.renewLeases(ids, this.now())),
+      );
       for (const id of ids) {
         if (kept.has(id)) continue;
         this.log.warn(
@@ -256,16 +276,18 @@ export class JobRunner implements JobScheduler {
         );
         this.controllers.get(id)?.abort(new LeaseLost(`Job ${id} is no longer held here`));
       }
-      for (const job of await this.jobs.expireLeases(this.now())) {
+      const expired = await this.stored('putting back expired jobs', () =>
+        this.jobs.expireLeases(this.now()),
+      );
+      for (const job of expired) {
         this.log.warn(
           { job: job.id, kind: job.kind, status: job.status },
           'job whose process stopped renewing its lease put back',
         );
         this.emit(job);
       }
-    } catch (err) {
-      // The next beat tries again; a lease outlives two missed renewals.
-      this.log.warn({ err }, 'renewing job leases failed');
+    } catch {
+      // Logged by stored; the next beat after the backoff tries again.
     } finally {
       this.tending = false;
     }
@@ -281,6 +303,10 @@ export class JobRunner implements JobScheduler {
     // Jobs queued before start wait for it: the handlers come with it.
     const handler: JobHandler<K> | undefined = this.handlers?.[kind];
     if (!handler) return;
+    if (this.backoff.wait() > 0) {
+      this.wakeAfter(kind, this.backoff.wait());
+      return;
+    }
     this.pumping.add(kind);
     try {
       const running = this.running.get(kind) ?? new Set<Promise<void>>();
@@ -289,22 +315,28 @@ export class JobRunner implements JobScheduler {
       do {
         this.wokenWhilePumping.delete(kind);
         while (!this.stopped && running.size < config.concurrency) {
-          const job = await this.jobs.claim<K>(kind, this.now());
+          const job = await this.stored('claiming a job', () =>
+            this.jobs.claim<K>(kind, this.now()),
+          );
           if (!job) {
             idle = true;
             break;
           }
           this.emit(job);
-          const run = this.execute(job, config, handler).finally(() => {
-            running.delete(run);
-            void this.pump(kind);
-          });
+          // execute settles every outcome itself and never rejects; the catch is for a bug.
+          const run = this.execute(job, config, handler)
+            .catch((err: unknown) => this.log.error({ err, job: job.id }, 'job run failed'))
+            .finally(() => {
+              running.delete(run);
+              void this.pump(kind);
+            });
           running.add(run);
         }
       } while (this.wokenWhilePumping.has(kind) && !this.stopped);
       if (idle) await this.wakeAtNextRunAfter(kind);
-    } catch (err) {
-      this.log.error({ err, kind }, 'claiming jobs failed');
+    } catch {
+      // Logged by stored: look again once the backoff has passed.
+      this.wakeAfter(kind, this.backoff.wait());
     } finally {
       this.pumping.delete(kind);
     }
@@ -315,10 +347,18 @@ export class JobRunner implements JobScheduler {
    * before the next poll (no one announces a passing `run_after`).
    */
   private async wakeAtNextRunAfter(kind: JobKind): Promise<void> {
-    const next = await this.jobs.nextRunAfter(kind);
+    const next = await this.stored('reading the next retry time', () =>
+      this.jobs.nextRunAfter(kind),
+    );
     if (next === undefined || this.stopped) return;
     const delay = Date.parse(next) - this.now().getTime();
     if (delay <= 0 || delay >= this.pollMs) return;
+    this.wakeAfter(kind, delay);
+  }
+
+  /** Pumps the kind after `delay` ms (the poll would too, but later). */
+  private wakeAfter(kind: JobKind, delay: number): void {
+    if (this.stopped) return;
     clearTimeout(this.retryTimers.get(kind));
     const timer = setTimeout(() => {
       this.retryTimers.delete(kind);
@@ -335,6 +375,30 @@ export class JobRunner implements JobScheduler {
   ): Promise<void> {
     const controller = new AbortController();
     this.controllers.set(job.id, controller);
+    try {
+      // The outcome is kept here until the store has it: an outage between the run and its
+      // record loses nothing, and a finished run is never run again for a failed write. The
+      // job's lease is renewed meanwhile (it stays in `controllers`).
+      const outcome = await this.runHandler(job, handler, controller);
+      if (outcome.ok) await this.settleSuccess(job, outcome.output);
+      else await this.settleFailure(job, config, outcome.err, controller.signal.aborted);
+    } catch (err) {
+      // Only a stop while the store is down gets here: the job comes back by its lease.
+      this.log.error(
+        { err, job: job.id, kind: job.kind },
+        'job outcome not saved before the stop: the job runs again once its lease expires',
+      );
+    } finally {
+      this.controllers.delete(job.id);
+    }
+  }
+
+  /** Runs the handler; what it made, or why it failed (a cancellation or lost lease first). */
+  private async runHandler<K extends JobKind>(
+    job: JobRecord<K>,
+    handler: JobHandler<K>,
+    controller: AbortController,
+  ): Promise<{ ok: true; output: string } | { ok: false; err: unknown }> {
     let percent = 0;
     let lastWrite = 0;
     const progress = (value: number) => {
@@ -343,20 +407,27 @@ export class JobRunner implements JobScheduler {
       percent = next;
       this.emit({ ...job, percent });
       const now = this.now();
-      if (now.getTime() - lastWrite >= PROGRESS_WRITE_MS) {
+      // While the store is down, the user still sees progress; a later write catches up.
+      if (now.getTime() - lastWrite >= PROGRESS_WRITE_MS && this.backoff.wait() === 0) {
         lastWrite = now.getTime();
-        this.jobs
-          .progress(job.id, percent, now)
-          .catch((err: unknown) => this.log.warn({ err }, 'progress not saved'));
+        this.stored('saving progress', () => this.jobs.progress(job.id, percent, now)).catch(
+          () => undefined,
+        );
       }
     };
+    const held = (err: unknown) => err instanceof JobNotHeldError;
     try {
       const output = await handler(job, {
         progress,
         signal: controller.signal,
         reserveOutput: async (name) => {
           try {
-            await this.jobs.reserveOutput(job.id, name);
+            await this.untilStored(
+              'reserving an output name',
+              () => this.jobs.reserveOutput(job.id, name),
+              controller.signal,
+              held,
+            );
           } catch (err) {
             // Lost before the heartbeat noticed: stop the run here, before it writes a file.
             if (err instanceof JobNotHeldError) controller.abort(new LeaseLost(err.message));
@@ -365,28 +436,36 @@ export class JobRunner implements JobScheduler {
         },
         remote: {
           ...(job.remotePrompt ? { previous: job.remotePrompt } : {}),
-          queued: (prompt) => this.jobs.rememberPrompt(job.id, prompt),
+          queued: (prompt) =>
+            this.untilStored(
+              'noting a remote prompt',
+              () => this.jobs.rememberPrompt(job.id, prompt),
+              controller.signal,
+              held,
+            ),
         },
       });
       if (controller.signal.aborted) throw controller.signal.reason;
-      const finished = await this.jobs.finish(job.id, output, this.now());
-      if (!finished) {
-        this.log.warn(
-          { job: job.id, kind: job.kind },
-          'job finished here after its lease was lost',
-        );
-        return;
-      }
-      this.emit(finished);
-      this.log.info({ job: job.id, kind: job.kind, output }, 'job finished');
+      return { ok: true, output };
     } catch (err) {
       // A cancelled or lost job ends so however its handler stopped: that is what happened.
       const reason: unknown = controller.signal.reason;
       const decisive = reason instanceof JobCancelled || reason instanceof LeaseLost;
-      await this.settleFailure(job, config, decisive ? reason : err, controller.signal.aborted);
-    } finally {
-      this.controllers.delete(job.id);
+      return { ok: false, err: decisive ? reason : err };
     }
+  }
+
+  private async settleSuccess<K extends JobKind>(job: JobRecord<K>, output: string): Promise<void> {
+    await holdPoint('job-finished-unsaved');
+    const finished = await this.untilStored('saving a finished job', () =>
+      this.jobs.finish(job.id, output, this.now()),
+    );
+    if (!finished) {
+      this.log.warn({ job: job.id, kind: job.kind }, 'job finished here after its lease was lost');
+      return;
+    }
+    this.emit(finished);
+    this.log.info({ job: job.id, kind: job.kind, output }, 'job finished');
   }
 
   private async settleFailure<K extends JobKind>(
@@ -399,7 +478,8 @@ export class JobRunner implements JobScheduler {
     const detail = err instanceof Error ? err.message : String(err);
     const message = readableError(err, 'JOB_FAILED').text;
     if (aborted && this.stopped) {
-      await this.jobs.release(job.id, this.now());
+      // One try: a stop does not wait for the store; an unsaved release is a lease that expires.
+      await this.stored('putting back a stopped job', () => this.jobs.release(job.id, this.now()));
       return;
     }
     if (err instanceof JobCancelled) {
@@ -416,12 +496,69 @@ export class JobRunner implements JobScheduler {
         'job failed, will retry',
       );
       this.emitIfHeld(
-        await this.jobs.retry(job.id, message, new Date(this.now().getTime() + delay), this.now()),
+        await this.untilStored('saving a job to retry', () =>
+          this.jobs.retry(job.id, message, new Date(this.now().getTime() + delay), this.now()),
+        ),
       );
       return;
     }
     this.log.error({ job: job.id, kind: job.kind, err: detail }, 'job failed');
-    this.emitIfHeld(await this.jobs.fail(job.id, message, this.now()));
+    this.emitIfHeld(
+      await this.untilStored('saving a failed job', () =>
+        this.jobs.fail(job.id, message, this.now()),
+      ),
+    );
+  }
+
+  /**
+   * One store call, counted in the backoff: a failure (not an answer such as JobNotHeldError)
+   * lengthens the wait before the runner's next call, and is logged once per lengthening.
+   */
+  private async stored<T>(what: string, call: () => Promise<T>): Promise<T> {
+    try {
+      const result = await call();
+      if (this.backoff.succeeded()) this.log.warn('job store answers again: jobs resume');
+      return result;
+    } catch (err) {
+      if (err instanceof JobNotHeldError) throw err;
+      const before = this.backoff.failuresInARow;
+      const retryInMs = this.backoff.failed();
+      if (this.backoff.failuresInARow > before) {
+        this.log.warn(
+          { err, failures: this.backoff.failuresInARow, retryInMs },
+          `job store unreachable (${what}): retrying after a backoff`,
+        );
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * A store call repeated, after the backoff's waits, until it succeeds: what a job's run must
+   * write before it goes on. Ends early when `signal` aborts (the run stopped), on an error
+   * `definitive` says is an answer, and after one try once the runner is stopping.
+   */
+  private async untilStored<T>(
+    what: string,
+    call: () => Promise<T>,
+    signal?: AbortSignal,
+    definitive?: (err: unknown) => boolean,
+  ): Promise<T> {
+    const interrupted = signal
+      ? AbortSignal.any([signal, this.stopping.signal])
+      : this.stopping.signal;
+    for (;;) {
+      const wait = this.backoff.wait();
+      if (wait > 0) {
+        await sleep(wait, undefined, { signal: interrupted }).catch(() => undefined);
+        if (signal?.aborted) throw signal.reason;
+      }
+      try {
+        return await this.stored(what, call);
+      } catch (err) {
+        if (definitive?.(err) || this.stopped) throw err;
+      }
+    }
   }
 
   /** A write that found the job no longer held here changed nothing: nothing to tell. */
