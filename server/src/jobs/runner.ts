@@ -2,6 +2,7 @@ import type { ServerError, ServerErrorCode } from '@tessera/contract';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { holdPoint } from '../faults.js';
+import { withWaitingNotices } from '../waiting-notices.js';
 import { readableError } from '../services/readable-error.js';
 import { ServerStopping } from '../shutdown.js';
 import {
@@ -405,7 +406,7 @@ export class JobRunner implements JobScheduler {
       const next = Math.max(0, Math.min(99, Math.floor(value)));
       if (next <= percent || controller.signal.aborted) return;
       percent = next;
-      this.emit({ ...job, percent });
+      this.emit({ ...job, percent, ...(waiting !== undefined && { notice: waiting }) });
       const now = this.now();
       // While the store is down, the user still sees progress; a later write catches up.
       if (now.getTime() - lastWrite >= PROGRESS_WRITE_MS && this.backoff.wait() === 0) {
@@ -416,35 +417,44 @@ export class JobRunner implements JobScheduler {
       }
     };
     const held = (err: unknown) => err instanceof JobNotHeldError;
+    // A wait deep in the run (an object store retrying) reaches the user as a notice.
+    let waiting: string | undefined;
+    const onWaiting = (notice: string | undefined) => {
+      if (notice === waiting || controller.signal.aborted) return;
+      waiting = notice;
+      this.emit({ ...job, percent, ...(notice !== undefined && { notice }) });
+    };
     try {
-      const output = await handler(job, {
-        progress,
-        signal: controller.signal,
-        reserveOutput: async (name) => {
-          try {
-            await this.untilStored(
-              'reserving an output name',
-              () => this.jobs.reserveOutput(job.id, name),
-              controller.signal,
-              held,
-            );
-          } catch (err) {
-            // Lost before the heartbeat noticed: stop the run here, before it writes a file.
-            if (err instanceof JobNotHeldError) controller.abort(new LeaseLost(err.message));
-            throw err;
-          }
-        },
-        remote: {
-          ...(job.remotePrompt ? { previous: job.remotePrompt } : {}),
-          queued: (prompt) =>
-            this.untilStored(
-              'noting a remote prompt',
-              () => this.jobs.rememberPrompt(job.id, prompt),
-              controller.signal,
-              held,
-            ),
-        },
-      });
+      const output = await withWaitingNotices(onWaiting, () =>
+        handler(job, {
+          progress,
+          signal: controller.signal,
+          reserveOutput: async (name) => {
+            try {
+              await this.untilStored(
+                'reserving an output name',
+                () => this.jobs.reserveOutput(job.id, name),
+                controller.signal,
+                held,
+              );
+            } catch (err) {
+              // Lost before the heartbeat noticed: stop the run here, before it writes a file.
+              if (err instanceof JobNotHeldError) controller.abort(new LeaseLost(err.message));
+              throw err;
+            }
+          },
+          remote: {
+            ...(job.remotePrompt ? { previous: job.remotePrompt } : {}),
+            queued: (prompt) =>
+              this.untilStored(
+                'noting a remote prompt',
+                () => this.jobs.rememberPrompt(job.id, prompt),
+                controller.signal,
+                held,
+              ),
+          },
+        }),
+      );
       if (controller.signal.aborted) throw controller.signal.reason;
       return { ok: true, output };
     } catch (err) {

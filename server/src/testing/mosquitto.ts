@@ -51,6 +51,10 @@ export interface RunningMosquitto {
   wsUrl: string;
   /** Stops the broker and starts it again on the same ports (all sessions are lost). */
   restart(): Promise<void>;
+  /** SIGKILLs the broker (a crash: nothing flushed, every connection drops) and waits for it. */
+  kill(): Promise<void>;
+  /** Starts a killed broker again on the same ports, config and logins. */
+  start(): Promise<void>;
   /** Stops the broker (SIGTERM, SIGKILL after 5 s) and removes its folder. */
   stop(): Promise<void>;
 }
@@ -306,6 +310,17 @@ async function runBroker(
       if (proc) await killAndWait(proc);
       proc = undefined;
       proc = await startProcess(configFile, [tcpPort, wsPort]);
+    },
+    async kill() {
+      const current = proc;
+      proc = undefined;
+      if (!current || current.child.exitCode !== null) return;
+      current.child.kill('SIGKILL');
+      await current.exited;
+    },
+    async start() {
+      if (stopped) throw new Error('mosquitto was stopped');
+      proc ??= await startProcess(configFile, [tcpPort, wsPort]);
     },
     async stop() {
       if (stopped) return;
