@@ -425,6 +425,7 @@ export class JobRunner implements JobScheduler {
       this.emit({ ...job, percent, ...(notice !== undefined && { notice }) });
     };
     try {
+      await holdPoint('job-started');
       const output = await withWaitingNotices(onWaiting, () =>
         handler(job, {
           progress,

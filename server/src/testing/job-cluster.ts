@@ -33,6 +33,8 @@ export interface ClusterProcess {
 
 export interface JobCluster {
   broker: RunningMosquitto;
+  /** The shared data folder (the SQLite file without a database URL). */
+  dataDir: string;
   web: ClusterProcess;
   workers: ClusterProcess[];
   /** The user's MQTT connection, reconnecting and resubscribing as the browser's does. */
@@ -140,6 +142,7 @@ export async function startJobCluster(options: ClusterOptions): Promise<JobClust
 
   return {
     broker,
+    dataDir: data.dir,
     web,
     workers,
     client,
