@@ -17,7 +17,7 @@ let owner: number;
 let down = false;
 let refused = 0;
 /** Called at each refused call. */
-let onRefused = () => undefined as void;
+let onRefused: () => void = () => undefined;
 let runner: JobRunner | undefined;
 
 /** The real queue, but every call fails while `down`, as a database that is gone. */
