@@ -32,11 +32,16 @@ const held = new Set<string>();
  * An explicit pause: with TESSERA_FAULT_HOLD naming a step, the first run through that step
  * prints `fault hold: <step>` and waits for SIGUSR2 (then prints `fault released: <step>`), so a
  * test can take a dependency down at a known instant of a job rather than by timing luck. Later
- * runs through the step, and every run with it unset, go straight on.
+ * runs through the step, and every run with it unset, go straight on: undefined, nothing to await,
+ * so the caller's timing is not changed by a tick.
  */
-export async function holdPoint(step: string): Promise<void> {
-  if (process.env.TESSERA_FAULT_HOLD !== step || held.has(step)) return;
+export function holdPoint(step: string): Promise<void> | undefined {
+  if (process.env.TESSERA_FAULT_HOLD !== step || held.has(step)) return undefined;
   held.add(step);
+  return hold(step);
+}
+
+async function hold(step: string): Promise<void> {
   const released = new Promise((resolve) => process.once('SIGUSR2', resolve));
   process.stdout.write(`fault hold: ${step}\n`);
   await released;

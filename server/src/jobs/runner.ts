@@ -425,7 +425,9 @@ export class JobRunner implements JobScheduler {
       this.emit({ ...job, percent, ...(notice !== undefined && { notice }) });
     };
     try {
-      await holdPoint('job-started');
+      const hold = holdPoint('job-started');
+      if (hold) await hold;
+      if (controller.signal.aborted) throw controller.signal.reason;
       const output = await withWaitingNotices(onWaiting, () =>
         handler(job, {
           progress,
@@ -467,7 +469,8 @@ export class JobRunner implements JobScheduler {
   }
 
   private async settleSuccess<K extends JobKind>(job: JobRecord<K>, output: string): Promise<void> {
-    await holdPoint('job-finished-unsaved');
+    const hold = holdPoint('job-finished-unsaved');
+    if (hold) await hold;
     const finished = await this.untilStored('saving a finished job', () =>
       this.jobs.finish(job.id, output, this.now()),
     );
