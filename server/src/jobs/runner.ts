@@ -1,5 +1,4 @@
 import type { ServerError, ServerErrorCode } from '@tessera/contract';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { holdPoint } from '../faults.js';
 import { withWaitingNotices } from '../waiting-notices.js';
@@ -13,7 +12,7 @@ import {
   type JobRemotePrompt,
 } from './job.js';
 import { JobNotHeldError, type JobQueue } from './queue.js';
-import { DEFAULT_STORE_RETRY, StoreBackoff, type StoreRetry } from './store-backoff.js';
+import { DEFAULT_STORE_RETRY, StoreCalls, type StoreRetry } from './store-backoff.js';
 
 export interface JobContext {
   /** Reports progress from 0 to 100; cheap to call often. */
@@ -159,9 +158,8 @@ export class JobRunner implements JobScheduler {
   private stopped = false;
   private readonly pollMs: number;
   private readonly requeueAtStart: boolean;
-  private readonly backoff: StoreBackoff;
-  /** Aborted by stop: ends the waits between store retries. */
-  private readonly stopping = new AbortController();
+  /** Every store call of the runner, spaced by one backoff while the store fails. */
+  private readonly store: StoreCalls;
 
   constructor(
     private readonly jobs: JobQueue,
@@ -172,7 +170,7 @@ export class JobRunner implements JobScheduler {
   ) {
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.requeueAtStart = options.requeueAtStart ?? true;
-    this.backoff = new StoreBackoff(options.storeRetry ?? DEFAULT_STORE_RETRY);
+    this.store = new StoreCalls(options.storeRetry ?? DEFAULT_STORE_RETRY, log);
   }
 
   onChange(listener: JobListener): () => void {
@@ -232,7 +230,7 @@ export class JobRunner implements JobScheduler {
   /** Stops claiming, aborts the running jobs (they return to the queue) and waits for them. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.stopping.abort();
+    this.store.stop();
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
@@ -259,7 +257,7 @@ export class JobRunner implements JobScheduler {
    */
   private async tendLeases(): Promise<void> {
     // While the store is down the backoff spaces the tries; a lease outlives a short outage.
-    if (this.stopped || this.tending || this.backoff.wait() > 0) return;
+    if (this.stopped || this.tending || this.store.wait() > 0) return;
     this.tending = true;
     try {
       const ids = [...this.controllers.keys()];
@@ -267,7 +265,9 @@ export class JobRunner implements JobScheduler {
       const kept = new Set(
         ids.length === 0
           ? []
-          : await this.stored('renewing job leases', () => this.jobs.renewLeases(ids, this.now())),
+          : await this.store.once('renewing job leases', () =>
+              this.jobs.renewLeases(ids, this.now()),
+            ),
       );
       for (const id of ids) {
         if (kept.has(id)) continue;
@@ -277,7 +277,7 @@ export class JobRunner implements JobScheduler {
         );
         this.controllers.get(id)?.abort(new LeaseLost(`Job ${id} is no longer held here`));
       }
-      const expired = await this.stored('putting back expired jobs', () =>
+      const expired = await this.store.once('putting back expired jobs', () =>
         this.jobs.expireLeases(this.now()),
       );
       for (const job of expired) {
@@ -304,8 +304,8 @@ export class JobRunner implements JobScheduler {
     // Jobs queued before start wait for it: the handlers come with it.
     const handler: JobHandler<K> | undefined = this.handlers?.[kind];
     if (!handler) return;
-    if (this.backoff.wait() > 0) {
-      this.wakeAfter(kind, this.backoff.wait());
+    if (this.store.wait() > 0) {
+      this.wakeAfter(kind, this.store.wait());
       return;
     }
     this.pumping.add(kind);
@@ -316,7 +316,7 @@ export class JobRunner implements JobScheduler {
       do {
         this.wokenWhilePumping.delete(kind);
         while (!this.stopped && running.size < config.concurrency) {
-          const job = await this.stored('claiming a job', () =>
+          const job = await this.store.once('claiming a job', () =>
             this.jobs.claim<K>(kind, this.now()),
           );
           if (!job) {
@@ -337,7 +337,7 @@ export class JobRunner implements JobScheduler {
       if (idle) await this.wakeAtNextRunAfter(kind);
     } catch {
       // Logged by stored: look again once the backoff has passed.
-      this.wakeAfter(kind, this.backoff.wait());
+      this.wakeAfter(kind, this.store.wait());
     } finally {
       this.pumping.delete(kind);
     }
@@ -348,7 +348,7 @@ export class JobRunner implements JobScheduler {
    * before the next poll (no one announces a passing `run_after`).
    */
   private async wakeAtNextRunAfter(kind: JobKind): Promise<void> {
-    const next = await this.stored('reading the next retry time', () =>
+    const next = await this.store.once('reading the next retry time', () =>
       this.jobs.nextRunAfter(kind),
     );
     if (next === undefined || this.stopped) return;
@@ -409,11 +409,11 @@ export class JobRunner implements JobScheduler {
       this.emit({ ...job, percent, ...(waiting !== undefined && { notice: waiting }) });
       const now = this.now();
       // While the store is down, the user still sees progress; a later write catches up.
-      if (now.getTime() - lastWrite >= PROGRESS_WRITE_MS && this.backoff.wait() === 0) {
+      if (now.getTime() - lastWrite >= PROGRESS_WRITE_MS && this.store.wait() === 0) {
         lastWrite = now.getTime();
-        this.stored('saving progress', () => this.jobs.progress(job.id, percent, now)).catch(
-          () => undefined,
-        );
+        this.store
+          .once('saving progress', () => this.jobs.progress(job.id, percent, now))
+          .catch(() => undefined);
       }
     };
     const held = (err: unknown) => err instanceof JobNotHeldError;
@@ -434,7 +434,7 @@ export class JobRunner implements JobScheduler {
           signal: controller.signal,
           reserveOutput: async (name) => {
             try {
-              await this.untilStored(
+              await this.store.until(
                 'reserving an output name',
                 () => this.jobs.reserveOutput(job.id, name),
                 controller.signal,
@@ -449,7 +449,7 @@ export class JobRunner implements JobScheduler {
           remote: {
             ...(job.remotePrompt ? { previous: job.remotePrompt } : {}),
             queued: (prompt) =>
-              this.untilStored(
+              this.store.until(
                 'noting a remote prompt',
                 () => this.jobs.rememberPrompt(job.id, prompt),
                 controller.signal,
@@ -471,7 +471,7 @@ export class JobRunner implements JobScheduler {
   private async settleSuccess<K extends JobKind>(job: JobRecord<K>, output: string): Promise<void> {
     const hold = holdPoint('job-finished-unsaved');
     if (hold) await hold;
-    const finished = await this.untilStored('saving a finished job', () =>
+    const finished = await this.store.until('saving a finished job', () =>
       this.jobs.finish(job.id, output, this.now()),
     );
     if (!finished) {
@@ -493,7 +493,9 @@ export class JobRunner implements JobScheduler {
     const message = readableError(err, 'JOB_FAILED').text;
     if (aborted && this.stopped) {
       // One try: a stop does not wait for the store; an unsaved release is a lease that expires.
-      await this.stored('putting back a stopped job', () => this.jobs.release(job.id, this.now()));
+      await this.store.once('putting back a stopped job', () =>
+        this.jobs.release(job.id, this.now()),
+      );
       return;
     }
     if (err instanceof JobCancelled) {
@@ -510,7 +512,7 @@ export class JobRunner implements JobScheduler {
         'job failed, will retry',
       );
       this.emitIfHeld(
-        await this.untilStored('saving a job to retry', () =>
+        await this.store.until('saving a job to retry', () =>
           this.jobs.retry(job.id, message, new Date(this.now().getTime() + delay), this.now()),
         ),
       );
@@ -518,61 +520,10 @@ export class JobRunner implements JobScheduler {
     }
     this.log.error({ job: job.id, kind: job.kind, err: detail }, 'job failed');
     this.emitIfHeld(
-      await this.untilStored('saving a failed job', () =>
+      await this.store.until('saving a failed job', () =>
         this.jobs.fail(job.id, message, this.now()),
       ),
     );
-  }
-
-  /**
-   * One store call, counted in the backoff: a failure (not an answer such as JobNotHeldError)
-   * lengthens the wait before the runner's next call, and is logged once per lengthening.
-   */
-  private async stored<T>(what: string, call: () => Promise<T>): Promise<T> {
-    try {
-      const result = await call();
-      if (this.backoff.succeeded()) this.log.warn('job store answers again: jobs resume');
-      return result;
-    } catch (err) {
-      if (err instanceof JobNotHeldError) throw err;
-      const before = this.backoff.failuresInARow;
-      const retryInMs = this.backoff.failed();
-      if (this.backoff.failuresInARow > before) {
-        this.log.warn(
-          { err, failures: this.backoff.failuresInARow, retryInMs },
-          `job store unreachable (${what}): retrying after a backoff`,
-        );
-      }
-      throw err;
-    }
-  }
-
-  /**
-   * A store call repeated, after the backoff's waits, until it succeeds: what a job's run must
-   * write before it goes on. Ends early when `signal` aborts (the run stopped), on an error
-   * `definitive` says is an answer, and after one try once the runner is stopping.
-   */
-  private async untilStored<T>(
-    what: string,
-    call: () => Promise<T>,
-    signal?: AbortSignal,
-    definitive?: (err: unknown) => boolean,
-  ): Promise<T> {
-    const interrupted = signal
-      ? AbortSignal.any([signal, this.stopping.signal])
-      : this.stopping.signal;
-    for (;;) {
-      const wait = this.backoff.wait();
-      if (wait > 0) {
-        await sleep(wait, undefined, { signal: interrupted }).catch(() => undefined);
-        if (signal?.aborted) throw signal.reason;
-      }
-      try {
-        return await this.stored(what, call);
-      } catch (err) {
-        if (definitive?.(err) || this.stopped) throw err;
-      }
-    }
   }
 
   /** A write that found the job no longer held here changed nothing: nothing to tell. */
