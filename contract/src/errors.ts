@@ -20,6 +20,15 @@ const TEXTS_BY_CODE = {
   DISK_FULL: 'The server has no disk space left. Try again later.',
   /** An image the server had to read is damaged or incomplete. */
   IMAGE_UNREADABLE: 'The image could not be read: it is damaged or incomplete',
+  /**
+   * The object store (FILES_URL) does not answer: a download or change refused for now, or a
+   * job that waited through the whole retry window (issue 23, part 11).
+   */
+  FILE_STORE_UNREACHABLE:
+    'The image storage cannot be reached right now. Try again in a few minutes.',
+  /** While a job waits for the object store to answer again: its status says so. */
+  FILE_STORE_RETRYING:
+    'The image storage cannot be reached right now; Tessera keeps trying and the job goes on when it answers.',
   /** A job failed for a reason the server keeps to its log. */
   JOB_FAILED: 'The image could not be made because of a problem on the server',
 

@@ -253,6 +253,11 @@ export const hdStatusMessageSchema = z.object({
    * client that ignores it still takes the id off its queued list, as for any error.
    */
   reason: z.enum(HD_STATUS_END_REASONS).optional(),
+  /**
+   * Beyond the spec, with status 'in_progress' only: what the job waits for now, for the user to
+   * read (the image storage unreachable, retrying; issue 23, part 11). Absent once it goes on.
+   */
+  notice: z.string().optional(),
 });
 export type HdStatusMessage = z.infer<typeof hdStatusMessageSchema>;
 

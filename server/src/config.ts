@@ -9,6 +9,8 @@ import type { S3Settings } from './files/s3-file-store.js';
 import { DEFAULT_HTTP_DEADLINES, type HttpDeadlines } from './http/deadlines.js';
 import { parseTrustedProxies } from './http/trusted-proxy.js';
 import { DEFAULT_JOB_LEASE_MS } from './jobs/lease.js';
+import { DEFAULT_STORE_RETRY } from './jobs/store-backoff.js';
+import { DEFAULT_FILES_RETRY } from './files/s3-retry.js';
 import { DEFAULT_POOL_SIZE, type DatabaseLocation } from './store/database.js';
 
 /** 'https://tiles.example:8443' yes; with a path, query, fragment or login no. */
@@ -190,6 +192,8 @@ const envSchema = z
       .max(16, { error: 'must be a whole number from 1 to 16' })
       .default(1),
     JOB_LEASE_MS: wholeNumber(1000, 3_600_000, DEFAULT_JOB_LEASE_MS),
+    JOB_STORE_RETRY_MAX_MS: wholeNumber(100, 600_000, DEFAULT_STORE_RETRY.maxMs),
+    FILES_RETRY_WINDOW_MS: wholeNumber(0, 3_600_000, DEFAULT_FILES_RETRY.windowMs),
     MQTT_PUBLISH_RATE: wholeNumber(1, 10_000, DEFAULT_BROKER_LIMITS.publishPerSecond),
     MQTT_PUBLISH_BURST: wholeNumber(1, 100_000, DEFAULT_BROKER_LIMITS.publishBurst),
     MQTT_MAX_CONNECTIONS_PER_USER: wholeNumber(1, 10_000, DEFAULT_BROKER_LIMITS.connectionsPerUser),
@@ -426,6 +430,8 @@ const configSchema = envSchema.transform((e) => ({
   jobConcurrency: e.JOB_CONCURRENCY,
   /** How long a claimed job stays this process's without a renewal; its run renews it. */
   jobLeaseMs: e.JOB_LEASE_MS,
+  /** The longest wait between a job runner's tries while the database is unreachable. */
+  jobStoreRetryMaxMs: e.JOB_STORE_RETRY_MAX_MS,
   /** Live (queued or running) jobs one user may have, per kind. */
   maxQueuedPerUser: { preview: e.MAX_QUEUED_PREVIEWS_PER_USER, hd: e.MAX_QUEUED_HD_PER_USER },
   /** The embedded broker's per-connection, per-user and per-address limits. */
@@ -449,6 +455,8 @@ const configSchema = envSchema.transform((e) => ({
   shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
   /** Unset: files in DATA_DIR/files. Set: objects in an S3 bucket (docs/scale-out.md). */
   ...(e.FILES_URL ? { s3: s3Settings(e, e.FILES_URL) } : {}),
+  /** How long a job's object-store work keeps trying through an outage (FILES_URL only). */
+  filesRetryWindowMs: e.FILES_RETRY_WINDOW_MS,
   /** Unset: the embedded broker. Set: an external broker and the service principal's login. */
   ...(e.MQTT_URL && e.MQTT_USERNAME && e.MQTT_PASSWORD
     ? {

@@ -16,6 +16,7 @@ import { WorkerMaterialMapsMaker } from './imaging/material-maps/maker.js';
 import { jobPolicies, type JobPolicyOverrides } from './jobs/policies.js';
 import { newLeaseHolder } from './jobs/lease.js';
 import { JobRunner, type JobHandlers } from './jobs/runner.js';
+import { DEFAULT_STORE_RETRY } from './jobs/store-backoff.js';
 import { HdStatusRelay } from './messaging/hd-status-relay.js';
 import type { Metrics } from './metrics.js';
 import { AuthService } from './services/auth.js';
@@ -121,6 +122,10 @@ export async function buildContainer(
     requeueAtStart: !shared,
     pollMs: shared ? SHARED_QUEUE_POLL_MS : 500,
     ...(overrides.metrics && { metrics: overrides.metrics }),
+    storeRetry: {
+      baseMs: Math.min(DEFAULT_STORE_RETRY.baseMs, config.jobStoreRetryMaxMs),
+      maxMs: config.jobStoreRetryMaxMs,
+    },
   });
   const hdStatus = new HdStatusRelay();
   const hd = new HdService(imageRepo, files, jobQueue, jobs, hdStatus, engine, log);

@@ -26,17 +26,24 @@ export function diskFullPoint(step: string, path: string): void {
   });
 }
 
+const held = new Set<string>();
+
 /**
- * An explicit pause: with TESSERA_HOLD_POINT naming a step, the process prints `held at <step>`
- * and waits there until a line arrives on its standard input, so a test can act while a job or a
- * backup stands at exactly that step (a backup taken while a job is mid-commit). Everything else
- * the process does goes on meanwhile. Unset, this is one comparison.
+ * An explicit pause: with TESSERA_FAULT_HOLD naming a step, the first run through that step
+ * prints `fault hold: <step>` and waits for SIGUSR2 (then prints `fault released: <step>`), so a
+ * test can take a dependency down at a known instant of a job rather than by timing luck. Later
+ * runs through the step, and every run with it unset, go straight on: undefined, nothing to await,
+ * so the caller's timing is not changed by a tick.
  */
-export async function holdPoint(step: string): Promise<void> {
-  if (process.env.TESSERA_HOLD_POINT !== step) return;
-  process.stdout.write(`held at ${step}\n`);
-  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
-  // Reading stdin would otherwise keep the process alive once its work is done.
-  process.stdin.pause();
-  process.stdin.unref?.();
+export function holdPoint(step: string): Promise<void> | undefined {
+  if (process.env.TESSERA_FAULT_HOLD !== step || held.has(step)) return undefined;
+  held.add(step);
+  return hold(step);
+}
+
+async function hold(step: string): Promise<void> {
+  const released = new Promise((resolve) => process.once('SIGUSR2', resolve));
+  process.stdout.write(`fault hold: ${step}\n`);
+  await released;
+  process.stdout.write(`fault released: ${step}\n`);
 }

@@ -1,4 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
+import { guardProcess } from './lifecycle/process-guards.js';
+import { createLogger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
 
 type Running = RunningServer;
@@ -28,7 +30,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
 
   try {
-    running = await startServer(loadConfig());
+    const config = loadConfig();
+    guardProcess(createLogger(config.logLevel).child({ instance: config.instanceName }));
+    running = await startServer(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

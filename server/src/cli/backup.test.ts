@@ -43,7 +43,7 @@ const database = () => path.join(data.dir, 'tessera.sqlite');
 describe('npm run backup and npm run restore', () => {
   it('backs up a running server mid-job; the restore is the backup moment, byte for byte, and the product works on it', async () => {
     await makeInstallContent(data.dir);
-    const running = await startServer({ TESSERA_HOLD_POINT: 'preview:file-written' });
+    const running = await startServer({ TESSERA_FAULT_HOLD: 'preview:file-written' });
     const cookie = await signIn(running.url, 'alice');
     const posted = await postPreview(running.url, cookie, {
       file: { name: 'bricks.png', data: await bricksPng(256, 256) },
@@ -51,7 +51,7 @@ describe('npm run backup and npm run restore', () => {
     });
     expect(posted.status).toBe(202);
     // The job stands between writing its LD file and recording its row: mid-commit.
-    await running.output.waitFor(/held at preview:file-written/, 60_000);
+    await running.output.waitFor(/fault hold: preview:file-written/, 60_000);
     const atBackup = { rows: rowsOf(database()), files: filesOf(path.join(data.dir, 'files')) };
     expect(atBackup.rows.jobs).toContainEqual(expect.objectContaining({ status: 'in_progress' }));
     expect(atBackup.rows.images).toHaveLength(7);
@@ -64,7 +64,7 @@ describe('npm run backup and npm run restore', () => {
     expect(made.stdout).toMatch(/files: {4}17 \(\d+ bytes\)/);
 
     // The job goes on and finishes after the backup: the live install moves past it.
-    running.server.stdin?.write('\n');
+    running.server.kill('SIGUSR2');
     expect((await waitForPreview(running.url, cookie)).status).toBe('finished');
     running.server.kill('SIGTERM');
     await running.done;
@@ -140,10 +140,10 @@ describe('npm run backup and npm run restore', () => {
     await makeInstallContent(data.dir);
     const taking = spawnEntry('cli/backup.ts', ['--to', backup.dir], {
       DATA_DIR: data.dir,
-      TESSERA_HOLD_POINT: 'backup:snapshot-taken',
+      TESSERA_FAULT_HOLD: 'backup:snapshot-taken',
     });
     const done = finished(taking);
-    await captureOutput(taking).waitFor(/held at backup:snapshot-taken/);
+    await captureOutput(taking).waitFor(/fault hold: backup:snapshot-taken/);
     // Between the snapshot and the copy of the files, alice deletes an image, as the server
     // does: the files go, then the row.
     const files = path.join(data.dir, 'files', 'alice');
@@ -153,7 +153,7 @@ describe('npm run backup and npm run restore', () => {
     live.pragma('foreign_keys = ON');
     live.prepare("delete from images where filename = 'alice-wall-2.png'").run();
     live.close();
-    taking.stdin?.write('\n');
+    taking.kill('SIGUSR2');
     const made = await done;
     expect(made.stderr).toBe('');
     expect(made.code).toBe(0);

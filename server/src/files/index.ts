@@ -9,13 +9,19 @@ import { LocalFileStore } from './local-file-store.js';
  * an object store, so the local default does not pay for it at start.
  */
 export async function createFileStore(
-  config: Pick<Config, 'dataDir' | 's3'>,
+  config: Pick<Config, 'dataDir' | 's3'> & { filesRetryWindowMs?: number },
   scratchRoot = path.join(config.dataDir, 'tmp'),
 ): Promise<FileStore> {
   if (!config.s3) return new LocalFileStore(path.join(config.dataDir, 'files'), scratchRoot);
-  const { S3FileStore, s3Client } = await import('./s3-file-store.js');
+  const { S3FileStore, s3Client, DEFAULT_S3_UPLOADS } = await import('./s3-file-store.js');
+  const { DEFAULT_FILES_RETRY } = await import('./s3-retry.js');
   const { bucket, prefix } = config.s3;
-  const store = new S3FileStore(s3Client(config.s3), bucket, prefix, scratchRoot);
+  const retry = {
+    ...DEFAULT_FILES_RETRY,
+    windowMs: config.filesRetryWindowMs ?? DEFAULT_FILES_RETRY.windowMs,
+  };
+  const client = s3Client(config.s3);
+  const store = new S3FileStore(client, bucket, prefix, scratchRoot, DEFAULT_S3_UPLOADS, retry);
   await store.checkBucket();
   return store;
 }

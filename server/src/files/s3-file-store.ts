@@ -36,6 +36,7 @@ import {
   HIDDEN_PREFIX,
   REMOVING,
 } from './places.js';
+import { DEFAULT_FILES_RETRY, retryingStore, type FileStoreRetry } from './s3-retry.js';
 import { ScratchFolders } from './scratch-folders.js';
 
 /** Where the objects are and how to reach them (FILES_URL and the S3_* settings). */
@@ -86,6 +87,7 @@ export class S3FileStore implements FileStore {
     prefix: string,
     scratchRoot: string,
     private readonly uploads: S3UploadOptions = DEFAULT_S3_UPLOADS,
+    private readonly retry: FileStoreRetry = DEFAULT_FILES_RETRY,
   ) {
     this.root = prefix ? `${prefix}/` : '';
     this.scratch = new ScratchFolders(scratchRoot, {
@@ -106,11 +108,17 @@ export class S3FileStore implements FileStore {
     }
   }
 
+  /** Readiness: one request, never retried (a probe must say "down" at once). */
   async check(signal?: AbortSignal): Promise<void> {
     await this.client.send(
       new HeadBucketCommand({ Bucket: this.bucket }),
       signal ? { abortSignal: signal } : {},
     );
+  }
+
+  /** One request, tried again through an outage (s3-retry.ts). */
+  private send<T>(request: () => Promise<T>): Promise<T> {
+    return retryingStore(this.retry, request);
   }
 
   /** The key prefix of an area's objects, ending in '/'. */
@@ -129,7 +137,10 @@ export class S3FileStore implements FileStore {
     name: string,
     data: Buffer | Readable,
   ): Promise<StoredFile> {
-    return this.upload(this.key(owner, area, name), area, name, data);
+    // A stream can be sent once: only a buffer's upload is tried again through an outage.
+    const key = this.key(owner, area, name);
+    if (Buffer.isBuffer(data)) return this.send(() => this.upload(key, area, name, data));
+    return retryingStore({ ...this.retry, windowMs: 0 }, () => this.upload(key, area, name, data));
   }
 
   /**
@@ -152,7 +163,7 @@ export class S3FileStore implements FileStore {
     // For the crash tests: a process killed here leaves an unfinished multipart upload.
     upload.on('httpUploadProgress', () => faultPoint(`${area}:part-uploaded`));
     await upload.done();
-    const stored = await this.statKey(key, name);
+    const stored = await this.statOnce(key, name);
     if (!stored) throw new Error(`The upload of ${key} completed but the object is not there`);
     return stored;
   }
@@ -160,15 +171,18 @@ export class S3FileStore implements FileStore {
   read(owner: string, area: FileArea, name: string, range?: ByteRange): Readable {
     const key = this.key(owner, area, name);
     const { client, bucket } = this;
+    const send = this.send.bind(this);
     // The request starts when the stream is first read; a missing object fails the stream.
     return Readable.from(
       (async function* () {
-        const object = await client.send(
-          new GetObjectCommand({
-            Bucket: bucket,
-            Key: key,
-            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-          }),
+        const object = await send(() =>
+          client.send(
+            new GetObjectCommand({
+              Bucket: bucket,
+              Key: key,
+              ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+            }),
+          ),
         );
         // Node's SDK gives the response as a Readable; returning early destroys it.
         yield* object.Body as Readable;
@@ -185,7 +199,11 @@ export class S3FileStore implements FileStore {
     return this.statKey(this.key(owner, area, name), name);
   }
 
-  private async statKey(key: string, name: string): Promise<StoredFile | undefined> {
+  private statKey(key: string, name: string): Promise<StoredFile | undefined> {
+    return this.send(() => this.statOnce(key, name));
+  }
+
+  private async statOnce(key: string, name: string): Promise<StoredFile | undefined> {
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return { name, bytes: head.ContentLength ?? 0, modifiedAt: head.LastModified ?? new Date() };
@@ -209,13 +227,15 @@ export class S3FileStore implements FileStore {
   private async *objects(prefix: string): AsyncGenerator<{ key: string; bytes: number; at: Date }> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({
-          Bucket: this.bucket,
-          Prefix: prefix,
-          Delimiter: '/',
-          ...(token ? { ContinuationToken: token } : {}),
-        }),
+      const page = await this.send(() =>
+        this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            Delimiter: '/',
+            ...(token ? { ContinuationToken: token } : {}),
+          }),
+        ),
       );
       for (const object of page.Contents ?? []) {
         if (!object.Key) continue;
@@ -256,22 +276,21 @@ export class S3FileStore implements FileStore {
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListMultipartUploadsCommand({
-          Bucket: this.bucket,
-          Prefix: prefix,
-          ...(keyMarker ? { KeyMarker: keyMarker } : {}),
-          ...(uploadIdMarker ? { UploadIdMarker: uploadIdMarker } : {}),
-        }),
+      const page = await this.send(() =>
+        this.client.send(
+          new ListMultipartUploadsCommand({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            ...(keyMarker ? { KeyMarker: keyMarker } : {}),
+            ...(uploadIdMarker ? { UploadIdMarker: uploadIdMarker } : {}),
+          }),
+        ),
       );
       for (const upload of page.Uploads ?? []) {
         if (!upload.Key || !upload.UploadId) continue;
-        await this.client.send(
-          new AbortMultipartUploadCommand({
-            Bucket: this.bucket,
-            Key: upload.Key,
-            UploadId: upload.UploadId,
-          }),
+        const { Key, UploadId } = upload;
+        await this.send(() =>
+          this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId })),
         );
         aborted++;
       }
@@ -316,23 +335,23 @@ export class S3FileStore implements FileStore {
   /** Uploads a scratch file, then removes it from the scratch folder. */
   private async uploadFile(local: string, owner: string, area: FileArea, name: string) {
     const key = this.key(owner, area, name);
-    const stored = await this.upload(key, area, name, fs.createReadStream(local));
+    // Read afresh at each try: a failed try consumed the stream it had.
+    const stored = await this.send(() => this.upload(key, area, name, fs.createReadStream(local)));
     await fsp.rm(local, { force: true });
     return stored;
   }
 
   private async copy(from: string, to: string): Promise<void> {
-    await this.client.send(
-      new CopyObjectCommand({
-        Bucket: this.bucket,
-        Key: to,
-        CopySource: `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
-      }),
+    const source = `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+    await this.send(() =>
+      this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source })),
     );
   }
 
   private async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.send(() =>
+      this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })),
+    );
   }
 }
 

@@ -42,6 +42,8 @@ const READABLE_STATUS: Partial<Record<ServerErrorCode, number>> = {
   DISK_FULL: 507,
   NOT_FOUND: 404,
   IMAGE_UNREADABLE: 422,
+  /** The object store does not answer: the request may succeed later (issue 23, part 11). */
+  FILE_STORE_UNREACHABLE: 503,
 };
 
 export interface HttpDependencies {

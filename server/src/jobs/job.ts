@@ -79,6 +79,11 @@ export interface JobState {
   queueOrder: number;
   /** The prompt the job queued on a remote image server and has not seen to its end. */
   remotePrompt: JobRemotePrompt | null;
+  /**
+   * Only on a running job's change as the runner tells it, never stored: what its run waits for
+   * now, for the user to read (the image storage unreachable, retrying; issue 23, part 11).
+   */
+  notice?: string;
 }
 
 /** A job of the queue; narrowing on `kind` types its params. */

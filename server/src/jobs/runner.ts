@@ -1,6 +1,8 @@
 import type { ServerError, ServerErrorCode } from '@tessera/contract';
 import type { Logger } from 'pino';
+import { holdPoint } from '../faults.js';
 import { noMetrics, type JobRunOutcome, type Metrics } from '../metrics.js';
+import { withWaitingNotices } from '../waiting-notices.js';
 import { readableError } from '../services/readable-error.js';
 import { ServerStopping } from '../shutdown.js';
 import {
@@ -11,6 +13,7 @@ import {
   type JobRemotePrompt,
 } from './job.js';
 import { JobNotHeldError, type JobQueue } from './queue.js';
+import { DEFAULT_STORE_RETRY, StoreCalls, type StoreRetry } from './store-backoff.js';
 
 export interface JobContext {
   /** Reports progress from 0 to 100; cheap to call often. */
@@ -114,6 +117,12 @@ export interface RunnerOptions {
    * it must be false: their jobs come back by lease expiry instead. Default true.
    */
   requeueAtStart?: boolean;
+  /**
+   * How store calls are spaced while the store fails (a database outage): every call of the
+   * runner waits out a doubling backoff, and a finished run's outcome is kept and saved once the
+   * store answers again. Default 200 ms doubling up to 5 s.
+   */
+  storeRetry?: StoreRetry;
   /** Where each run's outcome and duration go; default: nowhere. */
   metrics?: Metrics;
 }
@@ -152,6 +161,8 @@ export class JobRunner implements JobScheduler {
   private stopped = false;
   private readonly pollMs: number;
   private readonly requeueAtStart: boolean;
+  /** Every store call of the runner, spaced by one backoff while the store fails. */
+  private readonly store: StoreCalls;
   private readonly metrics: Metrics;
 
   constructor(
@@ -163,6 +174,7 @@ export class JobRunner implements JobScheduler {
   ) {
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.requeueAtStart = options.requeueAtStart ?? true;
+    this.store = new StoreCalls(options.storeRetry ?? DEFAULT_STORE_RETRY, log);
     this.metrics = options.metrics ?? noMetrics;
   }
 
@@ -223,6 +235,7 @@ export class JobRunner implements JobScheduler {
   /** Stops claiming, aborts the running jobs (they return to the queue) and waits for them. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.store.stop();
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
@@ -248,11 +261,19 @@ export class JobRunner implements JobScheduler {
    * back the jobs whose holder stopped renewing (any process's, this one's after a stall).
    */
   private async tendLeases(): Promise<void> {
-    if (this.stopped || this.tending) return;
+    // While the store is down the backoff spaces the tries; a lease outlives a short outage.
+    if (this.stopped || this.tending || this.store.wait() > 0) return;
     this.tending = true;
     try {
       const ids = [...this.controllers.keys()];
-      const kept = new Set(await this.jobs.renewLeases(ids, this.now()));
+      // No call without ids: a call that reaches no store would end the backoff.
+      const kept = new Set(
+        ids.length === 0
+          ? []
+          : await this.store.once('renewing job leases', () =>
+              this.jobs.renewLeases(ids, this.now()),
+            ),
+      );
       for (const id of ids) {
         if (kept.has(id)) continue;
         this.log.warn(
@@ -261,16 +282,18 @@ export class JobRunner implements JobScheduler {
         );
         this.controllers.get(id)?.abort(new LeaseLost(`Job ${id} is no longer held here`));
       }
-      for (const job of await this.jobs.expireLeases(this.now())) {
+      const expired = await this.store.once('putting back expired jobs', () =>
+        this.jobs.expireLeases(this.now()),
+      );
+      for (const job of expired) {
         this.log.warn(
           { job: job.id, kind: job.kind, status: job.status },
           'job whose process stopped renewing its lease put back',
         );
         this.emit(job);
       }
-    } catch (err) {
-      // The next beat tries again; a lease outlives two missed renewals.
-      this.log.warn({ err }, 'renewing job leases failed');
+    } catch {
+      // Logged by stored; the next beat after the backoff tries again.
     } finally {
       this.tending = false;
     }
@@ -286,6 +309,10 @@ export class JobRunner implements JobScheduler {
     // Jobs queued before start wait for it: the handlers come with it.
     const handler: JobHandler<K> | undefined = this.handlers?.[kind];
     if (!handler) return;
+    if (this.store.wait() > 0) {
+      this.wakeAfter(kind, this.store.wait());
+      return;
+    }
     this.pumping.add(kind);
     try {
       const running = this.running.get(kind) ?? new Set<Promise<void>>();
@@ -294,22 +321,28 @@ export class JobRunner implements JobScheduler {
       do {
         this.wokenWhilePumping.delete(kind);
         while (!this.stopped && running.size < config.concurrency) {
-          const job = await this.jobs.claim<K>(kind, this.now());
+          const job = await this.store.once('claiming a job', () =>
+            this.jobs.claim<K>(kind, this.now()),
+          );
           if (!job) {
             idle = true;
             break;
           }
           this.emit(job);
-          const run = this.execute(job, config, handler).finally(() => {
-            running.delete(run);
-            void this.pump(kind);
-          });
+          // execute settles every outcome itself and never rejects; the catch is for a bug.
+          const run = this.execute(job, config, handler)
+            .catch((err: unknown) => this.log.error({ err, job: job.id }, 'job run failed'))
+            .finally(() => {
+              running.delete(run);
+              void this.pump(kind);
+            });
           running.add(run);
         }
       } while (this.wokenWhilePumping.has(kind) && !this.stopped);
       if (idle) await this.wakeAtNextRunAfter(kind);
-    } catch (err) {
-      this.log.error({ err, kind }, 'claiming jobs failed');
+    } catch {
+      // Logged by stored: look again once the backoff has passed.
+      this.wakeAfter(kind, this.store.wait());
     } finally {
       this.pumping.delete(kind);
     }
@@ -320,10 +353,18 @@ export class JobRunner implements JobScheduler {
    * before the next poll (no one announces a passing `run_after`).
    */
   private async wakeAtNextRunAfter(kind: JobKind): Promise<void> {
-    const next = await this.jobs.nextRunAfter(kind);
+    const next = await this.store.once('reading the next retry time', () =>
+      this.jobs.nextRunAfter(kind),
+    );
     if (next === undefined || this.stopped) return;
     const delay = Date.parse(next) - this.now().getTime();
     if (delay <= 0 || delay >= this.pollMs) return;
+    this.wakeAfter(kind, delay);
+  }
+
+  /** Pumps the kind after `delay` ms (the poll would too, but later). */
+  private wakeAfter(kind: JobKind, delay: number): void {
+    if (this.stopped) return;
     clearTimeout(this.retryTimers.get(kind));
     const timer = setTimeout(() => {
       this.retryTimers.delete(kind);
@@ -341,8 +382,38 @@ export class JobRunner implements JobScheduler {
     const controller = new AbortController();
     this.controllers.set(job.id, controller);
     const started = performance.now();
-    const ended = (outcome: JobRunOutcome) =>
-      this.metrics.jobRun(job.kind, outcome, (performance.now() - started) / 1000);
+    try {
+      // The outcome is kept here until the store has it: an outage between the run and its
+      // record loses nothing, and a finished run is never run again for a failed write. The
+      // job's lease is renewed meanwhile (it stays in `controllers`).
+      const outcome = await this.runHandler(job, handler, controller);
+      // The run's own time: a wait for the store to save it is not the engine's.
+      const seconds = (performance.now() - started) / 1000;
+      if (outcome.ok) {
+        const saved = await this.settleSuccess(job, outcome.output);
+        this.metrics.jobRun(job.kind, saved ? 'finished' : 'lost', seconds);
+      } else {
+        const stoppedByShutdown = controller.signal.aborted && this.stopped;
+        this.metrics.jobRun(job.kind, runOutcome(outcome.err, stoppedByShutdown), seconds);
+        await this.settleFailure(job, config, outcome.err, controller.signal.aborted);
+      }
+    } catch (err) {
+      // Only a stop while the store is down gets here: the job comes back by its lease.
+      this.log.error(
+        { err, job: job.id, kind: job.kind },
+        'job outcome not saved before the stop: the job runs again once its lease expires',
+      );
+    } finally {
+      this.controllers.delete(job.id);
+    }
+  }
+
+  /** Runs the handler; what it made, or why it failed (a cancellation or lost lease first). */
+  private async runHandler<K extends JobKind>(
+    job: JobRecord<K>,
+    handler: JobHandler<K>,
+    controller: AbortController,
+  ): Promise<{ ok: true; output: string } | { ok: false; err: unknown }> {
     // What the job showed before (an earlier run, before a restart) is the floor: the store keeps
     // the percent through requeues, and a user never sees it go back (issue 23, part 12).
     let percent = job.percent;
@@ -352,66 +423,101 @@ export class JobRunner implements JobScheduler {
       trailingWrite = undefined;
       const now = this.now();
       lastWrite = now.getTime();
-      return this.jobs
-        .progress(job.id, percent, now)
-        .catch((err: unknown) => this.log.warn({ err }, 'progress not saved'));
+      return this.store
+        .once('saving progress', () => this.jobs.progress(job.id, percent, now))
+        .catch(() => undefined);
     };
     const progress = (value: number) => {
       const next = Math.max(0, Math.min(99, Math.floor(value)));
       if (next <= percent || controller.signal.aborted) return;
       percent = next;
-      this.emit({ ...job, percent });
+      this.emit({ ...job, percent, ...(waiting !== undefined && { notice: waiting }) });
       const since = this.now().getTime() - lastWrite;
-      if (since >= PROGRESS_WRITE_MS) void write();
+      // While the store is down, the user still sees progress; a later write catches up.
+      if (since >= PROGRESS_WRITE_MS && this.store.wait() === 0) void write();
       // Throttled, but the last value shown is stored too: it is the floor after a restart.
-      else trailingWrite ??= setTimeout(() => void write(), PROGRESS_WRITE_MS - since).unref();
+      else
+        trailingWrite ??= setTimeout(
+          () => void write(),
+          Math.max(PROGRESS_WRITE_MS - since, this.store.wait()),
+        ).unref();
+    };
+    const held = (err: unknown) => err instanceof JobNotHeldError;
+    // A wait deep in the run (an object store retrying) reaches the user as a notice.
+    let waiting: string | undefined;
+    const onWaiting = (notice: string | undefined) => {
+      if (notice === waiting || controller.signal.aborted) return;
+      waiting = notice;
+      this.emit({ ...job, percent, ...(notice !== undefined && { notice }) });
     };
     try {
-      const output = await handler(job, {
-        progress,
-        signal: controller.signal,
-        reserveOutput: async (name) => {
-          try {
-            await this.jobs.reserveOutput(job.id, name);
-          } catch (err) {
-            // Lost before the heartbeat noticed: stop the run here, before it writes a file.
-            if (err instanceof JobNotHeldError) controller.abort(new LeaseLost(err.message));
-            throw err;
-          }
-        },
-        remote: {
-          ...(job.remotePrompt ? { previous: job.remotePrompt } : {}),
-          queued: (prompt) => this.jobs.rememberPrompt(job.id, prompt),
-        },
-      });
+      const hold = holdPoint('job-started');
+      if (hold) await hold;
       if (controller.signal.aborted) throw controller.signal.reason;
-      const finished = await this.jobs.finish(job.id, output, this.now());
-      if (!finished) {
-        ended('lost');
-        this.log.warn(
-          { job: job.id, kind: job.kind },
-          'job finished here after its lease was lost',
-        );
-        return;
-      }
-      ended('finished');
-      this.emit(finished);
-      this.log.info({ job: job.id, kind: job.kind, output }, 'job finished');
+      const output = await withWaitingNotices(onWaiting, () =>
+        handler(job, {
+          progress,
+          signal: controller.signal,
+          reserveOutput: async (name) => {
+            try {
+              await this.store.until(
+                'reserving an output name',
+                () => this.jobs.reserveOutput(job.id, name),
+                controller.signal,
+                held,
+              );
+            } catch (err) {
+              // Lost before the heartbeat noticed: stop the run here, before it writes a file.
+              if (err instanceof JobNotHeldError) controller.abort(new LeaseLost(err.message));
+              throw err;
+            }
+          },
+          remote: {
+            ...(job.remotePrompt ? { previous: job.remotePrompt } : {}),
+            queued: (prompt) =>
+              this.store.until(
+                'noting a remote prompt',
+                () => this.jobs.rememberPrompt(job.id, prompt),
+                controller.signal,
+                held,
+              ),
+          },
+        }),
+      );
+      if (controller.signal.aborted) throw controller.signal.reason;
+      return { ok: true, output };
     } catch (err) {
       // A cancelled or lost job ends so however its handler stopped: that is what happened.
       const reason: unknown = controller.signal.reason;
       const decisive = reason instanceof JobCancelled || reason instanceof LeaseLost;
-      ended(runOutcome(decisive ? reason : err, controller.signal.aborted && this.stopped));
       if (trailingWrite) {
         // Stored before the job goes back to the queue: its floor for the next run.
         clearTimeout(trailingWrite);
         await write();
       }
-      await this.settleFailure(job, config, decisive ? reason : err, controller.signal.aborted);
+      return { ok: false, err: decisive ? reason : err };
     } finally {
       clearTimeout(trailingWrite);
-      this.controllers.delete(job.id);
     }
+  }
+
+  /** Saves a finished run; false when another process held the job by then (lease lost). */
+  private async settleSuccess<K extends JobKind>(
+    job: JobRecord<K>,
+    output: string,
+  ): Promise<boolean> {
+    const hold = holdPoint('job-finished-unsaved');
+    if (hold) await hold;
+    const finished = await this.store.until('saving a finished job', () =>
+      this.jobs.finish(job.id, output, this.now()),
+    );
+    if (!finished) {
+      this.log.warn({ job: job.id, kind: job.kind }, 'job finished here after its lease was lost');
+      return false;
+    }
+    this.emit(finished);
+    this.log.info({ job: job.id, kind: job.kind, output }, 'job finished');
+    return true;
   }
 
   private async settleFailure<K extends JobKind>(
@@ -424,7 +530,10 @@ export class JobRunner implements JobScheduler {
     const detail = err instanceof Error ? err.message : String(err);
     const message = readableError(err, 'JOB_FAILED').text;
     if (aborted && this.stopped) {
-      await this.jobs.release(job.id, this.now());
+      // One try: a stop does not wait for the store; an unsaved release is a lease that expires.
+      await this.store.once('putting back a stopped job', () =>
+        this.jobs.release(job.id, this.now()),
+      );
       return;
     }
     if (err instanceof JobCancelled) {
@@ -441,12 +550,18 @@ export class JobRunner implements JobScheduler {
         'job failed, will retry',
       );
       this.emitIfHeld(
-        await this.jobs.retry(job.id, message, new Date(this.now().getTime() + delay), this.now()),
+        await this.store.until('saving a job to retry', () =>
+          this.jobs.retry(job.id, message, new Date(this.now().getTime() + delay), this.now()),
+        ),
       );
       return;
     }
     this.log.error({ job: job.id, kind: job.kind, err: detail }, 'job failed');
-    this.emitIfHeld(await this.jobs.fail(job.id, message, this.now()));
+    this.emitIfHeld(
+      await this.store.until('saving a failed job', () =>
+        this.jobs.fail(job.id, message, this.now()),
+      ),
+    );
   }
 
   /** A write that found the job no longer held here changed nothing: nothing to tell. */

@@ -23,6 +23,16 @@ export async function connectServiceClient(login: BrokerLogin, log: Logger): Pro
   });
   client.on('error', (err) => log.warn({ err: err.message }, 'messaging connection error'));
   client.on('reconnect', () => log.info('messaging reconnecting'));
+  // An operator sees the broker's outage end, not only its start (issue 23).
+  let lost = false;
+  client.on('close', () => {
+    if (!lost) log.warn('messaging connection to the broker lost: reconnecting');
+    lost = true;
+  });
+  client.on('connect', () => {
+    if (lost) log.warn('messaging connection to the broker back');
+    lost = false;
+  });
   return client;
 }
 

@@ -142,7 +142,12 @@ export class HdService {
         this.notify(owner.username, { ...base, status: 'queued', percent: 0 });
         return;
       case 'in_progress':
-        this.notify(owner.username, { ...base, status: 'in_progress', percent: job.percent });
+        this.notify(owner.username, {
+          ...base,
+          status: 'in_progress',
+          percent: job.percent,
+          ...(job.notice !== undefined && { notice: job.notice }),
+        });
         return;
       case 'finished':
         this.notify(owner.username, {

@@ -66,6 +66,13 @@ function openPostgres(url: string, poolSize: number): Db {
   pool.on('error', (error) => {
     process.emitWarning(`PostgreSQL closed an idle connection: ${error.message}`);
   });
+  // A connection lost while checked out (between a failed query and its release, say, when the
+  // server dies) emits 'error' with no listener of the pool's on it: an uncaught exception that
+  // ended every process in a database outage (issue 23, part 10). The query has failed already;
+  // the pool drops the broken client on its release.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

@@ -51,9 +51,9 @@ export interface RunningMosquitto {
   wsUrl: string;
   /** Stops the broker and starts it again on the same ports (all sessions are lost). */
   restart(): Promise<void>;
-  /** Kills the broker (SIGKILL, as a crash): it stays down until {@link start}. */
+  /** SIGKILLs the broker (a crash: nothing flushed, every connection drops) and waits for it. */
   kill(): Promise<void>;
-  /** Starts a killed broker again on the same ports and data. */
+  /** Starts a killed broker again on the same ports, config and logins. */
   start(): Promise<void>;
   /** Stops the broker (SIGTERM, SIGKILL after 5 s) and removes its folder. */
   stop(): Promise<void>;
@@ -312,10 +312,11 @@ async function runBroker(
       proc = await startProcess(configFile, [tcpPort, wsPort]);
     },
     async kill() {
-      if (!proc) return;
-      proc.child.kill('SIGKILL');
-      await proc.exited;
+      const current = proc;
       proc = undefined;
+      if (!current || current.child.exitCode !== null) return;
+      current.child.kill('SIGKILL');
+      await current.exited;
     },
     async start() {
       if (stopped) throw new Error('mosquitto was stopped');

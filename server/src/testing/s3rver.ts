@@ -67,7 +67,11 @@ export async function startS3rver(
     forcePathStyle: true,
   });
   const client = s3Client(settings());
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  // A folder kept from an earlier run (a restart after a crash) has the bucket already.
+  await client.send(new CreateBucketCommand({ Bucket: bucket })).catch((err: unknown) => {
+    const name = (err as { name?: string }).name;
+    if (name !== 'BucketAlreadyExists' && name !== 'BucketAlreadyOwnedByYou') throw err;
+  });
   client.destroy();
   return {
     settings,

@@ -4,6 +4,8 @@ import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from '../broker/limits.js';
 import { DEFAULT_MAX_QUEUED_PER_USER, type Config } from '../config.js';
 import { DEFAULT_HTTP_DEADLINES } from '../http/deadlines.js';
 import { DEFAULT_JOB_LEASE_MS } from '../jobs/lease.js';
+import { DEFAULT_STORE_RETRY } from '../jobs/store-backoff.js';
+import { DEFAULT_FILES_RETRY } from '../files/s3-retry.js';
 import type { FileArea, FileStore } from '../files/file-store.js';
 import { createFileStore } from '../files/index.js';
 import { withPngText } from '../imaging/png-text.js';
@@ -124,6 +126,8 @@ export async function startTestServer(
     builtinUpscaler: 'lanczos',
     jobConcurrency: 1,
     jobLeaseMs: DEFAULT_JOB_LEASE_MS,
+    jobStoreRetryMaxMs: DEFAULT_STORE_RETRY.maxMs,
+    filesRetryWindowMs: DEFAULT_FILES_RETRY.windowMs,
     databasePoolSize: 4,
     brokerLimits: { ...DEFAULT_BROKER_LIMITS, ...brokerLimits },
     maxQueuedPerUser: DEFAULT_MAX_QUEUED_PER_USER,

@@ -45,6 +45,17 @@ describe('HD job state', () => {
     expect(needsPolling(state)).toBe(false);
   });
 
+  it('[#23] shows what a running job waits for (the storage unreachable) until it goes on', () => {
+    const waiting = 'The image storage cannot be reached right now; Tessera keeps trying';
+    let state = applyStatusMessage(
+      EMPTY_HD_JOBS,
+      hdStatus({ status: 'in_progress', percent: 20, notice: waiting }),
+    );
+    expect(imageHdState(state, 'a.png')).toMatchObject({ running: true, notice: waiting });
+    state = applyStatusMessage(state, hdStatus({ status: 'in_progress', percent: 20 }));
+    expect(imageHdState(state, 'a.png').notice).toBeUndefined();
+  });
+
   it('[H4] an error ends the run; the retry goes back through queued and runs again', () => {
     let state = applyStatusMessage(EMPTY_HD_JOBS, hdStatus({ status: 'in_progress', percent: 30 }));
     state = applyStatusMessage(state, hdStatus({ status: 'error', percent: 0, error: 'boom' }));

@@ -18,6 +18,8 @@ export interface HdJobView {
   status: GenerationStatus;
   percent: number;
   outputImage?: string;
+  /** What a running job waits for now (the image storage unreachable, retrying), to show. */
+  notice?: string;
 }
 
 /** An order this tab sent that the server has not spoken about yet. */
@@ -68,6 +70,7 @@ export function applyStatusMessage(state: HdJobsState, message: HdStatusMessage)
     status: message.status,
     percent: message.percent,
     ...(message.output_image === undefined ? {} : { outputImage: message.output_image }),
+    ...(message.notice === undefined ? {} : { notice: message.notice }),
   });
   const pending = next.pending.filter((order) => order.image !== message.image);
   return pending.length === next.pending.length ? next : { ...next, pending };
@@ -154,21 +157,30 @@ export interface ImageHdState {
   percent: number;
   /** The newest finished HD file made from the image, for the download link. */
   downloadImage: string | undefined;
+  /** What a running HD job of the image waits for now, in words for the user; else undefined. */
+  notice?: string;
 }
 
 export function imageHdState(state: HdJobsState, image: string): ImageHdState {
   let running = state.pending.some((order) => order.image === image);
   let percent = 0;
   let downloadImage: string | undefined;
+  let notice: string | undefined;
   for (const id of state.order) {
     const job = state.jobs[id];
     if (job?.image !== image) continue;
     if (isActive(job.status)) {
       running = true;
       if (job.status === 'in_progress') percent = Math.max(percent, job.percent);
+      if (job.status === 'in_progress' && job.notice !== undefined) notice = job.notice;
     } else if (job.status === 'finished' && job.outputImage !== undefined) {
       downloadImage = job.outputImage;
     }
   }
-  return { running, percent: Math.round(percent), downloadImage };
+  return {
+    running,
+    percent: Math.round(percent),
+    downloadImage,
+    ...(notice === undefined ? {} : { notice }),
+  };
 }

@@ -225,6 +225,11 @@ export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDet
                 >
                   {hd.running ? TEXTS.generatingHdButton(hd.percent) : 'Generate HD'}
                 </button>
+                {hd.notice !== undefined && (
+                  <p className="details-hd-notice" role="status">
+                    {hd.notice}
+                  </p>
+                )}
                 {hd.downloadImage !== undefined && (
                   <a
                     className="button details-download"
