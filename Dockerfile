@@ -32,8 +32,13 @@ COPY bench/package.json bench/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
-# What the runtime stage takes, gathered in /out: production dependencies only.
+# What the runtime stage takes, gathered in /out: production dependencies only, and of
+# onnxruntime's prebuilt libraries (every platform's, 290 MB) only this one's.
 RUN npm prune --omit=dev --no-audit --no-fund \
+ && find node_modules/onnxruntime-node/bin -mindepth 2 -maxdepth 2 ! -name linux \
+      -exec rm -rf {} + \
+ && find node_modules/onnxruntime-node/bin -mindepth 3 -maxdepth 3 \
+      ! -name "$(node -p process.arch)" -exec rm -rf {} + \
  && mkdir -p /out/contract /out/server /out/web \
  && cp -a package.json package-lock.json node_modules /out/ \
  && cp -a contract/package.json contract/dist /out/contract/ \
@@ -44,8 +49,8 @@ RUN npm prune --omit=dev --no-audit --no-fund \
 
 FROM ${BASE_IMAGE}
 # The server runs as tessera (uid 10001), which owns only /data; the code stays root's.
-RUN groupadd --system --gid 10001 tessera \
- && useradd --system --uid 10001 --gid tessera --home-dir /data --no-create-home \
+RUN groupadd --gid 10001 tessera \
+ && useradd --uid 10001 --gid tessera --home-dir /data --no-create-home \
       --shell /usr/sbin/nologin tessera \
  && mkdir -p /data \
  && chown tessera:tessera /data \

@@ -71,47 +71,51 @@ describe.skipIf(missing !== undefined)('the container image', () => {
     await stopDockerd();
   }, STEP_TIMEOUT_MS);
 
-  it('runs as a non-root user, signs in, generates, and keeps its data across a restart', async () => {
-    const name = `tessera-e2e-${RUN}`;
-    const volume = `tessera-e2e-data-${RUN}`;
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    try {
-      await timed('embedded start', async () => {
-        await runContainer(name, IMAGE, {
-          env: { PORT: String(port), HOST: '127.0.0.1', BUILTIN_UPSCALER: 'lanczos' },
-          volumes: [`${volume}:/data`],
+  it(
+    'runs as a non-root user, signs in, generates, and keeps its data across a restart',
+    async () => {
+      const name = `tessera-e2e-${RUN}`;
+      const volume = `tessera-e2e-data-${RUN}`;
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      try {
+        await timed('embedded start', async () => {
+          await runContainer(name, IMAGE, {
+            env: { PORT: String(port), HOST: '127.0.0.1', BUILTIN_UPSCALER: 'lanczos' },
+            volumes: [`${volume}:/data`],
+          });
+          await waitHealthy(name);
         });
-        await waitHealthy(name);
-      });
-      expect((await docker(['exec', name, 'id', '-un'])).trim()).toBe('tessera');
-      // The data lives in the volume, where the server's user may write and others may not.
-      expect((await docker(['exec', name, 'stat', '-c', '%U %a', '/data'])).trim()).toBe(
-        'tessera 750',
-      );
+        expect((await docker(['exec', name, 'id', '-un'])).trim()).toBe('tessera');
+        // The data lives in the volume, where the server's user may write and others may not.
+        expect((await docker(['exec', name, 'stat', '-c', '%U %a', '/data'])).trim()).toBe(
+          'tessera 750',
+        );
 
-      await addUserIn(name, 'studio', 'studio-password-1');
-      const cookie = await signIn(url, 'studio', 'studio-password-1');
-      const image = await timed('embedded preview', async () =>
-        generatePreview(url, cookie, 'studio', await reference()),
-      );
-      const bytes = await downloadLd(url, cookie, image);
-      expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+        await addUserIn(name, 'studio', 'studio-password-1');
+        const cookie = await signIn(url, 'studio', 'studio-password-1');
+        const image = await timed('embedded preview', async () =>
+          generatePreview(url, cookie, 'studio', await reference()),
+        );
+        const bytes = await downloadLd(url, cookie, image);
+        expect(bytes.subarray(1, 4).toString()).toBe('PNG');
 
-      await timed('embedded restart', async () => {
-        await docker(['restart', name], { timeoutMs: STEP_TIMEOUT_MS });
-        await waitHealthy(name);
-      });
-      // Sessions and images are in the volume: the same cookie still opens the same image.
-      expect((await downloadLd(url, cookie, image)).equals(bytes)).toBe(true);
-      const again = await signIn(url, 'studio', 'studio-password-1');
-      expect((await downloadLd(url, again, image)).equals(bytes)).toBe(true);
-    } catch (err) {
-      throw new Error(`${String(err)}\n--- ${name}\n${await containerLogs(name)}`);
-    } finally {
-      await removeAll([name], [volume]);
-    }
-  }, 10 * 60_000);
+        await timed('embedded restart', async () => {
+          await docker(['restart', name], { timeoutMs: STEP_TIMEOUT_MS });
+          await waitHealthy(name);
+        });
+        // Sessions and images are in the volume: the same cookie still opens the same image.
+        expect((await downloadLd(url, cookie, image)).equals(bytes)).toBe(true);
+        const again = await signIn(url, 'studio', 'studio-password-1');
+        expect((await downloadLd(url, again, image)).equals(bytes)).toBe(true);
+      } catch (err) {
+        throw new Error(`${String(err)}\n--- ${name}\n${await containerLogs(name)}`);
+      } finally {
+        await removeAll([name], [volume]);
+      }
+    },
+    10 * 60_000,
+  );
 
   it('refuses a setting given both directly and as NAME_FILE, naming it', async () => {
     const name = `tessera-e2e-both-${RUN}`;
@@ -165,67 +169,71 @@ describe.skipIf(missing !== undefined)('the container image', () => {
       if (secrets) fs.rmSync(secrets, { recursive: true, force: true });
     }, STEP_TIMEOUT_MS);
 
-    it('finishes in the worker container a preview posted to the web container', async () => {
-      if (!database || !broker || !s3) throw new Error('the services did not start');
-      const web = `tessera-e2e-web-${RUN}`;
-      const worker = `tessera-e2e-worker-${RUN}`;
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const shared = {
-        DATABASE_URL: database.url,
-        MQTT_URL: broker.tcpUrl,
-        MQTT_USERNAME: 'tessera-service',
-        MQTT_PASSWORD_FILE: '/run/secrets/mqtt_password',
-        PUBLIC_MQTT_URL: broker.wsUrl,
-        FILES_URL: `s3://${s3.bucket}/files`,
-        S3_ENDPOINT: s3.endpoint,
-        S3_ACCESS_KEY_ID: 'S3RVER',
-        S3_SECRET_ACCESS_KEY: 'S3RVER',
-        S3_FORCE_PATH_STYLE: 'true',
-        BUILTIN_UPSCALER: 'lanczos',
-        LOG_LEVEL: 'info',
-      };
-      const volumes = [`${secrets}:/run/secrets:ro`];
-      try {
-        await timed('web + worker start', async () => {
-          // The web server first: it sets up the service's role on Mosquitto, which closes
-          // the service's other connections.
-          await runContainer(web, IMAGE, {
-            env: {
-              ...shared,
-              ROLE: 'web',
-              INSTANCE_NAME: 'web-1',
-              PORT: String(port),
-              HOST: '127.0.0.1',
-            },
-            volumes,
+    it(
+      'finishes in the worker container a preview posted to the web container',
+      async () => {
+        if (!database || !broker || !s3) throw new Error('the services did not start');
+        const web = `tessera-e2e-web-${RUN}`;
+        const worker = `tessera-e2e-worker-${RUN}`;
+        const port = await freePort();
+        const url = `http://127.0.0.1:${port}`;
+        const shared = {
+          DATABASE_URL: database.url,
+          MQTT_URL: broker.tcpUrl,
+          MQTT_USERNAME: 'tessera-service',
+          MQTT_PASSWORD_FILE: '/run/secrets/mqtt_password',
+          PUBLIC_MQTT_URL: broker.wsUrl,
+          FILES_URL: `s3://${s3.bucket}/files`,
+          S3_ENDPOINT: s3.endpoint,
+          S3_ACCESS_KEY_ID: 'S3RVER',
+          S3_SECRET_ACCESS_KEY: 'S3RVER',
+          S3_FORCE_PATH_STYLE: 'true',
+          BUILTIN_UPSCALER: 'lanczos',
+          LOG_LEVEL: 'info',
+        };
+        const volumes = [`${secrets}:/run/secrets:ro`];
+        try {
+          await timed('web + worker start', async () => {
+            // The web server first: it sets up the service's role on Mosquitto, which closes
+            // the service's other connections.
+            await runContainer(web, IMAGE, {
+              env: {
+                ...shared,
+                ROLE: 'web',
+                INSTANCE_NAME: 'web-1',
+                PORT: String(port),
+                HOST: '127.0.0.1',
+              },
+              volumes,
+            });
+            await waitHealthy(web);
+            await runContainer(worker, IMAGE, {
+              env: { ...shared, ROLE: 'worker', INSTANCE_NAME: 'worker-1' },
+              volumes,
+            });
+            await waitHealthy(worker);
           });
-          await waitHealthy(web);
-          await runContainer(worker, IMAGE, {
-            env: { ...shared, ROLE: 'worker', INSTANCE_NAME: 'worker-1' },
-            volumes,
-          });
-          await waitHealthy(worker);
-        });
 
-        // A user made inside the web container also gets its login on Mosquitto.
-        await addUserIn(web, 'painter', 'painter-password-1');
-        const cookie = await signIn(url, 'painter', 'painter-password-1');
-        const image = await timed('web + worker preview', async () =>
-          generatePreview(url, cookie, 'painter', await reference()),
-        );
-        // ROLE=web runs no jobs: the worker container made it, and the file is in the bucket.
-        expect(await containerLogs(worker)).toContain(image);
-        expect(await containerLogs(web)).not.toContain('job finished');
-        const bytes = await downloadLd(url, cookie, image);
-        expect(bytes.subarray(1, 4).toString()).toBe('PNG');
-      } catch (err) {
-        const logs = `--- web\n${await containerLogs(web)}\n--- worker\n${await containerLogs(worker)}`;
-        throw new Error(`${String(err)}\n${logs}`);
-      } finally {
-        await removeAll([web, worker]);
-      }
-    }, 10 * 60_000);
+          // A user made inside the web container also gets its login on Mosquitto.
+          await addUserIn(web, 'painter', 'painter-password-1');
+          const cookie = await signIn(url, 'painter', 'painter-password-1');
+          const image = await timed('web + worker preview', async () =>
+            generatePreview(url, cookie, 'painter', await reference()),
+          );
+          // ROLE=web runs no jobs: the worker container made it, and the file is in the bucket.
+          expect(await containerLogs(worker)).toContain(image);
+          expect(await containerLogs(web)).not.toContain('job finished');
+          const bytes = await downloadLd(url, cookie, image);
+          expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+        } catch (err) {
+          const logs = `--- web\n${await containerLogs(web)}\n--- worker\n${await containerLogs(worker)}`;
+          throw new Error(`${String(err)}\n${logs}`);
+        } finally {
+          await removeAll([web, worker]);
+        }
+      },
+      10 * 60_000,
+    );
   });
 
   it('has compose files docker-compose accepts, with the roles of the scaled layout', async () => {

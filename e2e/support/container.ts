@@ -64,7 +64,9 @@ export async function waitHealthy(name: string): Promise<void> {
 }
 
 export async function containerLogs(name: string): Promise<string> {
-  return docker(['logs', '--tail', '200', name]).catch((err: unknown) => String(err));
+  return docker(['logs', '--tail', '200', name], { withStderr: true }).catch((err: unknown) =>
+    String(err),
+  );
 }
 
 /** Removes the containers and volumes, whatever state they are in. */
@@ -75,11 +77,13 @@ export async function removeAll(containers: string[], volumes: string[] = []): P
   }
 }
 
-/** `npm run users -- add NAME` inside the container, as an operator would (password on stdin). */
+/**
+ * `npm run users -- add NAME` inside the container, as an operator would (password on stdin),
+ * through the image's entry point: `docker exec` skips it, and with it the NAME_FILE settings.
+ */
 export async function addUserIn(name: string, username: string, password: string) {
-  await docker(['exec', '--interactive', name, 'npm', 'run', 'users', '--', 'add', username], {
-    input: `${password}\n`,
-  });
+  const command = ['/app/entrypoint.sh', 'npm', 'run', 'users', '--', 'add', username];
+  await docker(['exec', '--interactive', name, ...command], { input: `${password}\n` });
 }
 
 /** A signed-in user of a server: the session cookie from POST /api/login. */

@@ -39,16 +39,16 @@ export function dockerMissing(): string | undefined {
 /** Runs the docker CLI; rejects with its output when it fails. */
 export async function docker(
   args: string[],
-  options: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+  options: { input?: string; timeoutMs?: number; withStderr?: boolean } = {},
 ): Promise<string> {
   if (options.input !== undefined) return dockerWithInput(args, options.input);
   try {
-    const { stdout } = await run(DOCKER, args, {
+    const { stdout, stderr } = await run(DOCKER, args, {
       maxBuffer: MAX_BUFFER,
       timeout: options.timeoutMs ?? 120_000,
-      env: options.env ?? process.env,
     });
-    return stdout;
+    // `docker logs` gives the container's stderr on its own stderr.
+    return options.withStderr ? `${stdout}${stderr}` : stdout;
   } catch (err) {
     const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
     throw new Error(`docker ${args.join(' ')} failed:\n${tail(stdout)}\n${tail(stderr)}`);
@@ -130,16 +130,7 @@ export async function ensureBaseImage(tag: string): Promise<'cached' | 'made'> {
 /** `docker build` of the repository's Dockerfile on the host's network (npm ci reaches npm). */
 export async function buildImage(tag: string, baseImage: string): Promise<void> {
   await docker(
-    [
-      'build',
-      '--network',
-      'host',
-      '--build-arg',
-      `BASE_IMAGE=${baseImage}`,
-      '--tag',
-      tag,
-      ROOT,
-    ],
+    ['build', '--network', 'host', '--build-arg', `BASE_IMAGE=${baseImage}`, '--tag', tag, ROOT],
     { timeoutMs: 2_400_000 },
   );
 }
