@@ -71,7 +71,10 @@ export async function containerLogs(name: string): Promise<string> {
 
 /** Removes the containers and volumes, whatever state they are in. */
 export async function removeAll(containers: string[], volumes: string[] = []): Promise<void> {
-  for (const name of containers) await docker(['rm', '--force', name]).catch(() => undefined);
+  // --volumes: the anonymous volume of /data goes with its container.
+  for (const name of containers) {
+    await docker(['rm', '--force', '--volumes', name]).catch(() => undefined);
+  }
   for (const volume of volumes) {
     await docker(['volume', 'rm', '--force', volume]).catch(() => undefined);
   }
