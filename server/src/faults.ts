@@ -43,7 +43,10 @@ export function holdPoint(step: string): Promise<void> | undefined {
 
 async function hold(step: string): Promise<void> {
   const released = new Promise((resolve) => process.once('SIGUSR2', resolve));
+  // A signal listener does not keep a process alive: a CLI with nothing else to do would exit.
+  const alive = setInterval(() => undefined, 60_000);
   process.stdout.write(`fault hold: ${step}\n`);
   await released;
+  clearInterval(alive);
   process.stdout.write(`fault released: ${step}\n`);
 }
