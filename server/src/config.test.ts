@@ -344,7 +344,7 @@ describe('the operators’ settings (issue 23, part 9)', () => {
     PUBLIC_MQTT_URL: 'wss://tiles.example/mqtt',
   };
 
-  it('serves no metrics and drains 5 s by default', () => {
+  it('serves no metrics, drains 5 s and gives open requests 10 s by default', () => {
     const config = loadConfig({});
     expect(config.metricsToken).toBeUndefined();
     expect(config.metricsPort).toBeUndefined();
@@ -352,6 +352,8 @@ describe('the operators’ settings (issue 23, part 9)', () => {
     expect(config.shutdownDrainMs).toBe(5000);
     expect(loadConfig({ SHUTDOWN_DRAIN_MS: '0' }).shutdownDrainMs).toBe(0);
     expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS must be/);
+    expect(config.shutdownGraceMs).toBe(10_000);
+    expect(loadConfig({ SHUTDOWN_GRACE_MS: '500' }).shutdownGraceMs).toBe(500);
   });
 
   it('takes a metrics token of 16 characters or more, and never echoes a bad one', () => {

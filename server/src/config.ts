@@ -259,6 +259,7 @@ const envSchema = z
       .max(65535, { error: 'must be a whole number from 0 to 65535' })
       .optional(),
     SHUTDOWN_DRAIN_MS: wholeNumber(0, 600_000, 5000),
+    SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000, 10_000),
     ADMIN_PASSWORD: z
       .string()
       .min(8, { error: 'must have at least 8 characters' })
@@ -453,6 +454,11 @@ const configSchema = envSchema.transform((e) => ({
    * stops sending it work, before it stops.
    */
   shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+  /**
+   * Then the requests in flight (a download) get this long to finish before their connections
+   * are closed: a client that stopped reading cannot hold the stop.
+   */
+  shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   /** Unset: files in DATA_DIR/files. Set: objects in an S3 bucket (docs/scale-out.md). */
   ...(e.FILES_URL ? { s3: s3Settings(e, e.FILES_URL) } : {}),
   /** How long a job's object-store work keeps trying through an outage (FILES_URL only). */

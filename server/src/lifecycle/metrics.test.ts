@@ -73,6 +73,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       headers: { cookie },
     });
     expect(served.status).toBe(200);
+    expect((await served.arrayBuffer()).byteLength).toBeGreaterThan(0);
 
     // MQTT commands: one answered, one refused (a tag without a name), one unknown action.
     const client = await t.connect('alice');

@@ -10,6 +10,7 @@ import { createJobCountsRepository } from '../store/job-counts.js';
 import { PrometheusMetrics } from './prometheus.js';
 import { ReadinessProbe } from './readiness.js';
 import { listenExplained } from './listen-errors.js';
+import { closeHttpWithin, closeIdleOnceAnswered } from './close-http.js';
 
 /** What a process tells its operators: its metrics (when asked for) and its readiness. */
 export interface Observability {
@@ -83,6 +84,7 @@ export async function startOperationsListeners(
       readiness: readiness.check,
       ...(metricsEndpoint && { metricsEndpoint }),
     });
+    closeIdleOnceAnswered(app.server);
     apps.push(app);
     await listenExplained(() => app.listen({ port, host: config.host }), {
       port,
@@ -93,7 +95,7 @@ export async function startOperationsListeners(
     return (app.server.address() as AddressInfo).port;
   };
   const close = async () => {
-    await Promise.all(apps.map((app) => app.close()));
+    await Promise.all(apps.map((app) => closeHttpWithin(app, config.shutdownGraceMs, log)));
   };
   try {
     const healthPort =

@@ -12,6 +12,7 @@ import type { Container } from '../container.js';
 import { buildHttpApp } from '../http/app.js';
 import { allowedHostNames, brokerUrlAtOrigin, brokerUrlResolver } from '../http/public-address.js';
 import { clientAddressOf, trustFunction } from '../http/trusted-proxy.js';
+import { closeHttpWithin, closeIdleOnceAnswered } from './close-http.js';
 import { connectServiceClient, type BrokerLogin } from '../messaging/connection.js';
 import { createCommandHandlers } from '../messaging/handlers/index.js';
 import {
@@ -91,6 +92,7 @@ export async function startWebTier(
     readiness: readiness.check,
     ...(metricsEndpoint && { metricsEndpoint }),
   });
+  closeIdleOnceAnswered(app.server);
   broker?.attach(app.server);
   // Not ready until the messaging service is connected: probes may come as soon as it listens.
   readiness.require('broker', () => {
@@ -153,7 +155,7 @@ export async function startWebTier(
     },
     close: async () => {
       await broker?.close();
-      await app.close();
+      await closeHttpWithin(app, config.shutdownGraceMs, log);
     },
   };
 }

@@ -82,6 +82,7 @@ export async function startTestServer(
       | 'embeddedBrokerPublicUrl'
       | 'metricsToken'
       | 'metricsPort'
+      | 'shutdownGraceMs'
     >
   > = {},
 ): Promise<TestServer> {
@@ -133,6 +134,7 @@ export async function startTestServer(
     maxQueuedPerUser: DEFAULT_MAX_QUEUED_PER_USER,
     httpDeadlines: DEFAULT_HTTP_DEADLINES,
     shutdownDrainMs: 0,
+    shutdownGraceMs: 3000,
     ...settings,
     ...(externalBroker && { externalBroker }),
   };
