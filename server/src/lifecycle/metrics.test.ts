@@ -6,6 +6,7 @@ import { bricksPng, postPreview, previewFields, signIn, waitForPreview } from '.
 import { ComfyUIEngine } from '../engines/comfyui/comfyui-engine.js';
 import { startComfyStandIn } from '../testing/comfyui-stand-in/index.js';
 import { parsePrometheusText, sampleValue, type Sample } from '../testing/prometheus.js';
+import { mosquittoAvailable } from '../testing/mosquitto.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 
 // /metrics as Prometheus scrapes it, after real work: sign-ins, MQTT commands through the
@@ -240,6 +241,25 @@ describe('GET /metrics with ComfyUI servers (ENGINE=comfyui)', () => {
       await farm.stop();
       engine.close();
       await comfy.close();
+    }
+  }, 90_000);
+});
+
+describe.skipIf(!mosquittoAvailable)('GET /metrics on Mosquitto (MQTT_URL)', () => {
+  it("reports the broker's own count of connections, from its $SYS statistics", async () => {
+    const t = await startTestServer(['alice'], 'mosquitto', {}, {}, { metricsToken: TOKEN });
+    try {
+      const url = `${t.server.url}/metrics`;
+      const connections = async () => sampleValue(await scrape(url), 'tessera_mqtt_connections');
+      // Mosquitto publishes the count every sys_interval (10 s): the poll waits for a report.
+      // The server's own connections: commands, and the logins it keeps in the broker.
+      await expect.poll(connections, { timeout: 30_000, interval: 250 }).toBeGreaterThan(0);
+      const own = (await connections()) ?? 0;
+      await t.connect('alice');
+      await t.connect('alice');
+      await expect.poll(connections, { timeout: 30_000, interval: 250 }).toBe(own + 2);
+    } finally {
+      await t.stop();
     }
   }, 90_000);
 });

@@ -8,7 +8,7 @@ export interface MetricSources {
   engineName?: string;
   /** Queued and running jobs of every process sharing the queue. */
   liveJobs?: () => Promise<LiveJobCount[]>;
-  /** The embedded broker's open connections; unset on an external broker (it has its own). */
+  /** Open MQTT connections: the embedded broker's, or an external broker's own count. */
   mqttConnections?: () => number;
   /** Each ComfyUI server's state as the pool last saw it. */
   imageServerStates?: () => string[];
@@ -91,11 +91,11 @@ export class PrometheusMetrics implements Metrics {
   watch(sources: MetricSources): void {
     this.sources = { ...this.sources, ...sources };
     const connections = sources.mqttConnections;
-    // Only on the embedded broker: an external one reports its own, and a 0 here would lie.
+    // Once a count exists: before an external broker's first report a 0 here would lie.
     if (connections && !this.registry.getSingleMetric(MQTT_CONNECTIONS)) {
       new Gauge({
         name: MQTT_CONNECTIONS,
-        help: 'MQTT connections open on the embedded broker (the service connection included)',
+        help: 'MQTT connections open on the broker (service connections included); with an external broker its own count, the same from every process',
         registers: [this.registry],
         collect() {
           this.set(connections());

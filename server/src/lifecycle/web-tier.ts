@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import {
   createEmbeddedBroker,
@@ -12,7 +13,7 @@ import type { Container } from '../container.js';
 import { buildHttpApp } from '../http/app.js';
 import { allowedHostNames, brokerUrlAtOrigin, brokerUrlResolver } from '../http/public-address.js';
 import { clientAddressOf, trustFunction } from '../http/trusted-proxy.js';
-import { closeHttpWithin, closeIdleOnceAnswered } from './close-http.js';
+import { followBrokerConnections } from '../messaging/broker-connections.js';
 import { connectServiceClient, type BrokerLogin } from '../messaging/connection.js';
 import { createCommandHandlers } from '../messaging/handlers/index.js';
 import {
@@ -25,6 +26,8 @@ import { THEMES_DIR, WEB_DIST_DIR } from '../paths.js';
 import { CredentialsWatcher } from '../services/credentials-watcher.js';
 import { tokenMetricsEndpoint, type Observability } from './operations.js';
 import { listenExplained } from './listen-errors.js';
+import { closeHttpWithin, closeIdleOnceAnswered } from './close-http.js';
+import type { PrometheusMetrics } from './prometheus.js';
 
 /** What users talk to: the HTTP app, the embedded broker unless MQTT_URL names one, messaging. */
 export interface WebTier {
@@ -116,6 +119,7 @@ export async function startWebTier(
     if (!serviceClient.connected) throw new Error('the service connection to the broker is down');
   });
   if (broker) metrics?.watch({ mqttConnections: () => broker.connectionCount() });
+  else if (metrics) watchExternalConnections(serviceClient, metrics, log);
   const messaging = new MessagingService(
     serviceClient,
     c.userAdmin,
@@ -173,6 +177,18 @@ function browserBrokerUrl(config: Config): (() => string) | undefined {
       ? brokerUrlAtOrigin(config.publicOrigin, BROKER_PATH)
       : undefined);
   return fixed === undefined ? undefined : () => fixed;
+}
+
+/**
+ * On an external broker the gauge reports the broker's own count of every client (each web
+ * process reports the same), from its first publication on: a 0 before it would lie.
+ */
+function watchExternalConnections(client: MqttClient, metrics: PrometheusMetrics, log: Logger) {
+  let connections = 0;
+  followBrokerConnections(client, (count) => {
+    if (connections === 0 && count > 0) metrics.watch({ mqttConnections: () => connections });
+    connections = count;
+  }).catch((err: unknown) => log.warn({ err }, "the broker's connection count cannot be followed"));
 }
 
 /** One user's commands together: twice what one connection may send, so two busy tabs fit. */

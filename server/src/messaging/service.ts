@@ -145,6 +145,8 @@ export class MessagingService {
   }
 
   private receive(topic: string, payload: Buffer): void {
+    // The broker's own statistics the same connection may follow (broker-connections.ts).
+    if (topic.startsWith('$SYS/')) return;
     const command = readCommandTopic(topic);
     if (!command) {
       this.log.warn({ topic }, 'command on a malformed topic dropped');
