@@ -207,9 +207,9 @@ export class ServerPool {
     };
   }
 
-  /** Whether some server is up now (as last seen, not asked afresh). */
-  anyUp(): boolean {
-    return this.members.some((m) => m.state === 'up');
+  /** Whether some server (other than `except`'s) is up now, as last seen, not asked afresh. */
+  anyUp(except?: ComfyClient): boolean {
+    return this.members.some((m) => m.state === 'up' && m.client !== except);
   }
 
   /** Each server's state for GET /api/health; servers in use or due are asked afresh first. */
