@@ -67,6 +67,9 @@ describe('loadConfig', () => {
       promptDeadlineMs: 1_800_000,
       outageWindowMs: 300_000,
       failingAfter: 3,
+      failingPauseMs: 60_000,
+      probeBackoffMs: 1000,
+      probeBackoffMaxMs: 15_000,
     });
     const set = loadConfig({
       ENGINE: 'comfyui',
@@ -80,6 +83,9 @@ describe('loadConfig', () => {
       COMFYUI_PROMPT_DEADLINE_MS: '0',
       COMFYUI_OUTAGE_WINDOW_MS: '600000',
       COMFYUI_FAILING_AFTER: '5',
+      COMFYUI_FAILING_PAUSE_MS: '300000',
+      COMFYUI_PROBE_BACKOFF_MS: '500',
+      COMFYUI_PROBE_BACKOFF_MAX_MS: '5000',
     });
     expect(set.comfyui).toMatchObject({
       auth: {
@@ -93,10 +99,31 @@ describe('loadConfig', () => {
       promptDeadlineMs: 0,
       outageWindowMs: 600_000,
       failingAfter: 5,
+      failingPauseMs: 300_000,
+      probeBackoffMs: 500,
+      probeBackoffMaxMs: 5000,
     });
     expect(() =>
       loadConfig({ ENGINE: 'comfyui', COMFYUI_URLS: 'http://x/', COMFYUI_FAILING_AFTER: '0' }),
     ).toThrow('COMFYUI_FAILING_AFTER must be a whole number from 1 to 1000');
+    const comfy = { ENGINE: 'comfyui', COMFYUI_URLS: 'http://x/' };
+    expect(() => loadConfig({ ...comfy, COMFYUI_FAILING_PAUSE_MS: '500' })).toThrow(
+      'COMFYUI_FAILING_PAUSE_MS must be a whole number from 1000 to 86400000',
+    );
+    expect(() => loadConfig({ ...comfy, COMFYUI_PROBE_BACKOFF_MS: '1.5' })).toThrow(
+      'COMFYUI_PROBE_BACKOFF_MS must be a whole number from 100 to 600000',
+    );
+    expect(() => loadConfig({ ...comfy, COMFYUI_PROBE_BACKOFF_MAX_MS: '700000' })).toThrow(
+      'COMFYUI_PROBE_BACKOFF_MAX_MS must be a whole number from 100 to 600000',
+    );
+    expect(() =>
+      loadConfig({
+        ...comfy,
+        COMFYUI_PROBE_BACKOFF_MS: '20000',
+      }),
+    ).toThrow(
+      'COMFYUI_PROBE_BACKOFF_MAX_MS must be at least COMFYUI_PROBE_BACKOFF_MS (20000): the pause before a down ComfyUI server is asked again grows from that to this',
+    );
     expect(() =>
       loadConfig({ ENGINE: 'comfyui', COMFYUI_URLS: 'http://x/', COMFYUI_AUTH_HEADER: 'nocolon' }),
     ).toThrow("COMFYUI_AUTH_HEADER must be 'Header-Name: value'");

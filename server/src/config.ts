@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { readFileVariables } from './config-files.js';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './broker/limits.js';
 import { ENGINE_NAMES } from './engines/engine.js';
+import { POOL_DEFAULTS } from './engines/comfyui/pool-member.js';
+import type { ComfyUISettings } from './engines/comfyui/settings.js';
 import type { S3Settings } from './files/s3-file-store.js';
 import { DEFAULT_HTTP_DEADLINES, type HttpDeadlines } from './http/deadlines.js';
 import { parseTrustedProxies } from './http/trusted-proxy.js';
@@ -185,6 +187,9 @@ const envSchema = z
     COMFYUI_PROMPT_DEADLINE_MS: wholeNumber(0, 86_400_000, 30 * 60_000),
     COMFYUI_OUTAGE_WINDOW_MS: wholeNumber(0, 86_400_000, 5 * 60_000),
     COMFYUI_FAILING_AFTER: wholeNumber(1, 1000, 3),
+    COMFYUI_FAILING_PAUSE_MS: wholeNumber(1000, 86_400_000, POOL_DEFAULTS.failingPauseMs),
+    COMFYUI_PROBE_BACKOFF_MS: wholeNumber(100, 600_000, POOL_DEFAULTS.retryAfterMs),
+    COMFYUI_PROBE_BACKOFF_MAX_MS: wholeNumber(100, 600_000, POOL_DEFAULTS.maxRetryAfterMs),
     JOB_CONCURRENCY: z.coerce
       .number({ error: 'must be a whole number from 1 to 16' })
       .int({ error: 'must be a whole number from 1 to 16' })
@@ -310,6 +315,13 @@ const envSchema = z
         code: 'custom',
         path: ['METRICS_PORT'],
         message: `must differ from ${env.ROLE === 'worker' ? 'HEALTH_PORT' : 'PORT'}: /metrics there needs METRICS_TOKEN`,
+      });
+    }
+    if (env.COMFYUI_PROBE_BACKOFF_MAX_MS < env.COMFYUI_PROBE_BACKOFF_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['COMFYUI_PROBE_BACKOFF_MAX_MS'],
+        message: `must be at least COMFYUI_PROBE_BACKOFF_MS (${env.COMFYUI_PROBE_BACKOFF_MS}): the pause before a down ComfyUI server is asked again grows from that to this`,
       });
     }
     if (env.ENGINE === 'comfyui' && !env.COMFYUI_URLS) {
@@ -492,7 +504,7 @@ function sharedLimitsStore(e: z.output<typeof envSchema>) {
 
 /** The server's configuration, as loadConfig reads it from the environment. */
 export type Config = z.output<typeof configSchema>;
-export type ComfyUIConfig = NonNullable<Config['comfyui']>;
+export type ComfyUIConfig = ComfyUISettings;
 
 function comfyUIConfig(e: z.output<typeof envSchema>, urls: string[]) {
   return {
@@ -519,7 +531,12 @@ function comfyUIConfig(e: z.output<typeof envSchema>, urls: string[]) {
     outageWindowMs: e.COMFYUI_OUTAGE_WINDOW_MS,
     /** Prompts failing while running, one after the other, that take a server out. */
     failingAfter: e.COMFYUI_FAILING_AFTER,
-  };
+    /** How long such a server gets no jobs before one on trial. */
+    failingPauseMs: e.COMFYUI_FAILING_PAUSE_MS,
+    /** A server not answering is asked again after this, doubling up to the max. */
+    probeBackoffMs: e.COMFYUI_PROBE_BACKOFF_MS,
+    probeBackoffMaxMs: e.COMFYUI_PROBE_BACKOFF_MAX_MS,
+  } satisfies ComfyUISettings;
 }
 
 /** FILES_URL=s3://bucket/prefix and the S3_* settings → where the objects are. */

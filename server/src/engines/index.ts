@@ -1,21 +1,37 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import { BuiltinEngine } from './builtin/builtin-engine.js';
-import { ComfyUIEngine } from './comfyui/comfyui-engine.js';
-import type { Engine } from './engine.js';
+import { BuiltinEngine, type BuiltinEngineOptions } from './builtin/builtin-engine.js';
+import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui/comfyui-engine.js';
+import type { ComfyUISettings } from './comfyui/settings.js';
+import type { Engine, ENGINE_NAMES } from './engine.js';
 
-/** The ComfyUI engine's options from the configuration (COMFYUI_*). */
+export type { ComfyUISettings } from './comfyui/settings.js';
+
+/** What the engines' settings are (config.ts reads them: ENGINE, BUILTIN_UPSCALER, COMFYUI_*). */
+export interface EngineSettings {
+  engine: (typeof ENGINE_NAMES)[number];
+  builtinUpscaler: BuiltinEngineOptions['upscaler'];
+  comfyui?: ComfyUISettings;
+  /** INSTANCE_NAME: the ComfyUI upload slots are named after it. */
+  instanceName?: string;
+}
+
+/** The ComfyUI engine's options from its settings (COMFYUI_*). */
 export function comfyOptions(
-  config: NonNullable<Config['comfyui']>,
+  config: ComfyUISettings,
   instance?: string,
   log?: Logger,
-): ConstructorParameters<typeof ComfyUIEngine>[0] {
+): ComfyUIEngineOptions {
   return {
     urls: config.urls,
     ...(instance !== undefined && { instance }),
     ...(log !== undefined && { log }),
     outageWindowMs: config.outageWindowMs,
-    pool: { failingAfter: config.failingAfter },
+    pool: {
+      failingAfter: config.failingAfter,
+      failingPauseMs: config.failingPauseMs,
+      retryAfterMs: config.probeBackoffMs,
+      maxRetryAfterMs: config.probeBackoffMaxMs,
+    },
     ...(config.workflowsDir ? { workflowsDir: config.workflowsDir } : {}),
     client: {
       auth: config.auth,
@@ -28,11 +44,7 @@ export function comfyOptions(
 }
 
 /** The engine the configuration names (ENGINE). */
-export function createEngine(
-  config: Pick<Config, 'engine' | 'builtinUpscaler' | 'comfyui'> &
-    Partial<Pick<Config, 'instanceName'>>,
-  log?: Logger,
-): Engine {
+export function createEngine(config: EngineSettings, log?: Logger): Engine {
   switch (config.engine) {
     case 'builtin':
       return new BuiltinEngine({ upscaler: config.builtinUpscaler });

@@ -17,7 +17,8 @@
  *
  * Outages (outage.ts): a server that cannot be reached, or came back without the prompt, does not
  * fail the job for `outageWindowMs`: the prompt is picked up where it is, or queued again on the
- * first server that answers (another of the farm, or the same one once it is back).
+ * first server that answers (another of the farm, or the same one once it is back). A job whose
+ * server drops while another of the farm is up moves there at once (run-prompt.ts).
  *
  * Cleanup: ComfyUI has no route to delete a file, so uploads overwrite a few numbered slots in its
  * temp folder (upload-slots.ts: one per prompt in flight on that server), and each prompt's
@@ -42,6 +43,7 @@ import {
   ComfyNodeFailure,
   ComfyPromptLostError,
   ComfyServerError,
+  ComfyServerLeftError,
   ComfyValidationError,
 } from './errors.js';
 import { isOutage, OutageWindow } from './outage.js';
@@ -248,8 +250,12 @@ export class ComfyUIEngine implements Engine {
         if (signal.aborted || !isOutage(error)) throw error;
         const left = outage.note();
         if (left <= 0) throw error;
-        // The prompt to look for once a server answers; one the server lost is queued again.
-        previous = error instanceof ComfyPromptLostError ? undefined : (attempt.queued ?? previous);
+        // The prompt to look for once a server answers; one the server lost, or one left for
+        // another server that is up, is queued again.
+        previous =
+          error instanceof ComfyPromptLostError || error instanceof ComfyServerLeftError
+            ? undefined
+            : (attempt.queued ?? previous);
         this.log?.warn(
           { err: (error as Error).message, prompt: previous?.promptId, leftMs: left },
           'ComfyUI outage: the job waits for a server and goes on',
@@ -360,6 +366,8 @@ export class ComfyUIEngine implements Engine {
       ...this.promptOptions,
       ...(this.log && { log: this.log }),
       signal,
+      // A farm: a job whose server drops goes to another that is up at once.
+      elsewhere: () => this.pool.anyUp(lease.client),
       outputNode: job.outputNode,
       onQueued: async ({ promptId, clientId }) => {
         lease.queued(promptId);

@@ -19,6 +19,15 @@ export class ComfyServerError extends Error {
 }
 
 /**
+ * The prompt's websocket dropped and could not be opened again at once while another server of
+ * the farm was up: the job leaves this server (its prompt taken back if it still runs there) and
+ * is queued again on another at once, not after the 30 s of reopening a lone server gets.
+ */
+export class ComfyServerLeftError extends ComfyServerError {
+  override name = 'ComfyServerLeftError';
+}
+
+/**
  * The server answered a request with a 4xx other than a prompt's validation (404 from /view, 413
  * from /upload/image, 401 from a proxy ...): the server works, this job's request does not. The
  * job fails (and is retried as usual); the server stays in.

@@ -170,6 +170,76 @@ describe('a server down longer than its websocket is waited for (part 12a)', () 
     expect(health.servers?.map((s) => s.state)).toEqual(['down', 'up']);
   });
 
+  it('on a farm, a job whose server is killed moves to the other at once, not after reopening its socket', async () => {
+    const first = await standIn();
+    const second = await standIn();
+    first.holdAt('3');
+    const log = recordingLog();
+    // A lone server's socket would be tried for 10 min, far past the test's time limit.
+    const made = engine([first.url, second.url], {
+      outageWindowMs: 60_000,
+      prompt: { reconnectMs: 600_000, pollMs: 100 },
+      log,
+    });
+    const percents: number[] = [];
+    const params = previewParams();
+    const sampling = running(first, '3');
+    const job = made.generate(params, (p) => percents.push(p), never());
+    await sampling;
+    await first.crash();
+    await job;
+
+    expect(fs.existsSync(params.outputPath)).toBe(true);
+    // Queued once on each: the killed one, then the other; the input uploaded there anew.
+    expect(first.prompts).toHaveLength(1);
+    expect(second.prompts).toHaveLength(1);
+    expect(second.uploads).toHaveLength(1);
+    // One try at the killed server's socket, then the move.
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        message: 'ComfyUI websocket could not be reopened: the job moves to another server',
+        details: expect.objectContaining({
+          server: first.url,
+          promptId: first.prompts[0]?.prompt_id,
+          attempts: 1,
+        }),
+      }),
+    );
+    expect(log.messages()).not.toContain('ComfyUI websocket could not be reopened');
+    // The job's status only rose, to its end.
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(percents.at(-1)).toBe(100);
+    const health = await made.health();
+    expect(health.servers?.map((s) => s.state)).toEqual(['down', 'up']);
+  });
+
+  it('with one server, a killed server’s socket is tried until it is back, and the lost prompt queued again there', async () => {
+    const comfy = await standIn();
+    const port = comfy.port;
+    comfy.holdAt('3');
+    const log = recordingLog();
+    const made = engine([comfy.url], {
+      outageWindowMs: 60_000,
+      prompt: { reconnectMs: 600_000, pollMs: 100 },
+      log,
+    });
+    const params = previewParams();
+    const sampling = running(comfy, '3');
+    const job = made.generate(params, () => undefined, never());
+    await sampling;
+    await comfy.crash();
+    await log.next('ComfyUI websocket dropped, reopening');
+    const back = await standIn({ port });
+    await job;
+
+    expect(fs.existsSync(params.outputPath)).toBe(true);
+    expect(comfy.prompts).toHaveLength(1);
+    expect(back.prompts).toHaveLength(1);
+    // Not given up for another server (there is none): the server back told the prompt was lost.
+    expect(log.messages().filter((m) => m.startsWith('ComfyUI websocket could not'))).toEqual([]);
+  });
+
   it('a job that arrives while the only server is down waits for it instead of failing', async () => {
     const comfy = await standIn();
     const port = comfy.port;

@@ -16,6 +16,7 @@ export interface PoolOptions {
   /**
    * The pause before a server that stopped answering is asked again; doubles per failure up to
    * maxRetryAfterMs. Short, so that a server back from a restart gets jobs within seconds.
+   * COMFYUI_PROBE_BACKOFF_MS and COMFYUI_PROBE_BACKOFF_MAX_MS.
    */
   retryAfterMs?: number;
   maxRetryAfterMs?: number;
@@ -25,9 +26,9 @@ export interface PoolOptions {
   recheckNeedsMs?: number;
   /** How often a server that lacks node types or models is checked again. */
   recheckIncompleteMs?: number;
-  /** Prompts failing while running, one after the other, that make a server `failing`. */
+  /** Prompts failing while running, in a row, that make it `failing` (COMFYUI_FAILING_AFTER). */
   failingAfter?: number;
-  /** How long a `failing` server gets no jobs before it is given one again on trial. */
+  /** How long a `failing` server gets no jobs before one on trial (COMFYUI_FAILING_PAUSE_MS). */
   failingPauseMs?: number;
 }
 

@@ -3,10 +3,11 @@
  * own queue (GET /prompt: exec_info.queue_remaining, asked afresh at each pick) plus the jobs
  * Tessera has given it that are not queued there yet. A server that fails (does not answer,
  * answers with errors, drops the websocket) is left out, checked again after a pause that
- * doubles with each failure (1 s up to 15 s by default), and back in as soon as it answers. A
- * server whose prompts keep failing while running (`failingAfter` in a row: a broken model file
- * fails every job there) is `failing`: left out for `failingPauseMs`, then given jobs on trial;
- * a prompt that succeeds there ends it, one more failure brings it back.
+ * doubles with each failure (1 s up to 15 s by default: COMFYUI_PROBE_BACKOFF_MS and _MAX_MS),
+ * and back in as soon as it answers. A server whose prompts keep failing while running
+ * (`failingAfter` in a row: a broken model file fails every job there) is `failing`: left out
+ * for `failingPauseMs` (COMFYUI_FAILING_PAUSE_MS), then given jobs on trial; a prompt that
+ * succeeds there ends it, one more failure brings it back.
  */
 import type { EngineHealth, EngineServerHealth } from '../engine.js';
 import { missingFor, type TemplateNeeds } from './capabilities.js';
@@ -207,9 +208,9 @@ export class ServerPool {
     };
   }
 
-  /** Whether some server is up now (as last seen, not asked afresh). */
-  anyUp(): boolean {
-    return this.members.some((m) => m.state === 'up');
+  /** Whether some server (other than `except`'s) is up now, as last seen, not asked afresh. */
+  anyUp(except?: ComfyClient): boolean {
+    return this.members.some((m) => m.state === 'up' && m.client !== except);
   }
 
   /** Each server's state for GET /api/health; servers in use or due are asked afresh first. */

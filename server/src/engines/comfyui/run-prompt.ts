@@ -12,7 +12,9 @@
  *   socket has been quiet for `pollMs`, or has just been opened again, /history and /queue tell
  *   the prompt's state. Only a server that stays unreachable (ComfyServerError), or that no
  *   longer knows the prompt (ComfyPromptLostError: it restarted), fails it; the engine then keeps
- *   the job through its outage window. Each drop and reopening is logged (`log`).
+ *   the job through its outage window. Each drop and reopening is logged (`log`). When another
+ *   server of the farm is up (`elsewhere`), a socket that cannot be opened again at the first
+ *   try fails the prompt at once (ComfyServerLeftError), for the engine to queue it there.
  * - The execution deadline runs from the prompt's start: past it, the prompt is interrupted and
  *   fails with a ComfyDeadlineError (the job runner retries it as usual).
  * - Aborting `signal` takes the prompt off the queue if it has not started (POST /queue
@@ -22,32 +24,22 @@
  *   it has downloaded the image.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  isRecord,
-  type ComfyWorkflow,
-  type ComfyWsMessage,
-  type HistoryEntry,
-  type NodeError,
-} from './api-types.js';
+import type { ComfyWorkflow, ComfyWsMessage, HistoryEntry, NodeError } from './api-types.js';
 import { ServerStopping } from '../../shutdown.js';
-import type { ComfyClient, ComfySocket } from './client.js';
+import type { ComfyClient } from './client.js';
 import {
   ComfyDeadlineError,
   ComfyExecutionError,
-  ComfyNodeFailure,
-  ComfyPromptLostError,
   ComfyServerError,
+  ComfyServerLeftError,
   ComfyValidationError,
 } from './errors.js';
+import { executionError, PromptFollower } from './prompt-follower.js';
+import { SocketLink, type LinkOptions } from './socket-link.js';
 
-/** Where a prompt's websocket drops and reopenings are told (the server's logger). */
-export interface PromptLog {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
+export type { PromptLog } from './socket-link.js';
 
-export interface RunPromptOptions {
-  signal: AbortSignal;
+export interface RunPromptOptions extends LinkOptions {
   /** The fraction of the prompt executed, 0..1, as events arrive (may repeat values). */
   onProgress?: (fraction: number) => void;
   /** Called (and awaited) once ComfyUI has queued the prompt: the job notes it for a restart. */
@@ -56,14 +48,8 @@ export interface RunPromptOptions {
   outputNode?: string;
   /** Execution deadline from the prompt's start, ms; undefined: none. */
   deadlineMs?: number;
-  /** Ask /history and /queue after this much silence on the socket, ms (default 10 s). */
-  pollMs?: number;
-  /** Keep trying to open a dropped socket again for this long, ms (default 30 s). */
-  reconnectMs?: number;
   /** How long to wait for a history entry that lags behind the end event. */
   historyWaitMs?: number;
-  /** Told of each websocket drop, reopening and give-up. */
-  log?: PromptLog;
 }
 
 /** A prompt ComfyUI has queued, and the client id its events go to. */
@@ -177,7 +163,10 @@ async function follow(
     if (failure) throw failure;
     return { promptId, history };
   } catch (error) {
-    if (!signal.aborted && !(error instanceof ComfyServerError)) {
+    if (error instanceof ComfyServerLeftError) {
+      // Queued again elsewhere: should this server still run it (only its socket is cut), stop it.
+      void cancelPrompt(client, promptId, follower.started).catch(() => undefined);
+    } else if (!signal.aborted && !(error instanceof ComfyServerError)) {
       void forgetLater(client, promptId, options.historyWaitMs ?? 5000);
     }
     throw error;
@@ -231,139 +220,6 @@ class Deadline {
 
   stop(): void {
     clearTimeout(this.timer);
-  }
-}
-
-/**
- * The prompt's websocket, kept open: a dropped socket is opened again with the same client id
- * for up to `reconnectMs`, after which the prompt fails as a server error. After each reopening,
- * and after `pollMs` without a message, the server is asked for the prompt's state.
- */
-class SocketLink {
-  private socket: ComfySocket | undefined;
-  private closed = false;
-  private lastMessageAt = Date.now();
-  private poller: NodeJS.Timeout | undefined;
-  private promptId: string | undefined;
-  private checking = false;
-
-  constructor(
-    private readonly client: ComfyClient,
-    private readonly clientId: string,
-    private readonly follower: PromptFollower,
-    private readonly options: RunPromptOptions,
-  ) {}
-
-  async open(signal: AbortSignal): Promise<void> {
-    this.attach(await this.client.openSocket(this.clientId, signal));
-  }
-
-  startPolling(promptId: string): void {
-    this.promptId = promptId;
-    const every = this.options.pollMs ?? 10_000;
-    this.poller = setInterval(() => {
-      if (Date.now() - this.lastMessageAt >= every) void this.check();
-    }, every);
-  }
-
-  close(): void {
-    this.closed = true;
-    clearInterval(this.poller);
-    this.socket?.close();
-  }
-
-  private attach(socket: ComfySocket): void {
-    this.socket = socket;
-    socket.onMessage((message) => {
-      this.lastMessageAt = Date.now();
-      this.follower.handle(message);
-    });
-    socket.onDrop((error) => void this.reopen(error));
-  }
-
-  private async reopen(dropped: ComfyServerError): Promise<void> {
-    const droppedAt = Date.now();
-    const until = droppedAt + (this.options.reconnectMs ?? 30_000);
-    const about = {
-      server: this.client.displayUrl,
-      promptId: this.promptId,
-      clientId: this.clientId,
-    };
-    if (!this.closed && !this.follower.settled) {
-      this.options.log?.warn(
-        { ...about, err: dropped.message },
-        'ComfyUI websocket dropped, reopening',
-      );
-    }
-    let pause = 250;
-    let attempts = 0;
-    let last: unknown = dropped;
-    while (!this.closed && !this.follower.settled && Date.now() < until) {
-      try {
-        attempts++;
-        const socket = await this.client.openSocket(this.clientId, this.options.signal);
-        if (this.closed) {
-          socket.close();
-          return;
-        }
-        this.options.log?.info(
-          { ...about, attempts, downMs: Date.now() - droppedAt },
-          'ComfyUI websocket reopened',
-        );
-        this.attach(socket);
-        // Whatever was sent while no socket was open is lost: ask where the prompt is.
-        await this.check();
-        return;
-      } catch (error) {
-        if (this.options.signal.aborted) return;
-        last = error;
-        await new Promise((resolve) => setTimeout(resolve, pause));
-        pause = Math.min(pause * 2, 4000);
-      }
-    }
-    if (this.closed || this.follower.settled) return;
-    const why = last instanceof Error ? last.message : String(last);
-    this.options.log?.warn(
-      { ...about, attempts, downMs: Date.now() - droppedAt, err: why },
-      'ComfyUI websocket could not be reopened',
-    );
-    this.follower.fail(
-      new ComfyServerError(
-        this.client.displayUrl,
-        `${dropped.message.replace(/^ComfyUI server \S+: /, '')}, and the websocket could not be opened again (${why.replace(/^ComfyUI server \S+: /, '')})`,
-      ),
-    );
-  }
-
-  /** Asks /history, then /queue, where the prompt is; settles the follower if it is over. */
-  private async check(): Promise<void> {
-    const promptId = this.promptId;
-    if (promptId === undefined || this.checking || this.follower.settled) return;
-    this.checking = true;
-    try {
-      const entry = await this.client.history(promptId);
-      if (entry) {
-        this.follower.finishWith(entry);
-        return;
-      }
-      const queue = await this.client.queue();
-      if (queue.queue_running.some((item) => item[1] === promptId)) {
-        this.follower.markStarted();
-        return;
-      }
-      if (queue.queue_pending.some((item) => item[1] === promptId)) return;
-      // It may have ended between the two questions.
-      const late = await this.client.history(promptId);
-      if (late) {
-        this.follower.finishWith(late);
-        return;
-      }
-      this.follower.fail(new ComfyPromptLostError(this.client.displayUrl, promptId));
-    } catch {
-      // Not answering now: the socket's heartbeat and reopening tell whether it is gone.
-    } finally {
-      this.checking = false;
-    }
   }
 }
 
@@ -437,177 +293,4 @@ function historyFailure(serverUrl: string, history: HistoryEntry): Error | undef
     }
   }
   return new ComfyExecutionError(serverUrl, 'ComfyUI reports the workflow failed');
-}
-
-function executionError(serverUrl: string, message: ComfyWsMessage): ComfyExecutionError {
-  const data = message.data as Record<string, unknown>;
-  const nodeId = typeof data.node_id === 'string' ? data.node_id : undefined;
-  const nodeType = typeof data.node_type === 'string' ? data.node_type : undefined;
-  const where = nodeId ? ` at node ${nodeId}${nodeType ? ` (${nodeType})` : ''}` : '';
-  if (message.type === 'execution_interrupted') {
-    return new ComfyExecutionError(
-      serverUrl,
-      `ComfyUI interrupted the workflow${where}`,
-      nodeId,
-      nodeType,
-    );
-  }
-  const type = typeof data.exception_type === 'string' ? `${data.exception_type}: ` : '';
-  const text = typeof data.exception_message === 'string' ? data.exception_message.trim() : '';
-  return new ComfyNodeFailure(
-    serverUrl,
-    `ComfyUI failed${where}: ${type}${text || 'no message'}`,
-    nodeId,
-    nodeType,
-  );
-}
-
-/** The state of one prompt as its websocket events (and the server's answers) tell it. */
-class PromptFollower {
-  readonly done: Promise<void>;
-  started = false;
-  settled = false;
-  /** The history entry a check found, when that is how the prompt's end became known. */
-  finishedHistory: HistoryEntry | undefined;
-  private promptId: string | undefined;
-  private early: ComfyWsMessage[] = [];
-  private startListener: (() => void) | undefined;
-  private resolveDone!: () => void;
-  private rejectDone!: (error: Error) => void;
-  private readonly weights = new Map<string, number>();
-  private totalWeight = 0;
-  private doneWeight = 0;
-  private readonly finished = new Set<string>();
-  private current: string | undefined;
-  private currentFraction = 0;
-
-  constructor(
-    private readonly serverUrl: string,
-    prompt: ComfyWorkflow,
-    private readonly onProgress?: (fraction: number) => void,
-  ) {
-    this.done = new Promise<void>((resolve, reject) => {
-      this.resolveDone = resolve;
-      this.rejectDone = reject;
-    });
-    // Rejections are handled by whoever awaits; keep an early failure from being "unhandled".
-    this.done.catch(() => undefined);
-    for (const [id, node] of Object.entries(prompt)) {
-      const steps = node.inputs.steps;
-      const weight = typeof steps === 'number' && steps > 0 ? steps : 1;
-      this.weights.set(id, weight);
-      this.totalWeight += weight;
-    }
-  }
-
-  setPromptId(id: string): void {
-    this.promptId = id;
-    const early = this.early;
-    this.early = [];
-    for (const message of early) this.handle(message);
-  }
-
-  fail(error: Error): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.rejectDone(error);
-  }
-
-  /** Called once, when the prompt is first seen running. */
-  onStart(listener: () => void): void {
-    this.startListener = listener;
-    if (this.started) listener();
-  }
-
-  markStarted(): void {
-    if (this.started) return;
-    this.started = true;
-    this.startListener?.();
-  }
-
-  /** The prompt's end learnt from /history (its end event was lost). */
-  finishWith(entry: HistoryEntry): void {
-    if (this.settled) return;
-    this.finishedHistory = entry;
-    this.settled = true;
-    this.resolveDone();
-  }
-
-  handle(message: ComfyWsMessage): void {
-    if (this.settled || message.type === 'status') return;
-    const data = message.data as Record<string, unknown>;
-    if (!isRecord(data)) return;
-    // The client id is this prompt's alone, so events before its id is known are its own.
-    if (this.promptId === undefined) {
-      this.early.push(message);
-      return;
-    }
-    if (typeof data.prompt_id === 'string' && data.prompt_id !== this.promptId) return;
-    if (message.type !== 'progress_state') this.markStarted();
-    switch (message.type) {
-      case 'execution_start':
-        break;
-      case 'execution_cached':
-        for (const node of message.data.nodes ?? []) this.leaveOut(String(node));
-        this.report();
-        break;
-      case 'executing': {
-        this.finishCurrent();
-        const node = message.data.node;
-        if (node === null || node === undefined) {
-          this.settled = true;
-          this.resolveDone();
-          return;
-        }
-        this.current = String(node);
-        this.currentFraction = 0;
-        this.report();
-        break;
-      }
-      case 'progress': {
-        const { value, max } = message.data;
-        if (typeof value !== 'number' || typeof max !== 'number' || max <= 0) return;
-        if (typeof message.data.node === 'string' && message.data.node !== this.current) {
-          this.finishCurrent();
-          this.current = message.data.node;
-        }
-        this.currentFraction = Math.min(1, Math.max(0, value / max));
-        this.report();
-        break;
-      }
-      case 'executed':
-        if (message.data.node === this.current) this.finishCurrent();
-        this.report();
-        break;
-      case 'execution_error':
-      case 'execution_interrupted':
-        this.fail(executionError(this.serverUrl, message));
-        break;
-      default:
-        break;
-    }
-  }
-
-  private leaveOut(node: string): void {
-    if (this.finished.has(node)) return;
-    this.finished.add(node);
-    const weight = this.weights.get(node) ?? 0;
-    this.totalWeight -= weight;
-  }
-
-  private finishCurrent(): void {
-    const node = this.current;
-    this.current = undefined;
-    this.currentFraction = 0;
-    if (node === undefined || this.finished.has(node)) return;
-    this.finished.add(node);
-    this.doneWeight += this.weights.get(node) ?? 0;
-  }
-
-  private report(): void {
-    if (!this.onProgress || this.totalWeight <= 0) return;
-    const running = this.current === undefined ? 0 : (this.weights.get(this.current) ?? 0);
-    const fraction = (this.doneWeight + running * this.currentFraction) / this.totalWeight;
-    this.onProgress(Math.min(1, Math.max(0, fraction)));
-  }
 }
