@@ -6,6 +6,7 @@ import { passwordOf, tempDir } from '../testing/fixtures.js';
 import { bricksPng, postPreview, previewFields, signIn, waitForPreview } from '../testing/http.js';
 import {
   comparableRows,
+  filesOf,
   makeInstallContent,
   objectsOf,
   rowsOf,
@@ -162,6 +163,15 @@ describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object
       comparableRows(withoutHeartbeats(atBackup.rows)),
     );
     expect(await wiped.objects()).toEqual(atBackup.objects);
+
+    // The same backup restores onto SQLite and local files as well: one format for every install.
+    const local = path.join(data.dir, 'local');
+    const onSqlite = await runEntry('cli/restore.ts', ['--from', backup.dir], { DATA_DIR: local });
+    expect(onSqlite.code).toBe(0);
+    expect(comparableRows(rowsOf(path.join(local, 'tessera.sqlite')))).toEqual(
+      comparableRows(rows),
+    );
+    expect(filesOf(path.join(local, 'files'))).toEqual(atBackup.objects);
 
     // A server on the restored stores: users sign in, images list and download, and the job
     // that was running when the backup was taken runs again to its end, once.
