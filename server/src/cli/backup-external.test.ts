@@ -144,6 +144,18 @@ describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object
     expect(over.code).toBe(2);
     expect(over.stderr).toMatch(/DATABASE_URL is not empty: it holds .*users \(2 rows\)/);
 
+    const emptyDb = await createScratchPostgres();
+    databases.push(emptyDb);
+    const intoUsedPrefix = await runEntry('cli/restore.ts', ['--from', backup.dir], {
+      ...live.env,
+      DATABASE_URL: emptyDb.url,
+    });
+    expect(intoUsedPrefix.code).toBe(2);
+    expect(intoUsedPrefix.stderr).toMatch(
+      /object store of FILES_URL \(s3:\/\/\S+\/studio\) is not empty: it holds alice\/input\/ \(1 objects\)/,
+    );
+    expect((await rowsOfPostgres(emptyDb.url)).users).toEqual([]);
+
     // Wipe: the database dropped, the object store gone; new empty ones in their place.
     await databases.shift()?.drop();
     await objectStores.shift()?.stop();
