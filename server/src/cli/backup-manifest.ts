@@ -37,6 +37,11 @@ export interface Manifest {
   /** The version of Tessera that made it. */
   tesseraVersion: string;
   createdAt: string;
+  /** What was copied, and how: the database and the files, each with its method. */
+  source: {
+    database: { kind: 'sqlite' | 'postgresql'; method: string };
+    files: { kind: 'local' | 's3'; method: string };
+  };
   /** The last database migration applied: a Tessera that does not know it cannot restore it. */
   schema: { migration: string; migrations: number };
   database: { file: typeof BACKUP_DATABASE; bytes: number; sha256: string };
@@ -120,10 +125,12 @@ export async function readManifest(dir: string): Promise<Manifest> {
 /** The backup's files (and database) whose bytes are not those the manifest names. */
 export async function damagedEntries(
   dir: string,
-  manifest: Pick<Manifest, 'database' | 'files'>,
+  manifest: { database?: Manifest['database']; files: readonly ManifestFile[] },
 ): Promise<string[]> {
   const entries = [
-    { ...manifest.database, path: BACKUP_DATABASE, file: path.join(dir, BACKUP_DATABASE) },
+    ...(manifest.database
+      ? [{ ...manifest.database, path: BACKUP_DATABASE, file: path.join(dir, BACKUP_DATABASE) }]
+      : []),
     ...manifest.files.map((f) => ({ ...f, file: path.join(dir, BACKUP_FILES, f.path) })),
   ];
   const damaged: string[] = [];

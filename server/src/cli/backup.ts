@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { holdPoint } from '../faults.js';
 import { copyFiles } from '../files/copy-files.js';
+import { createFileStore } from '../files/index.js';
 import { LocalFileStore } from '../files/local-file-store.js';
 import {
   BACKUP_DATABASE,
@@ -14,29 +15,35 @@ import {
   sha256OfFile,
   writeManifest,
 } from './backup-manifest.js';
+import { POSTGRES_METHOD, snapshotPostgres } from './backup-postgres.js';
 import { describeSnapshot, leaveOutRowsWithoutFiles, snapshotSqlite } from './backup-snapshot.js';
 
 const USAGE = `Usage: npm run backup -- --to <an empty or new folder>
-Copies the SQLite database and the files of DATA_DIR into that folder, with a manifest of
-checksums, while the server runs. Restore with: npm run restore -- --from <folder>`;
+Copies the database (SQLite in DATA_DIR, or PostgreSQL of DATABASE_URL) and the files (DATA_DIR's,
+or the objects of FILES_URL) into that folder, with a manifest of checksums, while the server
+runs. Restore with: npm run restore -- --from <folder>`;
 
-/** What this command cannot copy, and the operator's own tool that can (docs/deploy.md#backups). */
-function refuseExternalStores(config: Config): void {
-  if (config.databaseUrl) {
-    throw new BackupError(
-      'DATABASE_URL is set: npm run backup copies a SQLite install only. Back PostgreSQL up with ' +
-        'its own tools (pg_dump -Fc, or base backups with WAL archiving), then copy the files ' +
-        'after the dump finished; see docs/deploy.md, "Backups"',
-    );
-  }
-  if (config.s3) {
-    throw new BackupError(
-      `FILES_URL is set: the files are objects in s3://${config.s3.bucket}/${config.s3.prefix}, ` +
-        'which npm run backup does not copy. Turn on the bucket versioning (or replication) of ' +
-        'your object store, or copy the prefix with its own tool (rclone sync, aws s3 sync) ' +
-        'after the database backup; see docs/deploy.md, "Backups"',
-    );
-  }
+/** Where the database and the files are, and how this backup copies each (manifest.json). */
+function describeSource(config: Config) {
+  return {
+    database: config.databaseUrl
+      ? { kind: 'postgresql' as const, method: POSTGRES_METHOD }
+      : {
+          kind: 'sqlite' as const,
+          method: `VACUUM INTO of ${path.join(config.dataDir, BACKUP_DATABASE)} (one read transaction)`,
+        },
+    files: config.s3
+      ? {
+          kind: 's3' as const,
+          method:
+            `every object of each user of the database copy, in s3://${config.s3.bucket}/` +
+            `${config.s3.prefix}, streamed through the file store after the database copy`,
+        }
+      : {
+          kind: 'local' as const,
+          method: `every file of each user of the database copy, in ${path.join(config.dataDir, 'files')}, after the database copy`,
+        },
+  };
 }
 
 function readArgs(argv: string[]): string {
@@ -65,9 +72,8 @@ async function emptyFolder(dir: string): Promise<void> {
 async function run(argv: string[]): Promise<string> {
   const to = readArgs(argv);
   const config = loadConfig();
-  refuseExternalStores(config);
-  const live = path.join(config.dataDir, 'tessera.sqlite');
-  if (!fs.existsSync(live)) {
+  const live = path.join(config.dataDir, BACKUP_DATABASE);
+  if (!config.databaseUrl && !fs.existsSync(live)) {
     throw new BackupError(`${live} not found: DATA_DIR must be the server's data folder`);
   }
   if (path.resolve(to).startsWith(path.join(config.dataDir, path.sep))) {
@@ -81,12 +87,15 @@ async function run(argv: string[]): Promise<string> {
   // it is there when the copy reaches it (files written later are extra, and harmless: a start
   // indexes an LD file without a row, as after a crash). The opposite order would miss the files
   // of rows made between the two steps.
-  snapshotSqlite(live, snapshot);
+  // On PostgreSQL and an object store too: the snapshot is one transaction, and every object a
+  // row names was stored before its row was committed (the same order as on local files).
+  if (config.databaseUrl) await snapshotPostgres(config.databaseUrl, snapshot);
+  else snapshotSqlite(live, snapshot);
   await holdPoint('backup:snapshot-taken');
   const facts = describeSnapshot(snapshot);
   const filesDir = path.join(to, BACKUP_FILES);
   const copied = await copyFiles(
-    new LocalFileStore(path.join(config.dataDir, 'files')),
+    await createFileStore(config, path.join(to, '.tmp')),
     new LocalFileStore(filesDir),
     facts.owners,
     { skipVanished: true },
@@ -99,6 +108,7 @@ async function run(argv: string[]): Promise<string> {
   const files = await hashFiles(filesDir, final.owners);
   const manifest = await writeManifest(to, {
     createdAt: new Date(started).toISOString(),
+    source: describeSource(config),
     schema: { migration: final.migration, migrations: final.migrations },
     database: {
       file: BACKUP_DATABASE,
@@ -112,8 +122,12 @@ async function run(argv: string[]): Promise<string> {
   const rows = Object.values(manifest.rows).reduce((sum, n) => sum + n, 0);
   const bytes = files.reduce((sum, f) => sum + f.bytes, 0);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const from = [
+    manifest.source.database.kind === 'postgresql' ? 'PostgreSQL (DATABASE_URL)' : config.dataDir,
+    ...(config.s3 ? [`s3://${config.s3.bucket}/${config.s3.prefix}`] : []),
+  ].join(' and ');
   return [
-    `Backup of ${config.dataDir} written to ${to} in ${seconds} s:`,
+    `Backup of ${from} written to ${to} in ${seconds} s:`,
     `  database: ${rows} rows, schema at ${manifest.schema.migration}`,
     `  files:    ${files.length} (${bytes} bytes), each with its SHA-256 in manifest.json`,
     ...(leftOut.length > 0 || copied.vanished > 0

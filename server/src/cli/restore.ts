@@ -13,10 +13,17 @@ import {
   readManifest,
   type Manifest,
 } from './backup-manifest.js';
+import {
+  damagedObjects,
+  openEmptyObjectStore,
+  openEmptyPostgres,
+  restoreRowsInto,
+} from './restore-targets.js';
 
 const USAGE = `Usage: npm run restore -- --from <a folder npm run backup wrote>
-Rebuilds an empty install in DATA_DIR from that backup, after checking every file against the
-backup's checksums. Start the server afterwards.`;
+Rebuilds an empty install from that backup, after checking every file against the backup's
+checksums: the database into DATA_DIR's SQLite file or the empty PostgreSQL of DATABASE_URL, the
+files into DATA_DIR/files or the empty prefix of FILES_URL. Start the server afterwards.`;
 
 /** Where a restore puts its copy before moving it into place; a rerun removes what one left. */
 const STAGING = '.restoring';
@@ -32,28 +39,15 @@ function readArgs(argv: string[]): string {
   return path.resolve(values.from);
 }
 
-function refuseExternalStores(config: Config): void {
-  if (config.databaseUrl) {
-    throw new BackupError(
-      'DATABASE_URL is set: npm run restore rebuilds a SQLite install (DATA_DIR) only. Restore ' +
-        'PostgreSQL with pg_restore; see docs/deploy.md, "Backups"',
-    );
-  }
-  if (config.s3) {
-    throw new BackupError(
-      'FILES_URL is set: npm run restore writes local files (DATA_DIR/files) only. Unset it to ' +
-        'restore, then move the files into the bucket with npm run migrate-store; see docs/deploy.md',
-    );
-  }
-}
-
 /** A restore only ever fills an empty install: it never merges into, or replaces, live data. */
-async function refuseNonEmpty(dataDir: string): Promise<void> {
+async function refuseNonEmpty(dataDir: string, config: Config): Promise<void> {
   const found: string[] = [];
-  for (const name of [BACKUP_DATABASE, `${BACKUP_DATABASE}-wal`]) {
+  for (const name of config.databaseUrl ? [] : [BACKUP_DATABASE, `${BACKUP_DATABASE}-wal`]) {
     if (await exists(path.join(dataDir, name))) found.push(name);
   }
-  const files = await fsp.readdir(path.join(dataDir, BACKUP_FILES)).catch(() => []);
+  const files = config.s3
+    ? []
+    : await fsp.readdir(path.join(dataDir, BACKUP_FILES)).catch(() => []);
   if (files.length > 0) found.push(`${BACKUP_FILES}/ (${files.length} entries)`);
   if (found.length > 0) {
     throw new BackupError(
@@ -73,8 +67,15 @@ async function refuseUnknownSchema(manifest: Manifest): Promise<void> {
   }
 }
 
-async function verify(dir: string, manifest: Manifest, what: string): Promise<void> {
-  const damaged = await damagedEntries(dir, manifest);
+async function verify(
+  dir: string,
+  manifest: Parameters<typeof damagedEntries>[1],
+  what: string,
+): Promise<void> {
+  await refuseDamaged(await damagedEntries(dir, manifest), what);
+}
+
+async function refuseDamaged(damaged: string[], what: string): Promise<void> {
   if (damaged.length === 0) return;
   const shown = damaged.slice(0, 10).join(', ');
   const more = damaged.length > 10 ? ` and ${damaged.length - 10} more` : '';
@@ -86,46 +87,70 @@ async function verify(dir: string, manifest: Manifest, what: string): Promise<vo
 async function run(argv: string[]): Promise<string> {
   const from = readArgs(argv);
   const config = loadConfig();
-  refuseExternalStores(config);
   const manifest = await readManifest(from);
   await refuseUnknownSchema(manifest);
   const dataDir = config.dataDir;
-  await refuseNonEmpty(dataDir);
-  const started = Date.now();
-
-  // Nothing is written before the backup is known whole.
-  await verify(from, manifest, `The backup in ${from} is damaged`);
-
-  const staging = path.join(dataDir, STAGING);
-  await fsp.rm(staging, { recursive: true, force: true });
-  await fsp.mkdir(staging, { recursive: true });
+  await refuseNonEmpty(dataDir, config);
   const owners = [...new Set(manifest.files.map((f) => f.path.split('/')[0] ?? ''))];
-  await copyFiles(
-    new LocalFileStore(path.join(from, BACKUP_FILES)),
-    new LocalFileStore(path.join(staging, BACKUP_FILES)),
-    owners,
-  );
-  await fsp.copyFile(path.join(from, BACKUP_DATABASE), path.join(staging, BACKUP_DATABASE));
-  await syncFile(path.join(staging, BACKUP_DATABASE));
-  // The copy is checked too: a disk that corrupts what it writes is found now, not in a year.
-  await verify(staging, manifest, 'The restored copy');
+  const staging = path.join(dataDir, STAGING);
+  const postgres = config.databaseUrl
+    ? await openEmptyPostgres(config.databaseUrl, manifest)
+    : undefined;
+  try {
+    const objects = config.s3
+      ? await openEmptyObjectStore(config, owners, path.join(staging, 'tmp'))
+      : undefined;
+    const started = Date.now();
 
-  // The files first, the database last: a restore stopped in between has no database, and the
-  // next attempt is refused as not empty (files/), so nothing half-restored starts unnoticed.
-  await fsp.rm(path.join(dataDir, BACKUP_FILES), { recursive: true, force: true });
-  await fsp.rename(path.join(staging, BACKUP_FILES), path.join(dataDir, BACKUP_FILES));
-  await fsp.rename(path.join(staging, BACKUP_DATABASE), path.join(dataDir, BACKUP_DATABASE));
-  await syncFile(dataDir);
-  await fsp.rm(staging, { recursive: true, force: true });
+    // Nothing is written before the backup is known whole.
+    await verify(from, manifest, `The backup in ${from} is damaged`);
+    await fsp.rm(staging, { recursive: true, force: true });
+    await fsp.mkdir(staging, { recursive: true });
 
-  const rows = Object.values(manifest.rows).reduce((sum, n) => sum + n, 0);
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  return [
-    `Restored the backup of ${manifest.createdAt} (Tessera ${manifest.tesseraVersion}) into ${dataDir} in ${seconds} s:`,
-    `  database: ${rows} rows, schema at ${manifest.schema.migration}`,
-    `  files:    ${manifest.files.length}, each checked against its SHA-256`,
-    'Start the server (npm start): it brings the schema up to date and requeues the jobs that were running.',
-  ].join('\n');
+    // The files first, the database last: a restore stopped in between has no rows, and the
+    // next attempt is refused as not empty (the files), so nothing half-restored starts unnoticed.
+    const backupFiles = new LocalFileStore(path.join(from, BACKUP_FILES));
+    if (objects) {
+      await copyFiles(backupFiles, objects, owners);
+      // Read back from the store: what it keeps is checked, not what was sent.
+      await refuseDamaged(await damagedObjects(objects, manifest.files), 'The restored objects');
+    } else {
+      await copyFiles(backupFiles, new LocalFileStore(path.join(staging, BACKUP_FILES)), owners);
+      await verify(staging, { ...manifest, database: undefined }, 'The restored copy');
+      await fsp.rm(path.join(dataDir, BACKUP_FILES), { recursive: true, force: true });
+      await fsp.rename(path.join(staging, BACKUP_FILES), path.join(dataDir, BACKUP_FILES));
+    }
+    if (postgres) {
+      await restoreRowsInto(
+        postgres,
+        path.join(from, BACKUP_DATABASE),
+        path.join(staging, 'database'),
+      );
+    } else {
+      await fsp.copyFile(path.join(from, BACKUP_DATABASE), path.join(staging, BACKUP_DATABASE));
+      await syncFile(path.join(staging, BACKUP_DATABASE));
+      // The copy is checked too: a disk that corrupts what it writes is found now, not in a year.
+      await verify(staging, { ...manifest, files: [] }, 'The restored copy');
+      await fsp.rename(path.join(staging, BACKUP_DATABASE), path.join(dataDir, BACKUP_DATABASE));
+    }
+    await syncFile(dataDir);
+    await fsp.rm(staging, { recursive: true, force: true });
+
+    const rows = Object.values(manifest.rows).reduce((sum, n) => sum + n, 0);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const into = [
+      postgres ? 'PostgreSQL (DATABASE_URL)' : dataDir,
+      ...(config.s3 ? [`s3://${config.s3.bucket}/${config.s3.prefix}`] : []),
+    ].join(' and ');
+    return [
+      `Restored the backup of ${manifest.createdAt} (Tessera ${manifest.tesseraVersion}) into ${into} in ${seconds} s:`,
+      `  database: ${rows} rows, schema at ${manifest.schema.migration}`,
+      `  files:    ${manifest.files.length}, each checked against its SHA-256`,
+      'Start the server (npm start): it brings the schema up to date and requeues the jobs that were running.',
+    ].join('\n');
+  } finally {
+    await postgres?.destroy();
+  }
 }
 
 async function exists(file: string): Promise<boolean> {

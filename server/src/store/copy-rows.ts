@@ -39,6 +39,17 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableCopy[] = [
   { table: 'input_references', primaryKey: ['seq'], serial: 'seq' },
 ];
 
+/**
+ * The tables of what is happening now (login throttles, ZIP download tickets, the processes
+ * running): migrate-store leaves them behind, a backup copies them too, so that it holds every
+ * row of the schema.
+ */
+const TRANSIENT_TABLES: readonly TableCopy[] = [
+  { table: 'rate_limits', primaryKey: ['key'] },
+  { table: 'zip_downloads', primaryKey: ['token_hash'] },
+  { table: 'instances', primaryKey: ['name'] },
+];
+
 export interface TableCount {
   table: string;
   /** Rows of the source. */
@@ -52,6 +63,13 @@ export interface CopyRowsOptions {
   batchSize?: number;
   /** Called after each batch. */
   onProgress?: (count: TableCount) => void;
+  /** Every table of the schema, the transient ones too (a backup and its restore). */
+  everyTable?: boolean;
+  /**
+   * Rows exactly as read, a running job included (a backup and its restore: a job without a
+   * live lease is claimed again by the next server anyway, see jobs.ts).
+   */
+  asIs?: boolean;
 }
 
 /** The tables without their types: the copy moves rows as they are, column for column. */
@@ -73,11 +91,14 @@ export async function copyRows(
   const to = target as unknown as Untyped;
   const counts: TableCount[] = [];
   let copiedSoFar = 0;
-  for (const { table, primaryKey, adapt } of TABLES_IN_DEPENDENCY_ORDER) {
+  const tables = options.everyTable
+    ? [...TABLES_IN_DEPENDENCY_ORDER, ...TRANSIENT_TABLES]
+    : TABLES_IN_DEPENDENCY_ORDER;
+  for (const { table, primaryKey, adapt: adaptRow } of tables) {
+    const adapt = options.asIs ? undefined : adaptRow;
     const count: TableCount = { table, read: 0, inserted: 0 };
-    let batch: Record<string, unknown>[] = [];
-    const flush = async () => {
-      if (batch.length === 0) return;
+    for await (const rows of pages(from, table, primaryKey, batchSize)) {
+      const batch = adapt ? rows.map(adapt) : rows;
       const result = await to
         .insertInto(table)
         .values(batch)
@@ -86,22 +107,42 @@ export async function copyRows(
       count.read += batch.length;
       count.inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
       copiedSoFar += batch.length;
-      batch = [];
       options.onProgress?.({ ...count });
       // The crash test stops the copy here, after a given number of rows.
       faultPoint(`migrate-store:rows:${copiedSoFar}`);
-    };
-    let query = from.selectFrom(table).selectAll();
-    for (const column of primaryKey) query = query.orderBy(column);
-    for await (const row of query.stream(batchSize)) {
-      batch.push(adapt ? adapt(row) : row);
-      if (batch.length >= batchSize) await flush();
     }
-    await flush();
     counts.push(count);
   }
   if (isPostgres(target)) await resetSequences(target);
   return counts;
+}
+
+/**
+ * The rows of a table in primary-key order, a page at a time, each page starting after the
+ * last key of the one before: PostgreSQL streams only through a cursor package the project does
+ * not carry, and inside one transaction (a backup's snapshot) the pages add up to one moment.
+ */
+async function* pages(
+  db: Untyped,
+  table: string,
+  primaryKey: readonly string[],
+  size: number,
+): AsyncGenerator<Record<string, unknown>[]> {
+  let after: Record<string, unknown> | undefined;
+  for (;;) {
+    let query = db.selectFrom(table).selectAll();
+    if (after) {
+      const last = after;
+      const keys = sql.join(primaryKey.map((column) => sql.ref(column)));
+      const values = sql.join(primaryKey.map((column) => last[column]));
+      query = query.where(sql<boolean>`(${keys}) > (${values})`);
+    }
+    for (const column of primaryKey) query = query.orderBy(column);
+    const rows = await query.limit(size).execute();
+    if (rows.length > 0) yield rows;
+    if (rows.length < size) return;
+    after = rows.at(-1);
+  }
 }
 
 function isPostgres(db: Db): boolean {

@@ -27,14 +27,20 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
-/** Opens (creating the SQLite file if needed) the database and brings its schema up to date. */
-export async function openDatabase(location: DatabaseLocation): Promise<Db> {
+/**
+ * Opens (creating the SQLite file if needed) the database and brings its schema up to date;
+ * `migrate: false` leaves the schema as it is (a backup reads a live server's database).
+ */
+export async function openDatabase(
+  location: DatabaseLocation,
+  { migrate: upgrade = true }: { migrate?: boolean } = {},
+): Promise<Db> {
   if (location.url !== undefined && !isPostgresUrl(location.url))
     throw new Error('The database URL must start with postgres:// or postgresql://');
   const db = location.url
     ? openPostgres(location.url, location.poolSize ?? DEFAULT_POOL_SIZE)
     : openSqlite(location.dataDir);
-  await migrate(db);
+  if (upgrade) await migrate(db);
   return db;
 }
 

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { sql } from 'kysely';
+import type { FileStore } from '../files/file-store.js';
+import { FILE_AREAS } from '../files/places.js';
 import { SQLite } from '../store/sqlite-driver.js';
 import { LocalFileStore } from '../files/local-file-store.js';
 import { UserService } from '../services/users.js';
@@ -142,4 +146,55 @@ export function filesOf(root: string): Record<string, string> {
   };
   walk(root, '');
   return dump;
+}
+
+/** Every row of every table of a PostgreSQL database, read as the server reads them. */
+export async function rowsOfPostgres(url: string): Promise<Record<string, unknown[]>> {
+  const db = await openDatabase({ dataDir: '', url, poolSize: 1 }, { migrate: false });
+  try {
+    const { rows: tables } = await sql<{ name: string }>`
+      select table_name as name from information_schema.tables
+       where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(db);
+    const dump: Record<string, unknown[]> = {};
+    for (const { name } of tables.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      dump[name] = (await sql`select * from ${sql.table(name)}`.execute(db)).rows;
+    }
+    return dump;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * Rows of two databases made comparable: Kysely's own bookkeeping (each database's migration
+ * times) left out, and each table's rows in one order whatever the database's collation.
+ */
+export function comparableRows(rows: Record<string, unknown[]>): Record<string, unknown[]> {
+  const kept: Record<string, unknown[]> = {};
+  for (const [table, list] of Object.entries(rows)) {
+    if (table.startsWith('kysely_')) continue;
+    kept[table] = [...list].sort((a, b) => {
+      const [x, y] = [JSON.stringify(a), JSON.stringify(b)];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  }
+  return kept;
+}
+
+/** Every file of these users in a file store (an object store too) as path → SHA-256. */
+export async function objectsOf(
+  store: FileStore,
+  owners: readonly string[],
+): Promise<Record<string, string>> {
+  const dump: Record<string, string> = {};
+  for (const owner of owners) {
+    for (const area of FILE_AREAS) {
+      for (const file of await store.list(owner, area)) {
+        const hash = createHash('sha256');
+        await pipeline(store.read(owner, area, file.name), hash);
+        dump[`${owner}/${area}/${file.name}`] = hash.digest('hex');
+      }
+    }
+  }
+  return Object.fromEntries(Object.entries(dump).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
