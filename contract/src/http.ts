@@ -63,6 +63,12 @@ export const generationStatusResponseSchema = z.object({
   status: z.enum(GENERATION_STATUSES),
   percent: z.number().min(0).max(100),
   output_image: z.string().optional(),
+  /**
+   * Beyond the spec, with status 'in_progress' only: what the job waits for now, for the user to
+   * read (the image storage unreachable, retrying; issue 23, part 11), as HdStatusMessage.notice.
+   * Absent once it goes on. A spec client reads the three fields above and ignores it.
+   */
+  notice: z.string().optional(),
 });
 
 export type TitleResponse = z.infer<typeof titleResponseSchema>;

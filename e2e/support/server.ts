@@ -14,6 +14,8 @@ export interface RunningServer {
   output: () => string;
   /** Stops the process (SIGTERM) and starts it again on the same port and data, as an update would. */
   restart(): Promise<void>;
+  /** Sends the process a signal (SIGUSR2 lets a fault hold go on: server/src/faults.ts). */
+  signal(name: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -39,6 +41,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     async restart() {
       await terminate(running.child);
       running = await launch(dataDir, { ...env, PORT: new URL(url).port });
+    },
+    signal(name) {
+      running.child.kill(name);
     },
     async stop() {
       await terminate(running.child);

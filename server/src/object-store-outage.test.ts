@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { buildHdCommand, errorText, imageUrl, type HdStatusMessage } from '@tessera/contract';
 import sharp from 'sharp';
@@ -10,6 +9,7 @@ import { createUserRepository } from './store/users.js';
 import { passwordOf, tempDir } from './testing/fixtures.js';
 import { signIn } from './testing/http.js';
 import { captureOutput, finished, spawnEntry, type RunResult } from './testing/processes.js';
+import { startS3Process, type S3Process } from './testing/s3rver-process.js';
 import { TestClient } from './testing/test-client.js';
 
 /**
@@ -24,12 +24,6 @@ const BUCKET = 'tessera';
 const USER = 'erin';
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
-interface S3Process {
-  endpoint: string;
-  port: number;
-  child: ReturnType<typeof spawnEntry>;
-}
-
 describe('[#23] a job through an object-store outage', () => {
   const data = tempDir();
   const s3Dir = path.join(data.dir, 's3');
@@ -37,18 +31,8 @@ describe('[#23] a job through an object-store outage', () => {
   let server: { child: ReturnType<typeof spawnEntry>; done: Promise<RunResult>; url: string };
   let output: ReturnType<typeof captureOutput>;
 
-  /** The deploy/local s3rver on `port` (0: one the OS picks) over the same folder each time. */
-  async function startStore(port = 0): Promise<S3Process> {
-    const portFile = path.join(data.dir, `s3-port-${Date.now()}`);
-    const child = spawnEntry(
-      '../../deploy/local/s3rver.ts',
-      [s3Dir, BUCKET, portFile, String(port)],
-      {},
-    );
-    await captureOutput(child).waitFor(/s3rver listening on (\S+)/, 60_000);
-    const bound = Number(fs.readFileSync(portFile, 'utf8').trim());
-    return { endpoint: `http://127.0.0.1:${bound}`, port: bound, child };
-  }
+  /** The store on `port` (0: one the OS picks) over the same folder each time. */
+  const startStore = (port = 0) => startS3Process(s3Dir, BUCKET, port);
 
   beforeAll(async () => {
     s3 = await startStore();

@@ -80,8 +80,9 @@ export interface JobState {
   /** The prompt the job queued on a remote image server and has not seen to its end. */
   remotePrompt: JobRemotePrompt | null;
   /**
-   * Only on a running job's change as the runner tells it, never stored: what its run waits for
-   * now, for the user to read (the image storage unreachable, retrying; issue 23, part 11).
+   * Only on a running job: what its run waits for now, for the user to read (the image storage
+   * unreachable, retrying; issue 23, part 11). Stored with the job (JobQueue.noteWaiting), so a
+   * status read in another process than the one running it sees it too.
    */
   notice?: string;
 }

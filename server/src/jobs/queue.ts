@@ -131,6 +131,11 @@ export interface JobQueue {
    * up there. Cleared when the job finishes, fails, or goes back to the queue after a failure.
    */
   rememberPrompt(id: number, prompt: JobRemotePrompt): Promise<void>;
+  /**
+   * Notes what a running job waits for (a readable text; null once it goes on), for its owner's
+   * status read by any process. Cleared too by every way out of 'in_progress' and by a claim.
+   */
+  noteWaiting(id: number, notice: string | null): Promise<void>;
   /** The output names that live (queued or running) jobs of the owner have reserved. */
   liveOutputs(ownerId: number): Promise<Set<string>>;
 }

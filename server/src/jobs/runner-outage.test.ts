@@ -4,6 +4,7 @@ import { createTestStore, silentLogger, type TestStore } from '../testing/fixtur
 import { PREVIEW_PARAMS } from '../testing/job-params.js';
 import type { JobRecord } from './job.js';
 import type { JobQueue } from './queue.js';
+import { noticeWaiting } from '../waiting-notices.js';
 import { JobRunner, type JobHandler, type JobPolicy } from './runner.js';
 
 /**
@@ -111,5 +112,95 @@ describe('the job runner through a store outage', () => {
     // Never put back nor failed: the run's outcome waited for the store.
     expect(statuses.slice(statuses.indexOf('in_progress'))).not.toContain('queued');
     expect(statuses).not.toContain('error');
+  });
+
+  it('stores a waiting notice with the running job, its end through a store outage too', async () => {
+    const WAITING = 'The image storage cannot be reached right now';
+    const inner = failingWhileDown(createJobQueue(store.db));
+    // The notice writes that reached the store, in order, and those refused: the events this
+    // test waits for.
+    const stored: (string | null)[] = [];
+    let onStored: () => void = () => undefined;
+    let refusedNotes = 0;
+    let onRefusedNote: () => void = () => undefined;
+    const queue = new Proxy(inner, {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (name !== 'noteWaiting') return value;
+        return async (id: number, notice: string | null) => {
+          try {
+            await (value as JobQueue['noteWaiting']).call(target, id, notice);
+          } catch (err) {
+            refusedNotes++;
+            onRefusedNote();
+            throw err;
+          }
+          stored.push(notice);
+          onStored();
+        };
+      },
+    });
+    const storedCount = (count: number) =>
+      new Promise<void>((resolve) => {
+        onStored = () => (stored.length >= count ? resolve() : undefined);
+        onStored();
+      });
+    const read = async () =>
+      (await createJobQueue(store.db).findByPublicId(owner, 'preview', 'p1'))?.notice;
+    let goOn!: () => void;
+    const wentOn = new Promise<void>((resolve) => (goOn = resolve));
+    let finish!: () => void;
+    const finishing = new Promise<void>((resolve) => (finish = resolve));
+    const preview: JobHandler = async () => {
+      noticeWaiting(WAITING);
+      await wentOn;
+      noticeWaiting(undefined);
+      await finishing;
+      return 'out.png';
+    };
+    const never: JobHandler = () => Promise.reject(new Error('none queued'));
+    const policy: JobPolicy = { concurrency: 1, maxAttempts: 3, retryDelayMs: () => 10 };
+    runner = new JobRunner(
+      queue,
+      { preview: policy, hd: policy, maps: policy },
+      silentLogger,
+      undefined,
+      {
+        storeRetry: { baseMs: 5, maxMs: 40 },
+      },
+    );
+    const told: (string | undefined)[] = [];
+    runner.onChange((job) => job.status === 'in_progress' && told.push(job.notice));
+    await runner.start({ preview, hd: never, maps: never });
+    await runner.enqueue({
+      publicId: 'p1',
+      ownerId: owner,
+      kind: 'preview',
+      params: PREVIEW_PARAMS,
+    });
+
+    await storedCount(1);
+    expect(await read()).toBe(WAITING);
+    expect(told).toContain(WAITING);
+
+    // The store is down as the run goes on: the clearing write is tried again until it lands.
+    down = true;
+    const refusedTwice = new Promise<void>((resolve) => {
+      onRefusedNote = () => (refusedNotes >= 2 ? resolve() : undefined);
+    });
+    goOn();
+    await refusedTwice;
+    down = false;
+    await storedCount(2);
+    expect(stored).toEqual([WAITING, null]);
+    expect(await read()).toBeUndefined();
+    expect(told.at(-1)).toBeUndefined();
+
+    const done = new Promise<void>((resolve) =>
+      runner?.onChange((job) => (job.status === 'finished' ? resolve() : undefined)),
+    );
+    finish();
+    await done;
+    expect(await read()).toBeUndefined();
   });
 });

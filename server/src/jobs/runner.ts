@@ -443,12 +443,28 @@ export class JobRunner implements JobScheduler {
         ).unref();
     };
     const held = (err: unknown) => err instanceof JobNotHeldError;
-    // A wait deep in the run (an object store retrying) reaches the user as a notice.
+    // A wait deep in the run (an object store retrying) reaches the user as a notice: told now
+    // (HD status messages) and stored with the job, for a status read in any process (previews).
+    // The writes go one after another, so the last one stored is the last one told; they end
+    // with the run (its end clears the notice), never landing on a later attempt.
     let waiting: string | undefined;
+    let noticeWrites = Promise.resolve();
+    const runOver = new AbortController();
+    const writesEnd = AbortSignal.any([controller.signal, runOver.signal]);
     const onWaiting = (notice: string | undefined) => {
       if (notice === waiting || controller.signal.aborted) return;
       waiting = notice;
       this.emit({ ...job, percent, ...(notice !== undefined && { notice }) });
+      noticeWrites = noticeWrites.then(() =>
+        this.store
+          .until(
+            'saving a waiting notice',
+            () => this.jobs.noteWaiting(job.id, notice ?? null),
+            writesEnd,
+            held,
+          )
+          .catch(() => undefined),
+      );
     };
     try {
       const hold = holdPoint('job-started');
@@ -498,6 +514,7 @@ export class JobRunner implements JobScheduler {
       return { ok: false, err: decisive ? reason : err };
     } finally {
       clearTimeout(trailingWrite);
+      runOver.abort();
     }
   }
 

@@ -22,6 +22,8 @@ export interface GenerationStatus {
   status: JobRecord['status'];
   percent: number;
   output_image?: string;
+  /** Beyond the spec, while the job runs: what it waits for (GenerationStatusResponse.notice). */
+  notice?: string;
 }
 
 /** Preview (LD) generation: takes the upload, queues the job, and turns an engine run into an LD image. */
@@ -195,5 +197,6 @@ export function statusOf(job: JobRecord): GenerationStatus {
     status: job.status,
     percent: job.percent,
     ...(job.status === 'finished' && job.output ? { output_image: job.output } : {}),
+    ...(job.status === 'in_progress' && job.notice !== undefined && { notice: job.notice }),
   };
 }

@@ -41,14 +41,15 @@ function toRecord<K extends JobKind = JobKind>(row: Row): JobRecord<K> {
       row.prompt_server !== null && row.prompt_id !== null && row.prompt_client_id !== null
         ? { server: row.prompt_server, promptId: row.prompt_id, clientId: row.prompt_client_id }
         : null,
+    ...(row.notice !== null && { notice: row.notice }),
   };
 }
 
 /** No remote prompt: what finishing, failing and retrying a job write. */
 const NO_PROMPT = { prompt_server: null, prompt_id: null, prompt_client_id: null } as const;
 
-/** No lease: what every way out of 'in_progress' writes. */
-const NO_LEASE = { lease_holder: null, lease_expires_at: null } as const;
+/** No lease and nothing waited for: what every way out of 'in_progress' writes. */
+const NO_LEASE = { lease_holder: null, lease_expires_at: null, notice: null } as const;
 
 /** The text of a job that was interrupted (restart, lost process) on its last attempt. */
 const INTERRUPTED_TOO_OFTEN = 'Interrupted too many times';
@@ -72,6 +73,7 @@ const COLUMNS = [
   'prompt_server',
   'prompt_id',
   'prompt_client_id',
+  'notice',
 ] as const;
 
 /** A row as the queries select it: the COLUMNS. */
@@ -195,6 +197,7 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): JobQueue 
         updated_at: stamp,
         lease_holder: lease.holder,
         lease_expires_at: leaseUntil(now),
+        notice: null,
       }))
       .where('id', '=', sql<number>`(${nextJob(kind, stamp)})`)
       .where('status', '=', 'queued')
@@ -218,7 +221,8 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): JobQueue 
         claimed_at = ${stamp},
         updated_at = ${stamp},
         lease_holder = ${lease.holder},
-        lease_expires_at = ${leaseUntil(now)}
+        lease_expires_at = ${leaseUntil(now)},
+        notice = null
       from next
       where jobs.id = next.id
       returning ${sql.join(COLUMNS.map((column) => sql.ref(`jobs.${column}`)))}`.execute(db);
@@ -449,6 +453,9 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): JobQueue 
         prompt_id: prompt.promptId,
         prompt_client_id: prompt.clientId,
       }).execute();
+    },
+    async noteWaiting(id, notice) {
+      await whileHeld(id, { notice }).execute();
     },
     async reserveOutput(id, output) {
       const { numUpdatedRows } = await whileHeld(id, { output }).executeTakeFirst();

@@ -100,6 +100,8 @@ export interface JobsTable {
   lease_holder: string | null;
   /** Until when the holder's lease runs unless renewed; past it, the job is claimed again. */
   lease_expires_at: string | null;
+  /** What the running job waits for now, for its owner to read (migration 0018). */
+  notice: string | null;
 }
 
 /** An owner who paused their queue of a kind: none of those queued jobs is claimed meanwhile. */

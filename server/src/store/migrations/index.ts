@@ -13,6 +13,7 @@ import * as sharedLimitsAndZips from './0014-shared-limits-and-zip-downloads.js'
 import * as jobLeases from './0015-job-leases.js';
 import * as messagingSecrets from './0016-messaging-secrets.js';
 import * as inputReferences from './0017-input-references.js';
+import * as jobNotice from './0018-job-notice.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0015-job-leases': jobLeases,
   '0016-messaging-secrets': messagingSecrets,
   '0017-input-references': inputReferences,
+  '0018-job-notice': jobNotice,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { TEXTS, UPLOAD_MAX_BYTES } from '@tessera/contract';
+import { API_ROUTES, errorText, TEXTS, UPLOAD_MAX_BYTES } from '@tessera/contract';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -223,6 +223,51 @@ describe('Generate screen', () => {
 
     await user.click(screen.getByRole('button', { name: 'Open details of oak-1.png' }));
     expect(screen.getByRole('dialog', { name: 'Details of oak-1.png' })).toBeTruthy();
+  });
+
+  it('shows the waiting notice of the job under the progress while it lasts, and removes it', async () => {
+    const retrying = errorText('FILE_STORE_RETRYING');
+    const { server, user } = setUp({
+      job: () => [
+        { status: 'in_progress', percent: 30, notice: retrying },
+        { status: 'in_progress', percent: 60 },
+        { status: 'finished', percent: 100, output_image: 'oak-0.png' },
+      ],
+    });
+    // Each answer of the posted job waits for `answer()`, so the screen is read between two.
+    let next: (() => void) | undefined;
+    const answer = () => {
+      const go = next;
+      next = undefined;
+      act(() => go?.());
+    };
+    vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+      const response = await server.fetch(input, init);
+      if (input.startsWith(API_ROUTES.previewStatus) && server.posted.length > 0)
+        await new Promise<void>((resolve) => (next = resolve));
+      return response;
+    });
+    await upload(user, png('oak.png'));
+    await fillPrompts(user);
+    await user.click(generateButton());
+
+    await waitFor(() => expect(next).toBeDefined());
+    answer();
+    const notice = await screen.findByText(retrying);
+    expect(notice.getAttribute('role')).toBe('status');
+    expect(generateButton().textContent).toBe('Generating... (30%)');
+    // Under the progress: the button's next sibling.
+    expect(generateButton().nextElementSibling).toBe(notice);
+
+    await waitFor(() => expect(next).toBeDefined());
+    answer();
+    await waitFor(() => expect(generateButton().textContent).toBe('Generating... (60%)'));
+    expect(screen.queryByText(retrying)).toBeNull();
+
+    await waitFor(() => expect(next).toBeDefined());
+    answer();
+    await waitFor(() => expect(generateButton().textContent).toBe('Generate'));
+    expect(screen.queryByText(retrying)).toBeNull();
   });
 
   it("[G16] a failed job stops the batch with 'Error en la generación de imágenes.' and frees the form", async () => {

@@ -140,6 +140,11 @@ export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateSc
           >
             {busy ? TEXTS.generatingButton(state.percent) : 'Generate'}
           </button>
+          {busy && state.notice && (
+            <p className="generate-notice" role="status">
+              {state.notice}
+            </p>
+          )}
           {state.error && (
             <div className="generate-error" role="alert">
               <p>{state.error.message}</p>

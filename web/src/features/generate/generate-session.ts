@@ -29,6 +29,8 @@ export interface GenerateState {
   busy: boolean;
   /** The n of 'Generating... (n%)'. */
   percent: number;
+  /** Shown under the progress while the running job waits (the image storage unreachable). */
+  notice: string | null;
   /** The error line: SPEC §8's generation error, with the specific text when there is one. */
   error: { message: string; detail: string | undefined } | null;
   /** The session's results, oldest first, pending items included. */
@@ -43,6 +45,7 @@ const INITIAL: GenerateState = {
   tagIds: [],
   busy: false,
   percent: 0,
+  notice: null,
   error: null,
   results: [],
   shown: null,
@@ -140,6 +143,7 @@ export class GenerateSession {
       { user: batch.user, reference: reference.file, form: batch.form, tagIds: batch.tagIds },
       {
         onProgress: (percent) => this.update({ percent }),
+        onNotice: (notice) => this.update({ notice: notice ?? null }),
         onImage: (index, image) =>
           this.update({
             shown: image,
@@ -152,7 +156,7 @@ export class GenerateSession {
     ).catch((cause: unknown) => ({ ok: false, index: 0, detail: undefined, cause }));
 
     if (result.ok) {
-      this.update({ busy: false, percent: 100 });
+      this.update({ busy: false, percent: 100, notice: null });
       return;
     }
     console.error('Preview generation failed:', result.cause);
@@ -160,6 +164,7 @@ export class GenerateSession {
     const unfinished = new Set(keys.slice(result.index));
     this.update({
       busy: false,
+      notice: null,
       error: { message: TEXTS.generationError, detail: result.detail },
       results: this.state.results.filter((item) => !(unfinished.has(item.key) && !item.image)),
     });

@@ -1,5 +1,6 @@
 import {
   FIXED_SEED,
+  errorText,
   GENERATION_DEFAULTS,
   POLL_INTERVAL_MS,
   TEXTS,
@@ -234,6 +235,30 @@ describe('the Generate flow (SPEC §4)', () => {
     });
     const result = await server.run();
     expect(result.ok).toBe(true);
+  });
+
+  it('tells the notice of a job waiting for the image storage while it lasts, and its end', async () => {
+    const retrying = errorText('FILE_STORE_RETRYING');
+    const waiting = (percent: number) => ({ ...running(percent), notice: retrying });
+    const server = fakeServer({
+      jobs: () => [waiting(0), waiting(0), running(40), waiting(40), finished('out-0.png')],
+    });
+    const notices: (string | undefined)[] = [];
+    const result = await server.run({}, { onNotice: (notice) => notices.push(notice) });
+    expect(result.ok).toBe(true);
+    // Once per change: shown, gone when the job goes on, shown again, gone when it finished.
+    expect(notices).toEqual([retrying, undefined, retrying, undefined]);
+  });
+
+  it('a batch that fails while its job waits ends the notice too', async () => {
+    const retrying = errorText('FILE_STORE_RETRYING');
+    const server = fakeServer({
+      jobs: () => [{ ...running(10), notice: retrying }, new Error('503')],
+    });
+    const notices: (string | undefined)[] = [];
+    const result = await server.run({}, { onNotice: (notice) => notices.push(notice) });
+    expect(result).toMatchObject({ ok: false, detail: TEXTS.generateStatusError });
+    expect(notices).toEqual([retrying, undefined]);
   });
 
   it('[G16] a failed job stops the batch: the next item is never posted', async () => {

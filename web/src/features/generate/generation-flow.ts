@@ -37,6 +37,11 @@ export interface GenerationBatch {
 export interface GenerationEvents {
   /** Overall batch progress, 0 to 100 (see `batchPercent`). */
   onProgress?(percent: number): void;
+  /**
+   * What the running job waits for, as its status says (beyond the spec: the image storage
+   * unreachable, retrying); undefined once it goes on, or when no job runs.
+   */
+  onNotice?(notice: string | undefined): void;
   /** Item `index` is in the LD list: first as generated, then again with its tags assigned. */
   onImage?(index: number, image: LdImage): void;
 }
@@ -97,12 +102,18 @@ export async function runGenerationBatch(
   const size = batch.form.batchSize;
   const images: LdImage[] = [];
 
+  let notice: string | undefined;
   const status = async (): Promise<GenerationStatusResponse | null> => {
+    let latest: GenerationStatusResponse | null;
     try {
-      return await api.previewStatus();
+      latest = await api.previewStatus();
     } catch (error) {
       throw new GenerationStepError(TEXTS.generateStatusError, { cause: error });
     }
+    // Every answer says whether a job waits: the notice lasts exactly as long as it does.
+    const now = latest?.status === 'in_progress' ? latest.notice : undefined;
+    if (now !== notice) events.onNotice?.((notice = now));
+    return latest;
   };
 
   for (let index = 0; index < size; index++) {
@@ -145,6 +156,7 @@ export async function runGenerationBatch(
     } catch (error) {
       // Step 5.
       const detail = error instanceof GenerationStepError ? error.message : undefined;
+      if (notice !== undefined) events.onNotice?.((notice = undefined));
       return { ok: false, index, detail, cause: error };
     }
   }

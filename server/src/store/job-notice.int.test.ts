@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JobQueue } from '../jobs/queue.js';
+import { addOwner, freshDatabase, type TestDatabase } from '../testing/database.js';
+import { HD_PARAMS } from '../testing/job-params.js';
+import { createJobQueue } from './jobs.js';
+
+// A running job's waiting notice on the jobs table (issue 23, part 11): what a status read in
+// any process shows while the job waits for the object store. SQLite and PostgreSQL.
+
+const LEASE_MS = 30_000;
+const WAITING = 'The image storage cannot be reached right now';
+
+let store: TestDatabase;
+let queue: JobQueue;
+let ann: number;
+let clock: number;
+const tick = () => new Date((clock += 1000));
+
+beforeEach(async () => {
+  store = await freshDatabase();
+  queue = createJobQueue(store.db, { lease: { holder: 'process-a', ms: LEASE_MS } });
+  ann = await addOwner(store.db, 'ann');
+  clock = Date.parse('2026-01-01T00:00:00.000Z');
+});
+afterEach(() => store.close());
+
+/** A claimed HD job of ann's, by its row id. */
+async function running(publicId: string): Promise<number> {
+  await queue.enqueue(
+    { publicId, ownerId: ann, kind: 'hd', params: HD_PARAMS, maxAttempts: 3 },
+    tick(),
+  );
+  const job = await queue.claim('hd', tick());
+  if (!job) throw new Error('nothing to claim');
+  return job.id;
+}
+
+const notice = async (publicId: string) =>
+  (await queue.findByPublicId(ann, 'hd', publicId))?.notice;
+
+describe('a waiting notice', () => {
+  it('is kept on the running job until it goes on, then read back as absent', async () => {
+    const id = await running('a');
+    expect(await notice('a')).toBeUndefined();
+    await queue.noteWaiting(id, WAITING);
+    expect(await notice('a')).toBe(WAITING);
+    expect((await queue.latest(ann, 'hd'))?.notice).toBe(WAITING);
+    await queue.noteWaiting(id, null);
+    expect(await notice('a')).toBeUndefined();
+  });
+
+  it('is written only by the process holding the job', async () => {
+    const id = await running('a');
+    const other = createJobQueue(store.db, { lease: { holder: 'process-b', ms: LEASE_MS } });
+    await other.noteWaiting(id, WAITING);
+    expect(await notice('a')).toBeUndefined();
+  });
+
+  it('ends with the run: finished, retried, failed, released or interrupted', async () => {
+    const ends: ((id: number) => Promise<unknown>)[] = [
+      (id) => queue.finish(id, 'tile.png', tick()),
+      (id) => queue.retry(id, 'engine crashed', tick(), tick()),
+      (id) => queue.fail(id, 'out of memory', tick()),
+      (id) => queue.release(id, tick()),
+      () => queue.requeueInterrupted(tick()),
+    ];
+    for (const [index, end] of ends.entries()) {
+      const id = await running(`job-${index}`);
+      await queue.noteWaiting(id, WAITING);
+      await end(id);
+      expect(await notice(`job-${index}`)).toBeUndefined();
+    }
+  });
+
+  it('is not carried into the next claim of the same job', async () => {
+    const id = await running('a');
+    await queue.noteWaiting(id, WAITING);
+    // Put back by a hand other than the queue's (a store copy requeues a running row as it is).
+    await store.db.updateTable('jobs').set({ status: 'queued' }).where('id', '=', id).execute();
+    expect(await notice('a')).toBe(WAITING);
+    expect((await queue.claim('hd', tick()))?.notice).toBeUndefined();
+  });
+});
