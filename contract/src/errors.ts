@@ -56,6 +56,12 @@ const TEXTS_BY_CODE = {
   /** The image a job or a download works from was deleted meanwhile. */
   IMAGE_GONE: (image: string) => `The image '${image}' no longer exists`,
   HD_WRONG_SIZE: 'The engine wrote an image of the wrong size',
+  /**
+   * The builtin engine's ESRGAN upscaler has no runtime that loads on this server (onnxruntime's
+   * library does not, and its fallback is not installed); the log says why.
+   */
+  HD_UPSCALER_UNAVAILABLE:
+    'HD images cannot be made on this server: its upscaler does not run here. Tell the administrator.',
   HD_QUEUE_FULL: (limit: number) =>
     `You already have ${limit} HD images waiting. Wait for some to finish before ordering more.`,
   HD_JOB_NOT_QUEUED: 'Only a queued job can be cancelled',

@@ -50,3 +50,17 @@ async function hold(step: string): Promise<void> {
   clearInterval(alive);
   process.stdout.write(`fault released: ${step}\n`);
 }
+
+/**
+ * An explicit missing package: with TESSERA_FAULT_MISSING_MODULE listing package names
+ * (comma-separated), loading one of them fails as Node's import of a package that is not installed
+ * does (ERR_MODULE_NOT_FOUND), so a test sees what a production install without a development
+ * dependency does, or a platform a native package has no binary for. Unset, this is one lookup.
+ */
+export function missingModulePoint(name: string): void {
+  const missing = process.env.TESSERA_FAULT_MISSING_MODULE;
+  if (!missing?.split(',').includes(name)) return;
+  throw Object.assign(new Error(`Cannot find package '${name}' imported from ${import.meta.url}`), {
+    code: 'ERR_MODULE_NOT_FOUND',
+  });
+}

@@ -1,12 +1,14 @@
 /**
  * An ESRGAN worker thread of the builtin upscaler: its own network runtime (onnxruntime, or tfjs
- * on WebAssembly), the model of `workerData.scale`, and tiles to run, one message each. For a tile it
- * reads the core with `margin` pixels of context from the shared LD image (wrapped around or
- * mirrored beyond the edges), runs the network, and writes the core of the result, rounded,
- * into the shared output. It writes no file and may be terminated at any time.
+ * on WebAssembly where installed), the model of `workerData.scale`, and tiles to run, one message
+ * each. For a tile it reads the core with `margin` pixels of context from the shared LD image
+ * (wrapped around or mirrored beyond the edges), runs the network, and writes the core of the
+ * result, rounded, into the shared output. It writes no file and may be terminated at any time.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { Esrgan } from './model.js';
+import { missingModulePoint } from '../../../faults.js';
+import type { Esrgan } from './esrgan.js';
+import type * as TfjsModule from './model.js';
 import type * as OnnxModule from './onnx-model.js';
 import { padIndex, type Tile } from './plan.js';
 import type { EsrganWorkerData, FromEsrganWorker, ToEsrganWorker } from './protocol.js';
@@ -61,23 +63,42 @@ function writeCore(tile: Tile, result: Float32Array, tileWidth: number): void {
 /**
  * The network on the runtime asked for. Each runtime's module is imported only when used, so a
  * worker holds one (tfjs' WebAssembly heap or onnxruntime's library, not both). If onnxruntime's
- * native library does not load (a platform its npm package has no binary for), tfjs runs instead.
+ * native library does not load (a platform its npm package has no binary for), tfjs runs instead,
+ * where it is installed: it is a development dependency, absent from a production install.
  */
 async function loadModel(): Promise<{ model: Esrgan; fallbackReason?: string }> {
   if (job.runtime === 'onnx') {
     let onnx: typeof OnnxModule;
     try {
+      missingModulePoint('onnxruntime-node');
       onnx = await import('./onnx-model.js');
     } catch (error) {
-      const { loadEsrgan } = await import('./model.js');
-      const reason = error instanceof Error ? error.message : String(error);
-      return { model: await loadEsrgan(job.scale, true, job.variant), fallbackReason: reason };
+      const reason = messageOf(error);
+      return { model: await loadTfjs(reason), fallbackReason: reason };
     }
     return { model: await onnx.loadOnnxEsrgan(job.scale, job.variant) };
   }
-  const { loadEsrgan } = await import('./model.js');
-  return { model: await loadEsrgan(job.scale, true, job.variant) };
+  return { model: await loadTfjs() };
 }
+
+/** Thrown when neither runtime loads: the worker reports it as `unavailable`. */
+class NoRuntime extends Error {}
+
+async function loadTfjs(onnxError?: string): Promise<Esrgan> {
+  let tfjs: typeof TfjsModule;
+  try {
+    missingModulePoint('@tensorflow/tfjs');
+    tfjs = await import('./model.js');
+  } catch (error) {
+    const why = `tfjs does not load (${messageOf(error)})`;
+    throw new NoRuntime(
+      onnxError === undefined ? why : `onnxruntime does not load (${onnxError}) and ${why}`,
+    );
+  }
+  return tfjs.loadEsrgan(job.scale, true, job.variant);
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function main(): Promise<void> {
   const { model, fallbackReason } = await loadModel();
@@ -100,7 +121,11 @@ async function main(): Promise<void> {
 }
 
 function fail(error: unknown): void {
-  post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  post(
+    error instanceof NoRuntime
+      ? { type: 'unavailable', message: error.message }
+      : { type: 'failed', message: messageOf(error) },
+  );
 }
 
 main().catch(fail);

@@ -4,14 +4,14 @@
  * these RDN models are made of: Conv2D (stride 1, 'same' or 'valid'), ReLU activations,
  * Concatenate on channels, Add, and a nearest UpSampling2D followed by a 3×3 Conv2D, which is
  * folded into a 3×3 convolution at the input resolution and a depth-to-space shuffle exactly as
- * the tfjs path does (model.ts, subPixelKernel). Anything else is refused.
+ * the tfjs path does (esrgan.ts, subPixelKernel). Anything else is refused.
  *
  * The graph takes and gives NHWC float tensors like the tfjs model ([1, H, W, 3], values 0–255;
  * output [1, H·s, W·s, 3] clamped to 0–255) so both runtimes sit behind the same `Esrgan.run`;
  * inside it works in NCHW, ONNX's convolution layout.
  */
 import { ONNX_INPUT, ONNX_OUTPUT, type KerasLayer, type KerasModel } from './model-files.js';
-import { subPixelKernel } from './model.js';
+import { subPixelKernel } from './esrgan.js';
 import type { OnnxGraph, OnnxInitializer, OnnxNode } from './onnx-writer.js';
 
 interface Conv2DConfig {

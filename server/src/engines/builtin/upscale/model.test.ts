@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../prng.js';
-import { esrganModelPath, fileModelHandler, loadEsrgan, subPixelKernel } from './model.js';
+import { subPixelKernel } from './esrgan.js';
+import { esrganModelPath, fileModelHandler, loadEsrgan } from './model.js';
 
 /** A tile of random colours, with hard black/white blocks to provoke overshoot. */
 function randomTile(width: number, height: number, seed = 3): Float32Array {

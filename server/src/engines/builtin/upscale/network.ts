@@ -6,6 +6,7 @@
  */
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import { serverError } from '@tessera/contract';
 import { startWorker } from '../../worker-url.js';
 import {
   DEFAULT_TILE_CORE,
@@ -181,6 +182,16 @@ export function runNetwork(
           case 'failed':
             finish(new Error(`Builtin upscaler: ${message.message}`));
             break;
+          case 'unavailable':
+            // The cause (a library's text, paths) goes to the log; the job's status gets the
+            // contract's text through the error's code (services/readable-error.ts).
+            process.emitWarning(
+              `The ESRGAN upscaler cannot run here: ${message.message}. Install the development ` +
+                'dependencies (tfjs, the fallback) or set BUILTIN_UPSCALER=lanczos.',
+              'TesseraUpscalerWarning',
+            );
+            finish(upscalerUnavailable());
+            break;
         }
       });
       worker.on('error', (error) => {
@@ -193,6 +204,12 @@ export function runNetwork(
       });
     }
   });
+}
+
+/** The error a job fails with when no ESRGAN runtime loads: its message is the user's text. */
+export function upscalerUnavailable(): Error & { code: 'HD_UPSCALER_UNAVAILABLE' } {
+  const { code, text } = serverError('HD_UPSCALER_UNAVAILABLE');
+  return Object.assign(new Error(text), { code });
 }
 
 export function abortError(signal: AbortSignal): Error {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bricks, stripes, valueNoise } from '../test-references.js';
 import { esrganOnnx } from './build-onnx-models.js';
+import type { Esrgan } from './esrgan.js';
 import { kerasToOnnxGraph } from './keras-to-onnx.js';
-import { loadEsrgan, type Esrgan } from './model.js';
+import { loadEsrgan } from './model.js';
 import { esrganModelPath, readKerasModel } from './model-files.js';
 import { runNetwork, type RgbImage } from './network.js';
 import { loadOnnxEsrgan } from './onnx-model.js';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import * as ort from 'onnxruntime-node';
-import type { Esrgan } from './model.js';
+import type { Esrgan } from './esrgan.js';
 import { ONNX_INPUT, ONNX_OUTPUT, onnxModelPath } from './model-files.js';
 import type { EsrganVariant, ModelScale } from './plan.js';
 

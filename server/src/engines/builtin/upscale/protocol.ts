@@ -37,4 +37,9 @@ export type FromEsrganWorker =
   | { type: 'ready'; runtime: EsrganRuntime; fallbackReason?: string }
   /** The tile's core is in the shared output. */
   | { type: 'tile-done'; index: number }
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string }
+  /**
+   * No runtime loads here: onnxruntime's native library does not and tfjs, the fallback (a
+   * development dependency), is not installed or does not either. `message` says why (for the log).
+   */
+  | { type: 'unavailable'; message: string };
