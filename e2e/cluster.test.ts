@@ -57,6 +57,7 @@ class ClusterUser {
   private client?: MqttClient;
   private protocolVersion: 4 | 5 = 5;
   private readonly waiters = new Map<string, (message: Received) => void>();
+  private readonly statusWatchers = new Set<(body: Record<string, unknown>) => void>();
 
   constructor(
     readonly username: string,
@@ -100,6 +101,9 @@ class ClusterUser {
       const id = typeof body.transactionid === 'string' ? body.transactionid : '';
       this.waiters.get(id)?.(message);
       this.waiters.delete(id);
+      if (topic === `query/status-generate-image/user/${this.username}`) {
+        for (const watcher of this.statusWatchers) watcher(body);
+      }
     });
     await client.subscribeAsync(userQueryTopics(this.username));
     this.client = client;
@@ -178,6 +182,7 @@ class ClusterUser {
       const status = (await res.json()) as { status: string; output_image?: string };
       if (status.status === 'finished' && status.output_image) return status.output_image;
       if (status.status === 'error') throw new Error(`${this.username}: preview failed`);
+      // Polled as the web app does: SPEC §7 gives a preview's status over HTTP only, no event.
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     throw new Error(`${this.username}: preview did not finish`);
@@ -202,11 +207,49 @@ class ClusterUser {
       .filter((body) => body.id === id);
   }
 
+  /**
+   * The first HD status of order `id` (received already, or later) that `accept` takes; rejects
+   * on an 'error' status, which ends the order. Bound it with `within`.
+   */
+  hdStatus(id: string, accept: (status: string) => boolean): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const watcher = (body: Record<string, unknown>) => {
+        if (body.id !== id) return;
+        if (body.status === 'error') {
+          this.statusWatchers.delete(watcher);
+          reject(new Error(`${this.username}: HD order failed: ${JSON.stringify(body)}`));
+        } else if (accept(String(body.status))) {
+          this.statusWatchers.delete(watcher);
+          resolve(body);
+        }
+      };
+      this.statusWatchers.add(watcher);
+      for (const body of this.hdStatuses(id)) watcher(body);
+    });
+  }
+
   async close(): Promise<void> {
     await this.client?.endAsync(true);
   }
 }
 
+/** Rejects when `promise` has not settled within `timeoutMs`. */
+async function within<T>(what: string, timeoutMs: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Polls `check` until it gives a value. Only where no event exists: a process the test did not
+ * start has no exit event to wait for.
+ */
 async function until<T>(
   what: string,
   timeoutMs: number,
@@ -360,29 +403,36 @@ describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', ()
     });
     const hdOrders = users.reduce((sum, user) => sum + user.hdOrders.size, 0);
     // Every order has become a job before the kill (a command in flight to a dying process
-    // is QoS 0: the test is about jobs, not about that).
-    await until('every HD order queued', 60_000, async () => {
-      const [row] = await queryRows<{ n: number }>(
-        cluster,
-        "select count(*)::int as n from jobs where kind = 'hd'",
-      );
-      return (row?.n ?? 0) >= hdOrders ? true : undefined;
-    });
+    // is QoS 0: the test is about jobs, not about that): a job's first status is published once
+    // its row is written.
+    const orderOf = (user: ClusterUser) => [...user.hdOrders][0] ?? '';
+    await within(
+      'every HD order queued',
+      60_000,
+      Promise.all(users.map((user) => user.hdStatus(orderOf(user), () => true))),
+    );
 
     // The kill: server 2 runs with a fault point that kills it as it finishes writing an HD
     // file (before the row is recorded) if it takes an HD job; if it has not taken one once
     // HD jobs run, the test kills it with SIGKILL itself.
-    const killedBy = await until('an HD job running, or server 2 gone', 120_000, async () => {
-      if (!isAlive(victimPid)) return 'fault point';
-      const [row] = await queryRows<{ n: number }>(
-        cluster,
-        "select count(*)::int as n from jobs where kind = 'hd' and status = 'in_progress'",
-      );
-      if ((row?.n ?? 0) === 0) return undefined;
-      if (!isAlive(victimPid)) return 'fault point';
+    // (A job runs before server 2 can write an HD file, so its status comes first either way.)
+    await within(
+      'an HD job running',
+      120_000,
+      Promise.any(
+        users.map((user) =>
+          user.hdStatus(
+            orderOf(user),
+            (status) => status === 'in_progress' || status === 'finished',
+          ),
+        ),
+      ),
+    );
+    let killedBy = 'fault point';
+    if (isAlive(victimPid)) {
       process.kill(victimPid, 'SIGKILL');
-      return 'the test';
-    });
+      killedBy = 'the test';
+    }
     await until('server 2 gone', 10_000, () =>
       Promise.resolve(isAlive(victimPid) ? undefined : true),
     );
@@ -393,11 +443,16 @@ describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', ()
         cluster,
         "select id, kind, status, attempts from jobs where status in ('queued', 'in_progress')",
       );
-    await until('every job final', JOBS_TIMEOUT_MS, async () =>
-      (await openJobs()).length === 0 ? true : undefined,
+    // Each order's 'finished' status is published once its row says so (the previews finished
+    // before the orders were sent).
+    await within(
+      'every HD order finished',
+      JOBS_TIMEOUT_MS,
+      Promise.all(users.map((user) => user.hdStatus(orderOf(user), (s) => s === 'finished'))),
     ).catch(async (err: unknown) => {
       throw new Error(`${String(err)}; still open: ${JSON.stringify(await openJobs())}`);
     });
+    expect(await openJobs()).toEqual([]);
 
     // Every job finished, once: one row per preview and per order, each finished with one
     // output, and one image row per job.
@@ -444,13 +499,9 @@ describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', ()
         [...(tagIds.get(user.username) ?? [])].sort(),
       );
 
-      // The user was told: their order's last status is finished, with the HD file's name.
-      const [order] = [...user.hdOrders];
-      await until(`${user.username}: finished status`, 10_000, () =>
-        Promise.resolve(
-          user.hdStatuses(order ?? '').some((s) => s.status === 'finished') ? true : undefined,
-        ),
-      );
+      // The user was told (waited for above): their order's last status is finished, with the
+      // HD file's name.
+      const order = orderOf(user);
       expect(user.hdStatuses(order ?? '').at(-1)).toMatchObject({
         status: 'finished',
         output_image: hd[0],
