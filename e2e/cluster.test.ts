@@ -4,17 +4,9 @@
 // HD; one server dies by SIGKILL while HD jobs run. Then every job finished exactly once, no
 // image is lost or listed twice, no message reached the wrong user, and everything is
 // reachable from the surviving server.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  API_ROUTES,
-  buildHdCommand,
-  commandTopic,
-  userQueryTopics,
-  type CommandAction,
-} from '@tessera/contract';
-import mqtt, { type MqttClient } from 'mqtt';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -29,237 +21,23 @@ import {
   queryRows,
   type Cluster,
 } from './support/cluster.js';
+import {
+  ClusterUser,
+  filesOf,
+  inParallel,
+  storedKeys,
+  until,
+  within,
+} from './support/cluster-user.js';
 
 const USERS = 20;
 const TAGS_PER_USER = 2;
-const HD_SIZE = '30x30';
 /** Bounds of the waits; the figures printed at the end say how long things took. */
-const PREVIEW_TIMEOUT_MS = 180_000;
 const JOBS_TIMEOUT_MS = 300_000;
-const ANSWER_TIMEOUT_MS = 20_000;
 /** A killed job's lease runs out after this, and another process takes the job. */
 const JOB_LEASE_MS = 5_000;
 
 const missing = await clusterMissing();
-
-interface Received {
-  topic: string;
-  body: Record<string, unknown>;
-}
-
-/** One user in their own browser: an HTTP session on one server and an MQTT connection. */
-class ClusterUser {
-  readonly password = randomBytes(12).toString('base64url');
-  readonly received: Received[] = [];
-  readonly sentTransactions = new Set<string>();
-  readonly hdOrders = new Set<string>();
-  cookie = '';
-  private client?: MqttClient;
-  private protocolVersion: 4 | 5 = 5;
-  private readonly waiters = new Map<string, (message: Received) => void>();
-
-  constructor(
-    readonly username: string,
-    readonly serverUrl: string,
-  ) {}
-
-  async signIn(): Promise<void> {
-    const res = await fetch(`${this.serverUrl}${API_ROUTES.login}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: this.username, password: this.password }),
-    });
-    if (res.status !== 200) throw new Error(`login of ${this.username}: ${res.status}`);
-    this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  }
-
-  /** As the web app: the broker's address and MQTT version from the server, then CONNECT. */
-  async connect(): Promise<string> {
-    const broker = (await (await fetch(`${this.serverUrl}${API_ROUTES.brokerUrl}`)).json()) as {
-      url: string;
-      protocolVersion?: 4 | 5;
-    };
-    this.protocolVersion = broker.protocolVersion ?? 4;
-    const client = await mqtt.connectAsync(broker.url, {
-      username: this.username,
-      password: this.password,
-      clientId: `tessera-${randomUUID()}`,
-      clean: true,
-      connectTimeout: 4000,
-      protocolVersion: this.protocolVersion,
-    });
-    client.on('message', (topic, payload) => {
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(payload.toString()) as Record<string, unknown>;
-      } catch {
-        body = { unparsed: payload.toString() };
-      }
-      const message = { topic, body };
-      this.received.push(message);
-      const id = typeof body.transactionid === 'string' ? body.transactionid : '';
-      this.waiters.get(id)?.(message);
-      this.waiters.delete(id);
-    });
-    await client.subscribeAsync(userQueryTopics(this.username));
-    this.client = client;
-    return broker.url;
-  }
-
-  async request(
-    action: Exclude<CommandAction, 'generate-image'>,
-    fields: Record<string, unknown> = {},
-  ): Promise<Record<string, unknown>> {
-    const transactionid = randomUUID();
-    this.sentTransactions.add(transactionid);
-    const answer = new Promise<Received>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(transactionid);
-        reject(new Error(`${this.username}: no answer to ${action}`));
-      }, ANSWER_TIMEOUT_MS);
-      this.waiters.set(transactionid, (message) => {
-        clearTimeout(timer);
-        resolve(message);
-      });
-    });
-    await this.publish(action, { transactionid, user: this.username, ...fields });
-    const { body } = await answer;
-    if (body.success !== true) throw new Error(`${this.username} ${action}: ${String(body.error)}`);
-    return body;
-  }
-
-  async publish(action: CommandAction, payload: Record<string, unknown>): Promise<void> {
-    if (!this.client) throw new Error('not connected');
-    await this.client.publishAsync(commandTopic(action, this.username), JSON.stringify(payload), {
-      qos: 0,
-      ...(this.protocolVersion === 5 ? { properties: { payloadFormatIndicator: true } } : {}),
-    });
-  }
-
-  /** Posts a preview (SPEC §7's multipart form) and polls its status until it is final. */
-  async generatePreview(reference: Buffer): Promise<string> {
-    const form = new FormData();
-    form.append(
-      'image',
-      new Blob([new Uint8Array(reference)], { type: 'image/png' }),
-      'reference.png',
-    );
-    const fields: Record<string, string> = {
-      id: randomUUID(),
-      user: this.username,
-      image: 'reference.png',
-      cliptextencode_585: `stone floor of ${this.username}`,
-      cliptextencode_716: 'blurry',
-      ipadapter_weight: '0.9',
-      style: '0',
-      ksampler_cfg: '3.5',
-      ksampler_denoise: '1',
-      use_fixed_seed: 'True',
-      latent_width: '1024',
-      latent_height: '1024',
-      Kseed: '10',
-      seamless: 'disable',
-      circularVAE: 'disable',
-    };
-    for (const [key, value] of Object.entries(fields)) form.append(key, value);
-    const posted = await fetch(`${this.serverUrl}${API_ROUTES.generatePreview}`, {
-      method: 'POST',
-      headers: { cookie: this.cookie },
-      body: form,
-    });
-    if (posted.status >= 300) {
-      throw new Error(`${this.username}: preview refused ${posted.status} ${await posted.text()}`);
-    }
-    const deadline = Date.now() + PREVIEW_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      const res = await fetch(`${this.serverUrl}${API_ROUTES.previewStatus}?t=${Date.now()}`, {
-        headers: { cookie: this.cookie },
-      });
-      const status = (await res.json()) as { status: string; output_image?: string };
-      if (status.status === 'finished' && status.output_image) return status.output_image;
-      if (status.status === 'error') throw new Error(`${this.username}: preview failed`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    throw new Error(`${this.username}: preview did not finish`);
-  }
-
-  /** The HD order as the Image Details modal sends it: fire and forget. */
-  async orderHd(image: string, metadata: Record<string, unknown>): Promise<string> {
-    const id = randomUUID();
-    this.hdOrders.add(id);
-    await this.publish(
-      'generate-image',
-      buildHdCommand({ id, user: this.username, image, metadata, sizeLabel: HD_SIZE }),
-    );
-    return id;
-  }
-
-  /** Every HD status message about one order, in arrival order. */
-  hdStatuses(id: string): Record<string, unknown>[] {
-    return this.received
-      .filter((m) => m.topic === `query/status-generate-image/user/${this.username}`)
-      .map((m) => m.body)
-      .filter((body) => body.id === id);
-  }
-
-  async close(): Promise<void> {
-    await this.client?.endAsync(true);
-  }
-}
-
-async function until<T>(
-  what: string,
-  timeoutMs: number,
-  check: () => Promise<T | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/** Runs `work` over `items`, `width` at a time. */
-async function inParallel<T, R>(
-  items: T[],
-  width: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  });
-  await Promise.all(lanes);
-  return results;
-}
-
-/** The object keys s3rver holds (its files are `<bucket>/<key>._S3rver_object`). */
-function storedKeys(s3Dir: string): string[] {
-  const keys: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('._S3rver_object')) {
-        keys.push(path.relative(s3Dir, full).slice(0, -'._S3rver_object'.length));
-      }
-    }
-  };
-  if (fs.existsSync(s3Dir)) walk(s3Dir);
-  return keys;
-}
-
-/** The visible files of one user's area among the keys (hidden names start with '.'). */
-function filesOf(keys: string[], user: string, area: string): string[] {
-  const pattern = new RegExp(`(^|/)${user}/${area}/([^/.][^/]*)$`);
-  return keys.flatMap((key) => pattern.exec(key)?.[2] ?? []);
-}
 
 interface JobRow {
   public_id: string;
@@ -360,29 +138,36 @@ describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', ()
     });
     const hdOrders = users.reduce((sum, user) => sum + user.hdOrders.size, 0);
     // Every order has become a job before the kill (a command in flight to a dying process
-    // is QoS 0: the test is about jobs, not about that).
-    await until('every HD order queued', 60_000, async () => {
-      const [row] = await queryRows<{ n: number }>(
-        cluster,
-        "select count(*)::int as n from jobs where kind = 'hd'",
-      );
-      return (row?.n ?? 0) >= hdOrders ? true : undefined;
-    });
+    // is QoS 0: the test is about jobs, not about that): a job's first status is published once
+    // its row is written.
+    const orderOf = (user: ClusterUser) => [...user.hdOrders][0] ?? '';
+    await within(
+      'every HD order queued',
+      60_000,
+      Promise.all(users.map((user) => user.hdStatus(orderOf(user), () => true))),
+    );
 
     // The kill: server 2 runs with a fault point that kills it as it finishes writing an HD
     // file (before the row is recorded) if it takes an HD job; if it has not taken one once
     // HD jobs run, the test kills it with SIGKILL itself.
-    const killedBy = await until('an HD job running, or server 2 gone', 120_000, async () => {
-      if (!isAlive(victimPid)) return 'fault point';
-      const [row] = await queryRows<{ n: number }>(
-        cluster,
-        "select count(*)::int as n from jobs where kind = 'hd' and status = 'in_progress'",
-      );
-      if ((row?.n ?? 0) === 0) return undefined;
-      if (!isAlive(victimPid)) return 'fault point';
+    // (A job runs before server 2 can write an HD file, so its status comes first either way.)
+    await within(
+      'an HD job running',
+      120_000,
+      Promise.any(
+        users.map((user) =>
+          user.hdStatus(
+            orderOf(user),
+            (status) => status === 'in_progress' || status === 'finished',
+          ),
+        ),
+      ),
+    );
+    let killedBy = 'fault point';
+    if (isAlive(victimPid)) {
       process.kill(victimPid, 'SIGKILL');
-      return 'the test';
-    });
+      killedBy = 'the test';
+    }
     await until('server 2 gone', 10_000, () =>
       Promise.resolve(isAlive(victimPid) ? undefined : true),
     );
@@ -393,11 +178,16 @@ describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', ()
         cluster,
         "select id, kind, status, attempts from jobs where status in ('queued', 'in_progress')",
       );
-    await until('every job final', JOBS_TIMEOUT_MS, async () =>
-      (await openJobs()).length === 0 ? true : undefined,
+    // Each order's 'finished' status is published once its row says so (the previews finished
+    // before the orders were sent).
+    await within(
+      'every HD order finished',
+      JOBS_TIMEOUT_MS,
+      Promise.all(users.map((user) => user.hdStatus(orderOf(user), (s) => s === 'finished'))),
     ).catch(async (err: unknown) => {
       throw new Error(`${String(err)}; still open: ${JSON.stringify(await openJobs())}`);
     });
+    expect(await openJobs()).toEqual([]);
 
     // Every job finished, once: one row per preview and per order, each finished with one
     // output, and one image row per job.
@@ -444,13 +234,9 @@ describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', ()
         [...(tagIds.get(user.username) ?? [])].sort(),
       );
 
-      // The user was told: their order's last status is finished, with the HD file's name.
-      const [order] = [...user.hdOrders];
-      await until(`${user.username}: finished status`, 10_000, () =>
-        Promise.resolve(
-          user.hdStatuses(order ?? '').some((s) => s.status === 'finished') ? true : undefined,
-        ),
-      );
+      // The user was told (waited for above): their order's last status is finished, with the
+      // HD file's name.
+      const order = orderOf(user);
       expect(user.hdStatuses(order ?? '').at(-1)).toMatchObject({
         status: 'finished',
         output_image: hd[0],

@@ -12,7 +12,10 @@ import { addNewUser, openPage, signIn, type User } from './support/session.js';
  * subscription its answer arrives on.
  */
 
-/** Long enough for a duplicate command, sent late by a second fetch, to show up. */
+/**
+ * How far the page's clock is moved after a load: a duplicate command sent late, by a retry or a
+ * refetch on a timer, would be sent within this. The clock is the test's, so this takes no time.
+ */
 const SETTLE_MS = 1500;
 
 describe.skipIf(browserMissing)('the messaging client on the wire', () => {
@@ -30,6 +33,8 @@ describe.skipIf(browserMissing)('the messaging client on the wire', () => {
   });
   beforeEach(async () => {
     page = await openPage(browser, server, { viewport: { width: 1280, height: 800 } });
+    // The page's timers on a clock the test moves (it runs on as usual until moved).
+    await page.clock.install();
   });
   afterEach(() => page.context().close());
 
@@ -74,7 +79,7 @@ describe.skipIf(browserMissing)('the messaging client on the wire', () => {
     const packets = recordMqttPackets(page);
     await signIn(page, user.username, user.password);
     await dashboardShown();
-    await page.waitForTimeout(SETTLE_MS);
+    await page.clock.runFor(SETTLE_MS);
 
     const seen = packets();
     const listTag = publishedTo(seen, `command/list-tag/user/${user.username}`);
@@ -90,13 +95,13 @@ describe.skipIf(browserMissing)('the messaging client on the wire', () => {
     const packets = recordMqttPackets(page);
     await signIn(page, user.username, user.password);
     await dashboardShown();
-    await page.waitForTimeout(SETTLE_MS);
+    await page.clock.runFor(SETTLE_MS);
     const loaded = packets().length;
 
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.getByRole('button', { name: 'Refreshing...' }).waitFor({ state: 'detached' });
     await dashboardShown();
-    await page.waitForTimeout(SETTLE_MS);
+    await page.clock.runFor(SETTLE_MS);
 
     const seen = packets().slice(loaded);
     expect(publishedTo(seen, `command/refresh-low-definition/user/${user.username}`)).toHaveLength(

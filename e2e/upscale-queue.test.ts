@@ -1,10 +1,15 @@
-import { API_ROUTES } from '@tessera/contract';
+import { API_ROUTES, buildHdCommand } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { commandOverMqtt, seedLdImages, sendHdOrdersOverMqtt } from './support/seed.js';
+import {
+  commandOverMqtt,
+  orderHdOverMqtt,
+  seedLdImages,
+  sendHdOrdersOverMqtt,
+} from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { openPage, signIn } from './support/session.js';
+import { addNewUser, openPage, signIn, type User } from './support/session.js';
 import { openScreen } from './support/screen.js';
 
 /**
@@ -22,6 +27,8 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
   let browser: Browser;
   let page: Page;
   let admin: { username: string; password: string };
+  /** Another user, whose HD jobs show the runner passing over a paused queue. */
+  let other: User;
 
   beforeAll(async () => {
     server = await startServer({ BUILTIN_UPSCALER: 'lanczos', JOB_CONCURRENCY: '1' });
@@ -47,6 +54,15 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
         metadata: { latent_width: 1024, latent_height: 1024 },
       })),
     );
+    other = addNewUser(server, 'other');
+    await seedLdImages(server, other, [
+      {
+        filename: 'other.png',
+        width: 1024,
+        height: 1024,
+        metadata: { latent_width: 1024, latent_height: 1024 },
+      },
+    ]);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -63,6 +79,28 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     group(name)
       .getByRole('row')
       .filter({ has: page.getByRole('rowheader', { name: image }) });
+
+  /**
+   * Proves that the runner passed over the admin's queued jobs: another user's two HD jobs, ordered
+   * one after the other, both run. Owners take turns, and once the other user has been served the
+   * admin's turn comes first (served longer ago, or never), so the runner, which runs one job at
+   * a time, claims the other's second job only if the admin's jobs could not be claimed.
+   */
+  async function otherUsersJobsRun() {
+    for (let n = 0; n < 2; n++) {
+      await orderHdOverMqtt(
+        server,
+        other,
+        buildHdCommand({
+          id: `other-${Date.now()}-${n}`,
+          user: other.username,
+          image: 'other.png',
+          metadata: {},
+          sizeLabel: '30x30',
+        }),
+      );
+    }
+  }
 
   async function openQueue() {
     await signIn(page, admin.username, admin.password);
@@ -199,8 +237,8 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     await expect
       .poll(queued, { timeout: 20_000 })
       .toEqual(['big-3.png', 'order-1.png', 'order-2.png', 'order-3.png']);
-    // Paused: more than the runner's poll goes by, and nothing starts.
-    await page.waitForTimeout(1500);
+    // Paused: the runner runs another user's jobs past them, and none of them starts.
+    await otherUsersJobsRun();
     expect(await group('Running').count()).toBe(0);
     expect(await started()).toEqual([]);
 
@@ -210,7 +248,7 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     await page.getByRole('button', { name: 'Pause queue' }).click();
     await notice.getByText('Your queue is paused').waitFor();
     await row('Finished', 'big-3.png').waitFor({ timeout: 90_000 });
-    await page.waitForTimeout(1500);
+    await otherUsersJobsRun();
     expect(await group('Running').count()).toBe(0);
     expect(await queued()).toEqual(images);
 

@@ -145,7 +145,7 @@ describe('pausing an owner’s queue', () => {
       { pollMs: 3_600_000 },
     );
     const finished = new Promise<void>((resolve) =>
-      runner.onChange((job) => job.status === 'finished' && order.length === 3 && resolve()),
+      runner.onChange((job) => job.status === 'finished' && order.length === 5 && resolve()),
     );
     try {
       await repo.pause(ann, 'hd', new Date());
@@ -160,14 +160,21 @@ describe('pausing an owner’s queue', () => {
       for (const publicId of ['a1', 'a2', 'a3'])
         await runner.enqueue({ publicId, ownerId: ann, kind: 'hd', params: HD_PARAMS });
       await repo.moveToTop(ann, 'hd', 'a3', new Date());
-      // Each enqueue woke the runner: it looked, and passed the paused jobs over.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(order).toEqual([]);
+      // Each enqueue woke the runner: it looked, and passed the paused jobs over. Ben's two jobs,
+      // sent after them, run: once he has been served Ann's turn comes first, so his second job
+      // is claimed only because hers cannot be.
+      const bensDone = new Promise<void>((resolve) =>
+        runner.onChange((job) => job.publicId === 'b2' && job.status === 'finished' && resolve()),
+      );
+      for (const publicId of ['b1', 'b2'])
+        await runner.enqueue({ publicId, ownerId: ben, kind: 'hd', params: HD_PARAMS });
+      await bensDone;
+      expect(order).toEqual(['b1', 'b2']);
 
       // The resume wakes it through the queue, and it takes them: there is no poll to wait for.
       await repo.resume(ann, 'hd');
       await finished;
-      expect(order).toEqual(['a3', 'a1', 'a2']);
+      expect(order).toEqual(['b1', 'b2', 'a3', 'a1', 'a2']);
     } finally {
       await runner.stop();
     }

@@ -151,13 +151,13 @@ describe.skipIf(missing)('[#16] the job queue shared by several processes on Pos
 
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    let claimedInFirst: JobRecord | undefined;
+    let claimed!: (job: JobRecord | undefined) => void;
+    const claimedInFirst = new Promise<JobRecord | undefined>((resolve) => (claimed = resolve));
     const first = db.transaction().execute(async (trx) => {
-      claimedInFirst = await createJobQueue(trx).claim('hd', new Date());
+      claimed(await createJobQueue(trx).claim('hd', new Date()));
       await held;
     });
-    while (!claimedInFirst) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(claimedInFirst.id).toBe(annFirst);
+    expect((await claimedInFirst)?.id).toBe(annFirst);
 
     // The first transaction is still open, its row locked. A plain FOR UPDATE would wait for it
     // (the lock timeout turns that wait into a failure rather than a hang).
@@ -209,14 +209,17 @@ describe.skipIf(missing)('[#16] the job queue shared by several processes on Pos
     let finishJob!: () => void;
     const canFinish = new Promise<void>((resolve) => (finishJob = resolve));
     const ranBy: string[] = [];
+    let started!: () => void;
+    const holderStarted = new Promise<void>((resolve) => (started = resolve));
     const holder = await processRunner(async (_job, { signal }) => {
       ranBy.push('holder');
+      started();
       await Promise.race([canFinish, aborted(signal)]);
       return 'long.png';
     }, leaseMs);
     await enqueue('long');
     const done = allFinished([holder], 1);
-    while (ranBy.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await holderStarted;
     const [claimed] = await rows();
     const firstExpiry = Date.parse(claimed?.lease_expires_at ?? '');
 
@@ -225,7 +228,8 @@ describe.skipIf(missing)('[#16] the job queue shared by several processes on Pos
       ranBy.push('thief');
       return 'stolen.png';
     }, leaseMs);
-    // Run on until the lease has been renewed past four of its terms.
+    // Run on until the lease has been renewed past four of its terms (read from the table: a
+    // renewal announces nothing).
     for (;;) {
       const [row] = await rows();
       if (Date.parse(row?.lease_expires_at ?? '') > firstExpiry + 4 * leaseMs) break;
@@ -277,7 +281,8 @@ describe.skipIf(missing)('[#16] the job queue shared by several processes on Pos
       select pg_terminate_backend(pid) as cut from pg_stat_activity
       where datname = current_database() and query = 'listen tessera_jobs'`.execute(db);
     expect(cut.rows).toEqual([{ cut: true }]);
-    // Listening again: a new connection on the channel (the old one is gone).
+    // Listening again: a new connection on the channel (the old one is gone); read from
+    // PostgreSQL, as nothing announces it.
     for (;;) {
       const [row] = (await listening.execute(db)).rows;
       if (row?.count === 1) break;

@@ -118,7 +118,7 @@ describe('limiter and sessions on a real server', () => {
 
   beforeAll(async () => {
     t = await startTestServer(
-      ['alice', 'bob', 'carol', 'dora', 'erin', 'frank', 'gina', 'hugo', ...OFFICE],
+      ['alice', 'bob', 'carol', 'dora', 'erin', 'frank', 'gina', 'hugo', 'ivan', ...OFFICE],
       'embedded',
     );
     base = t.server.url;
@@ -223,7 +223,12 @@ describe('limiter and sessions on a real server', () => {
     // The new password works, and its connection stays.
     expect((await loginFrom(base, address, 'dora', 'a-brand-new-password')).status).toBe(200);
     const fresh = await connect(address, 'dora', 'a-brand-new-password');
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // A later change takes effect (Ivan's password, his connection closed): the server has read
+    // the changes past Dora's, and her new connection stays.
+    const ivan = await connect(address, 'ivan');
+    const ivanEnded = closed(ivan);
+    expect((await users(t, ['passwd', 'ivan'], 'another-new-password\n')).code).toBe(0);
+    await ivanEnded;
     expect(fresh.connected).toBe(true);
     await expect(connect(address, 'dora')).rejects.toThrow();
   }, 60_000);

@@ -107,8 +107,8 @@ describe('per-user caps on waiting jobs', () => {
       });
       ids.push(command.id);
       await dave.send(dave.commandTopic('generate-image'), command);
-      // In order: the third is the one past the cap.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // In order: the third is the one past the cap (a status comes once the order is handled).
+      await dave.firstHdStatus(command.id);
     }
     const statusOfThird = () =>
       dave.received

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { commandTopic, userQueryTopics, type CommandAction } from '@tessera/contract';
+import { commandTopic, queryTopic, userQueryTopics, type CommandAction } from '@tessera/contract';
 import mqtt, { type MqttClient } from 'mqtt';
 
 export interface Received {
@@ -92,6 +92,28 @@ export class TestClient {
         clearTimeout(timer);
         resolve(message);
       });
+    });
+  }
+
+  /** The first HD status message of order `id`, received already or later. */
+  firstHdStatus(id: string, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+    const topic = queryTopic('status-generate-image', this.username);
+    const find = () => this.received.find((m) => m.topic === topic && m.body.id === id)?.body;
+    return new Promise((resolve, reject) => {
+      // Registered after the constructor's listener, so `received` already holds the message.
+      const listener = () => {
+        const body = find();
+        if (!body) return;
+        clearTimeout(timer);
+        this.mqtt.off('message', listener);
+        resolve(body);
+      };
+      const timer = setTimeout(() => {
+        this.mqtt.off('message', listener);
+        reject(new Error(`no status of HD order ${id}`));
+      }, timeoutMs);
+      this.mqtt.on('message', listener);
+      listener();
     });
   }
 

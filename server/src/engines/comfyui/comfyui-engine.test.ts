@@ -444,8 +444,10 @@ describe('ComfyUI engine: many servers', () => {
     );
     expect((await made.health()).servers?.[0]?.state).not.toBe('up');
     const back = await standIn({ port });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await made.health()).servers?.[0]?.state).toBe('up');
+    // Read until the pool's next check (100 ms on) finds it: the pool announces no check.
+    await expect
+      .poll(async () => (await made.health()).servers?.[0]?.state, { interval: 20 })
+      .toBe('up');
     await made.generate(previewParams(), () => undefined, never());
     expect(back.prompts).toHaveLength(1);
   });

@@ -79,18 +79,22 @@ describe('server pool', () => {
     expect(next.client.url).toBe(other.url);
     next.release();
 
-    // Checked again after 150 ms: still down, so the pause doubles.
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // Checked again after 150 ms: still down, so the pause doubles. (Read until the check has
+    // run: the pool announces no check.)
+    await expect
+      .poll(async () => (await pool.health()).servers?.[0]?.lastError, { interval: 20 })
+      .toMatch(/GET \/prompt failed/);
     health = await pool.health();
     expect(health.servers?.[0]?.state).toBe('down');
-    expect(health.servers?.[0]?.lastError).toMatch(/GET \/prompt failed/);
     const pause =
       Date.parse(health.servers?.[0]?.nextCheckAt ?? '') -
       Date.parse(health.servers?.[0]?.lastErrorAt ?? '');
     expect(pause).toBeGreaterThanOrEqual(299);
 
     await standIn({ port });
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    await expect
+      .poll(async () => (await pool.health()).servers?.[0]?.state, { interval: 20 })
+      .toBe('up');
     health = await pool.health();
     expect(health.servers?.[0]).toMatchObject({ state: 'up', nextCheckAt: null });
     pool.close();

@@ -106,17 +106,15 @@ describe('HD queue control (move to top, pause, resume)', () => {
       .sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
       .map((job) => job.image);
 
+  const leather = () =>
+    sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#7a5230' } })
+      .png()
+      .toBuffer();
+
   it('orders, moves, pauses and resumes only the owner’s queue; the jobs run in the order shown', async () => {
     const client = await t.connect('alice');
     const images = ['q-one.png', 'q-two.png', 'q-three.png'];
-    for (const image of images) {
-      const png = await sharp({
-        create: { width: 1024, height: 1024, channels: 3, background: '#7a5230' },
-      })
-        .png()
-        .toBuffer();
-      await t.files.write('alice', 'ld', image, png);
-    }
+    for (const image of images) await t.files.write('alice', 'ld', image, await leather());
     expect((await client.call('refresh-low-definition')).success).toBe(true);
 
     // Paused before ordering: nothing may start.
@@ -135,8 +133,31 @@ describe('HD queue control (move to top, pause, resume)', () => {
     await expect
       .poll(async () => runOrder(await queueOf(alice)), { timeout: 10_000 })
       .toEqual(images);
-    // Longer than the runner's poll: still nothing started.
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    // The runner passes them over: Bob's two orders, one after the other, both run. Once he has
+    // been served Alice's turn comes first, so his second job is claimed only because hers cannot.
+    for (const image of ['b-0.png', 'b-1.png'])
+      await t.files.write('bob', 'ld', image, await leather());
+    const bobs = await t.connect('bob');
+    expect((await bobs.call('refresh-low-definition')).success).toBe(true);
+    for (let n = 0; n < 2; n++) {
+      await bobs.send(
+        bobs.commandTopic('generate-image'),
+        buildHdCommand({
+          id: randomUUID(),
+          user: 'bob',
+          image: `b-${n}.png`,
+          metadata: {},
+          sizeLabel: '30x30',
+        }),
+      );
+      // (The HTTP queue is read until the job ends, as below.)
+      await expect
+        .poll(async () => (await queueOf(bob)).jobs.map((job) => job.status), {
+          timeout: 30_000,
+          interval: 50,
+        })
+        .toEqual(Array.from({ length: n + 1 }, () => 'finished'));
+    }
     const waiting = await queueOf(alice);
     expect(waiting.paused).toBe(true);
     expect(waiting.jobs.map((job) => [job.image, job.status, job.position])).toEqual([
@@ -150,9 +171,11 @@ describe('HD queue control (move to top, pause, resume)', () => {
     const stolen = await post(API_ROUTES.moveHdJobToTop, bob, { id: third });
     expect(stolen.status).toBe(404);
     expect(await stolen.json()).toEqual({ error: 'No such job' });
-    expect(
-      hdJobsResponseSchema.parse(await (await post(API_ROUTES.resumeHdQueue, bob)).json()),
-    ).toMatchObject({ jobs: [], paused: false });
+    const bobsQueue = hdJobsResponseSchema.parse(
+      await (await post(API_ROUTES.resumeHdQueue, bob)).json(),
+    );
+    expect(bobsQueue.paused).toBe(false);
+    expect(bobsQueue.jobs.map((job) => job.image).sort()).toEqual(['b-0.png', 'b-1.png']);
     for (const bad of ['{}', 'not json', JSON.stringify({ id: 'x'.repeat(129) })]) {
       expect((await post(API_ROUTES.moveHdJobToTop, alice, bad)).status).toBe(400);
     }

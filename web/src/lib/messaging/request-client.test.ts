@@ -532,17 +532,16 @@ describe('request client over a real broker', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const mqttClient = connectUser();
     const sent = sentPackets(mqttClient);
-    const messaging = createRequestClient(mqttClient, USER, { responseTimeoutMs: 5000 });
+    // An hour: a command ended by its timeout would outlast the test's own.
+    const messaging = createRequestClient(mqttClient, USER, { responseTimeoutMs: 3_600_000 });
     requestClients.push(messaging);
 
-    const started = Date.now();
     const rejection = await messaging
       .request('list-tag', { page: 1, size: 10 })
       .catch((error: unknown) => error);
 
     expect(rejection).toBeInstanceOf(Error);
     expect((rejection as Error).message).toMatch(/^Subscribe error/);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(sent).not.toContain('publish');
   });
 
