@@ -44,6 +44,25 @@ describe('object-store retries', () => {
     expect(store.calls()).toBeGreaterThan(1);
   });
 
+  it('in a job that is abandoned (a stop, a cancel), ends its wait at once with the abort reason', async () => {
+    const store = failing(Infinity);
+    const abandon = new AbortController();
+    const notices: (string | undefined)[] = [];
+    const stopping = new Error('the server is stopping');
+    const failure = withWaitingNotices(
+      (notice) => {
+        notices.push(notice);
+        // Told it waits: the job is abandoned now, inside a wait of the hour-long window.
+        abandon.abort(stopping);
+      },
+      () => retryingStore({ windowMs: 3_600_000, baseMs: 3_600_000, maxMs: 3_600_000 }, store.work),
+      abandon.signal,
+    ).catch((err: unknown) => err);
+    expect(await failure).toBe(stopping);
+    expect(store.calls()).toBe(1);
+    expect(notices).toEqual([errorText('FILE_STORE_RETRYING')]);
+  });
+
   it('outside a job (an HTTP request) does not wait: one try, then the readable error', async () => {
     const store = failing(1);
     await expect(retryingStore(RETRY, store.work)).rejects.toBeInstanceOf(

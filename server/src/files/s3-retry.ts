@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorText } from '@tessera/contract';
-import { noticeWaiting, waitingIsFollowed } from '../waiting-notices.js';
+import { noticeWaiting, waitingIsFollowed, waitingSignal } from '../waiting-notices.js';
 
 /** How object-store work rides out an outage (FILES_RETRY_WINDOW_MS). */
 export interface FileStoreRetry {
@@ -62,7 +62,8 @@ export function isUnreachable(err: unknown): boolean {
  * Runs one piece of object-store work, again after a doubling wait while the store cannot be
  * reached. In a job (someone follows its waits) it keeps trying for the retry window, telling the
  * job that it waits; elsewhere (an HTTP request, which should answer now) it does not wait at
- * all. Either way an unreachable store ends in FileStoreUnreachableError, whose text is readable.
+ * all. Either way an unreachable store ends in FileStoreUnreachableError, whose text is readable;
+ * a job abandoned meanwhile ends with its abort reason.
  */
 export async function retryingStore<T>(retry: FileStoreRetry, work: () => Promise<T>): Promise<T> {
   const window = waitingIsFollowed() ? retry.windowMs : 0;
@@ -79,7 +80,12 @@ export async function retryingStore<T>(retry: FileStoreRetry, work: () => Promis
       if (left <= 0) throw new FileStoreUnreachableError(err);
       failures++;
       noticeWaiting(errorText('FILE_STORE_RETRYING'));
-      await sleep(Math.min(left, retry.maxMs, retry.baseMs * 2 ** (failures - 1)));
+      // A stop or a cancel ends the wait at once: the job goes back to the queue, not minutes later.
+      const signal = waitingSignal();
+      const pause = Math.min(left, retry.maxMs, retry.baseMs * 2 ** (failures - 1));
+      await sleep(pause, undefined, { ...(signal && { signal }) }).catch((aborted: unknown) => {
+        throw signal?.aborted ? signal.reason : aborted;
+      });
     }
   }
 }

@@ -470,35 +470,38 @@ export class JobRunner implements JobScheduler {
       const hold = holdPoint('job-started');
       if (hold) await hold;
       if (controller.signal.aborted) throw controller.signal.reason;
-      const output = await withWaitingNotices(onWaiting, () =>
-        handler(job, {
-          progress,
-          signal: controller.signal,
-          reserveOutput: async (name) => {
-            try {
-              await this.store.until(
-                'reserving an output name',
-                () => this.jobs.reserveOutput(job.id, name),
-                controller.signal,
-                held,
-              );
-            } catch (err) {
-              // Lost before the heartbeat noticed: stop the run here, before it writes a file.
-              if (err instanceof JobNotHeldError) controller.abort(new LeaseLost(err.message));
-              throw err;
-            }
-          },
-          remote: {
-            ...(job.remotePrompt ? { previous: job.remotePrompt } : {}),
-            queued: (prompt) =>
-              this.store.until(
-                'noting a remote prompt',
-                () => this.jobs.rememberPrompt(job.id, prompt),
-                controller.signal,
-                held,
-              ),
-          },
-        }),
+      const output = await withWaitingNotices(
+        onWaiting,
+        () =>
+          handler(job, {
+            progress,
+            signal: controller.signal,
+            reserveOutput: async (name) => {
+              try {
+                await this.store.until(
+                  'reserving an output name',
+                  () => this.jobs.reserveOutput(job.id, name),
+                  controller.signal,
+                  held,
+                );
+              } catch (err) {
+                // Lost before the heartbeat noticed: stop the run here, before it writes a file.
+                if (err instanceof JobNotHeldError) controller.abort(new LeaseLost(err.message));
+                throw err;
+              }
+            },
+            remote: {
+              ...(job.remotePrompt ? { previous: job.remotePrompt } : {}),
+              queued: (prompt) =>
+                this.store.until(
+                  'noting a remote prompt',
+                  () => this.jobs.rememberPrompt(job.id, prompt),
+                  controller.signal,
+                  held,
+                ),
+            },
+          }),
+        controller.signal,
       );
       if (controller.signal.aborted) throw controller.signal.reason;
       return { ok: true, output };
