@@ -86,6 +86,8 @@ function followLines<T>(
       finish(() => reject(new Error(`${what}: docker ${args[0]} ended (${code}) ${stderr}`))),
     );
   });
+  // Awaited later, maybe after it failed: not an unhandled rejection meanwhile.
+  done.catch(() => undefined);
   return { done, stop: () => child.kill() };
 }
 
@@ -125,7 +127,6 @@ export async function waitHealthy(name: string): Promise<void> {
     throw new Error(`${name} is not healthy (${String(err)}):\n${await containerLogs(name)}`);
   } finally {
     events.stop();
-    events.done.catch(() => undefined);
   }
 }
 
@@ -228,7 +229,6 @@ export async function generatePreview(
     output = await ended.done;
   } finally {
     ended.stop();
-    ended.done.catch(() => undefined);
   }
   const res = await fetch(`${baseUrl}${API_ROUTES.previewStatus}?t=${Date.now()}`, {
     headers: { cookie },
