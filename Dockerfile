@@ -14,12 +14,18 @@
 ARG BASE_IMAGE=tessera-base:bookworm-node20
 
 FROM ${BASE_IMAGE} AS build
-# A C/C++ toolchain for the SQLite driver (better-sqlite3) when no prebuilt binary can be
-# fetched; node-gyp compiles against the image's own Node headers, downloading nothing.
-RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
+# On Node 20 the SQLite driver (better-sqlite3 12) is compiled at install, as no prebuilt binary
+# can be fetched: a C/C++ toolchain, compiling against the image's own Node headers. From Node 22
+# on the driver (better-sqlite3 13) has its binaries in its npm package: no toolchain.
+RUN if [ "$(node -p 'process.versions.node.split(".")[0] < 22')" = true ]; then \
+      apt-get update \
+      && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ \
+      && rm -rf /var/lib/apt/lists/*; \
+    fi
+# npm's cache of the downloaded packages is removed after the install: it is not committed
+# with the layer (hundreds of MB, as long again to commit).
 ENV npm_config_nodedir=/usr/local \
+    npm_config_cache=/tmp/npm-cache \
     npm_config_update_notifier=false
 WORKDIR /src
 # The manifests first: the installed dependencies stay cached while only sources change.
@@ -29,16 +35,27 @@ COPY server/package.json server/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
-RUN npm ci --no-audit --no-fund
-COPY . .
-RUN npm run build
-# What the runtime stage takes, gathered in /out: production dependencies only, and of
-# onnxruntime's prebuilt libraries (every platform's, 290 MB) only this one's.
-RUN npm prune --omit=dev --no-audit --no-fund \
+# From Node 22 on, of the install scripts only esbuild's and sharp's (both check their prebuilt
+# binaries) are run: the Node 20 driver's would compile SQLite (minutes) for nothing. Of
+# onnxruntime's prebuilt libraries (every platform's, 290 MB) only this one's are kept.
+RUN if [ "$(node -p 'process.versions.node.split(".")[0] < 22')" = true ]; then \
+      npm ci --no-audit --no-fund; \
+    else \
+      npm ci --no-audit --no-fund --ignore-scripts && npm rebuild esbuild sharp; \
+    fi \
  && find node_modules/onnxruntime-node/bin -mindepth 2 -maxdepth 2 ! -name linux \
       -exec rm -rf {} + \
  && find node_modules/onnxruntime-node/bin -mindepth 3 -maxdepth 3 \
       ! -name "$(node -p process.arch)" -exec rm -rf {} + \
+ && rm -rf /tmp/npm-cache
+COPY . .
+# What the image runs, built as `npm run build` builds it, without that script's type checks of
+# the web app and the e2e tests (the repository's own build does them; nothing here uses them).
+RUN npx tsc -b \
+ && npm run build:models -w server \
+ && npm exec -w web -- vite build
+# What the runtime stage takes, gathered in /out: production dependencies only.
+RUN npm prune --omit=dev --no-audit --no-fund \
  && mkdir -p /out/contract /out/server /out/web \
  && cp -a package.json package-lock.json node_modules /out/ \
  && cp -a contract/package.json contract/dist /out/contract/ \

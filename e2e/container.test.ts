@@ -31,11 +31,11 @@ import {
   dockerMissing,
   ensureBaseImage,
   ensureDockerd,
-  NODE_MAJOR,
+  IMAGE_NODE_MAJOR,
 } from './support/docker.js';
 import { grainyPhoto } from './support/reference.js';
 
-const BASE_IMAGE = `tessera-base:bookworm-node${NODE_MAJOR}`;
+const BASE_IMAGE = `tessera-base:bookworm-node${IMAGE_NODE_MAJOR}`;
 const IMAGE = 'tessera:e2e';
 /** Names of this run's own, so two runs on one daemon do not meet. */
 const RUN = randomBytes(4).toString('hex');
@@ -61,7 +61,7 @@ const reference = () =>
 describe.skipIf(missing !== undefined)('the container image', () => {
   beforeAll(async () => {
     stopDockerd = await timed('dockerd', ensureDockerd);
-    const base = await timed('base image', () => ensureBaseImage(BASE_IMAGE));
+    const base = await timed('base image', () => ensureBaseImage(BASE_IMAGE, IMAGE_NODE_MAJOR));
     timings[`base image ${base}`] = timings['base image'] ?? 0;
     await timed('docker build', () => buildImage(IMAGE, BASE_IMAGE));
   }, BUILD_TIMEOUT_MS);
@@ -95,7 +95,7 @@ describe.skipIf(missing !== undefined)('the container image', () => {
         await addUserIn(name, 'studio', 'studio-password-1');
         const cookie = await signIn(url, 'studio', 'studio-password-1');
         const image = await timed('embedded preview', async () =>
-          generatePreview(url, cookie, 'studio', await reference()),
+          generatePreview(url, cookie, 'studio', await reference(), name),
         );
         const bytes = await downloadLd(url, cookie, image);
         expect(bytes.subarray(1, 4).toString()).toBe('PNG');
@@ -218,7 +218,7 @@ describe.skipIf(missing !== undefined)('the container image', () => {
           await addUserIn(web, 'painter', 'painter-password-1');
           const cookie = await signIn(url, 'painter', 'painter-password-1');
           const image = await timed('web + worker preview', async () =>
-            generatePreview(url, cookie, 'painter', await reference()),
+            generatePreview(url, cookie, 'painter', await reference(), worker),
           );
           // ROLE=web runs no jobs: the worker container made it, and the file is in the bucket.
           expect(await containerLogs(worker)).toContain(image);

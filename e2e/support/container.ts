@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
+import { createInterface } from 'node:readline';
 import { API_ROUTES } from '@tessera/contract';
-import { docker } from './docker.js';
+import { DOCKER, docker } from './docker.js';
 
 /** Bounds of the waits; a wait that passes returns at once. */
 const HEALTHY_TIMEOUT_MS = 120_000;
@@ -47,19 +49,84 @@ export async function runContainer(name: string, image: string, options: RunOpti
   ]);
 }
 
-/** Waits until the image's HEALTHCHECK reports the container healthy; throws if it stops. */
+/**
+ * Lines of a docker command that streams (events, logs --follow) until `until` gives a result
+ * (or throws), or the time is up; the stream ends with the wait.
+ */
+function followLines<T>(
+  args: string[],
+  until: (line: string) => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+  what: string,
+): { done: Promise<T>; stop: () => void } {
+  const child = spawn(DOCKER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const done = new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what}: not in time`)), timeoutMs);
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      child.kill();
+      settle();
+    };
+    // One line at a time, in order, though `until` may be async.
+    let chain = Promise.resolve();
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      chain = chain.then(async () => {
+        try {
+          const result = await until(line);
+          if (result !== undefined) finish(() => resolve(result));
+        } catch (err) {
+          finish(() => reject(err as Error));
+        }
+      });
+    });
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.on('exit', (code) =>
+      finish(() => reject(new Error(`${what}: docker ${args[0]} ended (${code}) ${stderr}`))),
+    );
+  });
+  // Awaited later, maybe after it failed: not an unhandled rejection meanwhile.
+  done.catch(() => undefined);
+  return { done, stop: () => child.kill() };
+}
+
+async function state(name: string): Promise<string> {
+  return (
+    await docker(['inspect', '--format', '{{.State.Status}} {{.State.Health.Status}}', name])
+  ).trim();
+}
+
+/**
+ * Waits until the image's HEALTHCHECK reports the container healthy, following the daemon's
+ * events for it (health_status, die); throws if it stops or turns unhealthy. The events from a
+ * second before the call on are replayed, so none is missed between the check and the stream.
+ */
 export async function waitHealthy(name: string): Promise<void> {
-  const deadline = Date.now() + HEALTHY_TIMEOUT_MS;
-  for (;;) {
-    const state = (
-      await docker(['inspect', '--format', '{{.State.Status}} {{.State.Health.Status}}', name])
-    ).trim();
-    if (state === 'running healthy') return;
-    if (!state.startsWith('running') || Date.now() > deadline) {
-      throw new Error(`${name} is not healthy (${state}):\n${await containerLogs(name)}`);
-    }
-    // Docker tells a health change only through inspect (or its event stream).
-    await new Promise((resolve) => setTimeout(resolve, 500));
+  const since = ((Date.now() - 1000) / 1000).toFixed(3);
+  const events = followLines(
+    ['events', '--since', since, '--filter', `container=${name}`, '--format', '{{.Action}}'],
+    async (action) => {
+      if (action === 'health_status: healthy') return true;
+      if (action === 'health_status: unhealthy') throw new Error(`${name} is unhealthy`);
+      // A restart's die is followed by its start: only a container that stays down fails.
+      if (action === 'die' && !(await state(name)).startsWith('running')) {
+        throw new Error(`${name} stopped`);
+      }
+      return undefined;
+    },
+    HEALTHY_TIMEOUT_MS,
+    `${name} healthy`,
+  );
+  try {
+    const now = await state(name);
+    if (now === 'running healthy') return;
+    if (!now.startsWith('running')) throw new Error(`${name} is ${now}`);
+    await events.done;
+  } catch (err) {
+    throw new Error(`${name} is not healthy (${String(err)}):\n${await containerLogs(name)}`);
+  } finally {
+    events.stop();
   }
 }
 
@@ -101,19 +168,23 @@ export async function signIn(baseUrl: string, username: string, password: string
 }
 
 /**
- * Posts a preview as the web app does (SPEC §7's multipart form) and follows its status until
- * it is final; resolves with the LD image's file name.
+ * Posts a preview as the web app does (SPEC §7's multipart form), waits for the job's end in
+ * the log of the container that runs it (`docker logs --follow`: the preview status has no
+ * push, the web app polls it), then reads its status as the web app does; resolves with the
+ * LD image's file name.
  */
 export async function generatePreview(
   baseUrl: string,
   cookie: string,
   username: string,
   reference: Buffer,
+  runner: string,
 ): Promise<string> {
+  const id = randomUUID();
   const form = new FormData();
   form.append('image', new Blob([new Uint8Array(reference)], { type: 'image/png' }), 'ref.png');
   const fields: Record<string, string> = {
-    id: randomUUID(),
+    id,
     user: username,
     image: 'ref.png',
     cliptextencode_585: 'stone floor',
@@ -130,26 +201,43 @@ export async function generatePreview(
     circularVAE: 'disable',
   };
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  const posted = await fetch(`${baseUrl}${API_ROUTES.generatePreview}`, {
-    method: 'POST',
-    headers: { cookie },
-    body: form,
-  });
-  if (posted.status >= 300) {
-    throw new Error(`preview refused: ${posted.status} ${await posted.text()}`);
-  }
-  const deadline = Date.now() + PREVIEW_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const res = await fetch(`${baseUrl}${API_ROUTES.previewStatus}?t=${Date.now()}`, {
+  let output: string;
+  // Followed from before the post, the whole log (`docker logs` has no sub-second --since): the
+  // runner's only preview is this one. Its log names the job by its number, not by this id.
+  const ended = followLines(
+    ['logs', '--follow', runner],
+    (line) => {
+      if (!line.startsWith('{')) return undefined;
+      const entry = JSON.parse(line) as { kind?: string; msg?: string; output?: string };
+      if (entry.kind !== 'preview') return undefined;
+      if (entry.msg === 'job finished') return entry.output ?? '';
+      if (entry.msg === 'job failed') throw new Error(`preview failed: ${line}`);
+      return undefined;
+    },
+    PREVIEW_TIMEOUT_MS,
+    `preview ${id} in ${runner}`,
+  );
+  try {
+    const posted = await fetch(`${baseUrl}${API_ROUTES.generatePreview}`, {
+      method: 'POST',
       headers: { cookie },
+      body: form,
     });
-    const status = (await res.json()) as { status: string; output_image?: string };
-    if (status.status === 'finished' && status.output_image) return status.output_image;
-    if (status.status === 'error') throw new Error(`preview failed: ${JSON.stringify(status)}`);
-    // The HTTP status route is what the web app reads after a reload; it has no push.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (posted.status >= 300) {
+      throw new Error(`preview refused: ${posted.status} ${await posted.text()}`);
+    }
+    output = await ended.done;
+  } finally {
+    ended.stop();
   }
-  throw new Error('the preview did not finish');
+  const res = await fetch(`${baseUrl}${API_ROUTES.previewStatus}?t=${Date.now()}`, {
+    headers: { cookie },
+  });
+  const status = (await res.json()) as { status: string; output_image?: string };
+  if (status.status !== 'finished' || status.output_image !== output) {
+    throw new Error(`preview ${id} made ${output}, but its status is ${JSON.stringify(status)}`);
+  }
+  return output;
 }
 
 /** The bytes of one of the user's LD images, as the gallery loads it. */
