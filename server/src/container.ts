@@ -6,6 +6,7 @@ import {
   noUserProvisioning,
   type UserProvisioning,
 } from './broker/user-provisioning.js';
+import type { BrokerSettings } from './broker/settings.js';
 import type { Config } from './config.js';
 import type { Engine } from './engines/engine.js';
 import { createEngine } from './engines/index.js';
@@ -234,7 +235,10 @@ async function openLimiters(settings: SharedLimitsSettings, db: Db): Promise<Lim
  * On Mosquitto with its dynamic-security plugin, Tessera provisions each user's login itself,
  * over a connection of its own as the plugin's admin (connected in the background).
  */
-export function userProvisioning(config: Config, log?: Logger): UserProvisioning {
+export function userProvisioning(
+  config: Pick<BrokerSettings, 'externalBroker'>,
+  log?: Logger,
+): UserProvisioning {
   const broker = config.externalBroker;
   if (!broker || broker.userProvisioning !== 'dynamic-security') return noUserProvisioning;
   return new MosquittoUserProvisioning(connectDynamicSecurity(broker, log), broker.username, log);
