@@ -6,7 +6,8 @@ import {
   noUserProvisioning,
   type UserProvisioning,
 } from './broker/user-provisioning.js';
-import { databaseLocation, type Config } from './config.js';
+import type { BrokerSettings } from './broker/settings.js';
+import type { Config } from './config.js';
 import type { Engine } from './engines/engine.js';
 import { createEngine } from './engines/index.js';
 import type { FileStore } from './files/file-store.js';
@@ -24,7 +25,12 @@ import { GenerationService } from './services/generation.js';
 import { HdService } from './services/hd.js';
 import { ImageService } from './services/images.js';
 import { MaterialMapService } from './services/material-maps.js';
-import { openLimiters, type Limiters } from './limits/index.js';
+import {
+  connectRedisLimiters,
+  memoryLimiters,
+  type Limiters,
+  type SharedLimitsSettings,
+} from './limits/index.js';
 import { CountingLoginGuard } from './services/login-guard.js';
 import { RecoveryService } from './services/recovery.js';
 import { ReferenceService } from './services/references.js';
@@ -33,6 +39,8 @@ import { UserService } from './services/users.js';
 import { DEFAULT_ZIP_LIMITS, ZipDownloads } from './services/zip-downloads.js';
 import { createCredentialChangeRepository } from './store/credential-changes.js';
 import { databaseDialect, openDatabase, type Db } from './store/database.js';
+import { databaseLimiters } from './store/rate-limits.js';
+import { databaseLocation } from './store/settings.js';
 import { createHealthRepository, type HealthRepository } from './store/health.js';
 import { createImageRepository } from './store/images.js';
 import { createReferenceRepository } from './store/references.js';
@@ -118,7 +126,15 @@ export async function buildContainer(
   // goes back at start. PostgreSQL: other processes may be running theirs; a dead process's
   // jobs come back when its leases expire, and LISTEN/NOTIFY makes the poll a fallback only.
   const shared = databaseDialect(db) === 'postgres';
-  const jobs = new JobRunner(jobQueue, jobPolicies(config, overrides), log, undefined, {
+  const policies = jobPolicies(
+    {
+      jobConcurrency: config.jobConcurrency,
+      engineServers: config.comfyui?.urls.length ?? 0,
+      maxQueuedPerUser: config.maxQueuedPerUser,
+    },
+    overrides,
+  );
+  const jobs = new JobRunner(jobQueue, policies, log, undefined, {
     requeueAtStart: !shared,
     pollMs: shared ? SHARED_QUEUE_POLL_MS : 500,
     ...(overrides.metrics && { metrics: overrides.metrics }),
@@ -198,10 +214,31 @@ export async function buildContainer(
 }
 
 /**
+ * Where login throttling and the per-user command rate are counted (config `sharedLimits`):
+ * Redis with REDIS_URL, else the database when several processes may run (an external broker),
+ * else this process's memory (the embedded broker is one process).
+ */
+async function openLimiters(settings: SharedLimitsSettings, db: Db): Promise<Limiters> {
+  switch (settings.store) {
+    case 'redis': {
+      const redis = await connectRedisLimiters(settings.url, settings.keyPrefix);
+      return { store: 'redis', ...redis };
+    }
+    case 'database':
+      return { store: 'database', limiters: databaseLimiters(db), close: () => Promise.resolve() };
+    case 'memory':
+      return { store: 'memory', limiters: memoryLimiters, close: () => Promise.resolve() };
+  }
+}
+
+/**
  * On Mosquitto with its dynamic-security plugin, Tessera provisions each user's login itself,
  * over a connection of its own as the plugin's admin (connected in the background).
  */
-export function userProvisioning(config: Config, log?: Logger): UserProvisioning {
+export function userProvisioning(
+  config: Pick<BrokerSettings, 'externalBroker'>,
+  log?: Logger,
+): UserProvisioning {
   const broker = config.externalBroker;
   if (!broker || broker.userProvisioning !== 'dynamic-security') return noUserProvisioning;
   return new MosquittoUserProvisioning(connectDynamicSecurity(broker, log), broker.username, log);

@@ -1,7 +1,7 @@
 import type { MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { userProvisioning } from '../container.js';
-import type { Config } from '../config.js';
+import type { BrokerSettings } from './settings.js';
 import { AuthService } from '../services/auth.js';
 import { MemoryLoginGuard } from '../services/login-guard.js';
 import { UserService } from '../services/users.js';
@@ -47,17 +47,15 @@ describe.skipIf(!mosquittoAvailable)('user logins on Mosquitto (dynamic security
   /** The plugin, asked directly, to see what an operator would see. */
   let admin: DynamicSecurity;
 
-  const config = () =>
-    ({
-      dataDir: data.dir,
-      externalBroker: {
-        url: broker.tcpUrl,
-        ...SERVICE,
-        publicUrl: broker.wsUrl,
-        publicProtocolVersion: 5,
-        userProvisioning: 'dynamic-security',
-      },
-    }) as Config;
+  const config = (): Pick<BrokerSettings, 'externalBroker'> => ({
+    externalBroker: {
+      url: broker.tcpUrl,
+      ...SERVICE,
+      publicUrl: broker.wsUrl,
+      publicProtocolVersion: 5,
+      userProvisioning: 'dynamic-security',
+    },
+  });
 
   beforeAll(async () => {
     broker = await startMosquitto(SERVICE);

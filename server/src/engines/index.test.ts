@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { z } from 'zod';
 import { startComfyStandIn, type ComfyStandIn } from '../testing/comfyui-stand-in/index.js';
 import { tempDir } from '../testing/fixtures.js';
 import { FORM_DEFAULTS } from '../testing/generate-params.js';
@@ -12,6 +12,7 @@ import { bricksPng } from '../testing/http.js';
 import type { ComfyUIEngine } from './comfyui/comfyui-engine.js';
 import type { PoolChange } from './comfyui/pool.js';
 import { comfyOptions, createEngine } from './index.js';
+import { engineSettings, enginesEnv } from './settings.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let referencePath: string;
@@ -31,8 +32,13 @@ afterEach(async () => {
 
 afterAll(() => tmp.remove());
 
+/** The engines' settings from their variables, as config.ts reads them. */
+function settingsOf(env: Record<string, string>) {
+  return engineSettings(z.object(enginesEnv).parse(env));
+}
+
 function comfyEngine(env: Record<string, string>): ComfyUIEngine {
-  const made = createEngine(loadConfig({ ENGINE: 'comfyui', ...env })) as ComfyUIEngine;
+  const made = createEngine(settingsOf({ ENGINE: 'comfyui', ...env })) as ComfyUIEngine;
   engines.push(made);
   return made;
 }
@@ -53,7 +59,7 @@ function changes(made: ComfyUIEngine, count: number): Promise<PoolChange[]> {
 
 describe('the ComfyUI engine from its settings', () => {
   it('maps the COMFYUI_* pauses to the pool', () => {
-    const config = loadConfig({
+    const config = settingsOf({
       ENGINE: 'comfyui',
       COMFYUI_URLS: 'http://gpu-1:8188',
       COMFYUI_FAILING_AFTER: '2',

@@ -1,19 +1,12 @@
 import type { Logger } from 'pino';
-import { BuiltinEngine, type BuiltinEngineOptions } from './builtin/builtin-engine.js';
+import { BuiltinEngine } from './builtin/builtin-engine.js';
 import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui/comfyui-engine.js';
 import type { ComfyUISettings } from './comfyui/settings.js';
-import type { Engine, ENGINE_NAMES } from './engine.js';
+import type { Engine } from './engine.js';
+import type { EngineSettings } from './settings.js';
 
 export type { ComfyUISettings } from './comfyui/settings.js';
-
-/** What the engines' settings are (config.ts reads them: ENGINE, BUILTIN_UPSCALER, COMFYUI_*). */
-export interface EngineSettings {
-  engine: (typeof ENGINE_NAMES)[number];
-  builtinUpscaler: BuiltinEngineOptions['upscaler'];
-  comfyui?: ComfyUISettings;
-  /** INSTANCE_NAME: the ComfyUI upload slots are named after it. */
-  instanceName?: string;
-}
+export type { EngineSettings } from './settings.js';
 
 /** The ComfyUI engine's options from its settings (COMFYUI_*). */
 export function comfyOptions(

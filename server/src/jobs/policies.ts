@@ -1,4 +1,3 @@
-import type { Config } from '../config.js';
 import { exponentialBackoff, type JobPolicies } from './runner.js';
 
 /** Parts of the policies a test may replace: quicker HD retries. */
@@ -6,24 +5,34 @@ export interface JobPolicyOverrides {
   hdRetryDelayMs?: (attempt: number) => number;
 }
 
+/** What the policies are made from (the container takes it from the configuration). */
+export interface JobPolicySettings {
+  /** Engine jobs running at once (JOB_CONCURRENCY). */
+  jobConcurrency: number;
+  /** Servers the engine spreads its jobs over (COMFYUI_URLS); 0 for a CPU engine. */
+  engineServers: number;
+  /** Live (queued or running) jobs one user may have, per kind (MAX_QUEUED_*_PER_USER). */
+  maxQueuedPerUser: { preview: number; hd: number };
+}
+
 /** How many jobs run at once, how often each is tried, how many one user may queue. */
 export function jobPolicies(
-  config: Pick<Config, 'jobConcurrency' | 'comfyui' | 'maxQueuedPerUser'>,
+  settings: JobPolicySettings,
   overrides: JobPolicyOverrides = {},
 ): JobPolicies {
   // CPU engines run one job per core budget; with ComfyUI every configured GPU server takes one.
-  const concurrency = Math.max(config.jobConcurrency, config.comfyui?.urls.length ?? 0);
+  const concurrency = Math.max(settings.jobConcurrency, settings.engineServers);
   return {
     preview: {
       concurrency,
-      maxLivePerOwner: config.maxQueuedPerUser.preview,
+      maxLivePerOwner: settings.maxQueuedPerUser.preview,
       // A second attempt covers a crash or restart mid-job; the browser shows a real failure.
       maxAttempts: 2,
       retryDelayMs: exponentialBackoff(1000, 10_000),
     },
     hd: {
       concurrency,
-      maxLivePerOwner: config.maxQueuedPerUser.hd,
+      maxLivePerOwner: settings.maxQueuedPerUser.hd,
       // Each failed attempt is told to the user and retried after a growing pause.
       maxAttempts: 3,
       retryDelayMs: overrides.hdRetryDelayMs ?? exponentialBackoff(5000, 60_000),
@@ -31,7 +40,7 @@ export function jobPolicies(
     maps: {
       // One at a time: a 200 MP image's maps take a core for minutes, and HD needs the rest.
       concurrency: 1,
-      maxLivePerOwner: config.maxQueuedPerUser.hd,
+      maxLivePerOwner: settings.maxQueuedPerUser.hd,
       maxAttempts: 2,
       retryDelayMs: exponentialBackoff(2000, 30_000),
     },

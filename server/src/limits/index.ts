@@ -1,32 +1,17 @@
-import type { Config } from '../config.js';
-import type { Db } from '../store/database.js';
-import { databaseLimiters } from '../store/rate-limits.js';
-import { connectRedisLimiters } from './redis.js';
-import { memoryLimiters, type LimiterFactory } from './shared-limiter.js';
+import type { LimiterFactory } from './shared-limiter.js';
+import type { SharedLimitsSettings } from './settings.js';
 
+export { connectRedisLimiters } from './redis.js';
+export { memoryLimiters } from './shared-limiter.js';
 export type { LimiterFactory, LimiterOptions, SharedLimiter } from './shared-limiter.js';
-
-/** The limiters of the configured store, and how to let go of it. */
-export interface Limiters {
-  store: Config['sharedLimits']['store'];
-  limiters: LimiterFactory;
-  close(): Promise<void>;
-}
+export type { SharedLimitsSettings } from './settings.js';
 
 /**
- * Where login throttling and the per-user command rate are counted (config `sharedLimits`):
- * Redis with REDIS_URL, else the database when several processes may run (an external broker),
- * else this process's memory (the embedded broker is one process).
+ * The limiters of the configured store, and how to let go of it. The root chooses the store
+ * (container.ts): this process's memory, Redis, or the database's (store/rate-limits.ts).
  */
-export async function openLimiters(settings: Config['sharedLimits'], db: Db): Promise<Limiters> {
-  switch (settings.store) {
-    case 'redis': {
-      const redis = await connectRedisLimiters(settings.url, settings.keyPrefix);
-      return { store: 'redis', ...redis };
-    }
-    case 'database':
-      return { store: 'database', limiters: databaseLimiters(db), close: () => Promise.resolve() };
-    case 'memory':
-      return { store: 'memory', limiters: memoryLimiters, close: () => Promise.resolve() };
-  }
+export interface Limiters {
+  store: SharedLimitsSettings['store'];
+  limiters: LimiterFactory;
+  close(): Promise<void>;
 }

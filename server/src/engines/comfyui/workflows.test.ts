@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { tempDir } from '../../testing/fixtures.js';
 import { FORM_DEFAULTS } from '../../testing/generate-params.js';
 import { bricksPng } from '../../testing/http.js';
 import { startComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
-import { loadConfig } from '../../config.js';
 import { createEngine } from '../index.js';
+import { engineSettings, enginesEnv } from '../settings.js';
 import type { ComfyWorkflow } from './api-types.js';
 import { ComfyUIEngine } from './comfyui-engine.js';
 import { WorkflowTemplateError } from './errors.js';
@@ -202,7 +203,9 @@ describe('workflow templates', () => {
 
   it('createEngine makes the ComfyUI engine for ENGINE=comfyui', () => {
     const engine = createEngine(
-      loadConfig({ ENGINE: 'comfyui', COMFYUI_URLS: 'http://127.0.0.1:8188' }),
+      engineSettings(
+        z.object(enginesEnv).parse({ ENGINE: 'comfyui', COMFYUI_URLS: 'http://127.0.0.1:8188' }),
+      ),
     );
     expect(engine).toBeInstanceOf(ComfyUIEngine);
     expect(engine.name).toBe('comfyui');
