@@ -10,7 +10,7 @@ import {
   type JobKind,
   type JobOrder,
   type JobRecord,
-  type JobRemotePrompt,
+  type RemotePrompt,
 } from './job.js';
 import { JobNotHeldError, type JobQueue } from './queue.js';
 import { DEFAULT_STORE_RETRY, StoreCalls, type StoreRetry } from './store-backoff.js';
@@ -32,7 +32,7 @@ export interface JobContext {
    * Remote prompts (ENGINE=comfyui): the one an earlier run of this job queued and did not see to
    * its end (a restart came between), and where the engine notes the one it queues now.
    */
-  remote: { previous?: JobRemotePrompt; queued(prompt: JobRemotePrompt): Promise<void> };
+  remote: { previous?: RemotePrompt; queued(prompt: RemotePrompt): Promise<void> };
 }
 
 /** A failure no retry can mend (the job's source is gone): the job fails at once. */
