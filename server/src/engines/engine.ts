@@ -1,5 +1,9 @@
 import type { HdFactors, PreviewSettings } from '@tessera/contract';
 import type { HdEncoding } from '../imaging/hd-encodings.js';
+import type { RemotePrompt } from '../jobs/job.js';
+
+// The remote prompt is the job's (it is stored with it); engines name it too, as queuing one is theirs.
+export type { RemotePrompt };
 
 /** The engines the server can run (ENGINE), named once. */
 export const ENGINE_NAMES = ['builtin', 'comfyui'] as const;
@@ -69,16 +73,6 @@ export interface EngineServerHealth {
 }
 
 export type ProgressReporter = (percent: number) => void;
-
-/**
- * A prompt an engine queued on a remote image server (ComfyUI), noted with the job so that after
- * a restart of Tessera the engine picks it up instead of running the same GPU work again.
- */
-export interface RemotePrompt {
-  server: string;
-  promptId: string;
-  clientId: string;
-}
 
 /** The job's side of remote prompts. */
 export interface RemoteWork {

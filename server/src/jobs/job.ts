@@ -54,8 +54,12 @@ export type JobSpec<K extends JobKind = JobKind> = {
 /** 'cancelled' is the owner's doing, and only a queued job can get there. */
 export type JobStatus = 'queued' | 'in_progress' | 'finished' | 'error' | 'cancelled';
 
-/** A prompt queued on a remote image server (ComfyUI): where, its id, its websocket client id. */
-export interface JobRemotePrompt {
+/**
+ * A prompt queued on a remote image server (ComfyUI): where, its id, its websocket client id.
+ * Noted with the job, so that after a restart the engine picks it up instead of running the same
+ * GPU work again (engines see it as RemoteWork.previous).
+ */
+export interface RemotePrompt {
   server: string;
   promptId: string;
   clientId: string;
@@ -78,7 +82,7 @@ export interface JobState {
   /** Rank among the owner's queued jobs: lower runs first, ties in arrival order. */
   queueOrder: number;
   /** The prompt the job queued on a remote image server and has not seen to its end. */
-  remotePrompt: JobRemotePrompt | null;
+  remotePrompt: RemotePrompt | null;
   /**
    * Only on a running job: what its run waits for now, for the user to read (the image storage
    * unreachable, retrying; issue 23, part 11). Stored with the job (JobQueue.noteWaiting), so a

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobRecord } from './job.js';
-import type { JobQueue } from './queue.js';
-import { createJobQueue } from '../store/jobs.js';
+import { createJobQueue, type StoredJobQueue } from '../store/jobs.js';
 import { HD_PARAMS } from '../testing/job-params.js';
 import { createTestStore, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { JobRunner } from './runner.js';
@@ -12,7 +11,7 @@ import { JobRunner } from './runner.js';
  */
 
 let store: TestStore;
-let repo: JobQueue;
+let repo: StoredJobQueue;
 let ann: number;
 let ben: number;
 let clock: number;

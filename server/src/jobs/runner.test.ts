@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorText } from '@tessera/contract';
 import type { JobKind, JobOrder, JobRecord } from './job.js';
-import { JobNotHeldError, type JobQueue } from './queue.js';
+import { JobNotHeldError } from './queue.js';
 import { openDatabase } from '../store/database.js';
-import { createJobQueue, createSqliteJobQueue } from '../store/jobs.js';
+import { createJobQueue, createSqliteJobQueue, type StoredJobQueue } from '../store/jobs.js';
 import { HD_PARAMS, PREVIEW_PARAMS } from '../testing/job-params.js';
 import { createTestStore, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { JobRunner, type JobHandler, type JobHandlers, type JobPolicy } from './runner.js';
 
 let store: TestStore;
-let repo: JobQueue;
+let repo: StoredJobQueue;
 let runners: JobRunner[] = [];
 let ownerA: number;
 let ownerB: number;

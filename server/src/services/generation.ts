@@ -6,7 +6,7 @@ import { withScratch, type FileStore, type ScratchFile } from '../files/file-sto
 import { withPngText } from '../imaging/png-text.js';
 import { makeThumbnail, probeImage } from '../imaging/probe.js';
 import type { JobKind, JobRecord, PreviewJobParams } from '../jobs/job.js';
-import { QueueFullError, type JobQueue } from '../jobs/queue.js';
+import { QueueFullError, type OwnerQueue } from '../jobs/queue.js';
 import type { JobHandler, JobScheduler } from '../jobs/runner.js';
 import type { ImageRepository } from '../store/images.js';
 import { faultPoint, holdPoint } from '../faults.js';
@@ -32,7 +32,7 @@ export class GenerationService {
     private readonly images: ImageRepository,
     private readonly files: FileStore,
     private readonly references: Pick<ReferenceService, 'keep'>,
-    private readonly jobs: JobQueue,
+    private readonly jobs: OwnerQueue,
     private readonly scheduler: JobScheduler,
     private readonly engine: Engine,
     private readonly log: Logger,

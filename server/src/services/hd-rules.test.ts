@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Engine } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import type { JobRecord } from '../jobs/job.js';
-import { QueueFullError, type JobQueue } from '../jobs/queue.js';
+import { QueueFullError, type OwnerQueue } from '../jobs/queue.js';
 import { PermanentJobError, type JobContext, type JobScheduler } from '../jobs/runner.js';
 import type { ImageRecord, ImageRepository } from '../store/images.js';
 import { silentLogger } from '../testing/fixtures.js';
@@ -95,7 +95,7 @@ function statusStream(): HdStatusPublisher & { sent: [string, HdStatusMessage][]
 function hdService(parts: {
   images?: ImageRepository;
   files?: FileStore;
-  jobs?: JobQueue;
+  jobs?: OwnerQueue;
   scheduler?: JobScheduler;
   status?: HdStatusPublisher;
 }): HdService {
@@ -239,7 +239,7 @@ describe('HdService.order', () => {
       scheduler: strictFake<JobScheduler>('scheduler', {
         enqueue: () => Promise.resolve(undefined),
       }),
-      jobs: strictFake<JobQueue>('jobs', { findLive: hdOnly(findLive) }),
+      jobs: strictFake<OwnerQueue>('jobs', { findLive: hdOnly(findLive) }),
       status,
     }).order(alice, command('60x60'));
     expect(findLive).toHaveBeenCalledWith(alice.id, 'hd', 'hd:tile.png:60x60');
@@ -314,7 +314,7 @@ describe('HdService.cancelForImage (an LD image being deleted)', () => {
     const abortCancelled = vi.fn();
     const status = statusStream();
     await hdService({
-      jobs: strictFake<JobQueue>('jobs', { cancelByKeyPrefix }),
+      jobs: strictFake<OwnerQueue>('jobs', { cancelByKeyPrefix }),
       scheduler: strictFake<JobScheduler>('scheduler', { abortCancelled }),
       status,
     }).cancelForImage(alice, 'tile.png');
@@ -338,7 +338,7 @@ describe('HdService.cancel (the queue page)', () => {
   it('ends the cancelled id on the status stream (issue 22, part 9)', async () => {
     const status = statusStream();
     const result = await hdService({
-      jobs: strictFake<JobQueue>('jobs', {
+      jobs: strictFake<OwnerQueue>('jobs', {
         cancel: hdOnly(() => Promise.resolve(hdJob({ status: 'cancelled' }))),
       }),
       status,
@@ -362,7 +362,7 @@ describe('HdService.cancel (the queue page)', () => {
   it('tells nothing when the job had started already', async () => {
     const status = statusStream();
     const result = await hdService({
-      jobs: strictFake<JobQueue>('jobs', {
+      jobs: strictFake<OwnerQueue>('jobs', {
         cancel: hdOnly(() => Promise.resolve(hdJob({ status: 'in_progress' }))),
       }),
       status,
@@ -408,7 +408,7 @@ describe("the owner's HD queue", () => {
     const list = vi.fn(() => Promise.resolve(jobs));
     const isPaused = vi.fn(() => Promise.resolve(true));
     const view = await hdService({
-      jobs: strictFake<JobQueue>('jobs', { list: hdOnly(list), isPaused }),
+      jobs: strictFake<OwnerQueue>('jobs', { list: hdOnly(list), isPaused }),
     }).list(alice);
     expect(list).toHaveBeenCalledWith(alice.id, 'hd', 200);
     expect(isPaused).toHaveBeenCalledWith(alice.id, 'hd');
@@ -432,7 +432,7 @@ describe("the owner's HD queue", () => {
     ];
     const cancel = vi.fn(() => Promise.resolve(answers.shift()));
     const service = hdService({
-      jobs: strictFake<JobQueue>('jobs', { cancel: hdOnly(cancel) }),
+      jobs: strictFake<OwnerQueue>('jobs', { cancel: hdOnly(cancel) }),
       status: statusStream(),
     });
     expect(await service.cancel(alice, 'order-1')).toBe('cancelled');
@@ -449,7 +449,7 @@ describe("the owner's HD queue", () => {
     ];
     const moveToTop = vi.fn(() => Promise.resolve(answers.shift()));
     const service = hdService({
-      jobs: strictFake<JobQueue>('jobs', { moveToTop: hdOnly(moveToTop) }),
+      jobs: strictFake<OwnerQueue>('jobs', { moveToTop: hdOnly(moveToTop) }),
     });
     expect(await service.moveToTop(alice, 'order-1')).toBe('moved');
     expect(await service.moveToTop(alice, 'order-1')).toBe('not-queued');
@@ -462,7 +462,7 @@ describe("the owner's HD queue", () => {
     const resume = vi.fn(() => Promise.resolve());
     const wake = vi.fn();
     const service = hdService({
-      jobs: strictFake<JobQueue>('jobs', { pause, resume }),
+      jobs: strictFake<OwnerQueue>('jobs', { pause, resume }),
       scheduler: strictFake<JobScheduler>('scheduler', { wake }),
     });
     await service.pause(alice);

@@ -18,7 +18,7 @@ import { copyWithPhysicalSize } from '../imaging/physical-size.js';
 import { makeHdThumbnail, readImageSize } from '../imaging/probe.js';
 import { faultPoint } from '../faults.js';
 import type { HdJobParams, JobRecord } from '../jobs/job.js';
-import { QueueFullError, type JobQueue } from '../jobs/queue.js';
+import { QueueFullError, type OwnerQueue } from '../jobs/queue.js';
 import { PermanentJobError, type JobHandler, type JobScheduler } from '../jobs/runner.js';
 import type { ImageRepository, NewImage } from '../store/images.js';
 import { stem } from './generation.js';
@@ -42,7 +42,7 @@ export class HdService {
   constructor(
     private readonly images: ImageRepository,
     private readonly files: FileStore,
-    private readonly jobs: JobQueue,
+    private readonly jobs: OwnerQueue,
     private readonly scheduler: JobScheduler,
     private readonly status: HdStatusPublisher,
     private readonly engine: Engine,

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { FileStore } from '../files/file-store.js';
 import type { MaterialMapsMaker } from '../imaging/material-maps/maker.js';
 import type { JobRecord } from '../jobs/job.js';
-import { QueueFullError, type JobQueue } from '../jobs/queue.js';
+import { QueueFullError, type OwnerQueue } from '../jobs/queue.js';
 import { PermanentJobError, type JobHandler, type JobScheduler } from '../jobs/runner.js';
 import type { ImageRecord, ImageRepository } from '../store/images.js';
 import type { MaterialMapRecord, MaterialMapRepository } from '../store/material-maps.js';
@@ -43,7 +43,7 @@ export class MaterialMapService {
     private readonly images: ImageRepository,
     private readonly maps: MaterialMapRepository,
     private readonly files: FileStore,
-    private readonly jobs: JobQueue,
+    private readonly jobs: OwnerQueue,
     private readonly scheduler: JobScheduler,
     private readonly maker: MaterialMapsMaker,
     private readonly log: Logger,

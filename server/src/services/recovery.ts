@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { FileArea, FileStore, InterruptedRemoval } from '../files/file-store.js';
 import type { ImageKind, ImageRepository } from '../store/images.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { OwnerQueue } from '../jobs/queue.js';
 import type { UserRepository } from '../store/users.js';
 import type { Owner } from '../owner.js';
 import { thumbnailName, type ImageService } from './images.js';
@@ -34,7 +34,7 @@ export class RecoveryService {
     private readonly users: UserRepository,
     private readonly images: ImageRepository,
     private readonly imageService: ImageService,
-    private readonly jobs: JobQueue,
+    private readonly jobs: OwnerQueue,
     private readonly files: FileStore,
     private readonly log: Logger,
   ) {}
