@@ -1,5 +1,5 @@
 /** Messages between the builtin engine and its worker thread (`worker.ts`). */
-import type { SynthesisOptions } from './quilting.js';
+import type { SynthesisOptions } from './quilting/synthesize.js';
 
 /** The worker's `workerData`. */
 export interface WorkerJob {
