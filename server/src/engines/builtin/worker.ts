@@ -31,12 +31,12 @@ function report(percent: number): void {
 }
 
 async function run(job: WorkerJob): Promise<void> {
-  const { options } = job;
+  const { settings } = job;
   report(0);
   const decoded = await decodeToRaw(job.referencePath);
-  const reference = await toWorkingSize(decoded, options.width, options.height);
+  const reference = await toWorkingSize(decoded, settings.width, settings.height);
   report(DECODED);
-  const image = synthesize(reference, options, (fraction) =>
+  const image = synthesize(reference, settings, (fraction) =>
     report(DECODED + (SYNTHESIZED - DECODED) * fraction),
   );
   const encoded = await sharp(image.data, {
