@@ -1,4 +1,7 @@
-import { synthesizeTraced, type SynthesisOptions } from '../server/src/engines/builtin/quilting.js';
+import {
+  synthesizeTraced,
+  type SynthesisOptions,
+} from '../server/src/engines/builtin/quilting/synthesize.js';
 import { cutEnergy, wrapRatio } from '../server/src/engines/builtin/quilting/seam-metrics.js';
 import { seamReferences } from '../server/src/engines/builtin/test-references.js';
 import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';

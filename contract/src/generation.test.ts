@@ -7,6 +7,7 @@ import {
   previewMetadata,
   previewRequestFields,
   previewRequestSchema,
+  previewSettingsIn,
   previewSettingsOf,
   reusableSeed,
   seedFor,
@@ -321,6 +322,15 @@ describe('preview settings', () => {
       ['seamless', true],
       ['mask', true],
     ]);
+  });
+
+  it('takes only the settings off what carries them and more, each of them', () => {
+    const settings = previewSettingsOf(request);
+    const engineParams = { ...settings, referencePath: '/tmp/ref.png', outputPath: '/tmp/out.png' };
+    expect(previewSettingsIn(engineParams)).toEqual(settings);
+    expect(Object.keys(previewSettingsIn(engineParams)).sort()).toEqual(
+      Object.keys(settings).sort(),
+    );
   });
 
   it('[M1] reads back from the metadata what was recorded', () => {

@@ -212,6 +212,22 @@ export const PREVIEW_METADATA_KEYS = {
   mask: 'mask',
 } as const satisfies Record<keyof PreviewSettings, string>;
 
+/** Every preview setting's name, once (the keys of PreviewSettings, in the metadata's order). */
+const PREVIEW_SETTING_NAMES = Object.keys(
+  PREVIEW_METADATA_KEYS,
+) as readonly (keyof PreviewSettings)[];
+
+/**
+ * Only the preview settings of something that carries them and more (a job's params, an engine's
+ * params), so the one shape travels from the job to the engine and on to its worker or workflow:
+ * a new setting is added to PreviewSettings and nowhere on the way.
+ */
+export function previewSettingsIn(carrier: PreviewSettings): PreviewSettings {
+  return Object.fromEntries(
+    PREVIEW_SETTING_NAMES.map((name) => [name, carrier[name]]),
+  ) as unknown as PreviewSettings;
+}
+
 /** An LD image's record of its settings: the same values under their metadata keys. */
 export type PreviewMetadata = {
   [K in keyof PreviewSettings as (typeof PREVIEW_METADATA_KEYS)[K]]: PreviewSettings[K];

@@ -6,14 +6,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawImage } from '../engines/engine.js';
 import { tempDir } from '../testing/fixtures.js';
-import {
-  decodeBmp,
-  decodeToRaw,
-  openImage,
-  readImageHeader,
-  sniffImageFormat,
-  validateStoredUpload,
-} from './decode.js';
+import { decodeBmp } from './bmp.js';
+import { decodeToRaw, openImage } from './decode.js';
+import { readImageHeader, sniffImageFormat, validateStoredUpload } from './image-header.js';
 
 let dir: string;
 let removeDir: () => void;

@@ -5,7 +5,7 @@
  * A new output format (16-bit PNG, TIFF for print) is one more row.
  */
 import type sharp from 'sharp';
-import type { ImageFormat } from './decode.js';
+import type { ImageFormat } from './image-header.js';
 import { jpegDensity, pngDensity, type DensityWriter } from './physical-size.js';
 
 /**

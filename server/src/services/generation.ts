@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { previewMetadata, previewSettingsOf, type PreviewRequest } from '@tessera/contract';
+import {
+  previewMetadata,
+  previewSettingsIn,
+  previewSettingsOf,
+  type PreviewRequest,
+} from '@tessera/contract';
 import type { Logger } from 'pino';
 import type { Engine } from '../engines/engine.js';
 import { withScratch, type FileStore, type ScratchFile } from '../files/file-store.js';
@@ -114,19 +119,9 @@ export class GenerationService {
       const output = scratch.newFile('png');
       await this.engine.generate(
         {
+          ...previewSettingsIn(params),
           referencePath: await scratch.copyOf(owner.username, 'input', params.inputFile),
           outputPath: output.path,
-          width: params.width,
-          height: params.height,
-          seed: params.seed,
-          seamless: params.seamless,
-          mask: params.mask,
-          similarity: params.similarity,
-          imaginationWeight: params.imaginationWeight,
-          promptAdherence: params.promptAdherence,
-          style: params.style,
-          positivePrompt: params.positivePrompt,
-          negativePrompt: params.negativePrompt,
           remote,
         },
         (percent) => progress(percent * 0.95),

@@ -1,5 +1,6 @@
 import {
   buildHdCommand,
+  hdFactorsFor,
   errorText,
   type CommandPayload,
   type HdSizeLabel,
@@ -137,6 +138,29 @@ describe('HdService.order', () => {
         seed: expect.any(Number) as number,
       },
     });
+  });
+
+  it("takes the size's factors from the table, however the command wrote them", async () => {
+    const enqueue = vi.fn(() => Promise.resolve(hdJob()));
+    const service = hdService({
+      images: imagesHolding([ldImage()]),
+      scheduler: strictFake<JobScheduler>('scheduler', { enqueue: hdOnly(enqueue) }),
+    });
+    // The contract matches factors to a size to 2 decimals: these are 60x60's.
+    await service.order(alice, {
+      ...command('60x60'),
+      rescale_factor_cr711: '1.740',
+      rescale_factor_cr701: '1.501',
+      scale_by_image692: '2.70',
+    });
+    expect(enqueue).toHaveBeenCalledWith(
+      expect.objectContaining({
+        params: expect.objectContaining({
+          size: '60x60',
+          factors: hdFactorsFor('60x60'),
+        }) as unknown,
+      }),
+    );
   });
 
   it('answers an unknown image with an error status and queues nothing', async () => {

@@ -1,6 +1,7 @@
 import {
   errorText,
   serverError,
+  hdFactorsFor,
   hdPrintSize,
   hdSizesForImage,
   hdTargetSize,
@@ -71,20 +72,18 @@ export class HdService {
     };
     const source = await this.images.find(owner.id, 'ld', command.image);
     if (!source) return refuse(errorText('ORDERED_IMAGE_NOT_FOUND', command.image));
+    // The command's factors name a size (the contract matched them to a row, to 2 decimals);
+    // the job takes that row's factors, so the size table is their one source.
     const size = sizeLabelFromFactors(command);
-    if (!size || !hdSizesForImage(source.width, source.height).includes(size)) {
+    const factors = size && hdFactorsFor(size);
+    if (!size || !factors || !hdSizesForImage(source.width, source.height).includes(size)) {
       return refuse(errorText('HD_SIZE_NOT_OFFERED', size ?? '?'));
     }
     const params: HdJobParams = {
       owner,
       image: source.filename,
       size,
-      factors: {
-        rescale_factor_cr711: Number(command.rescale_factor_cr711),
-        scale_by_latent707: Number(command.scale_by_latent707),
-        rescale_factor_cr701: Number(command.rescale_factor_cr701),
-        scale_by_image692: Number(command.scale_by_image692),
-      },
+      factors,
       seed: Number(command.seed),
     };
     const dedupeKey = `hd:${source.filename}:${size}`;

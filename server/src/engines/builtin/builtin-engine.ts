@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
+import { previewSettingsIn } from '@tessera/contract';
 import type {
   Engine,
   GeneratedImage,
@@ -55,17 +56,7 @@ export class BuiltinEngine implements Engine {
     if (signal.aborted) return Promise.reject(abortError(signal));
     const job: WorkerJob = {
       referencePath: params.referencePath,
-      options: {
-        width: params.width,
-        height: params.height,
-        seed: params.seed,
-        seamless: params.seamless,
-        mask: params.mask,
-        similarity: params.similarity,
-        imaginationWeight: params.imaginationWeight,
-        promptAdherence: params.promptAdherence,
-        style: params.style,
-      },
+      settings: previewSettingsIn(params),
     };
     const partialPath = `${params.outputPath}.${randomUUID()}.partial`;
 

@@ -1,10 +1,10 @@
 /** Messages between the builtin engine and its worker thread (`worker.ts`). */
-import type { SynthesisOptions } from './quilting.js';
+import type { PreviewSettings } from '@tessera/contract';
 
-/** The worker's `workerData`. */
+/** The worker's `workerData`: the job's settings as they came (quilting reads all but the prompts). */
 export interface WorkerJob {
   referencePath: string;
-  options: SynthesisOptions;
+  settings: PreviewSettings;
 }
 
 export type WorkerMessage =

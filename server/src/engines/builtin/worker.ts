@@ -1,7 +1,7 @@
 /**
  * The builtin engine's worker thread: decodes the reference, resizes it to the working size,
- * synthesizes the texture (quilting.ts) and encodes the PNG, reporting progress on the way. All
- * the heavy work of a preview happens here, off the server's event loop. Started by
+ * synthesizes the texture (quilting/synthesize.ts) and encodes the PNG, reporting progress on
+ * the way. All the heavy work of a preview happens here, off the server's event loop. Started by
  * builtin-engine.ts with a {@link WorkerJob} as `workerData`; it may be terminated at any time,
  * and writes no file (the engine does, so that a terminated worker can leave none behind).
  */
@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { decodeToRaw } from '../../imaging/decode.js';
 import type { RawImage } from '../engine.js';
 import type { WorkerJob, WorkerMessage } from './protocol.js';
-import { synthesize, workingSize } from './quilting.js';
+import { synthesize, workingSize } from './quilting/synthesize.js';
 
 /** Progress milestones, in percent: decoded and resized, synthesized, encoded. */
 const DECODED = 5;
@@ -31,12 +31,12 @@ function report(percent: number): void {
 }
 
 async function run(job: WorkerJob): Promise<void> {
-  const { options } = job;
+  const { settings } = job;
   report(0);
   const decoded = await decodeToRaw(job.referencePath);
-  const reference = await toWorkingSize(decoded, options.width, options.height);
+  const reference = await toWorkingSize(decoded, settings.width, settings.height);
   report(DECODED);
-  const image = synthesize(reference, options, (fraction) =>
+  const image = synthesize(reference, settings, (fraction) =>
     report(DECODED + (SYNTHESIZED - DECODED) * fraction),
   );
   const encoded = await sharp(image.data, {

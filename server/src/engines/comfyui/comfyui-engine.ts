@@ -24,6 +24,7 @@
  * temp folder (upload-slots.ts: one per prompt in flight on that server), and each prompt's
  * history entry is deleted once it is over.
  */
+import { previewSettingsIn } from '@tessera/contract';
 import type {
   Engine,
   EngineHealth,
@@ -147,17 +148,8 @@ export class ComfyUIEngine implements Engine {
         outputNode: PREVIEW_NODES.output.id,
         fill: (uploaded) =>
           fillPreview(this.templates.preview, {
+            ...previewSettingsIn(params),
             referenceImage: uploaded,
-            positivePrompt: params.positivePrompt,
-            negativePrompt: params.negativePrompt,
-            width: params.width,
-            height: params.height,
-            seed: params.seed,
-            imaginationWeight: params.imaginationWeight,
-            similarity: params.similarity,
-            promptAdherence: params.promptAdherence,
-            style: params.style,
-            seamless: params.seamless,
           }),
         // Previews are PNG.
         output: { ...params, encoding: 'png' },

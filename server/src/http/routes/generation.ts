@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { FileStore, Scratch, ScratchFile } from '../../files/file-store.js';
 import { diskFullPoint } from '../../faults.js';
-import { validateStoredUpload } from '../../imaging/decode.js';
+import { validateStoredUpload } from '../../imaging/image-header.js';
 import type { EnqueueOutcome, GenerationStatus } from '../../services/generation.js';
 import type { Owner } from '../../owner.js';
 import { ownerOf } from '../session.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { API_ROUTES, errorText, fileExtension, isSafeFileName } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ByteRange, FileArea, FileStore, StoredFile } from '../../files/file-store.js';
-import { sniffImageFormat, type ImageFormat } from '../../imaging/decode.js';
+import { sniffImageFormat, type ImageFormat } from '../../imaging/image-header.js';
 import { HD_TYPES_BY_EXTENSION, HD_TYPES_BY_FORMAT } from '../../imaging/hd-encodings.js';
 import { thumbnailName } from '../../services/images.js';
 import { dispositionFileName } from '../content-disposition.js';

@@ -1,6 +1,6 @@
 /** Pasting a chosen patch into the canvas behind its cuts. */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
- * A numeric kernel over typed arrays: every index is in bounds by construction (see quilting.ts). */
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
 import type { Canvas, PatchWindow } from './canvas.js';
 
 /**

@@ -3,7 +3,7 @@
  * pixels, the path of least error through the overlap, and the window mask they make together.
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
- * A numeric kernel over typed arrays: every index is in bounds by construction (see quilting.ts). */
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
 import type { Canvas, PatchWindow } from './canvas.js';
 import { clampInt } from './numeric.js';
 

@@ -9,7 +9,7 @@
  * a pebble), flexible enough for a side light or a vignette.
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
- * A numeric kernel over typed arrays: every index is in bounds by construction (see quilting.ts). */
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
 import type { RawImage } from '../../engine.js';
 import { MASK_ALPHA_THRESHOLD } from '../../engine.js';
 

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
- * A numeric kernel over typed arrays: every index is in bounds by construction (see quilting.ts). */
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
 /** Small numeric helpers and image statistics shared by the quilting steps. */
 
 /** Mean squared RGB difference between horizontal and vertical neighbours, per channel. */

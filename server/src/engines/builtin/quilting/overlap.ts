@@ -4,7 +4,7 @@
  * the per-pixel error of a chosen source patch against them.
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
- * A numeric kernel over typed arrays: every index is in bounds by construction (see quilting.ts). */
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
 import type { Canvas, PatchWindow } from './canvas.js';
 
 /** Overlap pixels sampled for the first, coarse scoring of the candidates. */

@@ -6,7 +6,7 @@
  * among the best distinct ones, scored on the whole overlap, with a temperature.
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
- * A numeric kernel over typed arrays: every index is in bounds by construction (see quilting.ts). */
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
 import type { Prng } from '../prng.js';
 import { SAMPLE_VALUES, type Overlap, type OverlapSamples } from './overlap.js';
 

@@ -12,7 +12,7 @@
  * the image is seamless (so it still tiles).
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
- * A numeric kernel over typed arrays: every index is in bounds by construction (see quilting.ts). */
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
 
 /** Relative residual at which the solve stops, and its iteration bound. */
 const TOLERANCE = 2e-2;

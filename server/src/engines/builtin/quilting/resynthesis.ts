@@ -4,7 +4,7 @@
  * new cuts cost less.
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
- * A numeric kernel over typed arrays: every index is in bounds by construction (see quilting.ts). */
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
 import type { Canvas, PatchWindow } from './canvas.js';
 
 /** The window's canvas state, to put back when a re-synthesised patch is no better. */

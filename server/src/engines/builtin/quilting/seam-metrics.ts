@@ -5,7 +5,7 @@
  * result against its inside.
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
- * A numeric kernel over typed arrays: every index is in bounds by construction (see quilting.ts). */
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
 import type { RawImage } from '../../engine.js';
 
 export interface CutEnergy {

@@ -3,7 +3,7 @@
  * window's pixels map onto the canvas, and the framing of a finished torus.
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
- * A numeric kernel over typed arrays: every index is in bounds by construction (see quilting.ts). */
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
 
 /** Patch origins along one axis of `length` pixels, for side `P` and stride `S`. */
 export function gridPositions(length: number, P: number, S: number, seamless: boolean): Int32Array {

@@ -1,6 +1,6 @@
 import { OUTPUT_FORMATS } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
-import type { RawImage } from '../engine.js';
+import type { RawImage } from '../../engine.js';
 import {
   patchSize,
   stylise,
@@ -8,10 +8,10 @@ import {
   synthesizeTraced,
   workingSize,
   type SynthesisOptions,
-} from './quilting.js';
-import { cutEnergy, wrapRatio } from './quilting/seam-metrics.js';
-import { FORM_DEFAULTS } from '../../testing/generate-params.js';
-import { bricks, seamReferences, stripes, valueNoise } from './test-references.js';
+} from './synthesize.js';
+import { cutEnergy, wrapRatio } from './seam-metrics.js';
+import { FORM_DEFAULTS } from '../../../testing/generate-params.js';
+import { bricks, seamReferences, stripes, valueNoise } from '../test-references.js';
 
 /** The generation form's defaults (SPEC §3, checklist G7) at a small size. */
 const BASE: SynthesisOptions = {

@@ -1,0 +1,217 @@
+/**
+ * Placing patches on the canvas: for a grid cell, the search for its source, the minimum-error
+ * boundary cuts against what is there, and the paste; every cell once, then (when repairing) the
+ * cells whose cuts cost most, re-synthesised.
+ */
+/* eslint-disable @typescript-eslint/no-non-null-assertion --
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
+import type { Prng } from '../prng.js';
+import { paste } from './assembly.js';
+import { cutMask } from './boundary-cut.js';
+import { createCanvas, PatchWindow, type Canvas } from './canvas.js';
+import { Overlap, overlapError } from './overlap.js';
+import { PatchSearch, type SearchSpace } from './patch-search.js';
+import {
+  clearCore,
+  restoreWindow,
+  saveWindow,
+  windowCutCost,
+  type WindowState,
+} from './resynthesis.js';
+import { torusDelta } from './torus.js';
+
+/** Share of the patches searched again after the first pass, the worst first. */
+const REDO_SHARE = 0.15;
+/** Only patches whose cuts cost more than this × the reference's own gradient energy. */
+const REDO_ABOVE = 1.2;
+
+/** The patch grid and what steers each patch's choice, fixed for one synthesis. */
+export interface PlacementPlan {
+  /** The output's size; on a torus when seamless. */
+  W: number;
+  H: number;
+  seamless: boolean;
+  /** The patch side and the width of its overlap with its neighbours. */
+  P: number;
+  O: number;
+  /** The grid's patch origins, columns and rows. */
+  xs: Int32Array;
+  ys: Int32Array;
+  /** The seeded offset of the reference laid under the output (the layout term's target). */
+  offX: number;
+  offY: number;
+  /** How far a patch may sit from the layout's position, and what it pays beyond that. */
+  slack: number;
+  pull: number;
+  /** Whether the layout term applies at all (similarity > 0). */
+  nearLayout: boolean;
+  /** Temperature of the draw among good candidates, and the chance to break away. */
+  temperature: number;
+  breakAwayChance: number;
+}
+
+export class PatchPlacer {
+  readonly canvas: Canvas;
+  private readonly nx: number;
+  private readonly ny: number;
+  /** Per grid cell, the source position its patch was copied from (−1: not yet placed). */
+  private readonly srcX: Int32Array;
+  private readonly srcY: Int32Array;
+  // Per-patch scratch.
+  private readonly window: PatchWindow;
+  private readonly overlap: Overlap;
+  private readonly search: PatchSearch;
+  private readonly err: Float64Array;
+  private readonly take: Uint8Array;
+
+  constructor(
+    private readonly space: SearchSpace,
+    private readonly plan: PlacementPlan,
+    rng: Prng,
+  ) {
+    const { W, H, seamless, P, xs, ys } = plan;
+    this.nx = xs.length;
+    this.ny = ys.length;
+    this.canvas = createCanvas(W, H, seamless);
+    this.srcX = new Int32Array(this.nx * this.ny).fill(-1);
+    this.srcY = new Int32Array(this.nx * this.ny).fill(-1);
+    this.window = new PatchWindow(P);
+    this.overlap = new Overlap(P, space.Wr);
+    this.search = new PatchSearch(space, P, rng);
+    this.err = new Float64Array(P * P);
+    this.take = new Uint8Array(P * P);
+  }
+
+  /** The patches of the first pass and of the re-synthesis (`repair`), for progress. */
+  patchCount(repair: boolean): { first: number; redo: number } {
+    const cells = this.nx * this.ny;
+    return { first: cells, redo: repair && cells > 1 ? Math.ceil(REDO_SHARE * cells) : 0 };
+  }
+
+  /** Every patch once, row by row; `onPlaced` after each. */
+  placeAll(onPlaced: () => void): void {
+    for (let j = 0; j < this.ny; j++) {
+      for (let i = 0; i < this.nx; i++) {
+        this.place(i, j, false);
+        onPlaced();
+      }
+    }
+  }
+
+  /**
+   * The `count` patches whose cuts cost most per cut pair, against the reference's own gradient
+   * energy `insideEnergy` (summed over channels), worst first, searched again; only those
+   * clearly worse than the texture, and a new patch is kept only if its cuts cost less.
+   * `onPlaced` after each of the `count`.
+   */
+  redoWorst(count: number, insideEnergy: number, onPlaced: () => void): void {
+    const { canvas, window, srcX, srcY, nx } = this;
+    const { xs, ys } = this.plan;
+    const { Wr } = this.space;
+    const ranked: { cell: number; cost: number }[] = [];
+    for (let cell = 0; cell < nx * this.ny; cell++) {
+      window.moveTo(canvas, xs[cell % nx]!, ys[Math.floor(cell / nx)]!);
+      const { sum, pairs } = windowCutCost(canvas, window, Wr);
+      ranked.push({ cell, cost: pairs > 0 ? sum / pairs / insideEnergy : 0 });
+    }
+    ranked.sort((a, b) => b.cost - a.cost || a.cell - b.cell);
+    let saved: WindowState | undefined;
+    for (let k = 0; k < count; k++) {
+      const entry = ranked[k]!;
+      if (entry.cost > REDO_ABOVE) {
+        const i = entry.cell % nx;
+        const j = Math.floor(entry.cell / nx);
+        window.moveTo(canvas, xs[i]!, ys[j]!);
+        const before = windowCutCost(canvas, window, Wr).sum;
+        saved = saveWindow(canvas, window, saved);
+        const [keptX, keptY] = [srcX[entry.cell]!, srcY[entry.cell]!];
+        this.place(i, j, true);
+        if (windowCutCost(canvas, window, Wr).sum >= before) {
+          restoreWindow(canvas, window, saved);
+          srcX[entry.cell] = keptX;
+          srcY[entry.cell] = keptY;
+        }
+      }
+      onPlaced();
+    }
+  }
+
+  /**
+   * Places the patch of grid cell (i, j): searches its source, cuts it against what is there
+   * and pastes it. `again`: a re-synthesis, the patch held on all four sides by the `O`-wide
+   * frame of its window (its core was cleared).
+   */
+  private place(i: number, j: number, again: boolean): void {
+    const { canvas, window, overlap, srcX, srcY, nx, ny } = this;
+    const { W, H, seamless, P, O, xs, ys } = this.plan;
+    const { ref, grad: refGrad, structureWeight, Wr, nvx, nvy } = this.space;
+    const x0 = xs[i]!;
+    const y0 = ys[j]!;
+    window.moveTo(canvas, x0, y0);
+    if (again) clearCore(canvas, window, O);
+    overlap.gather(canvas, window);
+
+    // Patches closing the torus are held on three or four sides: they are searched harder and
+    // the layout term holds them less (the reference's far side rarely fits there).
+    const closing = seamless && (i === nx - 1 || j === ny - 1);
+
+    // Source positions that would continue the copies of the placed neighbours.
+    const coherent: number[] = [];
+    for (let dj = -1; dj <= 1; dj++) {
+      for (let di = -1; di <= 1; di++) {
+        if (di === 0 && dj === 0) continue;
+        let ni = i + di;
+        let nj = j + dj;
+        if (seamless) {
+          ni = (ni + nx) % nx;
+          nj = (nj + ny) % ny;
+        }
+        if (ni < 0 || nj < 0 || ni >= nx || nj >= ny) continue;
+        const n = nj * nx + ni;
+        if (srcX[n]! < 0) continue;
+        const ddx = seamless ? torusDelta(x0 - xs[ni]!, W) : x0 - xs[ni]!;
+        const ddy = seamless ? torusDelta(y0 - ys[nj]!, H) : y0 - ys[nj]!;
+        coherent.push(srcX[n]! + ddx, srcY[n]! + ddy);
+      }
+    }
+
+    // Where the layout term wants this patch: the reference, shifted by a seeded offset and
+    // repeated (every W − P + 1 pixels, so that every patch position is a valid one), laid
+    // under the output.
+    const { pull } = this.plan;
+    const chosen = this.search.choose({
+      overlap,
+      tx: (x0 + this.plan.offX) % nvx,
+      ty: (y0 + this.plan.offY) % nvy,
+      slack: this.plan.slack,
+      pull: closing ? pull * 0.1 : pull,
+      nearLayout: this.plan.nearLayout,
+      coherent,
+      closing,
+      temperature: this.plan.temperature,
+      breakAwayChance: this.plan.breakAwayChance,
+    });
+    const sx = chosen.x;
+    const sy = chosen.y;
+    srcX[j * nx + i] = sx;
+    srcY[j * nx + i] = sy;
+
+    // Minimum-error boundary cuts on each overlapping side, combined, then the paste.
+    overlapError(this.err, ref, refGrad, structureWeight, Wr, sx, sy, canvas, window);
+    cutMask(
+      this.take,
+      this.err,
+      again
+        ? { left: O, top: O, right: O, bottom: O }
+        : {
+            left: i > 0 ? xs[i - 1]! + P - x0 : 0,
+            top: j > 0 ? ys[j - 1]! + P - y0 : 0,
+            right: seamless && i === nx - 1 && nx > 1 ? x0 + P - W : 0,
+            bottom: seamless && j === ny - 1 && ny > 1 ? y0 + P - H : 0,
+          },
+      canvas,
+      window,
+    );
+    paste(canvas, window, this.take, ref, refGrad, Wr, sx, sy);
+  }
+}

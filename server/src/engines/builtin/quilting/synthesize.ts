@@ -1,0 +1,187 @@
+/**
+ * Exemplar-based texture synthesis by image quilting (Efros & Freeman, SIGGRAPH 2001) with
+ * minimum-error boundary cuts, seeded, optionally on a torus so that the result tiles.
+ *
+ * Pure and synchronous (no Node APIs): the builtin engine runs it in a worker thread, after
+ * decoding and resizing the reference to {@link workingSize} with sharp. How each parameter
+ * acts is documented in docs/engines.md; keep the two in step.
+ *
+ * Outline: the output is covered by a grid of square patches that overlap their neighbours by
+ * a quarter of their side. Patches are placed row by row. For each one, candidate source
+ * positions in the reference (a seeded random sample, the positions that continue the already
+ * placed neighbours, positions near where the layout term wants the patch) are scored by the
+ * squared colour difference over the overlap plus the layout term (on a sparse sample of the
+ * overlap first, pruned early), the best few are refined by a local pattern search, and one is
+ * drawn among the best distinct ones, scored on the whole overlap, with a temperature. The
+ * chosen patch is pasted behind minimum-error boundary cuts (dynamic programming over the
+ * per-pixel overlap error) on each side where it overlaps existing pixels, combined at the
+ * corners (a pixel is new only if every cut says so) and feathered over 3×3 pixels.
+ *
+ * Seamless: the grid is laid on a torus. The last column overlaps and cuts against the first,
+ * the last row against the first (those closing patches are searched harder), so the
+ * wrap-around is made of ordinary cuts. A torus has no edge, so the result is then framed
+ * (rolled) to start at its smoothest column and row.
+ */
+import type { RawImage } from '../../engine.js';
+import { mulberry32 } from '../prng.js';
+import { fitLighting, removeLighting } from './lighting.js';
+import { maskRegion } from './mask-region.js';
+import { clampInt, colourVariance, gradientEnergy, luminanceGradient } from './numeric.js';
+import { checkOptions, patchSize, type SeamHandling, type SynthesisOptions } from './options.js';
+import type { SearchSpace } from './patch-search.js';
+import { PatchPlacer } from './placement.js';
+import { poissonBlend } from './poisson.js';
+import { stylise, writeBack } from './tones.js';
+import { frameTorus, gridPositions } from './torus.js';
+
+// The folder's one entry: what the worker, the tests and the seam benchmark use.
+export {
+  MIN_WORKING_SIDE,
+  patchSize,
+  workingSize,
+  type SeamHandling,
+  type SynthesisOptions,
+} from './options.js';
+export { stylise } from './tones.js';
+
+/** Random candidates drawn per patch (besides the coherent and layout ones): bounds. */
+const MIN_RANDOM = 256;
+const MAX_RANDOM = 1536;
+/**
+ * Weight of the structure (squared luminance-gradient difference) against the squared RGB
+ * difference in the overlap cost and the cuts: a line in the overlap must be matched by a line.
+ */
+const STRUCTURE_WEIGHT = 3;
+
+/**
+ * Synthesizes `options.width × options.height` RGBA pixels (alpha 255) from `reference`.
+ * `onProgress` receives the fraction of patches placed, rising from 0 to 1.
+ *
+ * The steps, each in its own module of this folder: the options and the patch size
+ * (options.ts), the style pass and the write-back (tones.ts), the patch grid on a plane or a
+ * torus (torus.ts), placing each patch (placement.ts: the overlap with what is already placed in
+ * overlap.ts, the patch search in patch-search.ts, the minimum-error boundary cuts in
+ * boundary-cut.ts, pasting in assembly.ts, re-synthesis in resynthesis.ts), Poisson blending
+ * (poisson.ts) and the framing of a seamless result (torus.ts).
+ */
+export function synthesize(
+  reference: RawImage,
+  options: SynthesisOptions,
+  onProgress?: (fraction: number) => void,
+): RawImage {
+  return synthesizeTraced(reference, options, onProgress).image;
+}
+
+/** A synthesized image and, per pixel, the reference pixel (y · Wr + x) it was copied from. */
+export interface TracedSynthesis {
+  image: RawImage;
+  source: Int32Array;
+}
+
+/** {@link synthesize}, also returning where each pixel came from (for the seam measurements). */
+export function synthesizeTraced(
+  reference: RawImage,
+  options: SynthesisOptions,
+  onProgress?: (fraction: number) => void,
+  seams: SeamHandling = { repair: true },
+): TracedSynthesis {
+  const { W, H, Wr, Hr, seamless, similarity, imagination, adherence, style } = checkOptions(
+    reference,
+    options,
+  );
+  const rng = mulberry32(options.seed);
+
+  // Lighting drift out (put back at the end), over the part that patches are copied from.
+  const repair = seams.repair;
+  const lighting = repair ? fitLighting(reference, options.mask) : undefined;
+  const ref = stylise(lighting ? removeLighting(reference, lighting) : reference, style).data;
+
+  // Patch size, and where patches may be copied from (the mask).
+  let P = patchSize(reference, { width: W, height: H, seamless, promptAdherence: adherence });
+  let region = options.mask ? maskRegion(reference, P) : undefined;
+  while (region && region.count === 0 && P > 8) {
+    P = Math.max(8, Math.floor(P * 0.75));
+    region = maskRegion(reference, P);
+  }
+  if (region && (region.count === 0 || region.count === region.total)) region = undefined;
+  const O = Math.max(1, Math.round(P / 4));
+  const S = P - O;
+  const nvx = Wr - P + 1;
+  const nvy = Hr - P + 1;
+  const space: SearchSpace = {
+    ref,
+    grad: luminanceGradient(ref, Wr, Hr),
+    structureWeight: repair ? STRUCTURE_WEIGHT : 0,
+    Wr,
+    nvx,
+    nvy,
+    allowed: region?.allowed,
+    validList: region?.list,
+    randomCandidates: clampInt(
+      2 * Math.sqrt(region ? region.count : nvx * nvy),
+      MIN_RANDOM,
+      MAX_RANDOM,
+    ),
+  };
+
+  // Cost scales. Layout: a patch may sit up to `slack` pixels from where the reference's layout
+  // puts it (a quarter patch at similarity 1, growing to half the reference as similarity falls)
+  // and beyond that pays, quadratically, the colour variance per patch side; nothing at 0.
+  // Imagination: the temperature of the draw, in units of the reference's gradient energy (the
+  // error of a patch shifted by one pixel), so that it means the same on smooth and rough
+  // textures.
+  const variance = Math.max(25, colourVariance(ref, Wr * Hr));
+  const placer = new PatchPlacer(
+    space,
+    {
+      W,
+      H,
+      seamless,
+      P,
+      O,
+      // The grid of patch positions (on the torus when seamless: x wraps modulo W).
+      xs: gridPositions(W, P, S, seamless),
+      ys: gridPositions(H, P, S, seamless),
+      pull: similarity > 0 ? (4 * variance) / (P * P) : 0,
+      slack: Math.floor(P / 4 + ((1 - similarity) * Math.max(Wr, Hr)) / 2),
+      nearLayout: similarity > 0,
+      temperature: 0.04 * imagination * Math.max(1, gradientEnergy(ref, Wr, Hr)),
+      breakAwayChance: 0.5 * (imagination / 20) ** 2,
+      // Drawn before any patch is searched: the seed's first two numbers.
+      offX: rng.int(nvx),
+      offY: rng.int(nvy),
+    },
+    rng,
+  );
+
+  // The work: every patch once, then (when repairing) the worst share again.
+  const { first, redo } = placer.patchCount(repair);
+  const total = first + redo;
+  let placed = 0;
+  const onPlaced = () => {
+    placed++;
+    onProgress?.(placed / total);
+  };
+  onProgress?.(0);
+  placer.placeAll(onPlaced);
+  if (redo > 0) placer.redoWorst(redo, 3 * Math.max(1, gradientEnergy(ref, Wr, Hr)), onPlaced);
+
+  const { canvas } = placer;
+  if (repair) {
+    const blended = poissonBlend({
+      ref,
+      Wr,
+      Hr,
+      source: canvas.source,
+      W,
+      H,
+      seamless,
+      reach: Math.max(4, P / 2),
+    });
+    writeBack(canvas.data, blended, W, H, seamless ? undefined : lighting, style);
+  }
+  if (!seamless)
+    return { image: { data: canvas.data, width: W, height: H }, source: canvas.source };
+  const framed = frameTorus(canvas.data, canvas.source, W, H);
+  return { image: { data: framed.data, width: W, height: H }, source: framed.source };
+}
