@@ -10,7 +10,7 @@ import { useImageDeletion } from '../../components/gallery/use-image-deletion';
 import { deleteLdImage, refreshLdImages } from '../../lib/api/images';
 import { ldImagesQueryKey, removeCachedLdImages, useLdImages } from '../../lib/images/ld-images';
 import { useMessaging } from '../../lib/messaging';
-import { LdImageDetailsModal } from '../hd';
+import { LdImageDetailsModal } from '../image-details';
 import {
   TagAssignDialog,
   TagsPanel,

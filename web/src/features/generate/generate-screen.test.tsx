@@ -13,8 +13,8 @@ vi.mock('./image-size', () => ({
   readImageSize: async (file: File) =>
     sizes.has(file.name) ? sizes.get(file.name) : { width: 512, height: 512 },
 }));
-// The HD feature's modal is another feature's: a stand-in says which image it was opened for.
-vi.mock('../hd', async (importOriginal) => ({
+// The details modal is another feature's: a stand-in says which image it was opened for.
+vi.mock('../image-details', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   LdImageDetailsModal: ({
     image,

@@ -14,11 +14,11 @@ import { useNavigate } from 'react-router';
 import { StarImageButton } from '../../components/gallery/image-actions';
 import { CrossIcon } from '../../components/icons';
 import { useMessaging } from '../../lib/messaging';
-import type { RemixState } from '../generate';
+import { orderHd, useImageHdState } from '../hd';
 import { MaterialMapsSection } from '../materials';
 import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags';
-import { orderHd, useImageHdState } from './hd-job-store';
+import type { RemixState } from './remix';
 import './ld-image-details-modal.css';
 
 export interface LdImageDetailsModalProps {
