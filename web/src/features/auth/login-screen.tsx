@@ -1,3 +1,4 @@
+import { SCREEN_PATHS } from '@tessera/contract';
 import type { SessionResponse } from '@tessera/contract';
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -34,7 +35,7 @@ export function LoginScreen() {
       // The cookie just set is this user's: the screens need not ask the server who it is.
       const session: SessionResponse = { username: result.credentials.username };
       queryClient.setQueryData(sessionQuery.queryKey, session);
-      void navigate('/dashboard');
+      void navigate(SCREEN_PATHS.dashboard);
     },
   });
 

@@ -6,6 +6,7 @@ import {
   isHdSizeLabel,
   ldImageUrl,
   readImageMetadata,
+  SCREEN_PATHS,
 } from '@tessera/contract';
 import type { HdSizeLabel, LdImage, Tag } from '@tessera/contract';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -101,7 +102,7 @@ export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDet
       remix: { filename: image.filename, metadata: image.metadata, tags: image.tags },
     };
     close();
-    void navigate('/generate', { state });
+    void navigate(SCREEN_PATHS.generate, { state });
   }
 
   const imageTags = image.tags

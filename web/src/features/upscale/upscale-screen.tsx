@@ -1,4 +1,10 @@
-import { TEXTS, formatImageDate, hdImageUrl, ldThumbnailUrl } from '@tessera/contract';
+import {
+  TEXTS,
+  formatImageDate,
+  hdImageUrl,
+  ldThumbnailUrl,
+  SCREEN_PATHS,
+} from '@tessera/contract';
 import type { HdJob, HdJobsResponse } from '@tessera/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -152,7 +158,8 @@ export function UpscaleScreen() {
         <div className="upscale-state">
           <p>No HD jobs yet.</p>
           <p className="screen-text">
-            Open an image on the <Link to="/dashboard">Dashboard</Link> and choose Generate HD.
+            Open an image on the <Link to={SCREEN_PATHS.dashboard}>Dashboard</Link> and choose
+            Generate HD.
           </p>
         </div>
       ) : (
