@@ -55,7 +55,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function setUp(options: Parameters<typeof fakeServer>[0] = {}, path: string = SCREEN_PATHS.generate) {
+function setUp(
+  options: Parameters<typeof fakeServer>[0] = {},
+  path: string = SCREEN_PATHS.generate,
+) {
   const server = fakeServer(options);
   vi.stubGlobal('fetch', server.fetch);
   renderWithApp(server.client, path, [
