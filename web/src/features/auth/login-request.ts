@@ -1,6 +1,6 @@
 import { API_ROUTES, errorResponseSchema, loginResponseSchema, TEXTS } from '@tessera/contract';
-import { postJson } from '../../lib/http';
-import type { HttpAnswer } from '../../lib/http';
+import { postJson } from '../../lib/api/http';
+import type { HttpAnswer } from '../../lib/api/http';
 import type { Credentials } from './credentials';
 
 /** On success, the credentials to keep: the ones sent, with the messaging secret if given. */

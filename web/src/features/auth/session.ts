@@ -1,7 +1,7 @@
 import { API_ROUTES, sessionResponseSchema } from '@tessera/contract';
 import type { SessionResponse } from '@tessera/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { HttpError, expectAnswer, send } from '../../lib/http';
+import { HttpError, expectAnswer, send } from '../../lib/api/http';
 
 /**
  * Who the session cookie belongs to (GET /api/session), or null without a live session. The

@@ -1,5 +1,4 @@
 // HD: the shared record of HD jobs (the order, its status, the queue) and the sidebar's badge.
 export { orderHd, reportHdJobCancelled, useHdJobs, useImageHdState } from './hd-job-store';
-export { cancelHdJob, fetchHdJobs, fetchHdQueue, moveHdJobToTop, setHdQueuePaused } from './hd-api';
 export type { HdJobView, HdJobsState, ImageHdState } from './hd-job-state';
 export { ActiveHdJobsBadge } from './active-hd-jobs';

@@ -9,15 +9,9 @@ import type { HdJob, HdJobsResponse } from '@tessera/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { cancelHdJob, fetchHdQueue, moveHdJobToTop, setHdQueuePaused } from '../../lib/api/hd';
 import { useHdStatus, useMessaging } from '../../lib/messaging';
-import {
-  cancelHdJob,
-  fetchHdQueue,
-  moveHdJobToTop,
-  reportHdJobCancelled,
-  setHdQueuePaused,
-  useHdJobs,
-} from '../hd';
+import { reportHdJobCancelled, useHdJobs } from '../hd';
 import { HD_JOB_GROUPS, groupJobs, markJobCancelled, patchJobs } from './hd-queue';
 import type { HdJobGroupName } from './hd-queue';
 import './upscale-screen.css';
