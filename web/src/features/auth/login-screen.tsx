@@ -4,11 +4,11 @@ import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-q
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { login } from '../../lib/api/session';
 import { titleQuery, themeQuery } from '../../lib/config-queries';
 import { connectMessaging } from '../../lib/mqtt';
 import { themeAsset } from '../../lib/theme';
 import { storeCredentials } from './credentials';
-import { login } from './login-request';
 import { sessionQuery } from './session';
 import './login-screen.css';
 
