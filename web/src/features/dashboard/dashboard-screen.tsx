@@ -4,7 +4,6 @@ import { useCallback, useMemo, useState } from 'react';
 import { imageKey } from '../../components/gallery/gallery-image';
 import { GalleryScreen } from '../../components/gallery/gallery-screen';
 import type { TileBox } from '../../components/gallery/masonry-grid';
-import { SelectionBar } from '../../components/gallery/selection-bar';
 import { useGalleryWiring } from '../../components/gallery/use-gallery-wiring';
 import { deleteLdImage, refreshLdImages } from '../../lib/api/images';
 import { ldImagesQueryKey, removeCachedLdImages, useLdImages } from '../../lib/images/ld-images';
@@ -18,7 +17,7 @@ import {
   useTagFilter,
   useTags,
 } from '../tags';
-import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
+import { useZipDownload, ZipSelectionTools } from '../zip';
 import { useLdSearch } from './ld-search';
 import { LdSearchBar } from './ld-search-bar';
 import { LdTable } from './ld-table';
@@ -116,19 +115,19 @@ export function DashboardScreen() {
       tools={<TagsPanel filter={filter} />}
       toolbar={
         <>
-          {selectedVisible.length > 0 && (
-            <SelectionBar count={selectedVisible.length} onClear={clearSelection}>
-              <DownloadZipButton files={selectedVisible.map(imageKey)} zip={zip} />
-              <button
-                type="button"
-                className="button button-small button-danger"
-                onClick={gallery.deleteSelection}
-              >
-                Delete Selection
-              </button>
-            </SelectionBar>
-          )}
-          <ZipDownloadStatus zip={zip} />
+          <ZipSelectionTools
+            files={selectedVisible.map(imageKey)}
+            zip={zip}
+            onClear={clearSelection}
+          >
+            <button
+              type="button"
+              className="button button-small button-danger"
+              onClick={gallery.deleteSelection}
+            >
+              Delete Selection
+            </button>
+          </ZipSelectionTools>
           <LdSearchBar {...find} />
         </>
       }

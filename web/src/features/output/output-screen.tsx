@@ -4,11 +4,10 @@ import { useCallback } from 'react';
 import { imageKey } from '../../components/gallery/gallery-image';
 import { GalleryScreen } from '../../components/gallery/gallery-screen';
 import type { TileBox } from '../../components/gallery/masonry-grid';
-import { SelectionBar } from '../../components/gallery/selection-bar';
 import { useGalleryWiring } from '../../components/gallery/use-gallery-wiring';
 import { deleteHdImage } from '../../lib/api/images';
 import { useMessaging } from '../../lib/messaging';
-import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
+import { useZipDownload, ZipSelectionTools } from '../zip';
 import { HdImageDetailsModal } from './hd-image-details-modal';
 import { hdImagesQueryKey, removeCachedHdImage, useHdImages } from './hd-images';
 import { HdTable } from './hd-table';
@@ -70,14 +69,11 @@ export function OutputScreen() {
       deletion={gallery.deletion}
       onRefresh={refresh}
       toolbar={
-        <>
-          {selectedVisible.length > 0 && (
-            <SelectionBar count={selectedVisible.length} onClear={clearSelection}>
-              <DownloadZipButton files={selectedVisible.map(imageKey)} zip={zip} />
-            </SelectionBar>
-          )}
-          <ZipDownloadStatus zip={zip} />
-        </>
+        <ZipSelectionTools
+          files={selectedVisible.map(imageKey)}
+          zip={zip}
+          onClear={clearSelection}
+        />
       }
       gridLabel="HD images"
       renderTile={renderTile}
