@@ -1,3 +1,4 @@
+import { SCREEN_PATHS } from '@tessera/contract';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,7 +98,7 @@ describe.skipIf(browserMissing)('References (/input)', () => {
   it('"Use as reference" opens Generate with it loaded; what it makes is listed under that same reference, not a copy (issue 22, part 13)', async () => {
     await openReferences();
     await page.getByRole('button', { name: 'Use slate-ref.png as reference' }).click();
-    await page.waitForURL((url) => url.pathname === '/generate');
+    await page.waitForURL((url) => url.pathname === SCREEN_PATHS.generate);
     await page.getByRole('button', { name: 'Change reference image (slate-ref.png)' }).waitFor();
     expect(new URL(page.url()).search).toBe('');
 

@@ -1,4 +1,4 @@
-import { API_ROUTES } from '@tessera/contract';
+import { API_ROUTES, SCREEN_PATHS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -25,7 +25,7 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
   afterEach(() => page.context().close());
 
   async function signIn(username: string, password: string) {
-    await page.goto('/');
+    await page.goto(SCREEN_PATHS.login);
     await page.getByLabel('User').fill(username);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -34,7 +34,7 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
   const connection = () => page.getByRole('status', { name: 'Messaging connection' });
 
   it('[L1][B1][B2] shows the login form under the configured title and theme', async () => {
-    await page.goto('/');
+    await page.goto(SCREEN_PATHS.login);
     await expect.poll(() => page.title()).toBe('Tessera E2E');
     expect(await page.getByLabel('User').isVisible()).toBe(true);
     expect(await page.getByLabel('Password').getAttribute('type')).toBe('password');
@@ -73,11 +73,11 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
     await signIn('admin', server.adminPassword);
     await page.waitForURL('**/dashboard');
     for (const [name, path] of [
-      ['Generate', '/generate'],
-      ['Output', '/output'],
-      ['Upscale', '/upscale'],
-      ['Input', '/input'],
-      ['Dashboard', '/dashboard'],
+      ['Generate', SCREEN_PATHS.generate],
+      ['Output', SCREEN_PATHS.output],
+      ['Upscale', SCREEN_PATHS.upscale],
+      ['Input', SCREEN_PATHS.input],
+      ['Dashboard', SCREEN_PATHS.dashboard],
     ] as const) {
       await openScreen(page, name);
       await page.waitForURL(`**${path}`);

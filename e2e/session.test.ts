@@ -1,4 +1,4 @@
-import { API_ROUTES, TEXTS } from '@tessera/contract';
+import { API_ROUTES, TEXTS, SCREEN_PATHS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -41,7 +41,12 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
     expect(await tab.getByLabel('User').isVisible()).toBe(true);
   }
 
-  for (const path of ['/dashboard', '/output', '/upscale', '/input']) {
+  for (const path of [
+    SCREEN_PATHS.dashboard,
+    SCREEN_PATHS.output,
+    SCREEN_PATHS.upscale,
+    SCREEN_PATHS.input,
+  ]) {
     it(`sends a visitor without a session from ${path} to the login page`, async () => {
       await page.goto(path);
       await expectLoginPage(page);
@@ -55,7 +60,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
 
     // Same browser, so the same session cookie; a new tab has empty session storage.
     const tab = await page.context().newPage();
-    await tab.goto('/dashboard');
+    await tab.goto(SCREEN_PATHS.dashboard);
     await reconnectPrompt(tab).waitFor({ timeout: 10_000 });
     expect(await tab.getByText(`Signed in as ${user.username}`).isVisible()).toBe(true);
 
@@ -71,7 +76,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
     await expect.poll(() => connection(tab).textContent(), { timeout: 10_000 }).toBe('Connected');
     await tab.getByText(TEXTS.noImagesFound).waitFor({ timeout: 10_000 });
     expect(await tab.getByText('No tags yet.').isVisible()).toBe(true);
-    expect(new URL(tab.url()).pathname).toBe('/dashboard');
+    expect(new URL(tab.url()).pathname).toBe(SCREEN_PATHS.dashboard);
 
     // Moving on within the tab asks nothing more; the password never reaches local storage.
     await openScreen(tab, 'Output');
@@ -86,7 +91,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
     const user = addNewUser(server, 'tab');
     await signIn(page, user.username, user.password);
     const tab = await page.context().newPage();
-    await tab.goto('/output');
+    await tab.goto(SCREEN_PATHS.output);
     await reconnectPrompt(tab).waitFor({ timeout: 10_000 });
 
     await tab.getByRole('button', { name: 'Sign out' }).click();
@@ -128,7 +133,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
     await signIn(page, user.username, user.password);
     await expect.poll(() => connection(page).textContent(), { timeout: 10_000 }).toBe('Connected');
     const other = await page.context().newPage();
-    await other.goto('/dashboard');
+    await other.goto(SCREEN_PATHS.dashboard);
     await reconnectPrompt(other).waitFor({ timeout: 10_000 });
     await other.getByLabel('Password').fill(user.password);
     await other.getByRole('button', { name: 'Reconnect' }).click();

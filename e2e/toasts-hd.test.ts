@@ -1,3 +1,4 @@
+import { SCREEN_PATHS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -138,7 +139,7 @@ describe.skipIf(browserMissing)('HD status toasts', () => {
     );
     expect(shown).toContain('HD image generation for tile-b.png finished.');
     expect(shown).toContain('HD image generation for tile-c.png finished.');
-    expect(new URL(page.url()).pathname).toBe('/output');
+    expect(new URL(page.url()).pathname).toBe(SCREEN_PATHS.output);
   });
 
   it("[H4] a failed order shows 'Error generating HD image for <image>. Retrying...'", async () => {

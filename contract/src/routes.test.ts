@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   API_PREFIX,
   API_ROUTES,
+  SCREEN_PATHS,
   hdImageUrl,
   imageUrl,
   inputImageUrl,
@@ -85,5 +86,11 @@ describe('routeUrl', () => {
   it('refuses a template whose parameter was not given', () => {
     const params = {} as { filename: string };
     expect(() => routeUrl(API_ROUTES.ldImage, params)).toThrow(TypeError);
+  });
+
+  it('keeps every screen outside the API, each at its own path', () => {
+    const paths = Object.values(SCREEN_PATHS);
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const path of paths) expect(path.startsWith(API_PREFIX)).toBe(false);
   });
 });

@@ -79,6 +79,21 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.materialMapsOrder },
 ] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
 
+/**
+ * The app's screens (SPEC §2, checklist R1): where the router mounts each one, and where the
+ * sidebar, the links and the tests go. Login is the root; every other screen is behind the session.
+ */
+export const SCREEN_PATHS = {
+  login: '/',
+  dashboard: '/dashboard',
+  generate: '/generate',
+  output: '/output',
+  upscale: '/upscale',
+  input: '/input',
+} as const;
+
+export type ScreenPath = (typeof SCREEN_PATHS)[keyof typeof SCREEN_PATHS];
+
 /** Every path the API answers begins with this (anything else may be a page of the app). */
 export const API_PREFIX = '/api/';
 

@@ -1,3 +1,4 @@
+import { SCREEN_PATHS } from '@tessera/contract';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +37,7 @@ export function collectAlerts(page: Page): string[] {
 
 /** Signs in through the login form, as a person would, and waits for the dashboard. */
 export async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.goto('/');
+  await page.goto(SCREEN_PATHS.login);
   await page.getByLabel('User').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -1,3 +1,4 @@
+import { SCREEN_PATHS } from '@tessera/contract';
 import { Link } from 'react-router';
 
 export function NotFound() {
@@ -5,7 +6,8 @@ export function NotFound() {
     <section className="screen">
       <h1 className="screen-title">Page not found</h1>
       <p className="screen-text">
-        There is nothing at this address. <Link to="/dashboard">Go to the dashboard</Link>.
+        There is nothing at this address.{' '}
+        <Link to={SCREEN_PATHS.dashboard}>Go to the dashboard</Link>.
       </p>
     </section>
   );

@@ -1,3 +1,4 @@
+import { SCREEN_PATHS } from '@tessera/contract';
 import { Suspense } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -17,7 +18,7 @@ import { StartUpLoading } from './startup';
  * and behind the session check.
  */
 const router = createBrowserRouter([
-  { path: '/', element: <LoginScreen /> },
+  { path: SCREEN_PATHS.login, element: <LoginScreen /> },
   {
     element: (
       <RequireSession>
@@ -25,11 +26,11 @@ const router = createBrowserRouter([
       </RequireSession>
     ),
     children: [
-      { path: '/dashboard', element: <DashboardScreen /> },
-      { path: '/generate', element: <GenerateScreen /> },
-      { path: '/output', element: <OutputScreen /> },
-      { path: '/upscale', element: <UpscaleScreen /> },
-      { path: '/input', element: <InputScreen /> },
+      { path: SCREEN_PATHS.dashboard, element: <DashboardScreen /> },
+      { path: SCREEN_PATHS.generate, element: <GenerateScreen /> },
+      { path: SCREEN_PATHS.output, element: <OutputScreen /> },
+      { path: SCREEN_PATHS.upscale, element: <UpscaleScreen /> },
+      { path: SCREEN_PATHS.input, element: <InputScreen /> },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -1,3 +1,4 @@
+import { SCREEN_PATHS } from '@tessera/contract';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
@@ -17,11 +18,11 @@ import { themeQuery } from '../lib/config-queries';
 import { themeAsset } from '../lib/theme';
 
 const NAVIGATION: { to: string; label: string; icon: ReactNode }[] = [
-  { to: '/dashboard', label: 'Dashboard', icon: <DashboardIcon /> },
-  { to: '/generate', label: 'Generate', icon: <GenerateIcon /> },
-  { to: '/output', label: 'Output', icon: <OutputIcon /> },
-  { to: '/upscale', label: 'Upscale', icon: <UpscaleIcon /> },
-  { to: '/input', label: 'Input', icon: <InputIcon /> },
+  { to: SCREEN_PATHS.dashboard, label: 'Dashboard', icon: <DashboardIcon /> },
+  { to: SCREEN_PATHS.generate, label: 'Generate', icon: <GenerateIcon /> },
+  { to: SCREEN_PATHS.output, label: 'Output', icon: <OutputIcon /> },
+  { to: SCREEN_PATHS.upscale, label: 'Upscale', icon: <UpscaleIcon /> },
+  { to: SCREEN_PATHS.input, label: 'Input', icon: <InputIcon /> },
 ];
 
 /** The sidebar of every screen but Login (checklist R2, R3). */
@@ -32,7 +33,7 @@ export function Sidebar() {
 
   return (
     <aside className="sidebar">
-      <Link to="/dashboard" className="sidebar-logo">
+      <Link to={SCREEN_PATHS.dashboard} className="sidebar-logo">
         <img src={themeAsset(theme, 'logo.svg')} alt="Tessera" width="56" height="64" />
       </Link>
       <nav className="sidebar-nav" aria-label="Main">
@@ -47,7 +48,7 @@ export function Sidebar() {
               >
                 {item.icon}
               </NavLink>
-              {item.to === '/upscale' && <ActiveHdJobsBadge />}
+              {item.to === SCREEN_PATHS.upscale && <ActiveHdJobsBadge />}
             </li>
           ))}
         </ul>

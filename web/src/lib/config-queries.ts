@@ -5,7 +5,7 @@ import {
   titleResponseSchema,
 } from '@tessera/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { getJson } from './http';
+import { getJson } from './api/http';
 import type { BrokerAddress } from './messaging/connect-options';
 
 /**

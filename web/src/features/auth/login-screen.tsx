@@ -1,13 +1,14 @@
+import { SCREEN_PATHS } from '@tessera/contract';
 import type { SessionResponse } from '@tessera/contract';
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { login } from '../../lib/api/session';
 import { titleQuery, themeQuery } from '../../lib/config-queries';
 import { connectMessaging } from '../../lib/mqtt';
 import { themeAsset } from '../../lib/theme';
 import { storeCredentials } from './credentials';
-import { login } from './login-request';
 import { sessionQuery } from './session';
 import './login-screen.css';
 
@@ -34,7 +35,7 @@ export function LoginScreen() {
       // The cookie just set is this user's: the screens need not ask the server who it is.
       const session: SessionResponse = { username: result.credentials.username };
       queryClient.setQueryData(sessionQuery.queryKey, session);
-      void navigate('/dashboard');
+      void navigate(SCREEN_PATHS.dashboard);
     },
   });
 

@@ -1,11 +1,11 @@
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
+import { login } from '../../lib/api/session';
 import { themeQuery } from '../../lib/config-queries';
 import { connectMessaging } from '../../lib/mqtt';
 import { themeAsset } from '../../lib/theme';
 import { storeCredentials } from './credentials';
-import { login } from './login-request';
 import { useSignOut } from './use-sign-out';
 import './login-screen.css';
 

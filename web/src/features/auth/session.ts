@@ -1,17 +1,6 @@
-import { API_ROUTES, sessionResponseSchema } from '@tessera/contract';
-import type { SessionResponse } from '@tessera/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { HttpError, expectAnswer, send } from '../../lib/http';
-
-/**
- * Who the session cookie belongs to (GET /api/session), or null without a live session. The
- * cookie is shared by every tab of the browser; the messaging password (credentials.ts) is not.
- */
-export async function fetchSession(): Promise<SessionResponse | null> {
-  const answer = await send(API_ROUTES.session);
-  if (answer.status === 401) return null;
-  return expectAnswer(answer, sessionResponseSchema);
-}
+import { HttpError } from '../../lib/api/http';
+import { fetchSession } from '../../lib/api/session';
 
 /**
  * Read once per page life and kept: sign-in sets it, sign-out removes it, and any answer 401

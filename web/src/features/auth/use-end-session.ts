@@ -1,3 +1,4 @@
+import { SCREEN_PATHS } from '@tessera/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
@@ -24,6 +25,6 @@ export function useEndSession(): () => void {
     // Known now, so nothing asks the server again until the next sign-in sets it.
     queryClient.setQueryData(sessionQuery.queryKey, null);
     // Replaced, so that Back does not return to a screen that would only send it here again.
-    void navigate('/', { replace: true });
+    void navigate(SCREEN_PATHS.login, { replace: true });
   }, [navigate, queryClient]);
 }

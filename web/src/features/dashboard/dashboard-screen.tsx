@@ -2,15 +2,13 @@ import type { LdImage } from '@tessera/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { imageKey } from '../../components/gallery/gallery-image';
-import { GalleryScreen, withoutDeleted } from '../../components/gallery/gallery-screen';
+import { GalleryScreen } from '../../components/gallery/gallery-screen';
 import type { TileBox } from '../../components/gallery/masonry-grid';
-import { useSelection } from '../../components/gallery/selection';
-import { SelectionBar } from '../../components/gallery/selection-bar';
-import { useImageDeletion } from '../../components/gallery/use-image-deletion';
+import { useGalleryWiring } from '../../components/gallery/use-gallery-wiring';
 import { deleteLdImage, refreshLdImages } from '../../lib/api/images';
 import { ldImagesQueryKey, removeCachedLdImages, useLdImages } from '../../lib/images/ld-images';
 import { useMessaging } from '../../lib/messaging';
-import { LdImageDetailsModal } from '../hd';
+import { LdImageDetailsModal } from '../image-details';
 import {
   TagAssignDialog,
   TagsPanel,
@@ -19,7 +17,7 @@ import {
   useTagFilter,
   useTags,
 } from '../tags';
-import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
+import { useZipDownload, ZipSelectionTools } from '../zip';
 import { useLdSearch } from './ld-search';
 import { LdSearchBar } from './ld-search-bar';
 import { LdTable } from './ld-table';
@@ -39,59 +37,36 @@ export function DashboardScreen() {
   const { images } = list;
   const { tags } = useTags();
   const filter = useTagFilter(tags);
-  const selection = useSelection();
   const zip = useZipDownload('ld');
-  const [detailsFor, setDetailsFor] = useState<string | null>(null);
   const [tagsFor, setTagsFor] = useState<string | null>(null);
 
-  const { remove: unselect } = selection;
-  const deletion = useImageDeletion(
-    async (filename) => {
-      if (!client) throw new Error('Not signed in');
-      await deleteLdImage(client, filename);
-    },
-    (filename) => {
-      if (client) removeCachedLdImages(queryClient, client.user, new Set([filename]));
-      unselect([filename]);
-    },
-  );
-
   // The server found the list. An image unstarred in the Starred view leaves it at once, as the
-  // server's next answer would have it; tags filter here, instant, with no request per click;
-  // deleted images leave at once while their deletion can be undone.
+  // server's next answer would have it; tags filter here, instant, with no request per click.
   const { starredOnly } = find;
   const found = useMemo(
     () => (starredOnly ? images.filter((image) => image.starred === true) : images),
     [images, starredOnly],
   );
   const shown = useMemo(() => filterImagesByTags(found, filter.enabled), [found, filter.enabled]);
-  const visible = useMemo(() => withoutDeleted(shown, deletion.hidden), [shown, deletion.hidden]);
   const resultsKey = useMemo(
     () => JSON.stringify([find.search, [...filter.enabled].sort()]),
     [find.search, filter.enabled],
   );
-  const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
-  const selectedVisible = useMemo(
-    () => visible.filter((image) => selection.selected.has(image.filename)),
-    [visible, selection.selected],
-  );
-
-  const { deleting, deleteImages } = deletion;
-  const onDelete = useCallback(
-    (filename: string) => {
-      deleteImages([filename]);
-      unselect([filename]);
+  const gallery = useGalleryWiring({
+    images,
+    shown,
+    deleteOne: async (filename) => {
+      if (!client) throw new Error('Not signed in');
+      await deleteLdImage(client, filename);
     },
-    [deleteImages, unselect],
-  );
-  const onOpen = useCallback((filename: string) => setDetailsFor(filename), []);
+    onDeleted: (filename) => {
+      if (client) removeCachedLdImages(queryClient, client.user, new Set([filename]));
+    },
+  });
+  const { selected, deleting, selectedVisible, byName, clearSelection } = gallery;
+  const { onOpen, onToggleSelect, onSelectAll, onDelete } = gallery;
   const onAssignTags = useCallback((filename: string) => setTagsFor(filename), []);
   const onToggleStar = useStarImage();
-  const { toggle: onToggleSelect, replace: selectOnly, clear: clearSelection } = selection;
-  const onSelectAll = useCallback(
-    (select: boolean) => (select ? selectOnly(visible.map(imageKey)) : clearSelection()),
-    [visible, selectOnly, clearSelection],
-  );
 
   /** SPEC §4 Refresh (D3): refresh-low-definition, then clear and reload tags and images. */
   async function refresh() {
@@ -108,7 +83,6 @@ export function DashboardScreen() {
     ]);
   }
 
-  const { selected } = selection;
   const renderTile = useCallback(
     (image: LdImage, box: TileBox) => (
       <LdTile
@@ -127,7 +101,6 @@ export function DashboardScreen() {
     [selected, deleting, onOpen, onToggleSelect, onAssignTags, onDelete, onToggleStar],
   );
 
-  const detailsImage = detailsFor === null ? undefined : byName.get(detailsFor);
   const tagsImage = tagsFor === null ? undefined : byName.get(tagsFor);
 
   return (
@@ -137,28 +110,24 @@ export function DashboardScreen() {
       list={{ ...list, images: found }}
       visible={shown}
       resultsKey={resultsKey}
-      deletion={deletion}
+      deletion={gallery.deletion}
       onRefresh={refresh}
       tools={<TagsPanel filter={filter} />}
       toolbar={
         <>
-          {selectedVisible.length > 0 && (
-            <SelectionBar count={selectedVisible.length} onClear={clearSelection}>
-              <DownloadZipButton files={selectedVisible.map(imageKey)} zip={zip} />
-              <button
-                type="button"
-                className="button button-small button-danger"
-                onClick={() => {
-                  const names = selectedVisible.map(imageKey);
-                  deleteImages(names);
-                  unselect(names);
-                }}
-              >
-                Delete Selection
-              </button>
-            </SelectionBar>
-          )}
-          <ZipDownloadStatus zip={zip} />
+          <ZipSelectionTools
+            files={selectedVisible.map(imageKey)}
+            zip={zip}
+            onClear={clearSelection}
+          >
+            <button
+              type="button"
+              className="button button-small button-danger"
+              onClick={gallery.deleteSelection}
+            >
+              Delete Selection
+            </button>
+          </ZipSelectionTools>
           <LdSearchBar {...find} />
         </>
       }
@@ -179,10 +148,10 @@ export function DashboardScreen() {
         />
       )}
     >
-      {detailsImage && (
+      {gallery.opened && (
         <LdImageDetailsModal
-          image={detailsImage}
-          onClose={() => setDetailsFor(null)}
+          image={gallery.opened}
+          onClose={gallery.closeDetails}
           onToggleStar={onToggleStar}
         />
       )}

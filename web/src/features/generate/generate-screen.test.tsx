@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { API_ROUTES, errorText, TEXTS, UPLOAD_MAX_BYTES } from '@tessera/contract';
+import { API_ROUTES, errorText, TEXTS, UPLOAD_MAX_BYTES, SCREEN_PATHS } from '@tessera/contract';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -13,8 +13,8 @@ vi.mock('./image-size', () => ({
   readImageSize: async (file: File) =>
     sizes.has(file.name) ? sizes.get(file.name) : { width: 512, height: 512 },
 }));
-// The HD feature's modal is another feature's: a stand-in says which image it was opened for.
-vi.mock('../hd', async (importOriginal) => ({
+// The details modal is another feature's: a stand-in says which image it was opened for.
+vi.mock('../image-details', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   LdImageDetailsModal: ({
     image,
@@ -55,11 +55,14 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function setUp(options: Parameters<typeof fakeServer>[0] = {}, path = '/generate') {
+function setUp(
+  options: Parameters<typeof fakeServer>[0] = {},
+  path: string = SCREEN_PATHS.generate,
+) {
   const server = fakeServer(options);
   vi.stubGlobal('fetch', server.fetch);
   renderWithApp(server.client, path, [
-    { path: '/generate', element: <GenerateScreen pollIntervalMs={0} /> },
+    { path: SCREEN_PATHS.generate, element: <GenerateScreen pollIntervalMs={0} /> },
   ]);
   // A person can pick any file with "All files" in the dialog, whatever `accept` says.
   return { server, user: userEvent.setup({ applyAccept: false }) };
@@ -360,7 +363,9 @@ describe('Generate screen', () => {
     ).toBeTruthy();
     expect(server.fetched).toContain('/api/images/input/slate-9f.png');
     await waitFor(() =>
-      expect(screen.getByRole('status', { name: 'Location' }).textContent).toBe('/generate'),
+      expect(screen.getByRole('status', { name: 'Location' }).textContent).toBe(
+        SCREEN_PATHS.generate,
+      ),
     );
   });
 });

@@ -4,7 +4,8 @@ import { useSyncExternalStore } from 'react';
 import { DEFAULT_FIELDS, fieldsFromMetadata } from './form-state';
 import type { FormFields } from './form-state';
 import { runGenerationBatch } from './generation-flow';
-import type { BatchResult, FlowOptions, GenerationFlowApi } from './generation-flow';
+import type { GenerationFlowApi } from '../../lib/api/generation-flow';
+import type { BatchResult, FlowOptions } from './generation-flow';
 
 /** The accepted reference image, with its size and an address to show it. */
 export interface Reference {

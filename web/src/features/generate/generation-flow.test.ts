@@ -14,12 +14,8 @@ import type {
 } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
 import { batchPercent, runGenerationBatch } from './generation-flow';
-import type {
-  FlowOptions,
-  GenerationBatch,
-  GenerationEvents,
-  GenerationFlowApi,
-} from './generation-flow';
+import type { GenerationFlowApi } from '../../lib/api/generation-flow';
+import type { FlowOptions, GenerationBatch, GenerationEvents } from './generation-flow';
 
 const FORM: GenerationForm = {
   ...GENERATION_DEFAULTS,

@@ -1,30 +1,12 @@
 import { POLL_INTERVAL_MS, TEXTS, previewRequestFields, seedFor } from '@tessera/contract';
-import type {
-  GenerationForm,
-  GenerationStatusResponse,
-  LdImage,
-  PreviewRequestFields,
-} from '@tessera/contract';
+import type { GenerationForm, GenerationStatusResponse, LdImage } from '@tessera/contract';
+import type { GenerationFlowApi } from '../../lib/api/generation-flow';
 
 /**
  * The Generate flow of SPEC §4 (checklist G12–G17, P1–P4), free of React and of the network:
  * every call goes through `GenerationFlowApi`, so tests drive it with a fake server while the
  * rules (fields, seeds, texts) are the contract's own.
  */
-
-/** What the flow needs of the server. */
-export interface GenerationFlowApi {
-  /** The user's latest preview job (GET .../status-generate-image/preview); null when none yet. */
-  previewStatus(): Promise<GenerationStatusResponse | null>;
-  /** Posts one preview job (multipart); rejects unless the server accepted it. */
-  postPreview(fields: PreviewRequestFields, reference: File): Promise<void>;
-  /** refresh-low-definition over messaging. */
-  refreshLowDefinition(): Promise<void>;
-  /** The whole LD list, in pages of IMAGE_PAGE_SIZE. */
-  listLowDefinition(): Promise<LdImage[]>;
-  /** assign-tag {id, filename}. */
-  assignTag(tagId: string, filename: string): Promise<void>;
-}
 
 export interface GenerationBatch {
   user: string;

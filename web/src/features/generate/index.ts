@@ -1,5 +1,5 @@
-// Generate: the LD generation form, and the links that open it with a reference or a remix.
+// Generate: the LD generation form, and the link that opens it with a reference (a remix comes
+// through the router state of features/image-details).
 export { GenerateScreen } from './generate-screen';
 export type { GenerateScreenProps } from './generate-screen';
 export { generateWithReference } from './reference-link';
-export type { RemixState } from './reference-link';

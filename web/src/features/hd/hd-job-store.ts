@@ -3,7 +3,7 @@ import type { HdSizeLabel } from '@tessera/contract';
 import { useEffect, useSyncExternalStore } from 'react';
 import { useMessaging } from '../../lib/messaging';
 import type { HdStatusEvent, RequestClient } from '../../lib/messaging';
-import { fetchHdJobs, fetchLatestHdStatus } from './hd-api';
+import { fetchHdJobs, fetchLatestHdStatus } from '../../lib/api/hd';
 import {
   EMPTY_HD_JOBS,
   applyJobList,

@@ -1,4 +1,4 @@
-// Test helpers for the HD, toast and queue components: a stand-in request client, the providers,
+// Test helpers for the HD, details, toast and queue components: a stand-in request client, the providers,
 // a fetch answering by path, and the <dialog> methods jsdom lacks. Imported by tests only.
 import type { CommandInput, HdStatusMessage, Tag } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';

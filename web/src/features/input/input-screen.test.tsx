@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { TEXTS } from '@tessera/contract';
+import { TEXTS, SCREEN_PATHS } from '@tessera/contract';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -14,9 +14,9 @@ afterEach(() => {
 function setUp(inputs: unknown) {
   const server = fakeServer({ inputs });
   vi.stubGlobal('fetch', server.fetch);
-  renderWithApp(server.client, '/input', [
-    { path: '/input', element: <InputScreen /> },
-    { path: '/generate', element: <p>Generate</p> },
+  renderWithApp(server.client, SCREEN_PATHS.input, [
+    { path: SCREEN_PATHS.input, element: <InputScreen /> },
+    { path: SCREEN_PATHS.generate, element: <p>Generate</p> },
   ]);
   return server;
 }

@@ -3,12 +3,13 @@ import {
   materialMapUrl,
   type MaterialMap,
   type MaterialMapsRequest,
+  type MaterialMapsStatus,
 } from '@tessera/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { DownloadIcon } from '../../components/icons';
+import { fetchMaterialMaps, orderMaterialMaps } from '../../lib/api/materials';
 import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
-import { fetchMaterialMaps, mapsRunning, orderMaterialMaps } from './materials-api';
 import './materials.css';
 
 // three.js is loaded only when a material is shown: the app's main bundle stays as it was.
@@ -16,6 +17,12 @@ const MaterialPreview = lazy(() => import('./material-preview'));
 
 /** How often a running job's progress is read: about as often as the runner saves it. */
 const POLL_MS = 500;
+
+/** A job that has not ended yet: the status is polled until it does. */
+function mapsRunning(status: MaterialMapsStatus | undefined): boolean {
+  const state = status?.job?.status;
+  return state === 'queued' || state === 'in_progress';
+}
 
 export interface MaterialMapsSectionProps {
   kind: MaterialMapsRequest['kind'];

@@ -1,3 +1,4 @@
+import { SCREEN_PATHS } from '@tessera/contract';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { useHdStatus } from '../../lib/messaging';
@@ -30,7 +31,7 @@ export function useHdNotifications(): void {
     });
     shown.onclick = () => {
       window.focus();
-      void navigate('/output');
+      void navigate(SCREEN_PATHS.output);
       shown.close();
     };
   }

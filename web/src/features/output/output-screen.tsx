@@ -1,15 +1,13 @@
 import type { HdImage } from '@tessera/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback } from 'react';
 import { imageKey } from '../../components/gallery/gallery-image';
-import { GalleryScreen, withoutDeleted } from '../../components/gallery/gallery-screen';
+import { GalleryScreen } from '../../components/gallery/gallery-screen';
 import type { TileBox } from '../../components/gallery/masonry-grid';
-import { useSelection } from '../../components/gallery/selection';
-import { SelectionBar } from '../../components/gallery/selection-bar';
-import { useImageDeletion } from '../../components/gallery/use-image-deletion';
+import { useGalleryWiring } from '../../components/gallery/use-gallery-wiring';
 import { deleteHdImage } from '../../lib/api/images';
 import { useMessaging } from '../../lib/messaging';
-import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
+import { useZipDownload, ZipSelectionTools } from '../zip';
 import { HdImageDetailsModal } from './hd-image-details-modal';
 import { hdImagesQueryKey, removeCachedHdImage, useHdImages } from './hd-images';
 import { HdTable } from './hd-table';
@@ -26,48 +24,26 @@ export function OutputScreen() {
   const queryClient = useQueryClient();
   const list = useHdImages();
   const { images } = list;
-  const [detailsFor, setDetailsFor] = useState<string | null>(null);
-  const byName = useMemo(() => new Map(images.map((image) => [image.filename, image])), [images]);
-  const selection = useSelection();
   const zip = useZipDownload('hd');
-  const { remove: unselect, toggle: onToggleSelect, replace: selectOnly } = selection;
-  const { clear: clearSelection } = selection;
-
-  const deletion = useImageDeletion(
-    async (filename) => {
+  const gallery = useGalleryWiring({
+    images,
+    shown: images,
+    deleteOne: async (filename) => {
       if (!client) throw new Error('Not signed in');
       await deleteHdImage(client, filename);
     },
-    (filename) => {
+    onDeleted: (filename) => {
       if (client) removeCachedHdImage(queryClient, client.user, filename);
-      unselect([filename]);
     },
-  );
-  const { deleting, deleteImages } = deletion;
-  const onDelete = useCallback(
-    (filename: string) => {
-      deleteImages([filename]);
-      unselect([filename]);
-    },
-    [deleteImages, unselect],
-  );
-  const visible = useMemo(() => withoutDeleted(images, deletion.hidden), [images, deletion.hidden]);
-  const selectedImages = useMemo(
-    () => visible.filter((image) => selection.selected.has(image.filename)),
-    [visible, selection.selected],
-  );
-  const onSelectAll = useCallback(
-    (select: boolean) => (select ? selectOnly(visible.map(imageKey)) : clearSelection()),
-    [visible, selectOnly, clearSelection],
-  );
-  const onOpen = useCallback((filename: string) => setDetailsFor(filename), []);
+  });
+  const { selected, deleting, selectedVisible, clearSelection } = gallery;
+  const { onOpen, onToggleSelect, onSelectAll, onDelete } = gallery;
 
   async function refresh() {
     // HD files are indexed by the server as jobs finish: reloading the list is the refresh.
     if (client) await queryClient.resetQueries({ queryKey: hdImagesQueryKey(client.user) });
   }
 
-  const { selected } = selection;
   const renderTile = useCallback(
     (image: HdImage, box: TileBox) => (
       <HdTile
@@ -84,25 +60,20 @@ export function OutputScreen() {
     [selected, deleting, onOpen, onToggleSelect, onDelete],
   );
 
-  const details = detailsFor === null ? undefined : byName.get(detailsFor);
-
   return (
     <GalleryScreen
       title="Output"
       viewStorageKey="tessera.output.view"
       list={list}
       visible={images}
-      deletion={deletion}
+      deletion={gallery.deletion}
       onRefresh={refresh}
       toolbar={
-        <>
-          {selectedImages.length > 0 && (
-            <SelectionBar count={selectedImages.length} onClear={clearSelection}>
-              <DownloadZipButton files={selectedImages.map(imageKey)} zip={zip} />
-            </SelectionBar>
-          )}
-          <ZipDownloadStatus zip={zip} />
-        </>
+        <ZipSelectionTools
+          files={selectedVisible.map(imageKey)}
+          zip={zip}
+          onClear={clearSelection}
+        />
       }
       gridLabel="HD images"
       renderTile={renderTile}
@@ -119,7 +90,9 @@ export function OutputScreen() {
         />
       )}
     >
-      {details && <HdImageDetailsModal image={details} onClose={() => setDetailsFor(null)} />}
+      {gallery.opened && (
+        <HdImageDetailsModal image={gallery.opened} onClose={gallery.closeDetails} />
+      )}
     </GalleryScreen>
   );
 }

@@ -1,17 +1,17 @@
-import { TEXTS, formatImageDate, hdImageUrl, ldThumbnailUrl } from '@tessera/contract';
+import {
+  TEXTS,
+  formatImageDate,
+  hdImageUrl,
+  ldThumbnailUrl,
+  SCREEN_PATHS,
+} from '@tessera/contract';
 import type { HdJob, HdJobsResponse } from '@tessera/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { cancelHdJob, fetchHdQueue, moveHdJobToTop, setHdQueuePaused } from '../../lib/api/hd';
 import { useHdStatus, useMessaging } from '../../lib/messaging';
-import {
-  cancelHdJob,
-  fetchHdQueue,
-  moveHdJobToTop,
-  reportHdJobCancelled,
-  setHdQueuePaused,
-  useHdJobs,
-} from '../hd';
+import { reportHdJobCancelled, useHdJobs } from '../hd';
 import { HD_JOB_GROUPS, groupJobs, markJobCancelled, patchJobs } from './hd-queue';
 import type { HdJobGroupName } from './hd-queue';
 import './upscale-screen.css';
@@ -152,7 +152,8 @@ export function UpscaleScreen() {
         <div className="upscale-state">
           <p>No HD jobs yet.</p>
           <p className="screen-text">
-            Open an image on the <Link to="/dashboard">Dashboard</Link> and choose Generate HD.
+            Open an image on the <Link to={SCREEN_PATHS.dashboard}>Dashboard</Link> and choose
+            Generate HD.
           </p>
         </div>
       ) : (

@@ -1,6 +1,6 @@
 import type { ZipDownloadRequest } from '@tessera/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { fetchZipProgress, requestZipDownload, saveWithBrowser } from './zip-api';
+import { fetchZipProgress, requestZipDownload, saveWithBrowser } from '../../lib/api/zip';
 import { viewOfProgress } from './zip-progress';
 import type { ZipDownloadView } from './zip-progress';
 

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+import { SelectionBar } from '../../components/gallery/selection-bar';
 import { DownloadIcon } from '../../components/icons';
 import type { ZipDownload } from './use-zip-download';
 import { zipStatusText } from './zip-progress';
@@ -51,5 +53,33 @@ export function ZipDownloadStatus({ zip }: { zip: ZipDownload }) {
         </button>
       )}
     </div>
+  );
+}
+
+/**
+ * A gallery's selection tools (Dashboard and Output): the selection bar with "Download ZIP" and
+ * the screen's own `children` actions while something is selected, then the ZIP's progress.
+ */
+export function ZipSelectionTools({
+  files,
+  zip,
+  onClear,
+  children,
+}: {
+  files: readonly string[];
+  zip: ZipDownload;
+  onClear: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      {files.length > 0 && (
+        <SelectionBar count={files.length} onClear={onClear}>
+          <DownloadZipButton files={files} zip={zip} />
+          {children}
+        </SelectionBar>
+      )}
+      <ZipDownloadStatus zip={zip} />
+    </>
   );
 }

@@ -7,7 +7,7 @@ import {
   postPreviewJob,
   previewFormData,
 } from './generation';
-import { HttpError } from '../http';
+import { HttpError } from './http';
 
 const fields = previewRequestFields({
   id: 'job-1',

@@ -6,10 +6,7 @@ import {
   PREVIEW_REQUEST_FIELDS,
 } from '@tessera/contract';
 import type { GenerationStatusResponse, InputImage, PreviewRequestFields } from '@tessera/contract';
-import { expectAnswer, getJson, HttpError, send } from '../http';
-import type { Parser } from '../http';
-
-const ANY_BODY: Parser<unknown> = { safeParse: (input) => ({ success: true, data: input }) };
+import { ACCEPT_ANY, expectAnswer, getJson, HttpError, send } from './http';
 
 /** The multipart body of a preview job: the file part `image`, then the text fields. */
 export function previewFormData(fields: PreviewRequestFields, image: Blob): FormData {
@@ -34,7 +31,7 @@ export async function postPreviewJob(fields: PreviewRequestFields, image: Blob):
     body: previewFormData(fields, image),
   });
   // Any accepted answer will do; a refusal becomes an HttpError with the server's text.
-  expectAnswer(answer, ANY_BODY);
+  expectAnswer(answer, ACCEPT_ANY);
 }
 
 /**

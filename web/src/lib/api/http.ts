@@ -58,6 +58,14 @@ export function postJson(path: string, payload?: unknown): Promise<HttpAnswer> {
   });
 }
 
+/**
+ * The parser for an answer whose body does not matter: any accepted answer will do, and a refusal
+ * still becomes an HttpError with the server's text through expectAnswer.
+ */
+export const ACCEPT_ANY: Parser<unknown> = {
+  safeParse: (input) => ({ success: true, data: input }),
+};
+
 /** Reads a successful answer with `schema`; any other answer becomes an HttpError. */
 export function expectAnswer<T>(answer: HttpAnswer, schema: Parser<T>): T {
   if (!answer.ok) {

@@ -4,7 +4,7 @@ import {
   type MaterialMapsRequest,
   type MaterialMapsStatus,
 } from '@tessera/contract';
-import { expectAnswer, getJson, postJson } from '../../lib/http';
+import { expectAnswer, getJson, postJson } from './http';
 
 /** Orders the image's maps; resolves with their status (the job queued). */
 export async function orderMaterialMaps(request: MaterialMapsRequest): Promise<MaterialMapsStatus> {
@@ -18,10 +18,4 @@ export async function orderMaterialMaps(request: MaterialMapsRequest): Promise<M
 export function fetchMaterialMaps(request: MaterialMapsRequest): Promise<MaterialMapsStatus> {
   const query = new URLSearchParams({ kind: request.kind, image: request.image });
   return getJson(`${API_ROUTES.materialMapsStatus}?${query.toString()}`, materialMapsStatusSchema);
-}
-
-/** A job that has not ended yet: the status is polled until it does. */
-export function mapsRunning(status: MaterialMapsStatus | undefined): boolean {
-  const state = status?.job?.status;
-  return state === 'queued' || state === 'in_progress';
 }

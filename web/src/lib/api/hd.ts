@@ -4,8 +4,7 @@ import {
   hdJobsResponseSchema,
 } from '@tessera/contract';
 import type { GenerationStatusResponse, HdJob, HdJobsResponse } from '@tessera/contract';
-import { expectAnswer, getJson, postJson, send } from '../../lib/http';
-import type { Parser } from '../../lib/http';
+import { ACCEPT_ANY, expectAnswer, getJson, postJson, send } from './http';
 
 /**
  * The HTTP side of HD: the polled status (SPEC §7), and the job list and the queue commands
@@ -29,14 +28,12 @@ export function fetchHdQueue(): Promise<HdJobsResponse> {
   return getJson(API_ROUTES.hdJobs, hdJobsResponseSchema);
 }
 
-const anyBody: Parser<unknown> = { safeParse: (input) => ({ success: true, data: input }) };
-
 /**
  * Cancels a queued HD job. Rejects with an HttpError carrying the server's text when the job
  * already runs or ended (409) or is unknown (404).
  */
 export async function cancelHdJob(id: string): Promise<void> {
-  expectAnswer(await postJson(API_ROUTES.cancelHdJob, { id }), anyBody);
+  expectAnswer(await postJson(API_ROUTES.cancelHdJob, { id }), ACCEPT_ANY);
 }
 
 /**

@@ -1,16 +1,30 @@
-import { API_ROUTES, errorResponseSchema, loginResponseSchema, TEXTS } from '@tessera/contract';
-import { postJson } from '../../lib/http';
-import type { HttpAnswer } from '../../lib/http';
-import type { Credentials } from './credentials';
+import {
+  API_ROUTES,
+  errorResponseSchema,
+  loginResponseSchema,
+  sessionResponseSchema,
+  TEXTS,
+} from '@tessera/contract';
+import type { SessionResponse } from '@tessera/contract';
+import { expectAnswer, postJson, send } from './http';
+import type { HttpAnswer } from './http';
+
+/** What signing in takes and gives back (features/auth keeps them as its Credentials). */
+export interface SignInCredentials {
+  username: string;
+  password: string;
+  messagingSecret?: string;
+}
 
 /** On success, the credentials to keep: the ones sent, with the messaging secret if given. */
-export type LoginResult = { ok: true; credentials: Credentials } | { ok: false; error: string };
+export type LoginResult =
+  { ok: true; credentials: SignInCredentials } | { ok: false; error: string };
 
 /**
  * POST /api/login (SPEC §7): status 200 is success; any other answer yields its `error` text;
  * a network failure, or an answer without a readable error, yields 'Login failed'.
  */
-export async function login(credentials: Credentials): Promise<LoginResult> {
+export async function login(credentials: SignInCredentials): Promise<LoginResult> {
   let answer: HttpAnswer;
   try {
     answer = await postJson(API_ROUTES.login, {
@@ -46,4 +60,14 @@ export async function logout(): Promise<void> {
   } catch {
     // Unreachable server: the credentials are cleared all the same.
   }
+}
+
+/**
+ * Who the session cookie belongs to (GET /api/session), or null without a live session. The
+ * cookie is shared by every tab of the browser; the messaging password (credentials.ts) is not.
+ */
+export async function fetchSession(): Promise<SessionResponse | null> {
+  const answer = await send(API_ROUTES.session);
+  if (answer.status === 401) return null;
+  return expectAnswer(answer, sessionResponseSchema);
 }

@@ -4,16 +4,17 @@ import type { LdImage } from '@tessera/contract';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { hdJobStore, useHdJobs } from './hd-job-store';
+import { useHdJobs } from '../hd';
 import { LdImageDetailsModal } from './ld-image-details-modal';
 import {
   TestProviders,
   fakeClient,
+  hdJobStore,
   resetAfterTest,
   installDialogPolyfill,
   stubFetch,
-} from './testing';
-import type { FakeClient, FetchCall } from './testing';
+} from '../hd/testing';
+import type { FakeClient, FetchCall } from '../hd/testing';
 
 const TAGS = [
   { id: 't1', name: 'Brick', color: '#aa0000' },

@@ -6,6 +6,7 @@ import {
   isHdSizeLabel,
   ldImageUrl,
   readImageMetadata,
+  SCREEN_PATHS,
 } from '@tessera/contract';
 import type { HdSizeLabel, LdImage, Tag } from '@tessera/contract';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -14,11 +15,11 @@ import { useNavigate } from 'react-router';
 import { StarImageButton } from '../../components/gallery/image-actions';
 import { CrossIcon } from '../../components/icons';
 import { useMessaging } from '../../lib/messaging';
-import type { RemixState } from '../generate';
+import { orderHd, useImageHdState } from '../hd';
 import { MaterialMapsSection } from '../materials';
 import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags';
-import { orderHd, useImageHdState } from './hd-job-store';
+import type { RemixState } from './remix';
 import './ld-image-details-modal.css';
 
 export interface LdImageDetailsModalProps {
@@ -101,7 +102,7 @@ export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDet
       remix: { filename: image.filename, metadata: image.metadata, tags: image.tags },
     };
     close();
-    void navigate('/generate', { state });
+    void navigate(SCREEN_PATHS.generate, { state });
   }
 
   const imageTags = image.tags

@@ -6,7 +6,7 @@ import {
   zipProgressUrl,
 } from '@tessera/contract';
 import type { ZipDownloadProgress, ZipDownloadRequest, ZipDownloadTicket } from '@tessera/contract';
-import { expectAnswer, getJson, postJson } from '../../lib/http';
+import { expectAnswer, getJson, postJson } from './http';
 
 /**
  * Checks the selection on the server and gets a one-time token for its ZIP. Rejects with an
