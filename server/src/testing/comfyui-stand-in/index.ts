@@ -56,6 +56,7 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
     greet: (sid) => queue.greet(sid),
     previews: options.previews ?? false,
     connected: socketClients,
+    disconnected: (sid) => record.events.emit('disconnected', { sid }),
     ...(options.dropMessage ? { dropMessage: options.dropMessage } : {}),
   });
   const installed = () => ({

@@ -76,7 +76,8 @@ export interface ComfyStandIn {
   readonly uploads: { name: string; subfolder: string; type: string; bytes: number }[];
   /**
    * 'prompt' (ReceivedPrompt), 'executing' ({prompt_id, node}), 'progress' ({prompt_id, node,
-   * value, max}), 'done' ({prompt_id, status: 'success' | 'error' | 'interrupted'}).
+   * value, max}), 'done' ({prompt_id, status: 'success' | 'error' | 'interrupted'}),
+   * 'disconnected' ({sid}: a websocket closed and the server has forgotten its client id).
    */
   readonly events: EventEmitter;
   /** Prompts queued and running now (GET /prompt's queue_remaining). */

@@ -37,6 +37,8 @@ export async function clientSockets(options: {
   dropMessage?: (message: WsMessage, sid: string | undefined) => boolean;
   /** Where the client id of each connection is recorded. */
   connected: string[];
+  /** Told once a socket has closed and its client id is forgotten. */
+  disconnected?: (sid: string) => void;
 }): Promise<ClientSockets> {
   const { isGone, greet, dropMessage } = options;
   const previewJpeg = await sharp({
@@ -55,7 +57,10 @@ export async function clientSockets(options: {
     const sid = query.get('clientId') || randomUUID().replace(/-/g, '');
     sockets.set(sid, ws);
     options.connected.push(sid);
-    ws.on('close', () => sockets.delete(sid));
+    ws.on('close', () => {
+      sockets.delete(sid);
+      options.disconnected?.(sid);
+    });
     for (const message of greet(sid)) ws.send(JSON.stringify(message));
   });
 
