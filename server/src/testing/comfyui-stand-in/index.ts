@@ -129,6 +129,8 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
   const stop = async () => {
     if (gone) return;
     gone = true;
+    // A prompt held at a node stops waiting, as the process it stands for is gone.
+    queue.wake();
     sockets.terminate();
     for (const socket of connections) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
