@@ -116,6 +116,7 @@ describe('ENGINE=comfyui, the whole server', () => {
     });
   });
 
+  // Ten seconds of sampler steps on an idle machine: room for a loaded one (no wait hangs on it).
   it('an HD order: the four factors reach the prompt, status messages rise, the HD image is stored', async () => {
     expect(ldImage).not.toBe('');
     const client = await t.connect('alice');
@@ -155,7 +156,7 @@ describe('ENGINE=comfyui, the whole server', () => {
     const meta = await sharp(file).metadata();
     // 1448 x 724 x 1.5 x 1.9, rounded (contract hdTargetSize).
     expect([meta.width, meta.height]).toEqual([4127, 2063]);
-  });
+  }, 60_000);
 });
 
 describe('GET /api/health with ENGINE=comfyui', () => {
