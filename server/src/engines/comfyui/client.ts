@@ -1,16 +1,14 @@
 /**
- * One ComfyUI server's API (ComfyUI `server.py`): the HTTP routes the engine uses and the /ws
- * event stream. Every call has a deadline; transfers (uploads, downloads) have an idle deadline
- * instead, so a 400 MB HD image on a slow link is not cut off while bytes keep coming. A network
- * failure, a timeout or a 5xx is a ComfyServerError (the pool leaves the server out for a while);
- * any other 4xx is a ComfyRequestError, an error of the job alone.
+ * One ComfyUI server's API (ComfyUI `server.py`): the HTTP routes the engine uses, each answer
+ * checked for the shape the engine relies on, and the /ws event stream (comfy-socket.ts). Every
+ * call has a deadline; transfers (uploads, downloads) have an idle deadline instead
+ * (idle-deadline.ts). How a request reaches the server and which failures are whose:
+ * server-http.ts.
  */
-import WebSocket from 'ws';
 import {
   isRecord,
   type ComfyImageRef,
   type ComfyWorkflow,
-  type ComfyWsMessage,
   type HistoryEntry,
   type NodeError,
   type NodeErrorReason,
@@ -20,17 +18,13 @@ import {
   type SystemStats,
   type UploadImageResponse,
 } from './api-types.js';
+import { ComfySocket } from './comfy-socket.js';
 import { ComfyRequestError, ComfyServerError, ComfyValidationError } from './errors.js';
+import { idleDeadline, watched } from './idle-deadline.js';
+import { ServerHttp, type ComfyAuth } from './server-http.js';
 
-/** How Tessera proves itself to a proxy in front of ComfyUI (ComfyUI has no login of its own). */
-export interface ComfyAuth {
-  /** A header sent with every request and the websocket upgrade ("X-API-Key: ..."). */
-  header?: { name: string; value: string };
-  /** `Authorization: Bearer <token>`. */
-  bearerToken?: string;
-  /** A query parameter added to every URL, the websocket's too (`?token=...`). */
-  queryToken?: { name: string; value: string };
-}
+// settings.ts reads the auth settings' type from here.
+export type { ComfyAuth };
 
 export interface ComfyClientOptions {
   /** Deadline of one API call (queue, history, interrupt ...). */
@@ -51,83 +45,17 @@ const DEFAULTS: Required<Omit<ComfyClientOptions, 'auth'>> = {
   objectInfoTimeoutMs: 60_000,
 };
 
-/** A deadline that moves on with every touch(): it fires only when a transfer stalls. */
-interface IdleDeadline {
-  signal: AbortSignal;
-  touch(): void;
-  stop(): void;
-}
-
-function idleDeadline(ms: number): IdleDeadline {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const touch = () => {
-    clearTimeout(timer);
-    if (controller.signal.aborted) return;
-    timer = setTimeout(() => controller.abort(new Error('idle')), ms);
-  };
-  touch();
-  return { signal: controller.signal, touch, stop: () => clearTimeout(timer) };
-}
-
-/**
- * A stream that touches `idle` with each chunk and stops it at the end; when the idle deadline
- * ends it, it fails with `stalled()` rather than a bare abort.
- */
-function watched(
-  body: ReadableStream<Uint8Array>,
-  idle: IdleDeadline,
-  stalled: () => Error,
-): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          idle.stop();
-          controller.close();
-          return;
-        }
-        idle.touch();
-        controller.enqueue(value);
-      } catch (error) {
-        idle.stop();
-        controller.error(idle.signal.aborted ? stalled() : error);
-      }
-    },
-    cancel(reason) {
-      idle.stop();
-      return reader.cancel(reason);
-    },
-  });
-}
-
 export class ComfyClient {
   /** The base URL without credentials or a trailing slash: for logs, errors and /api/health. */
   readonly displayUrl: string;
-  private readonly base: URL;
-  /** Headers every request and the websocket carry (basic or bearer authorization, a key). */
-  private readonly authHeaders: Record<string, string> = {};
-  private readonly queryToken: { name: string; value: string } | undefined;
+  private readonly http: ServerHttp;
   private readonly options: Required<Omit<ComfyClientOptions, 'auth'>>;
 
   constructor(baseUrl: string, options: ComfyClientOptions = {}) {
-    this.base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-    if (this.base.username || this.base.password) {
-      const user = decodeURIComponent(this.base.username);
-      const password = decodeURIComponent(this.base.password);
-      this.authHeaders.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-      // fetch refuses URLs with credentials: they travel in the header instead.
-      this.base.username = '';
-      this.base.password = '';
-    }
     const { auth, ...rest } = options;
-    if (auth?.bearerToken) this.authHeaders.authorization = `Bearer ${auth.bearerToken}`;
-    if (auth?.header) this.authHeaders[auth.header.name.toLowerCase()] = auth.header.value;
-    this.queryToken = auth?.queryToken;
-    this.displayUrl = this.base.href.replace(/\/$/, '');
     this.options = { ...DEFAULTS, ...rest };
+    this.http = new ServerHttp(baseUrl, auth, this.options.requestTimeoutMs);
+    this.displayUrl = this.http.displayUrl;
   }
 
   /** Same as displayUrl. */
@@ -154,7 +82,7 @@ export class ComfyClient {
     const encoded = new Request('http://form.invalid/', { method: 'POST', body: form });
     const idle = idleDeadline(this.options.transferIdleTimeoutMs);
     try {
-      const res = await this.fetch(
+      const res = await this.http.fetch(
         'upload/image',
         {
           method: 'POST',
@@ -167,7 +95,7 @@ export class ComfyClient {
         signal,
       );
       idle.touch();
-      const body = await this.readJson(res, 'POST /upload/image');
+      const body = await this.http.readJson(res, 'POST /upload/image');
       if (!isRecord(body) || typeof body.name !== 'string') {
         throw new ComfyServerError(this.displayUrl, 'POST /upload/image answered without a name');
       }
@@ -190,14 +118,14 @@ export class ComfyClient {
     clientId: string,
     signal?: AbortSignal,
   ): Promise<QueuePromptResponse> {
-    const res = await this.fetch(
+    const res = await this.http.fetch(
       'prompt',
       {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ prompt, client_id: clientId }),
       },
-      ...this.requestDeadline(),
+      ...this.http.requestDeadline(),
       signal,
       { allow4xx: true },
     );
@@ -209,7 +137,7 @@ export class ComfyClient {
         `POST /prompt answered ${res.status}`,
       );
     }
-    const body = await this.readJson(res, 'POST /prompt');
+    const body = await this.http.readJson(res, 'POST /prompt');
     if (res.status === 400) {
       const nodeErrors = isRecord(body) && isRecord(body.node_errors) ? body.node_errors : {};
       const error = isRecord(body)
@@ -238,13 +166,7 @@ export class ComfyClient {
     signal?: AbortSignal,
     timeoutMs = this.options.requestTimeoutMs,
   ): Promise<number> {
-    const res = await this.fetch(
-      'prompt',
-      { method: 'GET' },
-      ...this.requestDeadline(timeoutMs),
-      signal,
-    );
-    const body = await this.readJson(res, 'GET /prompt');
+    const body = await this.http.getJson('prompt', signal, timeoutMs);
     const remaining =
       isRecord(body) && isRecord(body.exec_info) ? body.exec_info.queue_remaining : undefined;
     if (typeof remaining !== 'number' || !Number.isFinite(remaining)) {
@@ -255,8 +177,7 @@ export class ComfyClient {
 
   /** GET /queue: the running and pending prompts. */
   async queue(signal?: AbortSignal): Promise<QueueResponse> {
-    const res = await this.fetch('queue', { method: 'GET' }, ...this.requestDeadline(), signal);
-    const body = await this.readJson(res, 'GET /queue');
+    const body = await this.http.getJson('queue', signal);
     if (
       !isRecord(body) ||
       !Array.isArray(body.queue_running) ||
@@ -269,13 +190,7 @@ export class ComfyClient {
 
   /** GET /history/{prompt_id}; undefined while the prompt has no history yet. */
   async history(promptId: string, signal?: AbortSignal): Promise<HistoryEntry | undefined> {
-    const res = await this.fetch(
-      `history/${encodeURIComponent(promptId)}`,
-      { method: 'GET' },
-      ...this.requestDeadline(),
-      signal,
-    );
-    const body = await this.readJson(res, 'GET /history');
+    const body = await this.http.getJson(`history/${encodeURIComponent(promptId)}`, signal);
     if (!isRecord(body))
       throw new ComfyServerError(this.displayUrl, 'GET /history answered something else');
     const entry = body[promptId];
@@ -284,13 +199,7 @@ export class ComfyClient {
 
   /** GET /object_info: every node class with its inputs (and the model files of its lists). */
   async objectInfo(signal?: AbortSignal): Promise<ObjectInfo> {
-    const res = await this.fetch(
-      'object_info',
-      { method: 'GET' },
-      ...this.requestDeadline(this.options.objectInfoTimeoutMs),
-      signal,
-    );
-    const body = await this.readJson(res, 'GET /object_info');
+    const body = await this.http.getJson('object_info', signal, this.options.objectInfoTimeoutMs);
     if (!isRecord(body)) {
       throw new ComfyServerError(this.displayUrl, 'GET /object_info answered something else');
     }
@@ -299,13 +208,7 @@ export class ComfyClient {
 
   /** GET /system_stats: ComfyUI's version and the devices. */
   async systemStats(signal?: AbortSignal): Promise<SystemStats> {
-    const res = await this.fetch(
-      'system_stats',
-      { method: 'GET' },
-      ...this.requestDeadline(),
-      signal,
-    );
-    const body = await this.readJson(res, 'GET /system_stats');
+    const body = await this.http.getJson('system_stats', signal);
     if (!isRecord(body) || !isRecord(body.system)) {
       throw new ComfyServerError(this.displayUrl, 'GET /system_stats answered something else');
     }
@@ -314,12 +217,12 @@ export class ComfyClient {
 
   /** POST /history {delete}: forgets finished prompts (their files stay on the server). */
   async deleteHistory(promptIds: string[], signal?: AbortSignal): Promise<void> {
-    await this.post('history', { delete: promptIds }, signal);
+    await this.http.post('history', { delete: promptIds }, signal);
   }
 
   /** POST /queue {delete}: takes prompts that have not started off the queue. */
   async deleteFromQueue(promptIds: string[], signal?: AbortSignal): Promise<void> {
-    await this.post('queue', { delete: promptIds }, signal);
+    await this.http.post('queue', { delete: promptIds }, signal);
   }
 
   /**
@@ -327,7 +230,7 @@ export class ComfyClient {
    * ones stop whatever runs, so the caller sends it only while its own prompt runs.
    */
   async interrupt(promptId: string, signal?: AbortSignal): Promise<void> {
-    await this.post('interrupt', { prompt_id: promptId }, signal);
+    await this.http.post('interrupt', { prompt_id: promptId }, signal);
   }
 
   /**
@@ -342,7 +245,7 @@ export class ComfyClient {
     });
     const idle = idleDeadline(this.options.transferIdleTimeoutMs);
     try {
-      const res = await this.fetch(
+      const res = await this.http.fetch(
         `view?${query.toString()}`,
         { method: 'GET' },
         idle.signal,
@@ -370,267 +273,14 @@ export class ComfyClient {
    * socket of the client id the prompt was queued with, also to a new socket of the same id.
    */
   openSocket(clientId: string, signal?: AbortSignal): Promise<ComfySocket> {
-    const wsUrl = this.urlOf(`ws?clientId=${encodeURIComponent(clientId)}`);
+    const wsUrl = this.http.urlOf(`ws?clientId=${encodeURIComponent(clientId)}`);
     wsUrl.protocol = wsUrl.protocol === 'https:' ? 'wss:' : 'ws:';
     return ComfySocket.open(
       wsUrl,
       this.displayUrl,
       this.options.socketTimeoutMs,
-      this.authHeaders,
+      this.http.authHeaders,
       signal,
     );
   }
-
-  private urlOf(path: string): URL {
-    const url = new URL(path, this.base);
-    if (this.queryToken) url.searchParams.set(this.queryToken.name, this.queryToken.value);
-    return url;
-  }
-
-  private requestDeadline(ms = this.options.requestTimeoutMs): [AbortSignal, string] {
-    return [AbortSignal.timeout(ms), `did not answer within ${ms / 1000} s`];
-  }
-
-  private async post(path: string, body: unknown, signal?: AbortSignal): Promise<void> {
-    const res = await this.fetch(
-      path,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      },
-      ...this.requestDeadline(),
-      signal,
-    );
-    await res.body?.cancel();
-  }
-
-  /**
-   * fetch with a deadline (`deadline` aborting, `late` saying how). The caller's abort is passed
-   * through as it is; a deadline, a network failure or a 5xx is a ComfyServerError, a 4xx a
-   * ComfyRequestError unless allowed.
-   */
-  private async fetch(
-    path: string,
-    init: RequestInit,
-    deadline: AbortSignal,
-    late: string,
-    signal: AbortSignal | undefined,
-    { allow4xx = false } = {},
-  ): Promise<Response> {
-    const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
-    const what = `${init.method ?? 'GET'} /${path.split('?')[0]}`;
-    let res: Response;
-    try {
-      const headers = new Headers(init.headers);
-      for (const [name, value] of Object.entries(this.authHeaders)) headers.set(name, value);
-      res = await fetch(this.urlOf(path), { ...init, headers, signal: combined });
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      if (deadline.aborted) {
-        throw new ComfyServerError(this.displayUrl, `${what} ${late}`, { cause: error });
-      }
-      throw new ComfyServerError(this.displayUrl, `${what} failed: ${causeText(error)}`, {
-        cause: error,
-      });
-    }
-    if (res.status >= 500) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new ComfyServerError(this.displayUrl, `${what} answered ${res.status}`);
-    }
-    if (res.status >= 400 && !allow4xx) {
-      const reason = await shortTextOf(res);
-      throw new ComfyRequestError(
-        this.displayUrl,
-        res.status,
-        `${what} answered ${res.status}${reason ? `: ${reason}` : ''}`,
-      );
-    }
-    return res;
-  }
-
-  private async readJson(res: Response, what: string): Promise<unknown> {
-    try {
-      return await res.json();
-    } catch (error) {
-      throw new ComfyServerError(this.displayUrl, `${what} answered no JSON`, { cause: error });
-    }
-  }
-}
-
-/** The innermost message of a fetch failure ("connect ECONNREFUSED 127.0.0.1:8188"). */
-export function causeText(error: unknown): string {
-  let current: unknown = error;
-  let text = error instanceof Error ? error.message : String(error);
-  for (let depth = 0; depth < 5 && current instanceof Error && current.cause; depth++) {
-    current = current.cause;
-    if (current instanceof Error && current.message) text = current.message;
-  }
-  return text;
-}
-
-export type SocketListener = (message: ComfyWsMessage) => void;
-export type CloseListener = (error: ComfyServerError) => void;
-
-/**
- * ComfyUI's /ws for one client id: JSON messages are handed to listeners, binary frames
- * (previews and text: a 4-byte event type, then the payload) are counted and skipped. Pings every
- * `timeoutMs`; a socket that closes, errs or misses a pong is reported once as dropped.
- */
-export class ComfySocket {
-  private readonly listeners = new Set<SocketListener>();
-  private readonly closeListeners = new Set<CloseListener>();
-  private heartbeat: NodeJS.Timeout | undefined;
-  private awaitingPong = false;
-  private closedByUs = false;
-  private dropped: ComfyServerError | undefined;
-  /** Binary frames seen (preview images): counted, never decoded. */
-  binaryFrames = 0;
-
-  private constructor(
-    private readonly ws: WebSocket,
-    private readonly serverUrl: string,
-    timeoutMs: number,
-  ) {
-    ws.on('message', (data, isBinary) => this.receive(data, isBinary));
-    ws.on('pong', () => {
-      this.awaitingPong = false;
-    });
-    ws.on('close', (code) => this.drop(`dropped the websocket (close code ${code})`));
-    ws.on('error', (error) => this.drop(`websocket error: ${error.message}`));
-    this.heartbeat = setInterval(() => {
-      if (this.awaitingPong) {
-        this.drop(`websocket did not answer a ping within ${timeoutMs / 1000} s`);
-        ws.terminate();
-        return;
-      }
-      this.awaitingPong = true;
-      try {
-        ws.ping();
-      } catch {
-        // Not open any more: the close event reports it.
-      }
-    }, timeoutMs);
-    this.heartbeat.unref();
-  }
-
-  static open(
-    url: URL,
-    serverUrl: string,
-    timeoutMs: number,
-    headers: Record<string, string>,
-    signal?: AbortSignal,
-  ): Promise<ComfySocket> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason as Error);
-        return;
-      }
-      const ws = new WebSocket(url, {
-        handshakeTimeout: timeoutMs,
-        perMessageDeflate: false,
-        headers,
-      });
-      const onAbort = () => {
-        ws.terminate();
-        reject(signal?.reason as Error);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      ws.once('open', () => {
-        signal?.removeEventListener('abort', onAbort);
-        ws.removeAllListeners('error');
-        resolve(new ComfySocket(ws, serverUrl, timeoutMs));
-      });
-      ws.on('error', (error) => {
-        signal?.removeEventListener('abort', onAbort);
-        reject(
-          new ComfyServerError(serverUrl, `websocket /ws failed: ${causeText(error)}`, {
-            cause: error,
-          }),
-        );
-      });
-    });
-  }
-
-  onMessage(listener: SocketListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Called once if the socket drops (not when closed with close()); at once if it already did. */
-  onDrop(listener: CloseListener): () => void {
-    if (this.dropped) {
-      listener(this.dropped);
-      return () => undefined;
-    }
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
-  }
-
-  close(): void {
-    this.closedByUs = true;
-    clearInterval(this.heartbeat);
-    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) {
-      this.ws.close(1000);
-    }
-  }
-
-  private receive(data: WebSocket.RawData, isBinary: boolean): void {
-    if (isBinary) {
-      // A 4-byte big-endian event type (BINARY_EVENT), then previews or text: not needed.
-      this.binaryFrames++;
-      return;
-    }
-    let message: unknown;
-    try {
-      message = JSON.parse(rawToString(data));
-    } catch {
-      return;
-    }
-    if (!isRecord(message) || typeof message.type !== 'string' || !isRecord(message.data)) return;
-    for (const listener of this.listeners) listener(message as ComfyWsMessage);
-  }
-
-  private drop(reason: string): void {
-    clearInterval(this.heartbeat);
-    if (this.closedByUs || this.dropped) return;
-    this.dropped = new ComfyServerError(this.serverUrl, reason);
-    for (const listener of this.closeListeners) listener(this.dropped);
-    this.closeListeners.clear();
-  }
-}
-
-function rawToString(data: WebSocket.RawData): string {
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data).toString('utf8');
-}
-
-/**
- * A plain-text answer's first line, up to 200 characters (aiohttp's "Maximum request body size
- * 104857600 exceeded." on a 413), for the job's error. At most 1 KB is read; any other body is
- * dropped unread.
- */
-async function shortTextOf(res: Response): Promise<string> {
-  if (!res.body || !(res.headers.get('content-type') ?? '').startsWith('text/plain')) {
-    await res.body?.cancel().catch(() => undefined);
-    return '';
-  }
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < 1024) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } catch {
-    return '';
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').trim().split('\n')[0] ?? '';
-  return text.slice(0, 200);
 }

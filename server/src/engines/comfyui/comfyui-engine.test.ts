@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../testing/fixtures.js';
 import { bricksPng } from '../../testing/http.js';
 import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
-import type { GenerateParams, UpscaleParams } from '../engine.js';
+import type { GenerateParams, RemotePrompt, UpscaleParams } from '../engine.js';
 import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui-engine.js';
 import { ComfyExecutionError, ComfyServerError, ComfyValidationError } from './errors.js';
 
@@ -360,16 +360,19 @@ describe('ComfyUI engine: cancelling', () => {
   it('a job not yet running is deleted from the queue', async () => {
     const comfy = await standIn({ paused: true });
     const controller = new AbortController();
-    const params = previewParams();
+    // The engine tells the job once it knows the queued prompt's id: from then on the abort must
+    // take the prompt back off the server's queue.
+    let noted!: (prompt: RemotePrompt) => void;
+    const queued = new Promise<RemotePrompt>((resolve) => (noted = resolve));
+    const params = previewParams({ remote: { queued: async (prompt) => noted(prompt) } });
     const job = engine([comfy.url]).generate(params, () => undefined, controller.signal);
-    const [queued] = (await once(comfy.events, 'prompt')) as [{ prompt_id: string }];
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const { promptId } = await queued;
     controller.abort(new DOMException('stopped', 'AbortError'));
     await expect(job).rejects.toThrow('stopped');
     expect(comfy.requests).toContainEqual({
       method: 'POST',
       path: '/queue',
-      body: { delete: [queued.prompt_id] },
+      body: { delete: [promptId] },
     });
     expect(comfy.requests.some((r) => r.path === '/interrupt')).toBe(false);
     expect(comfy.queueRemaining()).toBe(0);

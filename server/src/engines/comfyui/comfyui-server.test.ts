@@ -14,6 +14,7 @@ import {
   signIn,
   waitForPreview,
 } from '../../testing/http.js';
+import type { TestClient } from '../../testing/test-client.js';
 import { startTestServer, type TestServer } from '../../testing/test-server.js';
 import { ComfyUIEngine } from './comfyui-engine.js';
 
@@ -37,6 +38,20 @@ afterAll(async () => {
   engine?.close();
   await comfy?.close();
 });
+
+/** Resolves once `check` holds, checked again at each message the client receives. */
+function untilReceived(client: TestClient, check: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    // Registered after the client's own listener: `received` already holds the message.
+    const listener = () => {
+      if (!check()) return;
+      client.mqtt.off('message', listener);
+      resolve();
+    };
+    client.mqtt.on('message', listener);
+    listener();
+  });
+}
 
 describe('ENGINE=comfyui, the whole server', () => {
   let ldImage = '';
@@ -101,6 +116,7 @@ describe('ENGINE=comfyui, the whole server', () => {
     });
   });
 
+  // Ten seconds of sampler steps on an idle machine: room for a loaded one (no wait hangs on it).
   it('an HD order: the four factors reach the prompt, status messages rise, the HD image is stored', async () => {
     expect(ldImage).not.toBe('');
     const client = await t.connect('alice');
@@ -117,11 +133,9 @@ describe('ENGINE=comfyui, the whole server', () => {
         .filter((m) => m.topic === 'query/status-generate-image/user/alice')
         .map((m) => m.body as unknown as HdStatusMessage)
         .filter((s) => s.id === command.id);
-    const deadline = Date.now() + 60_000;
-    while (!statuses().some((s) => s.status === 'finished' || s.status === 'error')) {
-      if (Date.now() > deadline) throw new Error('HD did not finish');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await untilReceived(client, () =>
+      statuses().some((s) => s.status === 'finished' || s.status === 'error'),
+    );
     const last = statuses().at(-1);
     expect(last?.status).toBe('finished');
     expect(
@@ -142,7 +156,7 @@ describe('ENGINE=comfyui, the whole server', () => {
     const meta = await sharp(file).metadata();
     // 1448 x 724 x 1.5 x 1.9, rounded (contract hdTargetSize).
     expect([meta.width, meta.height]).toEqual([4127, 2063]);
-  });
+  }, 60_000);
 });
 
 describe('GET /api/health with ENGINE=comfyui', () => {

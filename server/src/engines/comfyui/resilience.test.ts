@@ -58,14 +58,6 @@ function previewParams(overrides: Partial<GenerateParams> = {}): GenerateParams 
   };
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 beforeAll(async () => {
   tmp = tempDir('tessera-comfy-resilience-');
   referencePath = path.join(tmp.dir, 'reference.png');
@@ -229,10 +221,19 @@ describe('Tessera stopping mid-prompt (part 2)', () => {
     comfy.holdAt('3');
     const made = engine([comfy.url]);
     const noted: RemotePrompt[] = [];
-    const remote = { queued: async (prompt: RemotePrompt) => void noted.push(prompt) };
+    // The engine notes the prompt once ComfyUI has queued it (held at its sampler, it stays).
+    let queued!: () => void;
+    const running = new Promise<void>((resolve) => (queued = resolve));
+    const remote = {
+      queued: async (prompt: RemotePrompt) => {
+        noted.push(prompt);
+        queued();
+      },
+    };
     const stopping = new AbortController();
     const first = made.generate(previewParams({ remote }), () => undefined, stopping.signal);
-    await until(() => noted.length === 1 && comfy.queueRemaining() === 1, 'the prompt to run');
+    await running;
+    expect(comfy.queueRemaining()).toBe(1);
     stopping.abort(new ServerStopping());
     await expect(first).rejects.toBeInstanceOf(ServerStopping);
     // Nothing taken back: no interrupt, no POST /queue {delete}.
@@ -245,9 +246,9 @@ describe('Tessera stopping mid-prompt (part 2)', () => {
 
     const rerun = previewParams({ remote: { ...remote, previous: noted[0] } });
     const second = made.generate(rerun, () => undefined, never());
-    await until(
+    // The rerun follows the prompt on a socket of its client id.
+    await comfy.until(
       () => comfy.socketClients.filter((id) => id === noted[0]?.clientId).length === 2,
-      'the rerun to follow the prompt',
     );
     comfy.release();
     await second;
@@ -478,7 +479,7 @@ describe('cleanup (part 7)', () => {
     expect(queued.status).toBe(200);
 
     const job = engine([comfy.url]).generate(previewParams(), () => undefined, never());
-    await until(() => comfy.prompts.length === 2, 'the job to be queued');
+    await comfy.until(() => comfy.prompts.length === 2);
     expect(comfy.prompts[1]?.prompt['12']?.inputs.image).toBe('tessera/slot-1.png [temp]');
     expect(fs.readFileSync(path.join(comfy.folders.temp, 'tessera', 'slot-0.png'))).toEqual(
       earlier,
@@ -495,7 +496,7 @@ describe('cleanup (part 7)', () => {
     const jobs = [first, second, first, second].map((made) =>
       made.generate(previewParams({ width: 64, height: 64 }), () => undefined, never()),
     );
-    await until(() => comfy.prompts.length === 4, 'the four jobs to be queued');
+    await comfy.until(() => comfy.prompts.length === 4);
     const images = comfy.prompts.map((p) => p.prompt['12']?.inputs.image);
     expect(new Set(images).size).toBe(4);
     expect(
@@ -520,9 +521,9 @@ describe('cleanup (part 7)', () => {
     const failure = made.generate(previewParams(), () => undefined, never());
     await expect(failure).rejects.toBeInstanceOf(ComfyExecutionError);
     const id = comfy.prompts[0]?.prompt_id ?? '';
-    await until(
-      () => comfy.requests.some((r) => r.path === '/history' && r.method === 'POST'),
-      'the history to be deleted',
+    // The history is deleted after the job has failed.
+    await comfy.until(() =>
+      comfy.requests.some((r) => r.path === '/history' && r.method === 'POST'),
     );
     expect(comfy.requests).toContainEqual({
       method: 'POST',

@@ -2,7 +2,8 @@
  * A prompt's websocket, kept open through drops (run-prompt.ts): reopened with the same client
  * id, the prompt's state asked after each reopening and after a silence.
  */
-import type { ComfyClient, ComfySocket } from './client.js';
+import type { ComfyClient } from './client.js';
+import type { ComfySocket } from './comfy-socket.js';
 import { ComfyPromptLostError, ComfyServerError, ComfyServerLeftError } from './errors.js';
 import type { PromptFollower } from './prompt-follower.js';
 

@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -33,24 +33,37 @@ interface Frame {
   binary?: Buffer;
 }
 
-/** A /ws client recording every frame. */
+/**
+ * A /ws client recording every frame. `until(check)` resolves once a frame arrives after which
+ * `check` holds (at once if it holds already); `drained()` once the server has answered a ping,
+ * which it sends after every frame it sent before: nothing it sent so far is still on the way.
+ */
 async function listen(url: string, clientId: string) {
   const frames: Frame[] = [];
+  const arrivals = new EventEmitter();
   const ws = new WebSocket(`${url.replace('http', 'ws')}/ws?clientId=${clientId}`);
   ws.on('message', (data: Buffer, isBinary) => {
     if (isBinary) frames.push({ binary: data });
     else frames.push({ json: JSON.parse(data.toString()) as Frame['json'] });
+    arrivals.emit('frame');
   });
-  await new Promise((resolve) => ws.once('open', resolve));
-  return { ws, frames };
-}
-
-async function until(check: () => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const until = (check: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const test = () => {
+        if (!check()) return;
+        arrivals.off('frame', test);
+        resolve();
+      };
+      arrivals.on('frame', test);
+      test();
+    });
+  const drained = async () => {
+    const pong = once(ws, 'pong');
+    ws.ping();
+    await pong;
+  };
+  await once(ws, 'open');
+  return { ws, frames, until, drained };
 }
 
 describe('ComfyUI stand-in', () => {
@@ -67,7 +80,7 @@ describe('ComfyUI stand-in', () => {
       body: { name: 'ref.png', subfolder: 'tests', type: 'input' },
     });
 
-    const { ws, frames } = await listen(comfy.url, 'client-1');
+    const { ws, frames, until } = await listen(comfy.url, 'client-1');
     await until(() => frames.length > 0);
     expect(frames[0]?.json).toEqual({
       type: 'status',
@@ -269,22 +282,40 @@ describe('ComfyUI stand-in', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
+    /** Queues a prompt and waits for its 'done' event: its history is written by then. */
     const finishedPrompt = async (url: string, body: unknown) => {
-      const res = await post(url, body);
-      expect(res.status).toBe(200);
-      const { prompt_id: id } = (await res.json()) as { prompt_id: string };
-      await until(() => comfy?.queueRemaining() === 0 && comfy.prompts.length > 0);
-      for (;;) {
-        const history = (await (await fetch(`${url}/history/${id}`)).json()) as Record<
-          string,
-          {
-            outputs: Record<string, { images: { filename: string; subfolder: string }[] }>;
-            status: { status_str: string; messages: [string, Record<string, unknown>][] };
-          }
-        >;
-        if (history[id]) return { id, entry: history[id] };
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      const events = comfy?.events;
+      if (!events) throw new Error('no stand-in');
+      // Listening before the POST: the prompt may be done before its answer is read.
+      const done = new Set<string>();
+      let heard: (() => void) | undefined;
+      const onDone = ({ prompt_id }: { prompt_id: string }) => {
+        done.add(prompt_id);
+        heard?.();
+      };
+      events.on('done', onDone);
+      let id: string;
+      try {
+        const res = await post(url, body);
+        expect(res.status).toBe(200);
+        ({ prompt_id: id } = (await res.json()) as { prompt_id: string });
+        await new Promise<void>((resolve) => {
+          heard = () => void (done.has(id) && resolve());
+          heard();
+        });
+      } finally {
+        events.off('done', onDone);
       }
+      const history = (await (await fetch(`${url}/history/${id}`)).json()) as Record<
+        string,
+        {
+          outputs: Record<string, { images: { filename: string; subfolder: string }[] }>;
+          status: { status_str: string; messages: [string, Record<string, unknown>][] };
+        }
+      >;
+      const entry = history[id];
+      if (!entry) throw new Error(`no history for prompt ${id} after its end`);
+      return { id, entry };
     };
     const small = async () =>
       sharp({ create: { width: 100, height: 60, channels: 3, background: '#445566' } })
@@ -296,7 +327,7 @@ describe('ComfyUI stand-in', () => {
       await upload(comfy.url, 'ref.png', await small());
       const prompt = template('preview');
       (prompt['12'] as { inputs: Record<string, unknown> }).inputs.image = 'ref.png';
-      const { frames } = await listen(comfy.url, 'c');
+      const { frames, until } = await listen(comfy.url, 'c');
       const first = await finishedPrompt(comfy.url, { prompt, client_id: 'c' });
       const executing: string[] = [];
       comfy.events.on('executing', ({ node }: { node: string }) => executing.push(node));
@@ -455,9 +486,11 @@ describe('ComfyUI stand-in', () => {
       await upload(comfy.url, 'ref.png', await small());
       const prompt = template('preview');
       (prompt['12'] as { inputs: Record<string, unknown> }).inputs.image = 'ref.png';
-      const { frames } = await listen(comfy.url, 'watcher');
+      const { frames, drained } = await listen(comfy.url, 'watcher');
       await finishedPrompt(comfy.url, { prompt });
-      await until(() => frames.filter((f) => f.json?.type === 'status').length >= 4);
+      // The prompt is over: every frame for it has been sent, and has arrived once drained.
+      await drained();
+      expect(frames.filter((f) => f.json?.type === 'status').length).toBeGreaterThanOrEqual(4);
       const types = new Set(frames.map((f) => f.json?.type));
       // As the real v0.3.68 did: no execution_*, executing or executed for anyone.
       expect([...types].sort()).toEqual(['progress', 'progress_state', 'status']);
@@ -471,11 +504,11 @@ describe('ComfyUI stand-in', () => {
       // The old socket is not closed by the server...
       expect(old.ws.readyState).toBe(WebSocket.OPEN);
       // ...but when it closes, the id goes with it: the new socket hears nothing more.
+      const forgotten = once(comfy.events, 'disconnected');
       old.ws.close();
-      await until(
-        () => comfy?.socketClients.length === 2 && old.ws.readyState === WebSocket.CLOSED,
-      );
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await forgotten).toEqual([{ sid: 'same' }]);
+      // Its greeting has arrived: what it hears from here on would be the prompt's.
+      await current.drained();
       const heard = current.frames.length;
       await finishedPrompt(comfy.url, {
         prompt: {
@@ -484,7 +517,8 @@ describe('ComfyUI stand-in', () => {
         },
         client_id: 'same',
       });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The prompt is over and anything sent to this socket has arrived: it heard nothing.
+      await current.drained();
       expect(current.frames.length).toBe(heard);
       current.ws.close();
     });
@@ -509,7 +543,7 @@ describe('ComfyUI stand-in', () => {
       await upload(comfy.url, 'ref.png', await small());
       const prompt = template('preview');
       (prompt['12'] as { inputs: Record<string, unknown> }).inputs.image = 'ref.png';
-      const { frames } = await listen(comfy.url, 'c');
+      const { frames, until } = await listen(comfy.url, 'c');
       const { id } = await finishedPrompt(comfy.url, { prompt, client_id: 'c' });
       await until(() =>
         frames.some((f) => f.json?.type === 'executing' && f.json.data.node === null),
@@ -538,7 +572,7 @@ describe('ComfyUI stand-in', () => {
       await upload(comfy.url, 'ref.png', await small());
       const prompt = template('preview');
       (prompt['12'] as { inputs: Record<string, unknown> }).inputs.image = 'ref.png';
-      const { frames } = await listen(comfy.url, 'c');
+      const { frames, until } = await listen(comfy.url, 'c');
       // Each frame in short; a state is told for the node last started or reported.
       let focus = '';
       const step = (f: Frame) => {

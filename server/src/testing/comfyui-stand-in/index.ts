@@ -31,6 +31,17 @@ import { clientSockets } from './websocket.js';
 
 export type { ComfyStandIn, ComfyStandInOptions, ReceivedPrompt, StandInRequest } from './types.js';
 
+/** The events after which what a test can see of the stand-in may have changed. */
+const STATE_EVENTS = [
+  'request',
+  'prompt',
+  'connected',
+  'disconnected',
+  'executing',
+  'progress',
+  'done',
+];
+
 export async function startComfyStandIn(options: ComfyStandInOptions = {}): Promise<ComfyStandIn> {
   const folders = makeFolders();
   const checkpoints = options.checkpoints ?? ['sd_xl_base_1.0.safetensors'];
@@ -55,7 +66,9 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
     isGone,
     greet: (sid) => queue.greet(sid),
     previews: options.previews ?? false,
-    connected: socketClients,
+    clientIds: socketClients,
+    connected: (sid) => record.events.emit('connected', { sid }),
+    disconnected: (sid) => record.events.emit('disconnected', { sid }),
     ...(options.dropMessage ? { dropMessage: options.dropMessage } : {}),
   });
   const installed = () => ({
@@ -116,6 +129,8 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
   const stop = async () => {
     if (gone) return;
     gone = true;
+    // A prompt held at a node stops waiting, as the process it stands for is gone.
+    queue.wake();
     sockets.terminate();
     for (const socket of connections) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -140,6 +155,16 @@ export async function startComfyStandIn(options: ComfyStandInOptions = {}): Prom
     queueRemaining: () => queue.remaining(),
     pause: () => queue.pause(),
     resume: () => queue.resume(),
+    until: (check) =>
+      new Promise<void>((resolve) => {
+        const test = () => {
+          if (!check()) return;
+          for (const event of STATE_EVENTS) record.events.off(event, test);
+          resolve();
+        };
+        for (const event of STATE_EVENTS) record.events.on(event, test);
+        test();
+      }),
     crash: stop,
     async close() {
       await stop();

@@ -42,6 +42,8 @@ export class PromptQueue {
    */
   private interruptRequested = false;
   private holdNode: string | undefined;
+  /** A held node's wait: woken to look again at whether it may start. */
+  private readonly held: (() => void)[] = [];
   private readonly cache: ExecutorSettings['cache'] = new Map();
 
   /** `paused`: start held, prompts wait until resume(). */
@@ -101,6 +103,7 @@ export class PromptQueue {
   interrupt(promptId: string | undefined): void {
     if (promptId === undefined || promptId === this.running?.promptId) {
       this.interruptRequested = true;
+      this.wake();
     }
   }
 
@@ -110,6 +113,12 @@ export class PromptQueue {
 
   release(): void {
     this.holdNode = undefined;
+    this.wake();
+  }
+
+  /** Has a held node look again at whether it may start (released, interrupted, server gone). */
+  wake(): void {
+    for (const look of this.held.splice(0)) look();
   }
 
   pause(): void {
@@ -164,7 +173,7 @@ export class PromptQueue {
       },
       mayStart: async (id) => {
         while (this.holdNode === id && !this.interruptRequested && !this.settings.isGone()) {
-          await new Promise((resolve) => setTimeout(resolve, 5));
+          await new Promise<void>((resolve) => this.held.push(resolve));
         }
       },
       nodeStarted: (id) => (this.runningNode = id),

@@ -13,7 +13,7 @@ import type { InstalledFiles } from './node-classes.js';
 import { objectInfo } from './object-info.js';
 import type { PromptQueue } from './queue.js';
 import { empty, json, readBody, serverError } from './respond.js';
-import type { ComfyStandIn, ComfyStandInOptions, ReceivedPrompt } from './types.js';
+import type { ComfyStandIn, ComfyStandInOptions, ReceivedPrompt, StandInRequest } from './types.js';
 import { validatePrompt } from './validate.js';
 
 export interface RouteContext {
@@ -75,7 +75,7 @@ async function handle(
   if (!authorized(context.requireAuth, req)) return empty(res, 401);
   const raw = method === 'POST' ? await readBody(req, context.maxUploadBytes) : Buffer.alloc(0);
   if (raw === undefined) {
-    record.requests.push({ method, path: `${url.pathname}${url.search}` });
+    recordRequest(record, { method, path: `${url.pathname}${url.search}` });
     // aiohttp's answer, as ComfyUI v0.3.68 gave it.
     const reason = `Maximum request body size ${context.maxUploadBytes} exceeded.`;
     res.writeHead(413, {
@@ -95,13 +95,13 @@ async function handle(
       // Only /interrupt catches it (its body is optional: it then stops whatever runs); in the
       // other handlers it is uncaught and aiohttp answers 500.
       if (route !== '/interrupt') {
-        record.requests.push({ method, path: `${url.pathname}${url.search}` });
+        recordRequest(record, { method, path: `${url.pathname}${url.search}` });
         return serverError(res);
       }
       body = {};
     }
   }
-  record.requests.push({
+  recordRequest(record, {
     method,
     path: `${url.pathname}${url.search}`,
     ...(body !== undefined ? { body } : {}),
@@ -234,4 +234,10 @@ function systemStats() {
       },
     ],
   };
+}
+
+/** Notes a request, and tells of it ('request') for tests waiting on it. */
+function recordRequest(record: RouteContext['record'], request: StandInRequest): void {
+  record.requests.push(request);
+  record.events.emit('request', request);
 }

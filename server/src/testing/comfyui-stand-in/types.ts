@@ -76,9 +76,16 @@ export interface ComfyStandIn {
   readonly uploads: { name: string; subfolder: string; type: string; bytes: number }[];
   /**
    * 'prompt' (ReceivedPrompt), 'executing' ({prompt_id, node}), 'progress' ({prompt_id, node,
-   * value, max}), 'done' ({prompt_id, status: 'success' | 'error' | 'interrupted'}).
+   * value, max}), 'done' ({prompt_id, status: 'success' | 'error' | 'interrupted'}),
+   * 'request' (StandInRequest, as recorded), 'connected' ({sid}: a websocket opened and greeted),
+   * 'disconnected' ({sid}: a websocket closed and the server has forgotten its client id).
    */
   readonly events: EventEmitter;
+  /**
+   * Resolves once `check` holds: at once, or after the event that made it so (any of `events`'),
+   * so a test waits on what the stand-in saw without polling.
+   */
+  until(check: () => boolean): Promise<void>;
   /** Prompts queued and running now (GET /prompt's queue_remaining). */
   queueRemaining(): number;
   /** Hold the queue: the running prompt finishes, the next ones wait. */

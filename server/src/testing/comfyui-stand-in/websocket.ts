@@ -36,7 +36,11 @@ export async function clientSockets(options: {
   previews: boolean;
   dropMessage?: (message: WsMessage, sid: string | undefined) => boolean;
   /** Where the client id of each connection is recorded. */
-  connected: string[];
+  clientIds: string[];
+  /** Told once a socket is open and greeted. */
+  connected?: (sid: string) => void;
+  /** Told once a socket has closed and its client id is forgotten. */
+  disconnected?: (sid: string) => void;
 }): Promise<ClientSockets> {
   const { isGone, greet, dropMessage } = options;
   const previewJpeg = await sharp({
@@ -54,9 +58,13 @@ export async function clientSockets(options: {
     // leaves the new one receiving nothing (not even broadcasts).
     const sid = query.get('clientId') || randomUUID().replace(/-/g, '');
     sockets.set(sid, ws);
-    options.connected.push(sid);
-    ws.on('close', () => sockets.delete(sid));
+    options.clientIds.push(sid);
+    ws.on('close', () => {
+      sockets.delete(sid);
+      options.disconnected?.(sid);
+    });
     for (const message of greet(sid)) ws.send(JSON.stringify(message));
+    options.connected?.(sid);
   });
 
   return {
