@@ -18,7 +18,7 @@ import { newLeaseHolder } from './jobs/lease.js';
 import { JobRunner, type JobHandlers } from './jobs/runner.js';
 import { DEFAULT_STORE_RETRY } from './jobs/store-backoff.js';
 import { HdStatusRelay } from './messaging/hd-status-relay.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from './runtime/metrics.js';
 import { AuthService } from './services/auth.js';
 import { GenerationService } from './services/generation.js';
 import { HdService } from './services/hd.js';

@@ -1,10 +1,10 @@
 import type { ServerError, ServerErrorCode } from '@tessera/contract';
 import type { Logger } from 'pino';
-import { holdPoint } from '../faults.js';
-import { noMetrics, type JobRunOutcome, type Metrics } from '../metrics.js';
-import { withWaitingNotices } from '../waiting-notices.js';
+import { holdPoint } from '../runtime/faults.js';
+import { noMetrics, type JobRunOutcome, type Metrics } from '../runtime/metrics.js';
+import { withWaitingNotices } from '../runtime/waiting-notices.js';
 import { readableError } from '../services/readable-error.js';
-import { ServerStopping } from '../shutdown.js';
+import { ServerStopping } from '../runtime/shutdown.js';
 import {
   JOB_KINDS,
   type JobKind,

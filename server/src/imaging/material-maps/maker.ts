@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { startWorker } from '../../engines/worker-url.js';
+import { startWorker } from '../../runtime/worker-url.js';
 import type { Scratch } from '../../files/file-store.js';
 import type { MaterialMapName } from './maps.js';
 import type { MapsWorkerMessage, MapsWorkerTask } from './protocol.js';
