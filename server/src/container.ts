@@ -1,11 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { connectDynamicSecurity } from './broker/dynamic-security.js';
-import {
-  MosquittoUserProvisioning,
-  noUserProvisioning,
-  type UserProvisioning,
-} from './broker/user-provisioning.js';
+import { MosquittoUserProvisioning } from './broker/user-provisioning.js';
 import { databaseLocation, type Config } from './config.js';
 import type { Engine } from './engines/engine.js';
 import { createEngine } from './engines/index.js';
@@ -29,6 +25,7 @@ import { CountingLoginGuard } from './services/login-guard.js';
 import { RecoveryService } from './services/recovery.js';
 import { ReferenceService } from './services/references.js';
 import { TagService } from './services/tags.js';
+import { noUserProvisioning, type UserProvisioning } from './services/user-provisioning.js';
 import { UserService } from './services/users.js';
 import { DEFAULT_ZIP_LIMITS, ZipDownloads } from './services/zip-downloads.js';
 import { createCredentialChangeRepository } from './store/credential-changes.js';

@@ -13,7 +13,7 @@ import { mqttClients } from '../testing/mqtt-clients.js';
 import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from '../testing/mosquitto.js';
 import { runEntry } from '../testing/processes.js';
 import { connectDynamicSecurity, type DynamicSecurity } from './dynamic-security.js';
-import type { UserProvisioning } from './user-provisioning.js';
+import type { UserProvisioning } from '../services/user-provisioning.js';
 
 /**
  * Tessera keeps Mosquitto's logins in step with its users through the dynamic-security plugin:

@@ -10,7 +10,7 @@ import {
   validateUploadPixels,
 } from '@tessera/contract';
 import sharp from 'sharp';
-import type { RawImage } from '../engines/engine.js';
+import type { RawImage } from './raw-image.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp';
 

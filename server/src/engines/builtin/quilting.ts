@@ -32,7 +32,8 @@ import { paste } from './quilting/assembly.js';
 import { cutMask } from './quilting/boundary-cut.js';
 import { createCanvas, PatchWindow } from './quilting/canvas.js';
 import { fitLighting, lightingAt, removeLighting } from './quilting/lighting.js';
-import { MASK_ALPHA_THRESHOLD, type RawImage } from '../engine.js';
+import { MASK_ALPHA_THRESHOLD } from '../engine.js';
+import type { RawImage } from '../../imaging/raw-image.js';
 import { maskRegion } from './quilting/mask-region.js';
 import {
   clamp,
