@@ -195,18 +195,18 @@ describe.skipIf(!mosquittoAvailable)('user logins on Mosquitto (dynamic security
       PUBLIC_MQTT_URL: broker.wsUrl,
     };
     expect(
-      await runEntry('cli/users.ts', ['add', 'frank'], env, 'franks-password\n'),
+      await runEntry('commands/users.ts', ['add', 'frank'], env, 'franks-password\n'),
     ).toMatchObject({ code: 0 });
     const first = await connect('frank', 'franks-password');
     const closedByPasswd = closesSoon(first, 30_000);
     expect(
-      await runEntry('cli/users.ts', ['passwd', 'frank'], env, 'franks-new-password\n'),
+      await runEntry('commands/users.ts', ['passwd', 'frank'], env, 'franks-new-password\n'),
     ).toMatchObject({ code: 0 });
     expect(await closedByPasswd).toBe(true);
     await expect(connect('frank', 'franks-password')).rejects.toThrow(/Not authorized/);
     const frank = await connect('frank', 'franks-new-password');
     const closed = closesSoon(frank, 30_000);
-    expect(await runEntry('cli/users.ts', ['remove', 'frank'], env)).toMatchObject({ code: 0 });
+    expect(await runEntry('commands/users.ts', ['remove', 'frank'], env)).toMatchObject({ code: 0 });
     expect(await closed).toBe(true);
     await expect(connect('frank', 'franks-new-password')).rejects.toThrow(/Not authorized/);
   }, 60_000);
