@@ -135,7 +135,12 @@ describe('the first administrator password (issue 23, part 3)', () => {
     expect(next.stdout).not.toContain('created user');
     expect(fs.existsSync(file)).toBe(true);
 
-    const changed = await runEntry('commands/users.ts', ['passwd', 'admin'], env, 'a-new-password\n');
+    const changed = await runEntry(
+      'commands/users.ts',
+      ['passwd', 'admin'],
+      env,
+      'a-new-password\n',
+    );
     expect(changed.code).toBe(0);
     expect(fs.existsSync(file)).toBe(false);
   }, 90_000);

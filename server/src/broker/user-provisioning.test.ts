@@ -206,7 +206,9 @@ describe.skipIf(!mosquittoAvailable)('user logins on Mosquitto (dynamic security
     await expect(connect('frank', 'franks-password')).rejects.toThrow(/Not authorized/);
     const frank = await connect('frank', 'franks-new-password');
     const closed = closesSoon(frank, 30_000);
-    expect(await runEntry('commands/users.ts', ['remove', 'frank'], env)).toMatchObject({ code: 0 });
+    expect(await runEntry('commands/users.ts', ['remove', 'frank'], env)).toMatchObject({
+      code: 0,
+    });
     expect(await closed).toBe(true);
     await expect(connect('frank', 'franks-new-password')).rejects.toThrow(/Not authorized/);
   }, 60_000);

@@ -178,7 +178,9 @@ describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object
 
     // The same backup restores onto SQLite and local files as well: one format for every install.
     const local = path.join(data.dir, 'local');
-    const onSqlite = await runEntry('commands/restore.ts', ['--from', backup.dir], { DATA_DIR: local });
+    const onSqlite = await runEntry('commands/restore.ts', ['--from', backup.dir], {
+      DATA_DIR: local,
+    });
     expect(onSqlite.code).toBe(0);
     expect(comparableRows(rowsOf(path.join(local, 'tessera.sqlite')))).toEqual(
       comparableRows(rows),
