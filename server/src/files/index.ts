@@ -1,4 +1,5 @@
 import path from 'node:path';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- issue 24: settings split (i24-config)
 import type { Config } from '../config.js';
 import type { FileStore } from './file-store.js';
 import { LocalFileStore } from './local-file-store.js';

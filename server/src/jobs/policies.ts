@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- issue 24: settings split (i24-config)
 import type { Config } from '../config.js';
 import { exponentialBackoff, type JobPolicies } from './runner.js';
 
