@@ -21,7 +21,7 @@ import { ms, percentile, sleep } from './stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = path.join(ROOT, 'server/dist/main.js');
-const USERS_CLI = path.join(ROOT, 'server/dist/cli/users.js');
+const USERS_CLI = path.join(ROOT, 'server/dist/commands/users.js');
 
 const USERS = Number(process.env.LOAD_USERS ?? 50);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);

@@ -28,7 +28,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 MAIN="$ROOT/server/dist/main.js"
-USERS_JS="$ROOT/server/dist/cli/users.js"
+USERS_JS="$ROOT/server/dist/commands/users.js"
 MOSQUITTO=/usr/sbin/mosquitto
 MOSQUITTO_CTRL=/usr/bin/mosquitto_ctrl
 DYNSEC_PLUGIN=/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so

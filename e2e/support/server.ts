@@ -14,7 +14,7 @@ export interface RunningServer {
   output: () => string;
   /** Stops the process (SIGTERM) and starts it again on the same port and data, as an update would. */
   restart(): Promise<void>;
-  /** Sends the process a signal (SIGUSR2 lets a fault hold go on: server/src/faults.ts). */
+  /** Sends the process a signal (SIGUSR2 lets a fault hold go on: server/src/runtime/faults.ts). */
   signal(name: NodeJS.Signals): void;
   stop(): Promise<void>;
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { RunningServer } from './server.js';
 
-const USERS_CLI = fileURLToPath(new URL('../../server/dist/cli/users.js', import.meta.url));
+const USERS_CLI = fileURLToPath(new URL('../../server/dist/commands/users.js', import.meta.url));
 
 export interface User {
   username: string;

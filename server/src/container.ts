@@ -1,11 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { connectDynamicSecurity } from './broker/dynamic-security.js';
-import {
-  MosquittoUserProvisioning,
-  noUserProvisioning,
-  type UserProvisioning,
-} from './broker/user-provisioning.js';
+import { MosquittoUserProvisioning } from './broker/user-provisioning.js';
 import type { BrokerSettings } from './broker/settings.js';
 import type { Config } from './config.js';
 import type { Engine } from './engines/engine.js';
@@ -19,7 +15,7 @@ import { newLeaseHolder } from './jobs/lease.js';
 import { JobRunner, type JobHandlers } from './jobs/runner.js';
 import { DEFAULT_STORE_RETRY } from './jobs/store-backoff.js';
 import { HdStatusRelay } from './messaging/hd-status-relay.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from './runtime/metrics.js';
 import { AuthService } from './services/auth.js';
 import { GenerationService } from './services/generation.js';
 import { HdService } from './services/hd.js';
@@ -35,6 +31,7 @@ import { CountingLoginGuard } from './services/login-guard.js';
 import { RecoveryService } from './services/recovery.js';
 import { ReferenceService } from './services/references.js';
 import { TagService } from './services/tags.js';
+import { noUserProvisioning, type UserProvisioning } from './services/user-provisioning.js';
 import { UserService } from './services/users.js';
 import { DEFAULT_ZIP_LIMITS, ZipDownloads } from './services/zip-downloads.js';
 import { createCredentialChangeRepository } from './store/credential-changes.js';

@@ -73,7 +73,7 @@ describe('the server program', () => {
     expect(fs.readFileSync(marker, 'utf8')).toBe('half an upload');
 
     // The operator's CLI runs no repair: it works beside the running server.
-    const added = await runEntry('cli/users.ts', ['add', 'carol'], env, 'carol-password-1\n');
+    const added = await runEntry('commands/users.ts', ['add', 'carol'], env, 'carol-password-1\n');
     expect(added.code).toBe(0);
 
     first.kill('SIGKILL');
@@ -135,7 +135,12 @@ describe('the first administrator password (issue 23, part 3)', () => {
     expect(next.stdout).not.toContain('created user');
     expect(fs.existsSync(file)).toBe(true);
 
-    const changed = await runEntry('cli/users.ts', ['passwd', 'admin'], env, 'a-new-password\n');
+    const changed = await runEntry(
+      'commands/users.ts',
+      ['passwd', 'admin'],
+      env,
+      'a-new-password\n',
+    );
     expect(changed.code).toBe(0);
     expect(fs.existsSync(file)).toBe(false);
   }, 90_000);

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { guardProcess } from './lifecycle/process-guards.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './runtime/logger.js';
 import { startServer, type RunningServer } from './server.js';
 
 type Running = RunningServer;

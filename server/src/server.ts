@@ -10,11 +10,11 @@ import {
 } from './lifecycle/operations.js';
 import { prepareInstance } from './lifecycle/prepare.js';
 import { startWebTier } from './lifecycle/web-tier.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './runtime/logger.js';
 import { connectServiceClient, type BrokerLogin } from './messaging/connection.js';
 import { brokerHdStatusSink } from './messaging/hd-status-relay.js';
-import { THEMES_DIR } from './paths.js';
-import { watchProcess } from './process-stats.js';
+import { THEMES_DIR } from './runtime/paths.js';
+import { watchProcess } from './runtime/process-stats.js';
 import type { CreatedAdministrator } from './services/users.js';
 import { checkTheme } from './themes.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config.js';
-import { THEMES_DIR } from './paths.js';
+import { THEMES_DIR } from './runtime/paths.js';
 import { checkTheme, listThemes } from './themes.js';
 
 describe('themes', () => {

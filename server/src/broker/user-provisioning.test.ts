@@ -13,7 +13,7 @@ import { mqttClients } from '../testing/mqtt-clients.js';
 import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from '../testing/mosquitto.js';
 import { runEntry } from '../testing/processes.js';
 import { connectDynamicSecurity, type DynamicSecurity } from './dynamic-security.js';
-import type { UserProvisioning } from './user-provisioning.js';
+import type { UserProvisioning } from '../services/user-provisioning.js';
 
 /**
  * Tessera keeps Mosquitto's logins in step with its users through the dynamic-security plugin:
@@ -193,18 +193,20 @@ describe.skipIf(!mosquittoAvailable)('user logins on Mosquitto (dynamic security
       PUBLIC_MQTT_URL: broker.wsUrl,
     };
     expect(
-      await runEntry('cli/users.ts', ['add', 'frank'], env, 'franks-password\n'),
+      await runEntry('commands/users.ts', ['add', 'frank'], env, 'franks-password\n'),
     ).toMatchObject({ code: 0 });
     const first = await connect('frank', 'franks-password');
     const closedByPasswd = closesSoon(first, 30_000);
     expect(
-      await runEntry('cli/users.ts', ['passwd', 'frank'], env, 'franks-new-password\n'),
+      await runEntry('commands/users.ts', ['passwd', 'frank'], env, 'franks-new-password\n'),
     ).toMatchObject({ code: 0 });
     expect(await closedByPasswd).toBe(true);
     await expect(connect('frank', 'franks-password')).rejects.toThrow(/Not authorized/);
     const frank = await connect('frank', 'franks-new-password');
     const closed = closesSoon(frank, 30_000);
-    expect(await runEntry('cli/users.ts', ['remove', 'frank'], env)).toMatchObject({ code: 0 });
+    expect(await runEntry('commands/users.ts', ['remove', 'frank'], env)).toMatchObject({
+      code: 0,
+    });
     expect(await closed).toBe(true);
     await expect(connect('frank', 'franks-new-password')).rejects.toThrow(/Not authorized/);
   }, 60_000);

@@ -117,10 +117,3 @@ export interface GeneratedImage {
   width: number;
   height: number;
 }
-
-/** An image as raw 8-bit RGBA pixels, row by row. */
-export interface RawImage {
-  data: Uint8Array;
-  width: number;
-  height: number;
-}

@@ -1,4 +1,4 @@
-import { faultPoint } from '../faults.js';
+import { faultPoint } from '../runtime/faults.js';
 import type { FileStore } from './file-store.js';
 import { FILE_AREAS } from './places.js';
 

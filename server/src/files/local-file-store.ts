@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isSafeFileName } from '@tessera/contract';
-import { diskFullPoint, faultPoint } from '../faults.js';
+import { diskFullPoint, faultPoint } from '../runtime/faults.js';
 import type {
   ByteRange,
   FileArea,

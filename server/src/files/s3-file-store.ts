@@ -18,7 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { isSafeFileName } from '@tessera/contract';
-import { faultPoint } from '../faults.js';
+import { faultPoint } from '../runtime/faults.js';
 import type {
   ByteRange,
   FileArea,

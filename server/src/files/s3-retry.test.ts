@@ -1,6 +1,6 @@
 import { errorText } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
-import { withWaitingNotices } from '../waiting-notices.js';
+import { withWaitingNotices } from '../runtime/waiting-notices.js';
 import { FileStoreUnreachableError, retryingStore } from './s3-retry.js';
 
 // Issue 23, part 11: which object-store failures are waited out, for how long, and what the user

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorText } from '@tessera/contract';
-import { noticeWaiting, waitingIsFollowed, waitingSignal } from '../waiting-notices.js';
+import { noticeWaiting, waitingIsFollowed, waitingSignal } from '../runtime/waiting-notices.js';
 
 /** How object-store work rides out an outage (FILES_RETRY_WINDOW_MS). */
 export interface FileStoreRetry {

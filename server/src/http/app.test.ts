@@ -3,7 +3,7 @@ import { API_ROUTES, STATE_CHANGING_ROUTES } from '@tessera/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../files/local-file-store.js';
-import { THEMES_DIR } from '../paths.js';
+import { THEMES_DIR } from '../runtime/paths.js';
 import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { brokerUrlResolver } from './public-address.js';
 import { buildHttpApp } from './app.js';

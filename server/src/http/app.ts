@@ -8,7 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { EngineHealth } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../runtime/metrics.js';
 import type { AuthService } from '../services/auth.js';
 import { readableError } from '../services/readable-error.js';
 import { contentSecurityPolicy } from './content-security-policy.js';

@@ -3,7 +3,7 @@ import { API_ROUTES } from '@tessera/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../files/local-file-store.js';
-import { THEMES_DIR } from '../paths.js';
+import { THEMES_DIR } from '../runtime/paths.js';
 import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { buildHttpApp, type HttpDependencies } from './app.js';
 import { brokerUrlAtOrigin } from './public-address.js';

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { API_ROUTES, errorText } from '@tessera/contract';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../runtime/metrics.js';
 
 /** What GET /api/ready answers: ready, or which dependencies fail, or stopping (draining). */
 export type Readiness =

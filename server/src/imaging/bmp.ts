@@ -4,7 +4,7 @@
 // BITMAPINFOHEADER (and V2/V3), V4 and V5; 1/4/8-bit palettes, 16 and 32-bit (BI_RGB and
 // BI_BITFIELDS / BI_ALPHABITFIELDS), 24-bit; bottom-up and top-down — and refuses the rest.
 import { UPLOAD_MAX_PIXELS } from '@tessera/contract';
-import type { RawImage } from '../engines/engine.js';
+import type { RawImage } from './raw-image.js';
 import { byteView } from './byte-view.js';
 
 export class BmpError extends Error {

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { TEXTS, UPLOAD_MAX_BYTES } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RawImage } from '../engines/engine.js';
+import type { RawImage } from './raw-image.js';
 import { tempDir } from '../testing/fixtures.js';
 import { decodeBmp } from './bmp.js';
 import { decodeToRaw, openImage } from './decode.js';

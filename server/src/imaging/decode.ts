@@ -4,7 +4,7 @@
 import fsp from 'node:fs/promises';
 import { UPLOAD_MAX_PIXELS } from '@tessera/contract';
 import sharp from 'sharp';
-import type { RawImage } from '../engines/engine.js';
+import type { RawImage } from './raw-image.js';
 import { decodeBmp } from './bmp.js';
 import { sniffImageFormat } from './image-header.js';
 

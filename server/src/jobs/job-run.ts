@@ -1,5 +1,5 @@
-import { holdPoint } from '../faults.js';
-import { withWaitingNotices } from '../waiting-notices.js';
+import { holdPoint } from '../runtime/faults.js';
+import { withWaitingNotices } from '../runtime/waiting-notices.js';
 import type { JobKind, JobRecord } from './job.js';
 import { JobNotHeldError } from './queue.js';
 import { JobCancelled, LeaseLost, type RunDeps } from './run-ends.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { JobRunOutcome } from '../metrics.js';
+import type { JobRunOutcome } from '../runtime/metrics.js';
 import type { JobKind, JobRecord } from './job.js';
 import type { JobQueue } from './queue.js';
 import type { StoreCalls } from './store-backoff.js';

@@ -1,4 +1,4 @@
-import { holdPoint } from '../faults.js';
+import { holdPoint } from '../runtime/faults.js';
 import { readableError } from '../services/readable-error.js';
 import type { JobKind, JobRecord } from './job.js';
 import { JobCancelled, LeaseLost, type RunDeps } from './run-ends.js';

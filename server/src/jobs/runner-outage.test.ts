@@ -4,7 +4,7 @@ import { createTestStore, silentLogger, type TestStore } from '../testing/fixtur
 import { PREVIEW_PARAMS } from '../testing/job-params.js';
 import type { JobRecord } from './job.js';
 import type { JobQueue } from './queue.js';
-import { noticeWaiting } from '../waiting-notices.js';
+import { noticeWaiting } from '../runtime/waiting-notices.js';
 import { JobRunner, type JobHandler, type JobPolicy } from './runner.js';
 
 /**

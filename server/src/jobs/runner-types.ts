@@ -1,5 +1,5 @@
 import type { ServerError, ServerErrorCode } from '@tessera/contract';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../runtime/metrics.js';
 import type { JobKind, JobOrder, JobRecord, RemotePrompt } from './job.js';
 import type { StoreRetry } from './store-backoff.js';
 

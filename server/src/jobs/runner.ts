@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { noMetrics, type Metrics } from '../metrics.js';
-import { ServerStopping } from '../shutdown.js';
+import { noMetrics, type Metrics } from '../runtime/metrics.js';
+import { ServerStopping } from '../runtime/shutdown.js';
 import { JOB_KINDS, type JobKind, type JobOrder, type JobRecord } from './job.js';
 import { runHandler } from './job-run.js';
 import { LeaseKeeper } from './lease-keeper.js';

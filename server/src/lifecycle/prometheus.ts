@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { CommandOutcome, JobRunOutcome, Metrics } from '../metrics.js';
+import type { CommandOutcome, JobRunOutcome, Metrics } from '../runtime/metrics.js';
 import type { LiveJobCount } from '../store/job-counts.js';
 
 /** Where the gauges read at each scrape; each part is told once it exists. */

@@ -22,7 +22,7 @@ import {
   sharedRateWindow,
   type UserCommandRate,
 } from '../messaging/service.js';
-import { THEMES_DIR, WEB_DIST_DIR } from '../paths.js';
+import { THEMES_DIR, WEB_DIST_DIR } from '../runtime/paths.js';
 import { CredentialsWatcher } from '../services/credentials-watcher.js';
 import { tokenMetricsEndpoint, type Observability } from './operations.js';
 import { listenExplained } from './listen-errors.js';

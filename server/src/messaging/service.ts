@@ -13,7 +13,7 @@ import {
 import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { noMetrics, type CommandOutcome, type Metrics } from '../metrics.js';
+import { noMetrics, type CommandOutcome, type Metrics } from '../runtime/metrics.js';
 import { ServiceError } from '../services/errors.js';
 import type { Owner } from '../owner.js';
 import type { UserService } from '../services/users.js';

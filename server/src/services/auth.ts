@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { errorText } from '@tessera/contract';
-import { noUserProvisioning, type UserProvisioning } from '../broker/user-provisioning.js';
+import { noUserProvisioning, type UserProvisioning } from './user-provisioning.js';
 import type { SessionRepository } from '../store/sessions.js';
 import type { UserRecord, UserRepository } from '../store/users.js';
 import type { Owner } from '../owner.js';

@@ -14,7 +14,7 @@ import type { JobKind, JobRecord, PreviewJobParams } from '../jobs/job.js';
 import { QueueFullError, type OwnerQueue } from '../jobs/queue.js';
 import type { JobHandler, JobScheduler } from '../jobs/runner.js';
 import type { ImageRepository } from '../store/images.js';
-import { faultPoint, holdPoint } from '../faults.js';
+import { faultPoint, holdPoint } from '../runtime/faults.js';
 import type { Owner } from '../owner.js';
 import { thumbnailName } from './images.js';
 import type { ReferenceService } from './references.js';

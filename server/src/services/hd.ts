@@ -17,7 +17,7 @@ import { withScratch, type FileStore } from '../files/file-store.js';
 import { HD_ENCODINGS, hdEncodingFor } from '../imaging/hd-encodings.js';
 import { copyWithPhysicalSize } from '../imaging/physical-size.js';
 import { makeHdThumbnail, readImageSize } from '../imaging/probe.js';
-import { faultPoint } from '../faults.js';
+import { faultPoint } from '../runtime/faults.js';
 import type { HdJobParams, JobRecord } from '../jobs/job.js';
 import { QueueFullError, type OwnerQueue } from '../jobs/queue.js';
 import { PermanentJobError, type JobHandler, type JobScheduler } from '../jobs/runner.js';

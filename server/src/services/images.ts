@@ -8,7 +8,7 @@ import {
 } from '@tessera/contract';
 import type { Logger } from 'pino';
 import type { FileArea, FileStore, PendingRemoval } from '../files/file-store.js';
-import { faultPoint } from '../faults.js';
+import { faultPoint } from '../runtime/faults.js';
 import { makeThumbnail, probeImage } from '../imaging/probe.js';
 import type { Owner } from '../owner.js';
 import type { ImageKind, ImageRecord, ImageRepository, ImageSearch } from '../store/images.js';

@@ -98,7 +98,7 @@ const closed = (client: MqttClient) =>
   });
 
 const users = (t: TestServer, args: string[], stdin = '') =>
-  runEntry('cli/users.ts', args, { DATA_DIR: t.dataDir }, stdin);
+  runEntry('commands/users.ts', args, { DATA_DIR: t.dataDir }, stdin);
 
 describe('limiter and sessions on a real server', () => {
   let t: TestServer;

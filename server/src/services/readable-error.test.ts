@@ -4,7 +4,7 @@ import path from 'node:path';
 import { errorText, serverError } from '@tessera/contract';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { diskFullPoint } from '../faults.js';
+import { diskFullPoint } from '../runtime/faults.js';
 import { PermanentJobError } from '../jobs/runner.js';
 import { ServiceError } from './errors.js';
 import { readableError } from './readable-error.js';

@@ -1,5 +1,5 @@
 import { isValidUsername } from '@tessera/contract';
-import { noUserProvisioning, type UserProvisioning } from '../broker/user-provisioning.js';
+import { noUserProvisioning, type UserProvisioning } from './user-provisioning.js';
 import type { Owner } from '../owner.js';
 import type { UserRepository } from '../store/users.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';

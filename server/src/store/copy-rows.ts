@@ -1,5 +1,5 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { faultPoint } from '../faults.js';
+import { faultPoint } from '../runtime/faults.js';
 import type { Db } from './database.js';
 import type { Database } from './schema.js';
 

@@ -1,5 +1,5 @@
 import { guardProcess } from '../lifecycle/process-guards.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../runtime/logger.js';
 
 /**
  * A process with the guards main.ts installs, for lifecycle/process-guards.test.ts (run with

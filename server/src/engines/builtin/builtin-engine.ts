@@ -16,7 +16,7 @@ import type {
   ProgressReporter,
   UpscaleParams,
 } from '../engine.js';
-import { startWorker } from '../worker-url.js';
+import { startWorker } from '../../runtime/worker-url.js';
 import type { WorkerJob, WorkerMessage } from './protocol.js';
 import { upscaleImage } from './upscale/index.js';
 import type { EsrganRuntime } from './upscale/plan.js';

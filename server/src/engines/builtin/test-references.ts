@@ -2,7 +2,7 @@
  * Procedural reference images for the builtin engine's tests: bricks (which do not tile),
  * value noise and stripes, as RGBA {@link RawImage}s. Deterministic.
  */
-import type { RawImage } from '../engine.js';
+import type { RawImage } from '../../imaging/raw-image.js';
 import { mulberry32 } from './prng.js';
 
 /**

@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { decodeToRaw } from '../../imaging/decode.js';
-import type { RawImage } from '../engine.js';
+import type { RawImage } from '../../imaging/raw-image.js';
 import type { WorkerJob, WorkerMessage } from './protocol.js';
 import { synthesize, workingSize } from './quilting/synthesize.js';
 

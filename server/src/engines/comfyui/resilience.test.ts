@@ -13,7 +13,7 @@ import { JobRunner } from '../../jobs/runner.js';
 import type { JobRecord } from '../../jobs/job.js';
 import { createJobQueue } from '../../store/jobs.js';
 import { PREVIEW_PARAMS } from '../../testing/job-params.js';
-import { ServerStopping } from '../../shutdown.js';
+import { ServerStopping } from '../../runtime/shutdown.js';
 import type { GenerateParams, RemotePrompt } from '../engine.js';
 import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui-engine.js';
 import { ComfyExecutionError, ComfyRequestError } from './errors.js';

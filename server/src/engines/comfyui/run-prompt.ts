@@ -25,7 +25,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ComfyWorkflow, ComfyWsMessage, HistoryEntry, NodeError } from './api-types.js';
-import { ServerStopping } from '../../shutdown.js';
+import { ServerStopping } from '../../runtime/shutdown.js';
 import type { ComfyClient } from './client.js';
 import {
   ComfyDeadlineError,

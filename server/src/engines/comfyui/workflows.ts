@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PreviewSettings } from '@tessera/contract';
-import { SERVER_ROOT } from '../../paths.js';
+import { SERVER_ROOT } from '../../runtime/paths.js';
 import { isLink, isRecord, type ComfyWorkflow } from './api-types.js';
 import { WorkflowTemplateError } from './errors.js';
 

@@ -11,7 +11,7 @@ import {
 } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { FileStore, Scratch, ScratchFile } from '../../files/file-store.js';
-import { diskFullPoint } from '../../faults.js';
+import { diskFullPoint } from '../../runtime/faults.js';
 import { validateStoredUpload } from '../../imaging/image-header.js';
 import type { EnqueueOutcome, GenerationStatus } from '../../services/generation.js';
 import type { Owner } from '../../owner.js';

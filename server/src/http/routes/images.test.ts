@@ -5,7 +5,7 @@ import { API_ROUTES, errorText } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../../files/local-file-store.js';
-import { THEMES_DIR } from '../../paths.js';
+import { THEMES_DIR } from '../../runtime/paths.js';
 import {
   createTestStore,
   passwordOf,

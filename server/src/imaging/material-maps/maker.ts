@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { startWorker } from '../../engines/worker-url.js';
-import type { Scratch } from '../../files/file-store.js';
+import { startWorker } from '../../runtime/worker-url.js';
 import type { MaterialMapName } from './maps.js';
 import type { MapsWorkerMessage, MapsWorkerTask } from './protocol.js';
 
@@ -45,11 +44,21 @@ export interface MaterialMapsMaker {
 }
 
 /**
+ * A folder of local files to work in, removed with `dispose`: what the maker needs of a scratch
+ * folder, so imaging knows paths and not the file store (the root passes `files.openScratch`).
+ */
+export interface WorkFolder {
+  /** A new path in the folder (nothing written yet), ending in `.extension`. */
+  newFile(extension: string): { readonly path: string };
+  dispose(): Promise<void>;
+}
+
+/**
  * Makes the maps in a worker thread, in a scratch folder of the file store's per run (so a
  * crash's leftovers go with the store's `clearScratch` at the next start).
  */
 export class WorkerMaterialMapsMaker implements MaterialMapsMaker {
-  constructor(private readonly openScratch: () => Promise<Scratch>) {}
+  constructor(private readonly openScratch: () => Promise<WorkFolder>) {}
 
   async make(image: Readable, options: MakeMapsOptions): Promise<MadeMaterialMaps> {
     options.signal.throwIfAborted();

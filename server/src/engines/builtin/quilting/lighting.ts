@@ -10,7 +10,7 @@
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
-import type { RawImage } from '../../engine.js';
+import type { RawImage } from '../../../imaging/raw-image.js';
 import { MASK_ALPHA_THRESHOLD } from '../../engine.js';
 
 const TERMS = 6;

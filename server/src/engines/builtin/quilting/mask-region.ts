@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
-import { MASK_ALPHA_THRESHOLD, type RawImage } from '../../engine.js';
+import { MASK_ALPHA_THRESHOLD } from '../../engine.js';
+import type { RawImage } from '../../../imaging/raw-image.js';
 
 /** Patch origins allowed by the mask, as a bitmap over the (W−P+1)×(H−P+1) origins and a list. */
 export interface MaskRegion {

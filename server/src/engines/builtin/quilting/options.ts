@@ -3,7 +3,7 @@
  * resizes the reference to, and the patch side.
  */
 import type { PreviewSettings } from '@tessera/contract';
-import type { RawImage } from '../../engine.js';
+import type { RawImage } from '../../../imaging/raw-image.js';
 import { clamp } from './numeric.js';
 
 /**

@@ -6,7 +6,7 @@
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
-import type { RawImage } from '../../engine.js';
+import type { RawImage } from '../../../imaging/raw-image.js';
 
 export interface CutEnergy {
   /** Mean squared RGB difference (summed over channels) across the cuts. */

@@ -1,6 +1,6 @@
 import { OUTPUT_FORMATS } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
-import type { RawImage } from '../../engine.js';
+import type { RawImage } from '../../../imaging/raw-image.js';
 import {
   patchSize,
   stylise,

@@ -22,7 +22,7 @@
  * wrap-around is made of ordinary cuts. A torus has no edge, so the result is then framed
  * (rolled) to start at its smoothest column and row.
  */
-import type { RawImage } from '../../engine.js';
+import type { RawImage } from '../../../imaging/raw-image.js';
 import { mulberry32 } from '../prng.js';
 import { fitLighting, removeLighting } from './lighting.js';
 import { maskRegion } from './mask-region.js';

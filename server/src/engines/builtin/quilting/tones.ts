@@ -4,7 +4,7 @@
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
-import type { RawImage } from '../../engine.js';
+import type { RawImage } from '../../../imaging/raw-image.js';
 import { lightingAt, type LightingField } from './lighting.js';
 import { clamp, luma } from './numeric.js';
 

@@ -6,7 +6,7 @@
  * result, rounded, into the shared output. It writes no file and may be terminated at any time.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { missingModulePoint } from '../../../faults.js';
+import { missingModulePoint } from '../../../runtime/faults.js';
 import type { Esrgan } from './esrgan.js';
 import type * as TfjsModule from './model.js';
 import type * as OnnxModule from './onnx-model.js';

@@ -7,7 +7,7 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { serverError } from '@tessera/contract';
-import { startWorker } from '../../worker-url.js';
+import { startWorker } from '../../../runtime/worker-url.js';
 import {
   DEFAULT_TILE_CORE,
   ONNX_TILE_CORE,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { hdFactorsFor } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RawImage } from '../../engine.js';
+import type { RawImage } from '../../../imaging/raw-image.js';
 import { upscaleImage } from './index.js';
 import { striping, stripingAgainstLanczos } from './striping.js';
 import { pebbles, rotate90, stationaryNoise, writePng } from './test-images.js';

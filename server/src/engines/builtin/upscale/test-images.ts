@@ -4,7 +4,7 @@
  * against the mean difference between neighbours inside the image).
  */
 import sharp from 'sharp';
-import type { RawImage } from '../../engine.js';
+import type { RawImage } from '../../../imaging/raw-image.js';
 import { mulberry32 } from '../prng.js';
 
 /** 8-bit pixels with any number of channels, row by row. */

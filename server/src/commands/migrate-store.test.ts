@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 const migrate = (args: string[], env: Record<string, string> = {}) =>
-  runEntry('cli/migrate-store.ts', args, { DATA_DIR: target.dir, ...env });
+  runEntry('commands/migrate-store.ts', args, { DATA_DIR: target.dir, ...env });
 
 const NOW = '2026-11-24T08:00:00.000Z';
 

@@ -14,7 +14,7 @@ beforeEach(() => {
 afterEach(() => data.remove());
 
 const users = (args: string[], stdin = '') =>
-  runEntry('cli/users.ts', args, { DATA_DIR: data.dir }, stdin);
+  runEntry('commands/users.ts', args, { DATA_DIR: data.dir }, stdin);
 
 async function canSignIn(username: string, password: string): Promise<boolean> {
   const db = await openDatabase({ dataDir: data.dir });

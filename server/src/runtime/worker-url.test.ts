@@ -24,7 +24,7 @@ describe('workerEntry', () => {
 describe('startWorker', () => {
   it('runs a TypeScript worker from the sources (through tsx)', async () => {
     const worker = startWorker(
-      new URL('./builtin/builtin-engine.ts', import.meta.url).href,
+      new URL('../engines/builtin/builtin-engine.ts', import.meta.url).href,
       'prng',
     );
     // prng.ts only exports functions: the worker loads it and exits cleanly.

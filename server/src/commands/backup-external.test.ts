@@ -92,7 +92,7 @@ describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object
     // The content: made on SQLite and local files, moved into PostgreSQL and s3rver.
     const seed = path.join(data.dir, 'seed');
     await makeInstallContent(seed);
-    const moved = await runEntry('cli/migrate-store.ts', ['--from', seed], live.env);
+    const moved = await runEntry('commands/migrate-store.ts', ['--from', seed], live.env);
     expect(moved.code).toBe(0);
 
     const running = await startServer({ ...live.env, TESSERA_FAULT_HOLD: 'preview:file-written' });
@@ -109,7 +109,7 @@ describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object
     expect(atBackup.rows.images).toHaveLength(7);
     expect(Object.keys(atBackup.objects)).toHaveLength(17);
 
-    const made = await runEntry('cli/backup.ts', ['--to', backup.dir], live.env);
+    const made = await runEntry('commands/backup.ts', ['--to', backup.dir], live.env);
     expect(ownErrors(made.stderr)).toBe('');
     expect(made.code).toBe(0);
     expect(made.stdout).toMatch(/Backup of PostgreSQL \(DATABASE_URL\) and s3:\/\/\S+\/studio/);
@@ -140,13 +140,13 @@ describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object
     ).toEqual(atBackup.objects);
 
     // A restore into a database or a prefix in use is refused, and changes nothing.
-    const over = await runEntry('cli/restore.ts', ['--from', backup.dir], live.env);
+    const over = await runEntry('commands/restore.ts', ['--from', backup.dir], live.env);
     expect(over.code).toBe(2);
     expect(over.stderr).toMatch(/DATABASE_URL is not empty: it holds .*users \(2 rows\)/);
 
     const emptyDb = await createScratchPostgres();
     databases.push(emptyDb);
-    const intoUsedPrefix = await runEntry('cli/restore.ts', ['--from', backup.dir], {
+    const intoUsedPrefix = await runEntry('commands/restore.ts', ['--from', backup.dir], {
       ...live.env,
       DATABASE_URL: emptyDb.url,
     });
@@ -160,7 +160,7 @@ describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object
     await databases.shift()?.drop();
     await objectStores.shift()?.stop();
     const wiped = await newStores();
-    const restored = await runEntry('cli/restore.ts', ['--from', backup.dir], wiped.env);
+    const restored = await runEntry('commands/restore.ts', ['--from', backup.dir], wiped.env);
     expect(ownErrors(restored.stderr)).toBe('');
     expect(restored.code).toBe(0);
     expect(restored.stdout).toMatch(/files: {4}17, each checked against its SHA-256/);
@@ -178,7 +178,9 @@ describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object
 
     // The same backup restores onto SQLite and local files as well: one format for every install.
     const local = path.join(data.dir, 'local');
-    const onSqlite = await runEntry('cli/restore.ts', ['--from', backup.dir], { DATA_DIR: local });
+    const onSqlite = await runEntry('commands/restore.ts', ['--from', backup.dir], {
+      DATA_DIR: local,
+    });
     expect(onSqlite.code).toBe(0);
     expect(comparableRows(rowsOf(path.join(local, 'tessera.sqlite')))).toEqual(
       comparableRows(rows),

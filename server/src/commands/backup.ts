@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { holdPoint } from '../faults.js';
+import { holdPoint } from '../runtime/faults.js';
 import { copyFiles } from '../files/copy-files.js';
 import { createFileStore } from '../files/index.js';
 import { LocalFileStore } from '../files/local-file-store.js';

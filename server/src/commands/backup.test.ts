@@ -58,7 +58,7 @@ describe('npm run backup and npm run restore', () => {
     // The held job's file and thumbnail are written, the reference uploaded: 8 + 6 + 3 files.
     expect(Object.keys(atBackup.files)).toHaveLength(17);
 
-    const made = await runEntry('cli/backup.ts', ['--to', backup.dir], { DATA_DIR: data.dir });
+    const made = await runEntry('commands/backup.ts', ['--to', backup.dir], { DATA_DIR: data.dir });
     expect(made.stderr).toBe('');
     expect(made.code).toBe(0);
     expect(made.stdout).toMatch(/files: {4}17 \(\d+ bytes\)/);
@@ -88,7 +88,7 @@ describe('npm run backup and npm run restore', () => {
     // Wipe the install, then restore it.
     fs.rmSync(data.dir, { recursive: true, force: true });
     fs.mkdirSync(data.dir);
-    const restored = await runEntry('cli/restore.ts', ['--from', backup.dir], {
+    const restored = await runEntry('commands/restore.ts', ['--from', backup.dir], {
       DATA_DIR: data.dir,
     });
     expect(restored.stderr).toBe('');
@@ -138,7 +138,7 @@ describe('npm run backup and npm run restore', () => {
 
   it('leaves out a row whose file is deleted while the backup runs, and still finishes', async () => {
     await makeInstallContent(data.dir);
-    const taking = spawnEntry('cli/backup.ts', ['--to', backup.dir], {
+    const taking = spawnEntry('commands/backup.ts', ['--to', backup.dir], {
       DATA_DIR: data.dir,
       TESSERA_FAULT_HOLD: 'backup:snapshot-taken',
     });
@@ -165,7 +165,7 @@ describe('npm run backup and npm run restore', () => {
     expect(manifest.rows).toMatchObject({ images: 6, image_tags: 5 });
 
     // Every row of the backup has its file, and the restore is the install after the deletion.
-    const restored = await runEntry('cli/restore.ts', ['--from', backup.dir], {
+    const restored = await runEntry('commands/restore.ts', ['--from', backup.dir], {
       DATA_DIR: path.join(data.dir, 'restored'),
     });
     expect(restored.code).toBe(0);
@@ -184,9 +184,9 @@ describe('npm run backup and npm run restore', () => {
   it('refuses what it cannot do, saying so, and changes nothing', async () => {
     await makeInstallContent(data.dir);
     const backupTo = (env: Record<string, string>, to = backup.dir) =>
-      runEntry('cli/backup.ts', ['--to', to], { DATA_DIR: data.dir, ...env });
+      runEntry('commands/backup.ts', ['--to', to], { DATA_DIR: data.dir, ...env });
     const restoreFrom = (dataDir: string, from = backup.dir) =>
-      runEntry('cli/restore.ts', ['--from', from], { DATA_DIR: dataDir });
+      runEntry('commands/restore.ts', ['--from', from], { DATA_DIR: dataDir });
 
     const noManifest = await restoreFrom(path.join(data.dir, 'new'));
     expect(noManifest.code).toBe(2);

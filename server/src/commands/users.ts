@@ -1,0 +1,38 @@
+import { ConfigError, databaseLocation, loadConfig } from '../config.js';
+import { userProvisioning } from '../container.js';
+import { parseUsersCommand, runUsersCommand } from '../cli/users.js';
+import { initialPasswordFile } from '../files/initial-password-file.js';
+import { ProvisioningError, UserError, UserService } from '../services/users.js';
+import { openDatabase } from '../store/database.js';
+import { createUserRepository } from '../store/users.js';
+
+/** `npm run users`: reads the configuration and builds the user service for cli/users.ts. */
+async function run(args: string[]): Promise<string> {
+  const command = parseUsersCommand(args);
+  const config = loadConfig();
+  const db = await openDatabase(databaseLocation(config));
+  // With MQTT_URL, Mosquitto's logins change with Tessera's (docs/mosquitto.md).
+  const provisioning = command.changesUser ? userProvisioning(config) : undefined;
+  try {
+    const users = new UserService(
+      createUserRepository(db),
+      provisioning,
+      initialPasswordFile(config.dataDir),
+    );
+    return await runUsersCommand(command, users);
+  } finally {
+    await provisioning?.close();
+    await db.destroy();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (message) => process.stdout.write(`${message}\n`),
+  (err: unknown) => {
+    const known =
+      err instanceof UserError || err instanceof ConfigError || err instanceof ProvisioningError;
+    process.stderr.write(`${known ? err.message : `users: ${String(err)}`}\n`);
+    // 3: done in Tessera, not on the broker; 2: refused, nothing changed.
+    process.exit(err instanceof ProvisioningError ? 3 : known ? 2 : 1);
+  },
+);
