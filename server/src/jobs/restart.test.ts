@@ -35,10 +35,11 @@ async function start() {
     LOG_LEVEL: 'info',
   });
   const output = captureOutput(server);
-  const [, url] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/);
+  // A tsx start on a loaded machine can take half a minute.
+  const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/, 120_000);
   return {
     server,
-    url: url ?? '',
+    url,
     done: finished(server),
     nextJobEnd: () => output.printedNext(JOB_END),
   };
@@ -118,8 +119,11 @@ describe('a restart in the middle of an HD job', () => {
         .filter((m) => m.topic === 'query/status-generate-image/user/alice')
         .map((m) => m.body as unknown as HdStatusMessage);
     const statusOf = (client: TestClient, status: string) =>
-      client.waitFor(`an HD status ${status}`, () =>
-        statuses(client).find((s) => s.status === status),
+      // A 52 MP upscale on a loaded machine: a generous bound.
+      client.waitFor(
+        `an HD status ${status}`,
+        () => statuses(client).find((s) => s.status === status),
+        120_000,
       );
 
     const first = await start();
@@ -161,5 +165,5 @@ describe('a restart in the middle of an HD job', () => {
     } finally {
       await db.destroy();
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -40,7 +40,8 @@ async function start(faultPoint?: string) {
     ...(faultPoint ? { TESSERA_FAULT_POINT: faultPoint } : {}),
   });
   const output = captureOutput(server);
-  const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/);
+  // A tsx start on a loaded machine can take half a minute.
+  const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/, 120_000);
   return { server, url, output, done: finished(server) };
 }
 

@@ -121,7 +121,8 @@ describe('HD orders over a real broker', () => {
     await placeLd(t, alice, 'rectangle.png', 1448, 724);
     await placeLd(t, alice, 'slab.png', 677, 1548);
     await placeLd(t, alice, 'plank.png', 2506, 418);
-  });
+    // Four refreshes, each making a thumbnail: past Vitest's 10 s on a loaded machine.
+  }, 60_000);
   afterAll(() => t.stop());
 
   const cases: [string, HdSizeLabel, keyof typeof OUTPUT_FORMATS_BY_NAME][] = [
