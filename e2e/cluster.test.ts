@@ -21,14 +21,8 @@ import {
   queryRows,
   type Cluster,
 } from './support/cluster.js';
-import {
-  ClusterUser,
-  filesOf,
-  inParallel,
-  storedKeys,
-  until,
-  within,
-} from './support/cluster-user.js';
+import { ClusterUser, filesOf, inParallel, storedKeys, within } from './support/cluster-user.js';
+import { followJobEnds, watchExit, type JobEndFollower } from './support/process-events.js';
 
 const USERS = 20;
 const TAGS_PER_USER = 2;
@@ -57,6 +51,7 @@ interface ImageRow {
 
 describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', () => {
   let cluster: Cluster;
+  let jobEnds: JobEndFollower | undefined;
   const users: ClusterUser[] = [];
   const started = Date.now();
 
@@ -64,14 +59,17 @@ describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', ()
     cluster = await clusterUp({
       JOB_LEASE_MS: String(JOB_LEASE_MS),
       BUILTIN_UPSCALER: 'lanczos',
-      LOG_LEVEL: 'warn',
+      // The runner's "job finished" lines are the previews' end events.
+      LOG_LEVEL: 'info',
       // Server 2 dies by itself if it gets to write an HD file: see the kill below.
       CLUSTER_ENV_SERVER_2: 'TESSERA_FAULT_POINT=hd:file-written',
     });
+    jobEnds = followJobEnds(cluster.logs);
   }, 200_000);
 
   afterAll(async () => {
     await Promise.all(users.map((user) => user.close()));
+    jobEnds?.close();
     if (cluster) await clusterDown(cluster);
   }, 60_000);
 
@@ -87,12 +85,15 @@ describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', ()
   async function scenario(): Promise<void> {
     const [survivorUrl, victimUrl] = cluster.serverUrls;
     const victimPid = cluster.serverPids[1];
-    if (!survivorUrl || !victimUrl || victimPid === undefined) throw new Error('two servers');
+    if (!survivorUrl || !victimUrl || victimPid === undefined || !jobEnds) {
+      throw new Error('two servers');
+    }
+    const { nextJobEnd } = jobEnds;
 
     // 20 users made with the cluster's `npm run users`, signed in on alternating servers.
     for (let i = 1; i <= USERS; i++) {
       const server = cluster.serverUrls[i % 2] ?? survivorUrl;
-      users.push(new ClusterUser(`user${String(i).padStart(2, '0')}`, server));
+      users.push(new ClusterUser(`user${String(i).padStart(2, '0')}`, server, nextJobEnd));
     }
     await inParallel(users, 4, (user) => addUser(cluster, user.username, user.password));
     await inParallel(users, 5, async (user) => {
@@ -163,14 +164,13 @@ describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', ()
         ),
       ),
     );
+    const victim = await watchExit(victimUrl);
     let killedBy = 'fault point';
     if (isAlive(victimPid)) {
       process.kill(victimPid, 'SIGKILL');
       killedBy = 'the test';
     }
-    await until('server 2 gone', 10_000, () =>
-      Promise.resolve(isAlive(victimPid) ? undefined : true),
-    );
+    await within('server 2 gone', 10_000, victim.gone);
 
     // Every job ends, on the processes left.
     const openJobs = () =>
@@ -295,6 +295,7 @@ describe.skipIf(missing !== undefined)('a cluster of 2 servers and a worker', ()
 // `cluster.sh restart`, which starts it again with the settings it was given at `up`.
 describe.skipIf(missing !== undefined)('a cluster of a web process and a worker', () => {
   let cluster: Cluster;
+  let jobEnds: JobEndFollower | undefined;
   let user: ClusterUser;
   const reference = () =>
     sharp({ create: { width: 96, height: 96, channels: 3, background: '#8a5a44' } })
@@ -311,10 +312,12 @@ describe.skipIf(missing !== undefined)('a cluster of a web process and a worker'
       BUILTIN_UPSCALER: 'lanczos',
       LOG_LEVEL: 'info',
     });
+    jobEnds = followJobEnds(cluster.logs);
   }, 200_000);
 
   afterAll(async () => {
     await user?.close();
+    jobEnds?.close();
     if (cluster) await clusterDown(cluster);
   }, 60_000);
 
@@ -322,9 +325,11 @@ describe.skipIf(missing !== undefined)('a cluster of a web process and a worker'
     try {
       const [webUrl] = cluster.webUrls;
       const [workerPid] = cluster.workerPids;
-      if (!webUrl || workerPid === undefined) throw new Error('a web process and a worker');
+      if (!webUrl || workerPid === undefined || !jobEnds) {
+        throw new Error('a web process and a worker');
+      }
       expect(cluster.serverUrls).toEqual([]);
-      user = new ClusterUser('webuser', webUrl);
+      user = new ClusterUser('webuser', webUrl, jobEnds.nextJobEnd);
       await addUser(cluster, user.username, user.password);
       await user.signIn();
       expect(await user.connect()).toBe(cluster.mqttPublicUrl);

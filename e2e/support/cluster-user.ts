@@ -11,6 +11,7 @@ import {
   type CommandAction,
 } from '@tessera/contract';
 import mqtt, { type MqttClient } from 'mqtt';
+import { waitForPreview } from '../../server/src/testing/http.js';
 
 const HD_SIZE = '30x30';
 /** Bounds of the waits; the figures the test prints at the end say how long things took. */
@@ -34,9 +35,11 @@ export class ClusterUser {
   private readonly waiters = new Map<string, (message: Received) => void>();
   private readonly statusWatchers = new Set<(body: Record<string, unknown>) => void>();
 
+  /** `nextJobEnd`: resolves when some job of the cluster ended (see followJobEnds). */
   constructor(
     readonly username: string,
     readonly serverUrl: string,
+    private readonly nextJobEnd: () => Promise<void>,
   ) {}
 
   async signIn(): Promise<void> {
@@ -115,7 +118,7 @@ export class ClusterUser {
     });
   }
 
-  /** Posts a preview (SPEC §7's multipart form) and polls its status until it is final. */
+  /** Posts a preview (SPEC §7's multipart form) and reads its status after each job's end. */
   async generatePreview(reference: Buffer): Promise<string> {
     const form = new FormData();
     form.append(
@@ -149,18 +152,16 @@ export class ClusterUser {
     if (posted.status >= 300) {
       throw new Error(`${this.username}: preview refused ${posted.status} ${await posted.text()}`);
     }
-    const deadline = Date.now() + PREVIEW_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      const res = await fetch(`${this.serverUrl}${API_ROUTES.previewStatus}?t=${Date.now()}`, {
-        headers: { cookie: this.cookie },
-      });
-      const status = (await res.json()) as { status: string; output_image?: string };
-      if (status.status === 'finished' && status.output_image) return status.output_image;
-      if (status.status === 'error') throw new Error(`${this.username}: preview failed`);
-      // Polled as the web app does: SPEC §7 gives a preview's status over HTTP only, no event.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+    const done = await waitForPreview(
+      this.serverUrl,
+      this.cookie,
+      PREVIEW_TIMEOUT_MS,
+      this.nextJobEnd,
+    );
+    if (done.status !== 'finished' || !done.output_image) {
+      throw new Error(`${this.username}: preview failed: ${done.seen.join(', ')}`);
     }
-    throw new Error(`${this.username}: preview did not finish`);
+    return done.output_image;
   }
 
   /** The HD order as the Image Details modal sends it: fire and forget. */
@@ -218,24 +219,6 @@ export async function within<T>(what: string, timeoutMs: number, promise: Promis
     return await Promise.race([promise, timedOut]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/**
- * Polls `check` until it gives a value. Only where no event exists: a process the test did not
- * start has no exit event to wait for.
- */
-export async function until<T>(
-  what: string,
-  timeoutMs: number,
-  check: () => Promise<T | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 

@@ -22,16 +22,27 @@ beforeEach(async () => {
 });
 afterEach(() => data.remove());
 
+/** The runner's line once a job's row says it ended. */
+const JOB_END = /"msg":"job (finished|failed)"/;
+
 async function start() {
   const server = spawnEntry('main.ts', [], {
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: data.dir,
     BUILTIN_UPSCALER: 'lanczos',
+    // For the runner's "job finished" lines, the events the preview's status is read on.
+    LOG_LEVEL: 'info',
   });
   const output = captureOutput(server);
-  const [, url] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/);
-  return { server, url: url ?? '', done: finished(server) };
+  // A tsx start on a loaded machine can take half a minute.
+  const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/, 120_000);
+  return {
+    server,
+    url,
+    done: finished(server),
+    nextJobEnd: () => output.printedNext(JOB_END),
+  };
 }
 
 describe('a restart in the middle of a job', () => {
@@ -62,7 +73,7 @@ describe('a restart in the middle of a job', () => {
 
     const second = await start();
     const again = await signIn(second.url, 'alice');
-    const result = await waitForPreview(second.url, again);
+    const result = await waitForPreview(second.url, again, 60_000, second.nextJobEnd);
     expect(result.status).toBe('finished');
     second.server.kill('SIGTERM');
     await second.done;
@@ -107,12 +118,13 @@ describe('a restart in the middle of an HD job', () => {
       client.received
         .filter((m) => m.topic === 'query/status-generate-image/user/alice')
         .map((m) => m.body as unknown as HdStatusMessage);
-    const until = async (check: () => boolean) => {
-      for (let i = 0; !check(); i++) {
-        if (i > 2400) throw new Error('timed out');
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    };
+    const statusOf = (client: TestClient, status: string) =>
+      // A 52 MP upscale on a loaded machine: a generous bound.
+      client.waitFor(
+        `an HD status ${status}`,
+        () => statuses(client).find((s) => s.status === status),
+        120_000,
+      );
 
     const first = await start();
     const client = await connect(first.url);
@@ -124,7 +136,7 @@ describe('a restart in the middle of an HD job', () => {
       sizeLabel: '160x70',
     });
     await client.send(client.commandTopic('generate-image'), command);
-    await until(() => statuses(client).some((s) => s.status === 'in_progress'));
+    await statusOf(client, 'in_progress');
     first.server.kill('SIGKILL');
     await first.done;
     await client.close();
@@ -133,8 +145,7 @@ describe('a restart in the middle of an HD job', () => {
 
     const second = await start();
     const again = await connect(second.url);
-    await until(() => statuses(again).some((s) => s.status === 'finished'));
-    const finished = statuses(again).find((s) => s.status === 'finished');
+    const finished = await statusOf(again, 'finished');
     second.server.kill('SIGTERM');
     await second.done;
     await again.close();
@@ -154,5 +165,5 @@ describe('a restart in the middle of an HD job', () => {
     } finally {
       await db.destroy();
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -288,10 +288,15 @@ describe('the job runner', () => {
         return 'late.png';
       }),
     });
-    r.onChange((job) => changes.push(job.status));
+    let running!: () => void;
+    const inProgress = new Promise<void>((resolve) => (running = resolve));
+    r.onChange((job) => {
+      changes.push(job.status);
+      if (job.status === 'in_progress') running();
+    });
     await start(r);
     await r.enqueue({ publicId: 'h1', ownerId: ownerA, kind: 'hd', params: HD_PARAMS });
-    while (!changes.includes('in_progress')) await new Promise((res) => setTimeout(res, 5));
+    await inProgress;
     // Another process finds the lease expired (its clock a term ahead) and claims the job.
     const other = createJobQueue(store.db, { lease: { holder: 'other', ms: 30_000 } });
     const later = new Date(Date.now() + 31_000);

@@ -25,27 +25,21 @@ function statuses(client: TestClient): HdStatusMessage[] {
     .map((m) => m.body as unknown as HdStatusMessage);
 }
 
-async function until<T>(read: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** Waits for the order's last word: finished, or an error (a retry is told as queued, not error). */
 function settled(client: TestClient, id: string, timeoutMs?: number) {
-  return until(() => {
-    const mine = statuses(client).filter((s) => s.id === id);
-    const last = mine.at(-1);
-    if (last?.status === 'finished') return mine;
-    if (last?.status === 'error') {
-      return mine;
-    }
-    return undefined;
-  }, timeoutMs);
+  return client.waitFor(
+    `the last word on HD order ${id}`,
+    () => {
+      const mine = statuses(client).filter((s) => s.id === id);
+      const last = mine.at(-1);
+      if (last?.status === 'finished') return mine;
+      if (last?.status === 'error') {
+        return mine;
+      }
+      return undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** An LD image of a format's exact size in the user's folder, indexed by refresh (as the engines' output would be). */
@@ -127,7 +121,8 @@ describe('HD orders over a real broker', () => {
     await placeLd(t, alice, 'rectangle.png', 1448, 724);
     await placeLd(t, alice, 'slab.png', 677, 1548);
     await placeLd(t, alice, 'plank.png', 2506, 418);
-  });
+    // Four refreshes, each making a thumbnail: past Vitest's 10 s on a loaded machine.
+  }, 60_000);
   afterAll(() => t.stop());
 
   const cases: [string, HdSizeLabel, keyof typeof OUTPUT_FORMATS_BY_NAME][] = [
@@ -198,7 +193,9 @@ describe('HD orders over a real broker', () => {
     await offFormat.sent;
 
     const errorFor = (client: TestClient, id: string) =>
-      until(() => statuses(client).find((s) => s.id === id && s.status === 'error'));
+      client.waitFor(`an error of ${id}`, () =>
+        statuses(client).find((s) => s.id === id && s.status === 'error'),
+      );
     expect((await errorFor(alice, 'wrong-factors')).error).toMatch(/factors match no HD size/);
     expect((await errorFor(alice, unknown.command.id)).error).toMatch(/not found/);
     expect((await errorFor(bob, stolen.command.id)).error).toMatch(/not found/);
@@ -228,7 +225,9 @@ describe('HD orders over a real broker', () => {
     );
     await alice.send(topic, JSON.stringify({ ...valid, id: 'deep', seed: [[[[[[1]]]]]] }));
     const errorFor = (id: string) =>
-      until(() => statuses(alice).find((s) => s.id === id && s.status === 'error'));
+      alice.waitFor(`an error of ${id}`, () =>
+        statuses(alice).find((s) => s.id === id && s.status === 'error'),
+      );
     expect((await errorFor('numbers')).error).toMatch(/rescale_factor_cr701/);
     expect((await errorFor('escape')).error).toMatch(/File name/);
     expect((await errorFor('huge')).error).toMatch(/factors match no HD size/);
@@ -329,7 +328,7 @@ describe('HD orders over a real broker', () => {
     await running.sent;
     const waiting = order(alice, 'rectangle.png', '45x90');
     await waiting.sent;
-    await until(() => statuses(alice).find((s) => s.id === waiting.command.id));
+    await alice.firstHdStatus(waiting.command.id, 60_000);
 
     const cancel = (id: string) =>
       fetch(`${t.server.url}/api/command/cancel-hd-job`, {

@@ -189,18 +189,15 @@ describe('material maps as a job (embedded broker, SQLite file, worker thread)',
       sizeLabel: '30x30',
     });
     await alice.send(alice.commandTopic('generate-image'), command);
-    const hd = await (async () => {
-      for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
-        const row = await t.db
-          .selectFrom('images')
-          .select(['filename', 'width', 'height'])
-          .where('kind', '=', 'hd')
-          .executeTakeFirst();
-        if (row) return row;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error('no HD image');
-    })();
+    // Its image row is written before its 'finished' status is published.
+    await alice.waitFor('the HD order to finish', () =>
+      alice.hdStatuses().find((s) => s.id === command.id && s.status === 'finished'),
+    );
+    const hd = await t.db
+      .selectFrom('images')
+      .select(['filename', 'width', 'height'])
+      .where('kind', '=', 'hd')
+      .executeTakeFirstOrThrow();
 
     expect((await order('alice', 'hd', hd.filename)).status).toBe(202);
     const seen = await untilDone('hd', hd.filename);

@@ -75,7 +75,8 @@ export async function postPreview(
   if (form.file) {
     body.append(
       'image',
-      new Blob([form.file.data], { type: form.file.type ?? 'image/png' }),
+      // A copy as a plain Uint8Array: the DOM's Blob types (e2e's) take no Buffer.
+      new Blob([new Uint8Array(form.file.data)], { type: form.file.type ?? 'image/png' }),
       form.file.name,
     );
   }
@@ -87,28 +88,57 @@ export async function postPreview(
   });
 }
 
-/** Polls the preview status every 100 ms until it is final. */
+export interface PreviewResult {
+  status: string;
+  percent: number;
+  output_image?: string;
+  /** Every status read, as `status:percent`, for a failure's message. */
+  seen: string[];
+}
+
+/**
+ * Reads the preview status (SPEC §7 gives it over HTTP only) until it is final. With
+ * `nextJobEnd` (resolves when some job of the server ended: a "job finished" log line), it reads
+ * once and then again only after each such event; without it, every 100 ms, as the web app polls.
+ */
 export async function waitForPreview(
   baseUrl: string,
   cookie: string,
   timeoutMs = 60_000,
-): Promise<{ status: string; percent: number; output_image?: string; seen: string[] }> {
+  nextJobEnd?: () => Promise<void>,
+): Promise<PreviewResult> {
   const seen: string[] = [];
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const res = await fetch(`${baseUrl}${API_ROUTES.previewStatus}?t=${Date.now()}`, {
-      headers: { cookie },
-    });
-    if (res.status === 200) {
-      const status = (await res.json()) as {
-        status: string;
-        percent: number;
-        output_image?: string;
-      };
-      seen.push(`${status.status}:${status.percent}`);
-      if (status.status === 'finished' || status.status === 'error') return { ...status, seen };
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timed out'>((resolve) => {
+    timer = setTimeout(() => resolve('timed out'), timeoutMs);
+  });
+  try {
+    for (;;) {
+      // Asked for before the read, so a job that ends during the read is not missed.
+      const ended = nextJobEnd?.() ?? new Promise((resolve) => setTimeout(resolve, 100));
+      const status = await readPreviewStatus(baseUrl, cookie);
+      if (status) {
+        seen.push(`${status.status}:${status.percent}`);
+        if (status.status === 'finished' || status.status === 'error') return { ...status, seen };
+      }
+      if ((await Promise.race([ended, timedOut])) === 'timed out') break;
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  } finally {
+    clearTimeout(timer);
   }
-  throw new Error(`preview did not finish: ${seen.join(', ')}`);
+  throw new Error(`preview did not finish in ${timeoutMs} ms: ${seen.join(', ')}`);
+}
+
+async function readPreviewStatus(
+  baseUrl: string,
+  cookie: string,
+): Promise<Omit<PreviewResult, 'seen'> | undefined> {
+  const res = await fetch(`${baseUrl}${API_ROUTES.previewStatus}?t=${Date.now()}`, {
+    headers: { cookie },
+  });
+  if (res.status !== 200) {
+    await res.body?.cancel();
+    return undefined;
+  }
+  return (await res.json()) as Omit<PreviewResult, 'seen'>;
 }

@@ -24,7 +24,11 @@ const DEPLOY_TCP_PORT = 1883;
 const DEPLOY_WS_PORT = 9001;
 const START_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 5_000;
-const POLL_MS = 50;
+/**
+ * Mosquitto's line once it has opened every listener (before serving): deploy/mosquitto's config
+ * logs information to stderr, which deriveConfig checks.
+ */
+const RUNNING_LINE = /mosquitto version \S+ running/;
 /** How much of the broker's output is kept for error messages. */
 const MAX_OUTPUT_CHARS = 64 * 1024;
 
@@ -139,6 +143,9 @@ function deriveConfig(
     }
     config = config.replace(pattern, replacement);
   }
+  if (!/^log_type (information|all)$/m.test(config) || !/^log_dest std(err|out)$/m.test(config)) {
+    throw new Error('deploy/mosquitto/mosquitto.conf: tests wait for its information log lines');
+  }
   if (!config.includes(`plugin ${DYNSEC_PLUGIN}`)) {
     throw new Error(`deploy/mosquitto/mosquitto.conf: expected the plugin ${DYNSEC_PLUGIN}`);
   }
@@ -208,14 +215,19 @@ class StartError extends Error {
 interface Process {
   child: ChildProcess;
   output: () => string;
+  /** Resolves once it logged that every listener is open. */
+  running: Promise<void>;
   exited: Promise<void>;
 }
 
 function spawnBroker(configFile: string): Process {
   const child = spawn(MOSQUITTO, ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  let isRunning: () => void = () => undefined;
+  const running = new Promise<void>((resolve) => (isRunning = resolve));
   const keep = (data: Buffer) => {
     output = (output + data.toString()).slice(-MAX_OUTPUT_CHARS);
+    if (RUNNING_LINE.test(output)) isRunning();
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -231,47 +243,30 @@ function spawnBroker(configFile: string): Process {
   }).then(() => {
     process.off('exit', killOnExit);
   });
-  return { child, output: () => output, exited };
+  return { child, output: () => output, running, exited };
 }
 
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-/** Spawns Mosquitto and resolves once both listeners accept connections. */
+/** Spawns Mosquitto and resolves once it says both listeners are open. */
 async function startProcess(configFile: string, ports: number[]): Promise<Process> {
   const proc = spawnBroker(configFile);
-  let gone = false;
-  void proc.exited.then(() => (gone = true));
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  const pending = new Set(ports);
-  while (pending.size > 0) {
-    if (gone) {
-      throw new StartError(`mosquitto exited with ${proc.child.exitCode} at start`, proc.output());
-    }
-    if (Date.now() > deadline) {
-      await killAndWait(proc);
-      throw new StartError(
-        `mosquitto did not listen on ports ${ports.join(' and ')} within ${START_TIMEOUT_MS} ms`,
-        proc.output(),
-      );
-    }
-    for (const port of [...pending]) if (await canConnect(port)) pending.delete(port);
-    if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  if (gone) {
-    // Something else answered on the ports while this broker failed to bind them.
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    proc.running.then(() => 'running' as const),
+    proc.exited.then(() => 'exited' as const),
+    new Promise<'timed out'>((resolve) => {
+      timer = setTimeout(() => resolve('timed out'), START_TIMEOUT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (outcome === 'exited') {
     throw new StartError(`mosquitto exited with ${proc.child.exitCode} at start`, proc.output());
+  }
+  if (outcome === 'timed out') {
+    await killAndWait(proc);
+    throw new StartError(
+      `mosquitto did not open ports ${ports.join(' and ')} within ${START_TIMEOUT_MS} ms`,
+      proc.output(),
+    );
   }
   return proc;
 }

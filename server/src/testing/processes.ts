@@ -44,6 +44,18 @@ export function captureOutput(child: ChildProcess) {
   child.stderr?.on('data', (d) => (seen += String(d)));
   return {
     text: () => seen,
+    /** Resolves at the first match of `pattern` in what the process prints after this call. */
+    printedNext(pattern: RegExp): Promise<void> {
+      const from = seen.length;
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!pattern.test(seen.slice(from))) return;
+          child.stdout?.off('data', check);
+          resolve();
+        };
+        child.stdout?.on('data', check);
+      });
+    },
     /** Resolves with the first match of `pattern` in what the process has printed so far or later. */
     waitFor(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
       return new Promise((resolve, reject) => {

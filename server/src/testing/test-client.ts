@@ -97,20 +97,36 @@ export class TestClient {
 
   /** The first HD status message of order `id`, received already or later. */
   firstHdStatus(id: string, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+    return this.waitFor(
+      `a status of HD order ${id}`,
+      () => this.hdStatuses().find((body) => body.id === id),
+      timeoutMs,
+    );
+  }
+
+  /** The bodies of the HD status messages received, in order. */
+  hdStatuses(): Record<string, unknown>[] {
     const topic = queryTopic('status-generate-image', this.username);
-    const find = () => this.received.find((m) => m.topic === topic && m.body.id === id)?.body;
+    return this.received.filter((m) => m.topic === topic).map((m) => m.body);
+  }
+
+  /**
+   * The first value `read` gives: at once, or after one of the messages received later (each
+   * message is the event to look again on). Rejects after `timeoutMs`, naming `what`.
+   */
+  waitFor<T>(what: string, read: () => T | undefined, timeoutMs = 60_000): Promise<T> {
     return new Promise((resolve, reject) => {
       // Registered after the constructor's listener, so `received` already holds the message.
       const listener = () => {
-        const body = find();
-        if (!body) return;
+        const value = read();
+        if (value === undefined) return;
         clearTimeout(timer);
         this.mqtt.off('message', listener);
-        resolve(body);
+        resolve(value);
       };
       const timer = setTimeout(() => {
         this.mqtt.off('message', listener);
-        reject(new Error(`no status of HD order ${id}`));
+        reject(new Error(`timed out waiting for ${what}`));
       }, timeoutMs);
       this.mqtt.on('message', listener);
       listener();
