@@ -68,7 +68,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       fields: previewFields('alice'),
     });
     expect(posted.status).toBe(202);
-    const done = await waitForPreview(base, cookie);
+    const done = await waitForPreview(base, cookie, 60_000, () => t.nextJobChange('alice'));
     expect(done.status).toBe('finished');
     const served = await fetch(`${base}/api/images/ld/${done.output_image ?? ''}`, {
       headers: { cookie },
@@ -228,7 +228,10 @@ describe('GET /metrics with ComfyUI servers (ENGINE=comfyui)', () => {
         fields: previewFields('alice'),
       });
       expect(posted.status).toBe(202);
-      expect((await waitForPreview(farm.server.url, cookie)).status).toBe('finished');
+      expect(
+        (await waitForPreview(farm.server.url, cookie, 60_000, () => farm.nextJobChange('alice')))
+          .status,
+      ).toBe('finished');
       const samples = await scrape(`${farm.server.url}/metrics`);
       expect(
         sampleValue(samples, 'tessera_job_duration_seconds_count', {

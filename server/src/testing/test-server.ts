@@ -55,6 +55,11 @@ export interface TestServer {
     filename: string,
     metadata?: Record<string, unknown>,
   ): Promise<void>;
+  /**
+   * Resolves at the next state change (claimed, progress, finished, failed…) of a job of this
+   * user, heard from the server's job runner: what `waitForPreview` waits on between reads.
+   */
+  nextJobChange(username: string): Promise<void>;
   /** Stops the server process's parts and starts them again on the same port, data and config. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -138,7 +143,20 @@ export async function startTestServer(
     ...settings,
     ...(externalBroker && { externalBroker }),
   };
-  const server = await startServer(config, overrides);
+  // Who waits for a job change of which user; the runner's listener wakes them (each once).
+  const jobWaiters = new Set<{ username: string; wake: () => void }>();
+  const withJobListener: ServerOverrides = {
+    ...overrides,
+    onJobChange: (job) => {
+      overrides.onJobChange?.(job);
+      for (const waiter of jobWaiters) {
+        if (waiter.username !== job.params.owner.username) continue;
+        jobWaiters.delete(waiter);
+        waiter.wake();
+      }
+    },
+  };
+  const server = await startServer(config, withJobListener);
   const clientUrl = mosquitto?.wsUrl ?? `ws://127.0.0.1:${server.port}/mqtt`;
   const db = await openDatabase(location);
   const files = await createFileStore(config);
@@ -171,10 +189,13 @@ export async function startTestServer(
         metadata ? withPngText(png, 'metadata', JSON.stringify(metadata)) : png,
       );
     },
+    nextJobChange(username) {
+      return new Promise((resolve) => jobWaiters.add({ username, wake: resolve }));
+    },
     async restart() {
       const port = handle.server.port;
       await handle.server.stop();
-      handle.server = await startServer({ ...config, port }, overrides);
+      handle.server = await startServer({ ...config, port }, withJobListener);
     },
     async stop() {
       await Promise.all(clients.map((c) => c.close()));

@@ -39,7 +39,7 @@ describe('the references library (GET /api/query/inputs)', () => {
       fields: previewFields('alice', { image: 'Ladrillo Viejo.png' }),
     });
     expect(posted.status).toBe(202);
-    const done = await waitForPreview(t.server.url, alice);
+    const done = await waitForPreview(t.server.url, alice, 60_000, () => t.nextJobChange('alice'));
     expect(done.status).toBe('finished');
 
     const res = await get('/api/query/inputs', alice);

@@ -52,7 +52,7 @@ describe('the server on an object store (FILES_URL=s3://…)', () => {
       fields: previewFields('alice', { latent_width: '1448', latent_height: '724' }),
     });
     expect(posted.status).toBe(202);
-    const done = await waitForPreview(base, alice);
+    const done = await waitForPreview(base, alice, 60_000, () => t.nextJobChange('alice'));
     expect(done.status).toBe('finished');
     const filename = done.output_image ?? '';
     expect(filename).toMatch(/^bricks-[0-9a-f]{6}\.png$/);
