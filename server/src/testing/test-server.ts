@@ -60,6 +60,16 @@ export interface TestServer {
    * user, heard from the server's job runner: what `waitForPreview` waits on between reads.
    */
   nextJobChange(username: string): Promise<void>;
+  /**
+   * The first value `read` gives: at once, or after a later change of one of the user's jobs
+   * (each change is the event to look again on). Rejects after `timeoutMs`, naming `what`.
+   */
+  waitForJobs<T>(
+    username: string,
+    what: string,
+    read: () => Promise<T | undefined>,
+    timeoutMs?: number,
+  ): Promise<T>;
   /** Stops the server process's parts and starts them again on the same port, data and config. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -191,6 +201,24 @@ export async function startTestServer(
     },
     nextJobChange(username) {
       return new Promise((resolve) => jobWaiters.add({ username, wake: resolve }));
+    },
+    async waitForJobs(username, what, read, timeoutMs = 60_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timed out'>((resolve) => {
+        timer = setTimeout(() => resolve('timed out'), timeoutMs);
+      });
+      try {
+        for (;;) {
+          // Asked for before the read, so a change during the read is not missed.
+          const changed = handle.nextJobChange(username);
+          const value = await read();
+          if (value !== undefined) return value;
+          if ((await Promise.race([changed, timedOut])) === 'timed out') break;
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+      throw new Error(`no ${what} in ${timeoutMs} ms`);
     },
     async restart() {
       const port = handle.server.port;
