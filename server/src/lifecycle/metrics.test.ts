@@ -110,12 +110,15 @@ describe('GET /metrics with METRICS_TOKEN', () => {
         }),
       );
     }
-    await expect
-      .poll(
-        async () => sampleValue(await scrape(), 'tessera_jobs', { kind: 'hd', state: 'queued' }),
-        { timeout: 10_000 },
-      )
-      .toBe(2);
+    // Scraped again at each change of alice's jobs (the gauge counts the queue's rows at a scrape).
+    await t.waitForJobs(
+      'alice',
+      'two queued HD jobs on /metrics',
+      async () =>
+        sampleValue(await scrape(), 'tessera_jobs', { kind: 'hd', state: 'queued' }) === 2 ||
+        undefined,
+      10_000,
+    );
 
     const after = await scrape();
     // By route pattern, never the raw URL: the image's name is not a label.
