@@ -12,7 +12,7 @@ import { initialPasswordFile } from './files/initial-password-file.js';
 import { WorkerMaterialMapsMaker } from './imaging/material-maps/maker.js';
 import { jobPolicies, type JobPolicyOverrides } from './jobs/policies.js';
 import { newLeaseHolder } from './jobs/lease.js';
-import { JobRunner, type JobHandlers } from './jobs/runner.js';
+import { JobRunner, type JobHandlers, type JobListener } from './jobs/runner.js';
 import { DEFAULT_STORE_RETRY } from './jobs/store-backoff.js';
 import { HdStatusRelay } from './messaging/hd-status-relay.js';
 import type { Metrics } from './runtime/metrics.js';
@@ -57,6 +57,8 @@ export interface ContainerOverrides extends JobPolicyOverrides {
   engine?: Engine;
   /** Where the job runner records its runs (the root's prom-client registry); unset: nowhere. */
   metrics?: Metrics;
+  /** Hears every job's state change (tests wait on a job's end instead of polling its status). */
+  onJobChange?: JobListener;
 }
 
 /** Everything the server is made of, built once, each part given what it needs. */
@@ -153,6 +155,7 @@ export async function buildContainer(
     log,
   );
   jobs.onChange(hd.announce);
+  if (overrides.onJobChange) jobs.onChange(overrides.onJobChange);
   const materialMaps = new MaterialMapService(
     imageRepo,
     createMaterialMapRepository(db),

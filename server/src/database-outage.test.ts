@@ -72,7 +72,7 @@ describe.skipIf(!!ownPostgresMissing || !mosquittoAvailable)(
       const byId = (id: string) => cluster.statuses.filter((status) => status.id === id);
       const ended = (id: string) =>
         byId(id).some((status) => status.status === 'finished' || status.status === 'error');
-      await expect.poll(() => ids.every(ended), { timeout: 60_000, interval: 100 }).toBe(true);
+      await cluster.waitForStatuses('the end of every job', () => ids.every(ended) || undefined);
 
       for (const id of ids) {
         const seen = byId(id);

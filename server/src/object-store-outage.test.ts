@@ -120,12 +120,12 @@ describe('[#23] a job through an object-store outage', () => {
           .map((m) => m.body as unknown as HdStatusMessage)
           .filter((s) => s.id === id);
       const retrying = errorText('FILE_STORE_RETRYING');
-      await expect
-        .poll(() => statuses().some((s) => s.notice === retrying), {
-          timeout: 60_000,
-          interval: 100,
-        })
-        .toBe(true);
+      // Each status message is the event to look again on.
+      await client.waitFor(
+        'the retrying notice',
+        () => statuses().some((s) => s.notice === retrying) || undefined,
+        60_000,
+      );
       expect(statuses().find((s) => s.notice === retrying)?.status).toBe('in_progress');
 
       const during = await download('ld', 'tile.png');
@@ -133,9 +133,11 @@ describe('[#23] a job through an object-store outage', () => {
       expect(await during.json()).toEqual({ error: errorText('FILE_STORE_UNREACHABLE') });
 
       s3 = await startStore(s3.port);
-      await expect
-        .poll(() => statuses().map((s) => s.status), { timeout: 120_000, interval: 100 })
-        .toContain('finished');
+      await client.waitFor(
+        'the finished status',
+        () => statuses().some((s) => s.status === 'finished') || undefined,
+        120_000,
+      );
       const seen = statuses();
       expect(seen.map((s) => s.status)).not.toContain('error');
       expect(seen.filter((s) => s.status === 'finished')).toHaveLength(1);

@@ -44,7 +44,7 @@ describe.skipIf(missing)('[#16] the server on PostgreSQL', () => {
       fields,
     });
     expect(posted.status).toBe(202);
-    const done = await waitForPreview(base, alice);
+    const done = await waitForPreview(base, alice, 60_000, () => t.nextJobChange('alice'));
     expect(done.status).toBe('finished');
     const filename = done.output_image ?? '';
     expect(filename).toMatch(/^bricks-[0-9a-f]{6}\.png$/);

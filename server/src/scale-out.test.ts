@@ -177,12 +177,12 @@ describe.skipIf(!mosquittoAvailable)('two web processes and a worker', () => {
           .filter((m) => m.topic === 'query/status-generate-image/user/carol')
           .map((m) => m.body as unknown as HdStatusMessage)
           .filter((s) => s.id === id);
-      await expect
-        .poll(() => statuses().map((s) => `${s.status} ${s.error ?? ''}`), {
-          timeout: 60_000,
-          interval: 100,
-        })
-        .toContain('finished ');
+      // Each status message is the event to look again on.
+      await client.waitFor(
+        'the finished status',
+        () => statuses().some((s) => s.status === 'finished' && !s.error) || undefined,
+        60_000,
+      );
       const seen = statuses().map((s) => s.status);
       // Queued by the web process that took the order; run and finished by the worker.
       expect(seen[0]).toBe('queued');

@@ -171,7 +171,7 @@ describe('one publish budget per user (issue 22, part 4)', () => {
     // Another connection of the same user draws on the same, spent, budget.
     const other = await asUser('alice');
     await other.publishAsync('command/list-tag/user/alice', listTag('other'));
-    await expect.poll(() => aliceSaw.received.length).toBe(2);
+    await aliceSaw.arrived(2);
     // Markers from the service, which has no budget, fence off any later delivery.
     await serviceSaw.fence(svc, 'command/list-tag/user/alice');
     await aliceSaw.fence(svc, 'query/list-tag/user/alice');

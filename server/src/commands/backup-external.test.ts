@@ -76,6 +76,8 @@ async function startServer(env: Record<string, string>) {
     PORT: '0',
     HOST: '127.0.0.1',
     BUILTIN_UPSCALER: 'lanczos',
+    // For the runner's "job finished" lines, the events the preview's status is read on.
+    LOG_LEVEL: 'info',
     // A job running when the backup was taken is claimed again once its lease ran out.
     JOB_LEASE_MS: '3000',
     ...env,
@@ -83,7 +85,13 @@ async function startServer(env: Record<string, string>) {
   const done = finished(server);
   const output = captureOutput(server);
   const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/, 60_000);
-  return { server, url, output, done };
+  return {
+    server,
+    url,
+    output,
+    done,
+    nextJobEnd: () => output.printedNext(/"msg":"job (finished|failed)"/),
+  };
 }
 
 describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object store', () => {
@@ -117,7 +125,9 @@ describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object
 
     // The job goes on and finishes after the backup: the live install moves past it.
     running.server.kill('SIGUSR2');
-    expect((await waitForPreview(running.url, cookie)).status).toBe('finished');
+    expect((await waitForPreview(running.url, cookie, 60_000, running.nextJobEnd)).status).toBe(
+      'finished',
+    );
     running.server.kill('SIGTERM');
     await running.done;
     expect((await rowsOfPostgres(live.db.url)).images).toHaveLength(8);
@@ -209,7 +219,9 @@ describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object
     });
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer())).toEqual(await bricksPng(80, 64, 8));
-    expect((await waitForPreview(again.url, aliceCookie)).status).toBe('finished');
+    expect((await waitForPreview(again.url, aliceCookie, 60_000, again.nextJobEnd)).status).toBe(
+      'finished',
+    );
     again.server.kill('SIGTERM');
     await again.done;
     const after = await rowsOfPostgres(wiped.db.url);

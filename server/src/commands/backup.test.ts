@@ -30,12 +30,20 @@ async function startServer(env: Record<string, string> = {}) {
     HOST: '127.0.0.1',
     DATA_DIR: data.dir,
     BUILTIN_UPSCALER: 'lanczos',
+    // For the runner's "job finished" lines, the events the preview's status is read on.
+    LOG_LEVEL: 'info',
     ...env,
   });
   const done = finished(server);
   const output = captureOutput(server);
   const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/);
-  return { server, url, output, done };
+  return {
+    server,
+    url,
+    output,
+    done,
+    nextJobEnd: () => output.printedNext(/"msg":"job (finished|failed)"/),
+  };
 }
 
 const database = () => path.join(data.dir, 'tessera.sqlite');
@@ -65,7 +73,9 @@ describe('npm run backup and npm run restore', () => {
 
     // The job goes on and finishes after the backup: the live install moves past it.
     running.server.kill('SIGUSR2');
-    expect((await waitForPreview(running.url, cookie)).status).toBe('finished');
+    expect((await waitForPreview(running.url, cookie, 60_000, running.nextJobEnd)).status).toBe(
+      'finished',
+    );
     running.server.kill('SIGTERM');
     await running.done;
     expect(rowsOf(database()).images).toHaveLength(8);
@@ -128,7 +138,9 @@ describe('npm run backup and npm run restore', () => {
     expect(download.status).toBe(200);
     const original = await bricksPng(80, 64, 8);
     expect(Buffer.from(await download.arrayBuffer())).toEqual(original);
-    expect((await waitForPreview(again.url, aliceCookie)).status).toBe('finished');
+    expect((await waitForPreview(again.url, aliceCookie, 60_000, again.nextJobEnd)).status).toBe(
+      'finished',
+    );
     again.server.kill('SIGTERM');
     await again.done;
     const after = rowsOf(database());

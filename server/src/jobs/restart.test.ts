@@ -31,7 +31,7 @@ async function start() {
     HOST: '127.0.0.1',
     DATA_DIR: data.dir,
     BUILTIN_UPSCALER: 'lanczos',
-    // For the runner's "job finished" lines, the events the preview's status is read on.
+    // For the runner's "job started" and "job finished" lines, the events the test waits on.
     LOG_LEVEL: 'info',
   });
   const output = captureOutput(server);
@@ -40,6 +40,7 @@ async function start() {
   return {
     server,
     url,
+    output,
     done: finished(server),
     nextJobEnd: () => output.printedNext(JOB_END),
   };
@@ -56,16 +57,8 @@ describe('a restart in the middle of a job', () => {
     });
     expect(posted.status).toBe(202);
 
-    // Kill the process the moment the job runs: no chance to clean up.
-    for (;;) {
-      const res = await fetch(`${first.url}/api/query/status-generate-image/preview`, {
-        headers: { cookie },
-      });
-      const status = (await res.json()) as { status: string };
-      if (status.status === 'in_progress') break;
-      expect(status.status).toBe('queued');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    // Kill the process the moment the job runs (its runner's line): no chance to clean up.
+    await first.output.waitFor(new RegExp(`"publicId":"${fields.id}","msg":"job started"`));
     first.server.kill('SIGKILL');
     await first.done;
     const ldDir = path.join(data.dir, 'files', 'alice', 'ld');

@@ -22,7 +22,7 @@ export async function settleSuccess<K extends JobKind>(
     return false;
   }
   deps.emit(finished);
-  deps.log.info({ job: job.id, kind: job.kind, output }, 'job finished');
+  deps.log.info({ job: job.id, kind: job.kind, publicId: job.publicId, output }, 'job finished');
   return true;
 }
 
@@ -64,7 +64,10 @@ export async function settleFailure<K extends JobKind>(
     );
     return;
   }
-  deps.log.error({ job: job.id, kind: job.kind, err: detail }, 'job failed');
+  deps.log.error(
+    { job: job.id, kind: job.kind, publicId: job.publicId, err: detail },
+    'job failed',
+  );
   emitIfHeld(
     deps,
     await deps.store.until('saving a failed job', () =>

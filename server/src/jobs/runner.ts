@@ -188,6 +188,7 @@ export class JobRunner implements JobScheduler {
             break;
           }
           this.emit(job);
+          this.log.info({ job: job.id, kind: job.kind, publicId: job.publicId }, 'job started');
           // execute settles every outcome itself and never rejects; the catch is for a bug.
           const run = this.execute(job, config, handler)
             .catch((err: unknown) => this.log.error({ err, job: job.id }, 'job run failed'))

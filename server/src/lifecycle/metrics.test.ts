@@ -68,7 +68,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       fields: previewFields('alice'),
     });
     expect(posted.status).toBe(202);
-    const done = await waitForPreview(base, cookie);
+    const done = await waitForPreview(base, cookie, 60_000, () => t.nextJobChange('alice'));
     expect(done.status).toBe('finished');
     const served = await fetch(`${base}/api/images/ld/${done.output_image ?? ''}`, {
       headers: { cookie },
@@ -110,12 +110,15 @@ describe('GET /metrics with METRICS_TOKEN', () => {
         }),
       );
     }
-    await expect
-      .poll(
-        async () => sampleValue(await scrape(), 'tessera_jobs', { kind: 'hd', state: 'queued' }),
-        { timeout: 10_000 },
-      )
-      .toBe(2);
+    // Scraped again at each change of alice's jobs (the gauge counts the queue's rows at a scrape).
+    await t.waitForJobs(
+      'alice',
+      'two queued HD jobs on /metrics',
+      async () =>
+        sampleValue(await scrape(), 'tessera_jobs', { kind: 'hd', state: 'queued' }) === 2 ||
+        undefined,
+      10_000,
+    );
 
     const after = await scrape();
     // By route pattern, never the raw URL: the image's name is not a label.
@@ -228,7 +231,10 @@ describe('GET /metrics with ComfyUI servers (ENGINE=comfyui)', () => {
         fields: previewFields('alice'),
       });
       expect(posted.status).toBe(202);
-      expect((await waitForPreview(farm.server.url, cookie)).status).toBe('finished');
+      expect(
+        (await waitForPreview(farm.server.url, cookie, 60_000, () => farm.nextJobChange('alice')))
+          .status,
+      ).toBe('finished');
       const samples = await scrape(`${farm.server.url}/metrics`);
       expect(
         sampleValue(samples, 'tessera_job_duration_seconds_count', {

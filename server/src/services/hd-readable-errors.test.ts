@@ -56,7 +56,12 @@ async function failedOrder(damaged?: Buffer): Promise<HdStatusMessage[]> {
   });
   await alice.send(alice.commandTopic('generate-image'), command);
   const mine = () => statuses().filter((s) => s.id === command.id);
-  await expect.poll(() => mine().at(-1)?.status, { timeout: 30_000 }).toBe('error');
+  // Each status message is the event to look again on.
+  await alice.waitFor(
+    `the error status of HD order ${command.id}`,
+    () => (mine().at(-1)?.status === 'error' ? true : undefined),
+    30_000,
+  );
   return mine();
 }
 

@@ -77,6 +77,16 @@ async function hdJobStatuses(): Promise<string[]> {
   return jobs.map((job) => job.status);
 }
 
+/** Waits until the HD jobs' statuses are `expected`, read again at each change of alice's jobs. */
+function hdJobsAre(expected: string[], timeoutMs: number): Promise<true> {
+  return server().waitForJobs(
+    'alice',
+    `HD jobs ${expected.join(', ')}`,
+    async () => JSON.stringify(await hdJobStatuses()) === JSON.stringify(expected) || undefined,
+    timeoutMs,
+  );
+}
+
 const filesIn = (area: string) => {
   const dir = path.join(server().dataDir, 'files', 'alice', area);
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
@@ -100,7 +110,7 @@ describe('deleting an LD image while its HD job runs', () => {
 
     const answer = await alice.call('delete-low-definition', { filename: 'square.png' });
     expect(answer.success).toBe(true);
-    await expect.poll(hdJobStatuses, { timeout: 10_000 }).toEqual(['cancelled']);
+    await hdJobsAre(['cancelled'], 10_000);
 
     expect(filesIn('hd')).toEqual([]);
     expect(filesIn('hd-thumbnails')).toEqual([]);
@@ -128,7 +138,11 @@ describe('deleting an LD image while its HD job runs', () => {
       true,
     );
     const last = () => statuses(alice).at(-1);
-    await expect.poll(() => last()?.reason).toBe('cancelled');
+    await alice.waitFor(
+      'the cancelled status',
+      () => (last()?.reason === 'cancelled' ? true : undefined),
+      10_000,
+    );
     expect(last()).toMatchObject({
       image: 'square.png',
       status: 'error',
@@ -146,14 +160,19 @@ describe('deleting an LD image while its HD job runs', () => {
       }),
     );
     await order(alice);
-    await expect.poll(hdJobStatuses, { timeout: 20_000 }).toEqual(['error']);
+    await hdJobsAre(['error'], 20_000);
 
     // The row turns to error before its status message reaches the user: wait for the message.
     const errorTexts = () =>
       statuses(alice)
         .filter((s) => s.status === 'error')
         .map((s) => s.error);
-    await expect.poll(errorTexts).toEqual([errorText('IMAGE_GONE', 'square.png')]);
+    await alice.waitFor(
+      'an error status',
+      () => (errorTexts().length > 0 ? true : undefined),
+      10_000,
+    );
+    expect(errorTexts()).toEqual([errorText('IMAGE_GONE', 'square.png')]);
     expect(filesIn('hd')).toEqual([]);
     expect(filesIn('hd-thumbnails')).toEqual([]);
     // Told once: no second error came while the files were checked.

@@ -98,8 +98,9 @@ export interface PreviewResult {
 
 /**
  * Reads the preview status (SPEC §7 gives it over HTTP only) until it is final. With
- * `nextJobEnd` (resolves when some job of the server ended: a "job finished" log line), it reads
- * once and then again only after each such event; without it, every 100 ms, as the web app polls.
+ * `nextJobEnd` (resolves when a job of the server changed or ended: the in-process test server's
+ * `nextJobChange(owner)`, or another process's "job finished" log line), it reads once and then
+ * again only after each such event; without it, every 100 ms, as the web app polls.
  */
 export async function waitForPreview(
   baseUrl: string,

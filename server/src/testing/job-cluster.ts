@@ -41,6 +41,11 @@ export interface JobCluster {
   client: MqttClient;
   /** Every HD status message the user received, in order. */
   statuses: HdStatusMessage[];
+  /**
+   * The first value `read` gives: at once, or after one of the status messages received later
+   * (each is the event to look again on). Rejects after `timeoutMs`, naming `what`.
+   */
+  waitForStatuses<T>(what: string, read: () => T | undefined, timeoutMs?: number): Promise<T>;
   /** Puts `count` LD images in the user's gallery and orders an HD of each; their ids. */
   orderHd(count: number): Promise<string[]>;
   /** SIGTERMs every process; their exit codes. Stops the broker and removes the data. */
@@ -147,6 +152,27 @@ export async function startJobCluster(options: ClusterOptions): Promise<JobClust
     workers,
     client,
     statuses,
+    waitForStatuses(what, read, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        // Registered after the listener that keeps `statuses`, so it holds the message already.
+        const check = () => {
+          const value = read();
+          if (value === undefined) return;
+          cleanup();
+          resolve(value);
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no ${what} in ${timeoutMs} ms`));
+        }, timeoutMs);
+        function cleanup() {
+          clearTimeout(timer);
+          client.off('message', check);
+        }
+        client.on('message', check);
+        check();
+      });
+    },
     async orderHd(count) {
       const files = new LocalFileStore(path.join(data.dir, 'files'));
       for (let i = 1; i <= count; i++) {

@@ -70,6 +70,19 @@ export function inbox(client: MqttClient) {
         };
         client.on('message', onMessage);
       }),
+    /** Resolves once `count` messages (fences aside) have arrived, those here already counted. */
+    arrived(count: number): Promise<void> {
+      return new Promise((resolve) => {
+        // Registered after the listener above, so `received` already holds the message.
+        const check = () => {
+          if (received.length < count) return;
+          client.off('message', check);
+          resolve();
+        };
+        client.on('message', check);
+        check();
+      });
+    },
     /**
      * `publisher` publishes a marker on `topic` (one this client subscribes to), after whatever
      * the test needs delivered first has reached the broker; resolves when the marker arrives.

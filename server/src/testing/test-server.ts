@@ -55,6 +55,21 @@ export interface TestServer {
     filename: string,
     metadata?: Record<string, unknown>,
   ): Promise<void>;
+  /**
+   * Resolves at the next state change (claimed, progress, finished, failed…) of a job of this
+   * user, heard from the server's job runner: what `waitForPreview` waits on between reads.
+   */
+  nextJobChange(username: string): Promise<void>;
+  /**
+   * The first value `read` gives: at once, or after a later change of one of the user's jobs
+   * (each change is the event to look again on). Rejects after `timeoutMs`, naming `what`.
+   */
+  waitForJobs<T>(
+    username: string,
+    what: string,
+    read: () => Promise<T | undefined>,
+    timeoutMs?: number,
+  ): Promise<T>;
   /** Stops the server process's parts and starts them again on the same port, data and config. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -138,7 +153,20 @@ export async function startTestServer(
     ...settings,
     ...(externalBroker && { externalBroker }),
   };
-  const server = await startServer(config, overrides);
+  // Who waits for a job change of which user; the runner's listener wakes them (each once).
+  const jobWaiters = new Set<{ username: string; wake: () => void }>();
+  const withJobListener: ServerOverrides = {
+    ...overrides,
+    onJobChange: (job) => {
+      overrides.onJobChange?.(job);
+      for (const waiter of jobWaiters) {
+        if (waiter.username !== job.params.owner.username) continue;
+        jobWaiters.delete(waiter);
+        waiter.wake();
+      }
+    },
+  };
+  const server = await startServer(config, withJobListener);
   const clientUrl = mosquitto?.wsUrl ?? `ws://127.0.0.1:${server.port}/mqtt`;
   const db = await openDatabase(location);
   const files = await createFileStore(config);
@@ -171,10 +199,31 @@ export async function startTestServer(
         metadata ? withPngText(png, 'metadata', JSON.stringify(metadata)) : png,
       );
     },
+    nextJobChange(username) {
+      return new Promise((resolve) => jobWaiters.add({ username, wake: resolve }));
+    },
+    async waitForJobs(username, what, read, timeoutMs = 60_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timed out'>((resolve) => {
+        timer = setTimeout(() => resolve('timed out'), timeoutMs);
+      });
+      try {
+        for (;;) {
+          // Asked for before the read, so a change during the read is not missed.
+          const changed = handle.nextJobChange(username);
+          const value = await read();
+          if (value !== undefined) return value;
+          if ((await Promise.race([changed, timedOut])) === 'timed out') break;
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+      throw new Error(`no ${what} in ${timeoutMs} ms`);
+    },
     async restart() {
       const port = handle.server.port;
       await handle.server.stop();
-      handle.server = await startServer({ ...config, port }, overrides);
+      handle.server = await startServer({ ...config, port }, withJobListener);
     },
     async stop() {
       await Promise.all(clients.map((c) => c.close()));

@@ -73,7 +73,7 @@ describe('ENGINE=comfyui, the whole server', () => {
       fields,
     });
     expect(posted.status).toBe(202);
-    const done = await waitForPreview(base, cookie);
+    const done = await waitForPreview(base, cookie, 60_000, () => t.nextJobChange('alice'));
     expect(done.status).toBe('finished');
     expect(done.percent).toBe(100);
     const inProgress = done.seen
@@ -205,7 +205,9 @@ describe('GET /api/health with a ComfyUI whose prompts fail while running (issue
         fields: previewFields('carol'),
       });
       expect(posted.status).toBe(202);
-      expect((await waitForPreview(url, carol)).status).toBe('error');
+      expect(
+        (await waitForPreview(url, carol, 60_000, () => server.nextJobChange('carol'))).status,
+      ).toBe('error');
       // The runner's retry was not sent to the failing server.
       expect(broken.prompts).toHaveLength(1);
       const res = await fetch(`${url}/api/health`);

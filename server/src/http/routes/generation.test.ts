@@ -48,7 +48,7 @@ describe('preview generation over HTTP', () => {
     expect(posted.status).toBe(202);
     expect(await posted.json()).toEqual({ id: fields.id, status: 'queued' });
 
-    const done = await waitForPreview(base, alice);
+    const done = await waitForPreview(base, alice, 60_000, () => t.nextJobChange('alice'));
     expect(done.status).toBe('finished');
     expect(done.percent).toBe(100);
     const filename = done.output_image ?? '';
@@ -168,7 +168,9 @@ describe('[U6] preview validation on the server', () => {
       fields: previewFields('alice'),
     });
     expect(res.status).toBe(202);
-    expect((await waitForPreview(base, alice)).status).toBe('finished');
+    expect((await waitForPreview(base, alice, 60_000, () => t.nextJobChange('alice'))).status).toBe(
+      'finished',
+    );
   });
 
   it('[U2] refuses 25 MB + 1 byte while it streams', async () => {

@@ -39,7 +39,7 @@ describe('the references library (GET /api/query/inputs)', () => {
       fields: previewFields('alice', { image: 'Ladrillo Viejo.png' }),
     });
     expect(posted.status).toBe(202);
-    const done = await waitForPreview(t.server.url, alice);
+    const done = await waitForPreview(t.server.url, alice, 60_000, () => t.nextJobChange('alice'));
     expect(done.status).toBe('finished');
 
     const res = await get('/api/query/inputs', alice);
@@ -130,9 +130,14 @@ describe('HD queue control (move to top, pause, resume)', () => {
         buildHdCommand({ id, user: 'alice', image, metadata: {}, sizeLabel: '30x30' }),
       );
     }
-    await expect
-      .poll(async () => runOrder(await queueOf(alice)), { timeout: 10_000 })
-      .toEqual(images);
+    // The queue page read again at each change of Alice's jobs (each order queued is one).
+    await t.waitForJobs(
+      'alice',
+      'the three orders queued',
+      async () =>
+        JSON.stringify(runOrder(await queueOf(alice))) === JSON.stringify(images) || undefined,
+      10_000,
+    );
     // The runner passes them over: Bob's two orders, one after the other, both run. Once he has
     // been served Alice's turn comes first, so his second job is claimed only because hers cannot.
     for (const image of ['b-0.png', 'b-1.png'])
@@ -150,13 +155,15 @@ describe('HD queue control (move to top, pause, resume)', () => {
           sizeLabel: '30x30',
         }),
       );
-      // (The HTTP queue is read until the job ends, as below.)
-      await expect
-        .poll(async () => (await queueOf(bob)).jobs.map((job) => job.status), {
-          timeout: 30_000,
-          interval: 50,
-        })
-        .toEqual(Array.from({ length: n + 1 }, () => 'finished'));
+      // (The HTTP queue is read again at each change of Bob's jobs until the job ends.)
+      await t.waitForJobs(
+        'bob',
+        `Bob's ${n + 1} orders finished`,
+        async () =>
+          JSON.stringify((await queueOf(bob)).jobs.map((job) => job.status)) ===
+            JSON.stringify(Array.from({ length: n + 1 }, () => 'finished')) || undefined,
+        30_000,
+      );
     }
     const waiting = await queueOf(alice);
     expect(waiting.paused).toBe(true);
@@ -197,12 +204,13 @@ describe('HD queue control (move to top, pause, resume)', () => {
 
     const resumed = await post(API_ROUTES.resumeHdQueue, alice);
     expect(hdJobsResponseSchema.parse(await resumed.json()).paused).toBe(false);
-    await expect
-      .poll(async () => (await queueOf(alice)).jobs.every((job) => job.status === 'finished'), {
-        timeout: 60_000,
-        interval: 200,
-      })
-      .toBe(true);
+    await t.waitForJobs(
+      'alice',
+      "Alice's orders finished",
+      async () =>
+        (await queueOf(alice)).jobs.every((job) => job.status === 'finished') || undefined,
+      60_000,
+    );
     // The order they started in, as the status stream told Alice.
     const started = client.received
       .filter((m) => m.topic === 'query/status-generate-image/user/alice')

@@ -52,7 +52,7 @@ describe('the server on an object store (FILES_URL=s3://…)', () => {
       fields: previewFields('alice', { latent_width: '1448', latent_height: '724' }),
     });
     expect(posted.status).toBe(202);
-    const done = await waitForPreview(base, alice);
+    const done = await waitForPreview(base, alice, 60_000, () => t.nextJobChange('alice'));
     expect(done.status).toBe('finished');
     const filename = done.output_image ?? '';
     expect(filename).toMatch(/^bricks-[0-9a-f]{6}\.png$/);
@@ -125,17 +125,17 @@ describe('the server on an object store (FILES_URL=s3://…)', () => {
     });
     await client.send(client.commandTopic('generate-image'), command);
     const statusTopic = 'query/status-generate-image/user/alice';
-    await expect
-      .poll(
-        () =>
-          client.received
-            .filter((m) => m.topic === statusTopic)
-            .map((m) => m.body as unknown as HdStatusMessage)
-            .filter((m) => m.id === command.id)
-            .at(-1)?.status,
-        { timeout: 60_000 },
-      )
-      .toBe('finished');
+    // Each status message is the event to look again on.
+    await client.waitFor(
+      'the HD order finished',
+      () =>
+        client.received
+          .filter((m) => m.topic === statusTopic)
+          .map((m) => m.body as unknown as HdStatusMessage)
+          .filter((m) => m.id === command.id)
+          .at(-1)?.status === 'finished' || undefined,
+      60_000,
+    );
     const hd = await t.files.list('alice', 'hd');
     expect(hd.map((f) => f.name)).toEqual([expect.stringMatching(/^square_30x30(-\d+)?\.png$/)]);
     const output = hd[0]?.name ?? '';
