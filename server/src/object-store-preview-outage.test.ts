@@ -7,14 +7,18 @@ import {
 } from '@tessera/contract';
 import type { GenerationStatusResponse } from '@tessera/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from './config.js';
 import { userProvisioning } from './container.js';
 import { UserService } from './services/users.js';
 import { openDatabase } from './store/database.js';
 import { createUserRepository } from './store/users.js';
 import { passwordOf, tempDir } from './testing/fixtures.js';
 import { bricksPng, postPreview, previewFields, signIn } from './testing/http.js';
-import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from './testing/mosquitto.js';
+import {
+  externalBrokerOf,
+  mosquittoAvailable,
+  startMosquitto,
+  type RunningMosquitto,
+} from './testing/mosquitto.js';
 import { captureOutput, finished, spawnEntry, type RunResult } from './testing/processes.js';
 import { startS3Process, type S3Process } from './testing/s3rver-process.js';
 
@@ -76,15 +80,7 @@ describe.skipIf(!mosquittoAvailable)('[#23] a preview through an object-store ou
     s3 = await startS3Process(s3Dir, BUCKET);
     broker = await startMosquitto(SERVICE);
     const db = await openDatabase({ dataDir: data.dir });
-    const provisioning = userProvisioning({
-      externalBroker: {
-        url: broker.tcpUrl,
-        ...SERVICE,
-        publicUrl: broker.wsUrl,
-        publicProtocolVersion: 5,
-        userProvisioning: 'dynamic-security',
-      },
-    } as Config);
+    const provisioning = userProvisioning({ externalBroker: externalBrokerOf(broker, SERVICE) });
     await new UserService(createUserRepository(db), provisioning).add(USER, passwordOf(USER));
     await provisioning.close();
     await db.destroy();

@@ -13,14 +13,18 @@ import {
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userProvisioning } from './container.js';
-import type { Config } from './config.js';
 import { LocalFileStore } from './files/local-file-store.js';
 import { UserService } from './services/users.js';
 import { openDatabase } from './store/database.js';
 import { createUserRepository } from './store/users.js';
 import { passwordOf, tempDir } from './testing/fixtures.js';
 import { signIn } from './testing/http.js';
-import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from './testing/mosquitto.js';
+import {
+  externalBrokerOf,
+  mosquittoAvailable,
+  startMosquitto,
+  type RunningMosquitto,
+} from './testing/mosquitto.js';
 import { captureOutput, finished, spawnEntry, type RunResult } from './testing/processes.js';
 import { TestClient } from './testing/test-client.js';
 
@@ -77,15 +81,7 @@ describe.skipIf(!mosquittoAvailable)('two web processes and a worker', () => {
     data = tempDir();
     // As `npm run users add` does: into the shared database and the broker's logins.
     const db = await openDatabase({ dataDir: data.dir });
-    const provisioning = userProvisioning({
-      externalBroker: {
-        url: broker.tcpUrl,
-        ...SERVICE,
-        publicUrl: broker.wsUrl,
-        publicProtocolVersion: 5,
-        userProvisioning: 'dynamic-security',
-      },
-    } as Config);
+    const provisioning = userProvisioning({ externalBroker: externalBrokerOf(broker, SERVICE) });
     const users = new UserService(createUserRepository(db), provisioning);
     for (const name of ['alice', 'bob', 'carol']) await users.add(name, passwordOf(name));
     await provisioning.close();

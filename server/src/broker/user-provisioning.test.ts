@@ -10,7 +10,12 @@ import { createSessionRepository } from '../store/sessions.js';
 import { createUserRepository } from '../store/users.js';
 import { passwordOf, tempDir } from '../testing/fixtures.js';
 import { mqttClients } from '../testing/mqtt-clients.js';
-import { mosquittoAvailable, startMosquitto, type RunningMosquitto } from '../testing/mosquitto.js';
+import {
+  externalBrokerOf,
+  mosquittoAvailable,
+  startMosquitto,
+  type RunningMosquitto,
+} from '../testing/mosquitto.js';
 import { runEntry } from '../testing/processes.js';
 import { connectDynamicSecurity, type DynamicSecurity } from './dynamic-security.js';
 import type { UserProvisioning } from '../services/user-provisioning.js';
@@ -48,13 +53,7 @@ describe.skipIf(!mosquittoAvailable)('user logins on Mosquitto (dynamic security
   let admin: DynamicSecurity;
 
   const config = (): Pick<BrokerSettings, 'externalBroker'> => ({
-    externalBroker: {
-      url: broker.tcpUrl,
-      ...SERVICE,
-      publicUrl: broker.wsUrl,
-      publicProtocolVersion: 5,
-      userProvisioning: 'dynamic-security',
-    },
+    externalBroker: externalBrokerOf(broker, SERVICE),
   });
 
   beforeAll(async () => {

@@ -4,14 +4,13 @@ import path from 'node:path';
 import { buildHdCommand, userQueryTopics, type HdStatusMessage } from '@tessera/contract';
 import mqtt, { type MqttClient } from 'mqtt';
 import sharp from 'sharp';
-import type { Config } from '../config.js';
 import { userProvisioning } from '../container.js';
 import { LocalFileStore } from '../files/local-file-store.js';
 import { UserService } from '../services/users.js';
 import { openDatabase } from '../store/database.js';
 import { createUserRepository } from '../store/users.js';
 import { passwordOf, tempDir } from './fixtures.js';
-import { startMosquitto, type RunningMosquitto } from './mosquitto.js';
+import { externalBrokerOf, startMosquitto, type RunningMosquitto } from './mosquitto.js';
 import { captureOutput, finished, spawnEntry, type RunResult } from './processes.js';
 
 /**
@@ -64,15 +63,7 @@ export async function startJobCluster(options: ClusterOptions): Promise<JobClust
   const data = tempDir();
   const database = options.databaseUrl ? { url: options.databaseUrl } : {};
   const db = await openDatabase({ dataDir: data.dir, ...database });
-  const provisioning = userProvisioning({
-    externalBroker: {
-      url: broker.tcpUrl,
-      ...SERVICE,
-      publicUrl: broker.wsUrl,
-      publicProtocolVersion: 5,
-      userProvisioning: 'dynamic-security',
-    },
-  } as Config);
+  const provisioning = userProvisioning({ externalBroker: externalBrokerOf(broker, SERVICE) });
   await new UserService(createUserRepository(db), provisioning).add(
     CLUSTER_USER,
     passwordOf(CLUSTER_USER),

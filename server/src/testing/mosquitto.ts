@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { connectDynamicSecurity } from '../broker/dynamic-security.js';
+import type { ExternalBrokerSettings } from '../broker/settings.js';
 import { MosquittoUserProvisioning } from '../broker/user-provisioning.js';
 
 /**
@@ -61,6 +62,24 @@ export interface RunningMosquitto {
   start(): Promise<void>;
   /** Stops the broker (SIGTERM, SIGKILL after 5 s) and removes its folder. */
   stop(): Promise<void>;
+}
+
+/**
+ * Tessera's settings for this Mosquitto as its external broker (MQTT_URL, PUBLIC_MQTT_URL), the
+ * service logging in as `service` and provisioning users' logins through the plugin.
+ */
+export function externalBrokerOf(
+  broker: RunningMosquitto,
+  service: { username: string; password: string },
+): ExternalBrokerSettings {
+  return {
+    url: broker.tcpUrl,
+    username: service.username,
+    password: service.password,
+    publicUrl: broker.wsUrl,
+    publicProtocolVersion: 5,
+    userProvisioning: 'dynamic-security',
+  };
 }
 
 export interface MosquittoUser {

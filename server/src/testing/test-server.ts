@@ -15,7 +15,7 @@ import { UserService } from '../services/users.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { createUserRepository } from '../store/users.js';
 import { passwordOf, tempDir } from './fixtures.js';
-import { startMosquitto, type RunningMosquitto } from './mosquitto.js';
+import { externalBrokerOf, startMosquitto, type RunningMosquitto } from './mosquitto.js';
 import { TestClient } from './test-client.js';
 
 export type BrokerKind = 'embedded' | 'mosquitto';
@@ -107,14 +107,9 @@ export async function startTestServer(
     broker === 'mosquitto'
       ? await startMosquitto({ username: SERVICE_USERNAME, password: servicePassword })
       : undefined;
-  const externalBroker = mosquitto && {
-    url: mosquitto.tcpUrl,
-    username: SERVICE_USERNAME,
-    password: servicePassword,
-    publicUrl: mosquitto.wsUrl,
-    publicProtocolVersion: 5 as const,
-    userProvisioning: 'dynamic-security' as const,
-  };
+  const externalBroker =
+    mosquitto &&
+    externalBrokerOf(mosquitto, { username: SERVICE_USERNAME, password: servicePassword });
 
   // As `npm run users add` does: into Tessera's database and, on Mosquitto, its logins.
   // The server's own database: the SQLite file in the data folder, or settings.databaseUrl.
