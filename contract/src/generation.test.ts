@@ -48,6 +48,7 @@ describe('generation form defaults and ranges', () => {
       tiling: false,
       mask: false,
       batchSize: 1,
+      faces: 1,
       use_fixed_seed: true,
       seed: 10,
       latent_width: 1024,
@@ -62,6 +63,7 @@ describe('generation form defaults and ranges', () => {
       promptAdherence: { min: 0, max: 2, step: 0.1 },
       styleWeight: { min: 0, max: 100, step: 1 },
       batchSize: { min: 1, max: 10, step: 1 },
+      faces: { min: 1, max: 12, step: 1 },
     });
   });
 
@@ -138,6 +140,15 @@ describe('form validation on the client', () => {
     expect(batch(2.5)).toBe('Must be a whole number from 1 to 10');
   });
 
+  it('takes a whole number of faces from 1 to 12 (issue 25)', () => {
+    const faces = (n: number) => validateGenerationForm({ ...form, faces: n }).faces;
+    expect(faces(1)).toBeUndefined();
+    expect(faces(12)).toBeUndefined();
+    for (const bad of [0, 13, 2.5, Number.NaN]) {
+      expect(faces(bad)).toBe('Must be a whole number from 1 to 12');
+    }
+  });
+
   it('[G10] requires the latent size of an output format', () => {
     expect(validateGenerationForm({ ...form, latent_width: 724, latent_height: 1448 })).toEqual({
       outputFormat: 'Choose one of the output formats',
@@ -193,9 +204,28 @@ describe('preview request', () => {
       seamless: 'disable',
       circularVAE: 'disable',
       mask: 'disable',
+      faces: 1,
     });
     expect(previewRequestSchema.parse({ ...validFields, mask: 'enable' }).mask).toBe('enable');
     expect(previewRequestSchema.safeParse({ ...validFields, mask: 'on' }).success).toBe(false);
+  });
+
+  it('takes faces from 1 to 12, 1 when absent, and sends them only for a series (issue 25)', () => {
+    expect(previewRequestSchema.parse({ ...validFields, faces: '4' }).faces).toBe(4);
+    expect(previewRequestSchema.parse({ ...validFields, faces: '12' }).faces).toBe(12);
+    for (const bad of ['0', '13', '2.5', 'four']) {
+      expect(previewRequestSchema.safeParse({ ...validFields, faces: bad }).success).toBe(false);
+    }
+    const fields = (faces: number) =>
+      previewRequestFields({
+        id: 'a',
+        user: 'u',
+        imageName: 'r.png',
+        form: { ...form, faces },
+        seed: 1,
+      });
+    expect(fields(1)).not.toHaveProperty('faces');
+    expect(fields(4).faces).toBe('4');
   });
 
   it('[G9] [P1] requires both prompts, at most 2000 characters each', () => {
@@ -268,7 +298,7 @@ describe('preview settings', () => {
     }),
   );
 
-  it('[P1] lists the wire fields in the order of SPEC §7, with mask last', () => {
+  it('[P1] lists the wire fields in the order of SPEC §7, then mask and faces (ours)', () => {
     expect(PREVIEW_REQUEST_FIELDS).toEqual([
       'id',
       'user',
@@ -286,6 +316,7 @@ describe('preview settings', () => {
       'seamless',
       'circularVAE',
       'mask',
+      'faces',
     ]);
   });
 

@@ -22,6 +22,12 @@ export interface GenerationForm {
   tiling: boolean;
   mask: boolean;
   batchSize: number;
+  /**
+   * Beyond the spec (issue 25): how many faces one generation makes. 1 is a single image, as
+   * the spec's flows have it; more makes a series of faces of one design that, seamless, join
+   * each other in any order.
+   */
+  faces: number;
   use_fixed_seed: boolean;
   /**
    * The seed every image gets while use_fixed_seed is on: 10 (SPEC §9), or the seed of an image
@@ -40,6 +46,7 @@ export const GENERATION_DEFAULTS = {
   tiling: false,
   mask: false,
   batchSize: 1,
+  faces: 1,
   use_fixed_seed: true,
   seed: FIXED_SEED,
   latent_width: 1024,
@@ -58,6 +65,7 @@ export const GENERATION_RANGES = {
   promptAdherence: { min: 0, max: 2, step: 0.1 },
   styleWeight: { min: 0, max: 100, step: 1 },
   batchSize: { min: 1, max: 10, step: 1 },
+  faces: { min: 1, max: 12, step: 1 },
 } as const satisfies Record<string, NumberRange>;
 
 /** Stored style (0 to 1) is the form's style weight (0 to 100) divided by 100. */
@@ -137,6 +145,8 @@ export const previewRequestSchema = z
     circularVAE: z.enum(['enable', 'disable']),
     // Not in SPEC §7's list, which has no field for the Mask toggle; absent means off.
     mask: z.enum(['enable', 'disable']).default('disable'),
+    // Beyond the spec (issue 25): the faces of a series; absent means 1, a single image.
+    faces: integerField(GENERATION_RANGES.faces.min, GENERATION_RANGES.faces.max).default(1),
   })
   .refine((fields) => formatBySize(fields.latent_width, fields.latent_height) !== undefined, {
     message: TEXTS.outputFormatInvalid,
@@ -268,6 +278,8 @@ export function previewRequestFields(request: {
     seamless: toggle,
     circularVAE: toggle,
     mask: form.mask ? 'enable' : 'disable',
+    // Sent only for a series, so that a single image's request is the spec's, field for field.
+    ...(form.faces > 1 && { faces: String(form.faces) }),
   };
 }
 
@@ -280,6 +292,7 @@ export type GenerationFormErrors = Partial<
     | 'promptAdherence'
     | 'styleWeight'
     | 'batchSize'
+    | 'faces'
     | 'outputFormat',
     string
   >
@@ -315,6 +328,10 @@ export function validateGenerationForm(form: GenerationForm): GenerationFormErro
   const batch = GENERATION_RANGES.batchSize;
   if (!Number.isInteger(form.batchSize) || !inRange(form.batchSize, batch)) {
     errors.batchSize = TEXTS.batchSizeInvalid(batch.min, batch.max);
+  }
+  const faces = GENERATION_RANGES.faces;
+  if (!Number.isInteger(form.faces) || !inRange(form.faces, faces)) {
+    errors.faces = TEXTS.facesInvalid(faces.min, faces.max);
   }
   if (!formatBySize(form.latent_width, form.latent_height)) {
     errors.outputFormat = TEXTS.outputFormatInvalid;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { hdSeedFromMetadata, readImageMetadata, readSeed } from './metadata.js';
+import {
+  hdSeedFromMetadata,
+  readImageMetadata,
+  readSeed,
+  readSeriesFace,
+  seriesMetadata,
+} from './metadata.js';
 
 describe('image metadata', () => {
   it('[Z3] [M1] reads every field of the spec', () => {
@@ -82,5 +88,29 @@ describe('image metadata', () => {
     expect(hdSeedFromMetadata({ seed: 456 })).toBe('456');
     expect(hdSeedFromMetadata({})).toBe('10');
     expect(hdSeedFromMetadata({ kseed: 'random' })).toBe('10');
+  });
+});
+
+describe('a face of a series (issue 25)', () => {
+  it('is written under series_id, face and faces, and read back', () => {
+    const face = { seriesId: 'marble-3fa2c1', face: 2, faces: 4 };
+    const metadata = seriesMetadata(face);
+    expect(metadata).toEqual({ series_id: 'marble-3fa2c1', face: 2, faces: 4 });
+    expect(readSeriesFace(metadata)).toEqual(face);
+    expect(readImageMetadata({ ...metadata, kseed: 10 }).series).toEqual(face);
+  });
+
+  it('is absent on a single image and on keys that do not make a face', () => {
+    expect(readImageMetadata({ kseed: 10 }).series).toBeUndefined();
+    for (const broken of [
+      { series_id: '', face: 1, faces: 2 },
+      { series_id: 's', face: 0, faces: 2 },
+      { series_id: 's', face: 3, faces: 2 },
+      { series_id: 's', face: 1.5, faces: 2 },
+      { series_id: 7, face: 1, faces: 2 },
+      { series_id: 's', face: 1 },
+    ]) {
+      expect(readSeriesFace(broken)).toBeUndefined();
+    }
   });
 });

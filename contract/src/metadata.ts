@@ -35,6 +35,46 @@ export interface ImageMetadata extends RecordedSettings {
   rescaleFactorCr701: number | undefined;
   scaleByImage692: number | undefined;
   sizeLabel: HdSizeLabel | undefined;
+  /** Beyond the spec (issue 25): the image is one face of a series. */
+  series: SeriesFace | undefined;
+}
+
+/**
+ * Beyond the spec (issue 25): the metadata keys of an LD image that is one face of a series,
+ * written only on a series (a single image's metadata is the spec's).
+ */
+export const SERIES_METADATA_KEYS = {
+  seriesId: 'series_id',
+  face: 'face',
+  faces: 'faces',
+} as const;
+
+/** Where an image stands in its series: the series' id, its face (1..faces), the series' size. */
+export interface SeriesFace {
+  seriesId: string;
+  face: number;
+  faces: number;
+}
+
+/** The metadata a face of a series carries, under SERIES_METADATA_KEYS. */
+export function seriesMetadata(face: SeriesFace): Record<string, string | number> {
+  return {
+    [SERIES_METADATA_KEYS.seriesId]: face.seriesId,
+    [SERIES_METADATA_KEYS.face]: face.face,
+    [SERIES_METADATA_KEYS.faces]: face.faces,
+  };
+}
+
+/** The image's place in a series, or undefined for a single image (or unreadable series keys). */
+export function readSeriesFace(metadata: Record<string, unknown>): SeriesFace | undefined {
+  const seriesId = metadata[SERIES_METADATA_KEYS.seriesId];
+  const face = toFiniteNumber(metadata[SERIES_METADATA_KEYS.face]);
+  const faces = toFiniteNumber(metadata[SERIES_METADATA_KEYS.faces]);
+  if (typeof seriesId !== 'string' || seriesId === '') return undefined;
+  if (face === undefined || faces === undefined) return undefined;
+  if (!Number.isInteger(face) || !Number.isInteger(faces) || face < 1 || face > faces)
+    return undefined;
+  return { seriesId, face, faces };
 }
 
 function readString(value: unknown): string | undefined {
@@ -84,5 +124,6 @@ export function readImageMetadata(metadata: Record<string, unknown>): ImageMetad
     rescaleFactorCr701: number('rescale_factor_cr701'),
     scaleByImage692: number('scale_by_image692'),
     sizeLabel: sizeLabelFromFactors(metadata),
+    series: readSeriesFace(metadata),
   };
 }

@@ -38,6 +38,8 @@ export const TEXTS = {
   numberOutOfRange: (min: number, max: number) => `Must be a number from ${min} to ${max}`,
   outputFormatInvalid: 'Choose one of the output formats',
   batchSizeInvalid: (min: number, max: number) => `Must be a whole number from ${min} to ${max}`,
+  /** Beyond the spec (issue 25): the Faces field of a series. */
+  facesInvalid: (min: number, max: number) => `Must be a whole number from ${min} to ${max}`,
 
   // HD (§2, §8, §9)
   hdSizeRequired: 'Debe seleccionar una opción válida.',

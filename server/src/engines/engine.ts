@@ -86,8 +86,14 @@ export interface RemoteWork {
 export interface GenerateParams extends PreviewSettings {
   /** The stored reference image (any accepted upload format: png, jpeg, bmp, gif, webp). */
   referencePath: string;
-  /** Where to write the result, as PNG. */
+  /** Where to write the result, as PNG (a series: face 1, the same as `seriesPaths[0]`). */
   outputPath: string;
+  /**
+   * A series of faces (issue 25): where to write each face, face 1 first, one path per face
+   * (2 to GENERATION_RANGES.faces.max). The faces are one design; seamless, any face joins any
+   * face on all four sides. Absent: one image, at `outputPath`.
+   */
+  seriesPaths?: readonly string[];
   /** Engines on remote servers note their prompt here (and pick it up after a restart). */
   remote?: RemoteWork;
 }

@@ -11,6 +11,8 @@ export interface PreviewJobParams extends PreviewSettings {
   inputFile: string;
   /** The file name the browser gave the reference; the LD image is named after it. */
   originalName: string;
+  /** A series of this many faces (issue 25); absent (jobs stored before series) or 1: one image. */
+  faces?: number;
 }
 
 /** What an HD job needs, stored with the job so a restart can run it again. */

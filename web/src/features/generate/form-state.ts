@@ -22,13 +22,15 @@ export interface FormFields {
   tiling: boolean;
   mask: boolean;
   batchSize: string;
+  /** Beyond the spec (issue 25): the faces of a series, 1 for a single image. */
+  faces: string;
   useFixedSeed: boolean;
   /** The seed of every image while useFixedSeed is on: 10, or that of an image reused. */
   fixedSeed: number;
 }
 
 export type NumberFieldName =
-  'imaginationWeight' | 'similarity' | 'promptAdherence' | 'styleWeight' | 'batchSize';
+  'imaginationWeight' | 'similarity' | 'promptAdherence' | 'styleWeight' | 'batchSize' | 'faces';
 
 function defaultFormat(): OutputFormatName {
   const format = formatBySize(GENERATION_DEFAULTS.latent_width, GENERATION_DEFAULTS.latent_height);
@@ -47,6 +49,7 @@ export const DEFAULT_FIELDS: FormFields = {
   tiling: GENERATION_DEFAULTS.tiling,
   mask: GENERATION_DEFAULTS.mask,
   batchSize: String(GENERATION_DEFAULTS.batchSize),
+  faces: String(GENERATION_DEFAULTS.faces),
   useFixedSeed: GENERATION_DEFAULTS.use_fixed_seed,
   fixedSeed: GENERATION_DEFAULTS.seed,
 };
@@ -69,6 +72,7 @@ export function toGenerationForm(fields: FormFields): GenerationForm {
     tiling: fields.tiling,
     mask: fields.mask,
     batchSize: numberOf(fields.batchSize),
+    faces: numberOf(fields.faces),
     use_fixed_seed: fields.useFixedSeed,
     seed: fields.fixedSeed,
     latent_width: format?.width ?? Number.NaN,
