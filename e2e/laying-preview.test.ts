@@ -1,10 +1,11 @@
 import fs from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { seriesMetadata } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { withPngText } from '../server/src/imaging/png-text.js';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { refreshOverMqtt } from './support/seed.js';
+import { refreshOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openPage, signIn, userFolder } from './support/session.js';
 
@@ -31,6 +32,30 @@ async function rectanglePng(): Promise<Buffer> {
     .toBuffer();
   const metadata = { latent_width: WIDTH, latent_height: HEIGHT, seamless: true, kseed: 9 };
   return withPngText(png, 'metadata', JSON.stringify(metadata));
+}
+
+const FACE_COLOURS = ['#d02020', '#20b040', '#2040d0'] as const;
+
+/** Share of the plan's pixels near each colour. */
+function colourShares(plan: Locator, colours: readonly string[]): Promise<number[]> {
+  return plan.evaluate((node, wanted) => {
+    const canvas = node as HTMLCanvasElement;
+    const context = canvas.getContext('2d');
+    if (!context || canvas.width === 0) return wanted.map(() => 0);
+    const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+    const targets = wanted.map((hex) => [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)));
+    const counts = wanted.map(() => 0);
+    for (let i = 0; i < data.length; i += 4) {
+      targets.forEach(([r = 0, g = 0, b = 0], k) => {
+        const near =
+          Math.abs((data[i] ?? 0) - r) +
+          Math.abs((data[i + 1] ?? 0) - g) +
+          Math.abs((data[i + 2] ?? 0) - b);
+        if (near < 24) counts[k] = (counts[k] ?? 0) + 1;
+      });
+    }
+    return counts.map((count) => (count * 4) / data.length);
+  }, colours);
 }
 
 interface CanvasPixels {
@@ -87,6 +112,22 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
     await fs.mkdir(folder, { recursive: true });
     await fs.writeFile(`${folder}/floor.png`, await rectanglePng());
     await refreshOverMqtt(server, admin);
+    // A series of three Square faces, plain red, green and blue, as its metadata says.
+    await seedLdImages(
+      server,
+      admin,
+      FACE_COLOURS.map((color, i) => ({
+        filename: `tiles-7c1d-f${i + 1}.png`,
+        width: 256,
+        height: 256,
+        color,
+        metadata: {
+          latent_width: 1024,
+          latent_height: 1024,
+          ...seriesMetadata({ seriesId: 'tiles-7c1d', face: i + 1, faces: 3 }),
+        },
+      })),
+    );
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -163,5 +204,44 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await details.isVisible()).toBe(true);
+  }, 180_000);
+
+  it('lays every face of a series at random: the seed changes which face lies where', async () => {
+    await page.getByRole('button', { name: 'tiles-7c1d-f2.png', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'tiles-7c1d-f2.png' });
+    await details.getByRole('button', { name: 'Laying preview' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Laying preview: tiles-7c1d-f2.png' });
+    await dialog.getByText('3 faces of the series, laid at random').waitFor();
+    const plan = dialog.getByRole('img', { name: 'Laying plan' });
+    await expect.poll(() => plan.getAttribute('data-state'), { timeout: 30_000 }).toBe('drawn');
+
+    // Square tiles: 60x60, and quarter turns are offered.
+    expect(await dialog.getByLabel('Tile size (cm)').inputValue()).toBe('60x60');
+    const options = await dialog.getByLabel('Rotation').locator('option').allTextContents();
+    expect(options).toEqual(['None', '180°', '90° steps']);
+    await dialog.getByLabel('Pattern').selectOption({ label: 'Diagonal' });
+
+    // Each face covers a fair part of the 4 × 3 m floor (about a third each).
+    const shares = async () => colourShares(plan, FACE_COLOURS);
+    await expect.poll(async () => Math.min(...(await shares()))).toBeGreaterThan(0.15);
+    const first = await planPixels(plan);
+    await dialog.getByLabel('Seed').fill('77');
+    await expect.poll(async () => (await planPixels(plan)).hash).not.toBe(first.hash);
+    expect(Math.min(...(await shares()))).toBeGreaterThan(0.15);
+  }, 120_000);
+
+  it('lays the material maps on the 3D floor once the image has them', async () => {
+    await page.getByRole('button', { name: 'floor.png', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'floor.png' });
+    const maps = details.getByRole('region', { name: 'Material maps' });
+    await maps.getByRole('button', { name: /^Generate maps/ }).click();
+    await maps.getByRole('list', { name: 'Map files' }).waitFor({ timeout: 90_000 });
+
+    await details.getByRole('button', { name: 'Laying preview' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Laying preview: floor.png' });
+    const room = dialog.getByRole('img', { name: 'Laid floor in 3D' });
+    await expect.poll(() => room.getAttribute('data-maps'), { timeout: 30_000 }).toBe('on');
+    await expect.poll(() => room.getAttribute('data-state'), { timeout: 30_000 }).toBe('drawn');
+    await expect.poll(() => drawnShare(room), { timeout: 15_000 }).toBeGreaterThan(0.3);
   }, 180_000);
 });

@@ -153,6 +153,7 @@ export default function LayingRoom3d({
         className="laying-room-canvas"
         aria-label={TEXTS.layingFloor3d}
         data-state={state}
+        data-maps={normalPlan && roughnessPlan ? 'on' : 'off'}
       />
       <figcaption className="laying-note">
         {state === 'unavailable' ? TEXTS.layingFloor3dUnavailable : TEXTS.layingFloor3dNote}
