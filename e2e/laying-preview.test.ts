@@ -161,7 +161,9 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
     expect(stack.drawn).toBeGreaterThan(0.95);
 
     const changed = async (from: CanvasPixels) => {
-      await expect.poll(async () => (await planPixels(plan)).hash).not.toBe(from.hash);
+      await expect
+        .poll(async () => (await planPixels(plan)).hash, { timeout: 15_000 })
+        .not.toBe(from.hash);
       const now = await planPixels(plan);
       expect(now.colours).toBeGreaterThan(8);
       return now;
@@ -180,7 +182,9 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
     await dialog.getByRole('button', { name: 'New seed' }).click();
     await changed(seedTwo);
     await dialog.getByLabel('Seed').fill('2');
-    await expect.poll(async () => (await planPixels(plan)).hash).toBe(seedTwo.hash);
+    await expect
+      .poll(async () => (await planPixels(plan)).hash, { timeout: 15_000 })
+      .toBe(seedTwo.hash);
 
     // The 3D room draws its floor (WebGL on the browser's software renderer).
     const room = dialog.getByRole('img', { name: 'Laid floor in 3D' });
@@ -223,10 +227,14 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
 
     // Each face covers a fair part of the 4 × 3 m floor (about a third each).
     const shares = async () => colourShares(plan, FACE_COLOURS);
-    await expect.poll(async () => Math.min(...(await shares()))).toBeGreaterThan(0.15);
+    await expect
+      .poll(async () => Math.min(...(await shares())), { timeout: 15_000 })
+      .toBeGreaterThan(0.15);
     const first = await planPixels(plan);
     await dialog.getByLabel('Seed').fill('77');
-    await expect.poll(async () => (await planPixels(plan)).hash).not.toBe(first.hash);
+    await expect
+      .poll(async () => (await planPixels(plan)).hash, { timeout: 15_000 })
+      .not.toBe(first.hash);
     expect(Math.min(...(await shares()))).toBeGreaterThan(0.15);
   }, 120_000);
 
