@@ -66,6 +66,38 @@ export const TEXTS = {
   tagInvalidCharacters: 'Use only standard characters (no emojis or special symbols)',
   tagDuplicate: (name: string) => `A tag with the name '${name}' already exists`,
 
+  // Laying preview (issue 25, part 5)
+  layingPreviewButton: 'Laying preview',
+  layingPreviewTitle: (image: string) => `Laying preview: ${image}`,
+  layingFacesNote: (faces: number) =>
+    faces > 1 ? `${faces} faces of the series, laid at random` : 'One image on every tile',
+  layingTileSize: 'Tile size (cm)',
+  layingPattern: 'Pattern',
+  layingPatterns: {
+    stack: 'Stack grid',
+    'running-half': 'Running bond 1/2',
+    'running-third': 'Running bond 1/3',
+    diagonal: 'Diagonal',
+    herringbone: 'Herringbone',
+    chevron: 'Chevron',
+    basketweave: 'Basketweave',
+  },
+  layingJoint: 'Joint (mm)',
+  layingGroutColour: 'Grout colour',
+  layingRotation: 'Rotation',
+  layingRotations: { none: 'None', half: '180°', quarter: '90° steps' },
+  layingRoomWidth: 'Room width (m)',
+  layingRoomDepth: 'Room depth (m)',
+  layingSeed: 'Seed',
+  layingNewSeed: 'New seed',
+  layingPlan: 'Laying plan',
+  layingFloor3d: 'Laid floor in 3D',
+  layingFloor3dNote: 'Drag to look around, scroll to zoom',
+  layingFloor3dUnavailable: '3D view unavailable: this browser has WebGL turned off',
+  layingImagesError: 'The tile pictures could not be loaded.',
+  layingExportWidth: 'PNG width (px)',
+  layingExportPng: 'Export PNG',
+
   // Upload (§5)
   uploadFormat: 'Formato no admitido. Usa: png, jpg, jpeg, bmp, gif o webp.',
   uploadTooLarge: 'El archivo supera el tamaño máximo permitido (25 MB).',

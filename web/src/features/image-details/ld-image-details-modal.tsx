@@ -16,6 +16,7 @@ import { StarImageButton } from '../../components/gallery/image-actions';
 import { CrossIcon } from '../../components/icons';
 import { useMessaging } from '../../lib/messaging';
 import { orderHd, useImageHdState } from '../hd';
+import { LayingPreviewButton } from '../laying';
 import { MaterialMapsSection } from '../materials';
 import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags';
@@ -197,6 +198,7 @@ export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDet
             <button type="button" className="button details-remix" onClick={remix}>
               Use these settings
             </button>
+            <LayingPreviewButton image={image} />
 
             <section className="details-hd" aria-label="HD version">
               <div className="field">
