@@ -82,9 +82,7 @@ describe('LD details of a face of a series (issue 25)', () => {
     ]);
     expect(new Set(factors.map(String)).size).toBe(1);
     expect(new Set(client.sent.map((command) => command.id)).size).toBe(3);
-    expect(screen.getByRole('status', { name: 'HD jobs running or queued' }).textContent).toBe(
-      '3',
-    );
+    expect(screen.getByRole('status', { name: 'HD jobs running or queued' }).textContent).toBe('3');
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
