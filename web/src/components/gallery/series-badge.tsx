@@ -74,7 +74,7 @@ export function SelectSeriesButton({
   return (
     <button
       type="button"
-      className={place === 'tile' ? 'tile-action' : 'icon-button'}
+      className={place === 'tile' ? 'tile-action series-select' : 'icon-button series-select'}
       aria-label={`${TEXTS.selectSeries} of ${filename}`}
       title={TEXTS.selectSeries}
       onClick={() => onSelectSeries(seriesId)}
