@@ -167,7 +167,13 @@ export function DashboardScreen() {
           image={gallery.opened}
           onClose={gallery.closeDetails}
           onToggleStar={onToggleStar}
-          seriesFaces={openedSeries && facesOfSeries(images, openedSeries.seriesId)}
+          seriesFaces={
+            openedSeries &&
+            // Not the faces just deleted (their undo still runs): HD of them would be lost work.
+            facesOfSeries(images, openedSeries.seriesId).filter(
+              (face) => !gallery.deletion.hidden.has(face.filename),
+            )
+          }
           onSelectSeries={onSelectSeries}
         />
       )}
