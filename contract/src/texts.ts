@@ -40,6 +40,14 @@ export const TEXTS = {
   batchSizeInvalid: (min: number, max: number) => `Must be a whole number from ${min} to ${max}`,
   /** Beyond the spec (issue 25): the Faces field of a series. */
   facesInvalid: (min: number, max: number) => `Must be a whole number from ${min} to ${max}`,
+  /** Beyond the spec (issue 25): under the Faces field. */
+  facesHint: 'Faces of one design that join each other in any order (Seamless on)',
+  /** Beyond the spec (issue 25): the badge of a face of a series, in the galleries and footer. */
+  seriesFaceBadge: (face: number, faces: number) => `Face ${face}/${faces}`,
+  /** Beyond the spec (issue 25): selects every face of the series in a gallery. */
+  selectSeries: 'Select series',
+  /** Beyond the spec (issue 25): the LD details' HD order of every face of the series. */
+  generateHdForSeries: (count: number) => `Generate HD for the series (${count} faces)`,
 
   // HD (§2, §8, §9)
   hdSizeRequired: 'Debe seleccionar una opción válida.',

@@ -207,3 +207,15 @@ export function CrossIcon({ size }: { size: number }) {
     </svg>
   );
 }
+
+/** Tile series (issue 25): four faces of one design. */
+export function SeriesIcon() {
+  return (
+    <Icon size="small">
+      <rect x="3.5" y="3.5" width="7.5" height="7.5" rx="1" />
+      <rect x="13" y="3.5" width="7.5" height="7.5" rx="1" />
+      <rect x="3.5" y="13" width="7.5" height="7.5" rx="1" />
+      <rect x="13" y="13" width="7.5" height="7.5" rx="1" />
+    </Icon>
+  );
+}

@@ -10,6 +10,8 @@ export interface Selection {
   readonly remove: (keys: Iterable<string>) => void;
   /** Selects exactly these keys (select all). */
   readonly replace: (keys: Iterable<string>) => void;
+  /** Selects these keys too, keeping the rest (select a series). */
+  readonly add: (keys: Iterable<string>) => void;
 }
 
 /** Toggles a key in a set, returning a new set. */
@@ -40,8 +42,19 @@ export function useSelection(): Selection {
     });
   }, []);
   const replace = useCallback((keys: Iterable<string>) => setSelected(new Set(keys)), []);
+  const add = useCallback((keys: Iterable<string>) => {
+    setSelected((current) => {
+      let next: Set<string> | undefined;
+      for (const key of keys) {
+        if (current.has(key)) continue;
+        next ??= new Set(current);
+        next.add(key);
+      }
+      return next ?? current;
+    });
+  }, []);
   return useMemo(
-    () => ({ selected, toggle, clear, remove, replace }),
-    [selected, toggle, clear, remove, replace],
+    () => ({ selected, toggle, clear, remove, replace, add }),
+    [selected, toggle, clear, remove, replace, add],
   );
 }

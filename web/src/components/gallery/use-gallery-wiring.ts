@@ -1,7 +1,8 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { imageKey } from './gallery-image';
 import type { GalleryImage } from './gallery-image';
 import { withoutDeleted } from './gallery-screen';
+import { facesOfSeries } from './series';
 import { useSelection } from './selection';
 import { useImageDeletion } from './use-image-deletion';
 import type { ImageDeletion } from './use-image-deletion';
@@ -29,6 +30,8 @@ export interface GalleryWiring<T extends GalleryImage> {
   clearSelection: () => void;
   onToggleSelect: (filename: string) => void;
   onSelectAll: (select: boolean) => void;
+  /** Adds every visible face of a series to the selection (issue 25, "Select series"). */
+  onSelectSeries: (seriesId: string) => void;
   /** Deletes one image (undoable) and drops it from the selection. */
   onDelete: (filename: string) => void;
   /** Deletes every selected visible image (undoable) and drops them from the selection. */
@@ -51,7 +54,7 @@ export function useGalleryWiring<T extends GalleryImage>({
 }: GalleryWiringOptions<T>): GalleryWiring<T> {
   const selection = useSelection();
   const { selected, remove: unselect, toggle: onToggleSelect } = selection;
-  const { replace: selectOnly, clear: clearSelection } = selection;
+  const { replace: selectOnly, clear: clearSelection, add: selectToo } = selection;
   const deletion = useImageDeletion(deleteOne, (filename) => {
     onDeleted(filename);
     unselect([filename]);
@@ -85,6 +88,16 @@ export function useGalleryWiring<T extends GalleryImage>({
     [visible, selectOnly, clearSelection],
   );
 
+  // Stable, read from a ref: memoised tiles keep their props while the list changes.
+  const visibleNow = useRef(visible);
+  useEffect(() => {
+    visibleNow.current = visible;
+  }, [visible]);
+  const onSelectSeries = useCallback(
+    (seriesId: string) => selectToo(facesOfSeries(visibleNow.current, seriesId).map(imageKey)),
+    [selectToo],
+  );
+
   const [openName, setOpenName] = useState<string | null>(null);
   const onOpen = useCallback((filename: string) => setOpenName(filename), []);
   const closeDetails = useCallback(() => setOpenName(null), []);
@@ -100,6 +113,7 @@ export function useGalleryWiring<T extends GalleryImage>({
     clearSelection,
     onToggleSelect,
     onSelectAll,
+    onSelectSeries,
     onDelete,
     deleteSelection,
     onOpen,

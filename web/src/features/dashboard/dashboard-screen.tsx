@@ -4,6 +4,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { imageKey } from '../../components/gallery/gallery-image';
 import { GalleryScreen } from '../../components/gallery/gallery-screen';
 import type { TileBox } from '../../components/gallery/masonry-grid';
+import { facesOfSeries, groupSeries, seriesFaceOf } from '../../components/gallery/series';
 import { useGalleryWiring } from '../../components/gallery/use-gallery-wiring';
 import { deleteLdImage, refreshLdImages } from '../../lib/api/images';
 import { ldImagesQueryKey, removeCachedLdImages, useLdImages } from '../../lib/images/ld-images';
@@ -42,9 +43,10 @@ export function DashboardScreen() {
 
   // The server found the list. An image unstarred in the Starred view leaves it at once, as the
   // server's next answer would have it; tags filter here, instant, with no request per click.
+  // The faces of a series stay side by side in any order (issue 25).
   const { starredOnly } = find;
   const found = useMemo(
-    () => (starredOnly ? images.filter((image) => image.starred === true) : images),
+    () => groupSeries(starredOnly ? images.filter((image) => image.starred === true) : images),
     [images, starredOnly],
   );
   const shown = useMemo(() => filterImagesByTags(found, filter.enabled), [found, filter.enabled]);
@@ -64,7 +66,7 @@ export function DashboardScreen() {
     },
   });
   const { selected, deleting, selectedVisible, byName, clearSelection } = gallery;
-  const { onOpen, onToggleSelect, onSelectAll, onDelete } = gallery;
+  const { onOpen, onToggleSelect, onSelectAll, onDelete, onSelectSeries } = gallery;
   const onAssignTags = useCallback((filename: string) => setTagsFor(filename), []);
   const onToggleStar = useStarImage();
 
@@ -96,12 +98,23 @@ export function DashboardScreen() {
         onAssignTags={onAssignTags}
         onDelete={onDelete}
         onToggleStar={onToggleStar}
+        onSelectSeries={onSelectSeries}
       />
     ),
-    [selected, deleting, onOpen, onToggleSelect, onAssignTags, onDelete, onToggleStar],
+    [
+      selected,
+      deleting,
+      onOpen,
+      onToggleSelect,
+      onAssignTags,
+      onDelete,
+      onToggleStar,
+      onSelectSeries,
+    ],
   );
 
   const tagsImage = tagsFor === null ? undefined : byName.get(tagsFor);
+  const openedSeries = gallery.opened && seriesFaceOf(gallery.opened);
 
   return (
     <GalleryScreen
@@ -145,6 +158,7 @@ export function DashboardScreen() {
           onAssignTags={onAssignTags}
           onDelete={onDelete}
           onToggleStar={onToggleStar}
+          onSelectSeries={onSelectSeries}
         />
       )}
     >
@@ -153,6 +167,14 @@ export function DashboardScreen() {
           image={gallery.opened}
           onClose={gallery.closeDetails}
           onToggleStar={onToggleStar}
+          seriesFaces={
+            openedSeries &&
+            // Not the faces just deleted (their undo still runs): HD of them would be lost work.
+            facesOfSeries(images, openedSeries.seriesId).filter(
+              (face) => !gallery.deletion.hidden.has(face.filename),
+            )
+          }
+          onSelectSeries={onSelectSeries}
         />
       )}
       {tagsImage && <TagAssignDialog image={tagsImage} onClose={() => setTagsFor(null)} />}

@@ -7,6 +7,8 @@ import {
   StarImageButton,
 } from '../../components/gallery/image-actions';
 import { IMAGE_ROW_HEIGHT, ImageRow } from '../../components/gallery/image-row';
+import { seriesFaceOf } from '../../components/gallery/series';
+import { SeriesBadge } from '../../components/gallery/series-badge';
 import { VirtualTable } from '../../components/gallery/virtual-table';
 import { TagChips } from '../tags';
 import type { LdImageHandlers } from './ld-tile';
@@ -32,6 +34,7 @@ export function LdTable({
   onAssignTags,
   onDelete,
   onToggleStar,
+  onSelectSeries,
 }: LdTableProps) {
   const images =
     vacated.size === 0 ? placed : placed.filter((image) => !vacated.has(imageKey(image)));
@@ -50,9 +53,19 @@ export function LdTable({
         onAssignTags={onAssignTags}
         onDelete={onDelete}
         onToggleStar={onToggleStar}
+        onSelectSeries={onSelectSeries}
       />
     ),
-    [selected, deleting, onOpen, onToggleSelect, onAssignTags, onDelete, onToggleStar],
+    [
+      selected,
+      deleting,
+      onOpen,
+      onToggleSelect,
+      onAssignTags,
+      onDelete,
+      onToggleStar,
+      onSelectSeries,
+    ],
   );
   const selectAll = (
     <input
@@ -101,9 +114,11 @@ const LdRow = memo(function LdRow({
   onAssignTags,
   onDelete,
   onToggleStar,
+  onSelectSeries,
   ...row
 }: LdRowProps) {
   const { filename } = image;
+  const face = seriesFaceOf(image);
   return (
     <ImageRow
       image={image}
@@ -123,6 +138,14 @@ const LdRow = memo(function LdRow({
       }
     >
       <td className="cell-tags">
+        {face && (
+          <SeriesBadge
+            face={face}
+            place="row"
+            filename={filename}
+            onSelectSeries={onSelectSeries}
+          />
+        )}
         <TagChips ids={image.tags} />
       </td>
     </ImageRow>

@@ -62,6 +62,7 @@ function Tiles({ initial }: { initial: LdImage[] }) {
           onAssignTags={noop}
           onDelete={noop}
           onToggleStar={noop}
+          onSelectSeries={noop}
         />
       ))}
     </div>

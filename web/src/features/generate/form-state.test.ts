@@ -1,3 +1,4 @@
+import { seriesMetadata } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIELDS, fieldsFromMetadata, toGenerationForm } from './form-state';
 
@@ -20,5 +21,16 @@ describe('the form read from an image', () => {
     });
     const random = { ...DEFAULT_FIELDS, useFixedSeed: false };
     expect(fieldsFromMetadata({}, random)).toMatchObject({ useFixedSeed: false, fixedSeed: 10 });
+  });
+
+  it("repeats the faces of a face's series (issue 25); an image without them is one face", () => {
+    const asked = { ...DEFAULT_FIELDS, faces: '6' };
+    const face = seriesMetadata({ seriesId: 'slate-1a', face: 2, faces: 4 });
+    expect(fieldsFromMetadata(face, asked).faces).toBe('4');
+    expect(toGenerationForm(fieldsFromMetadata(face, asked)).faces).toBe(4);
+    expect(fieldsFromMetadata({ kseed: 5 }, asked).faces).toBe('1');
+    // A faces key no form can hold is no series size either.
+    expect(fieldsFromMetadata({ faces: 40 }, asked).faces).toBe('1');
+    expect(fieldsFromMetadata({ faces: '3' }, asked).faces).toBe('3');
   });
 });

@@ -1,5 +1,7 @@
 import {
   GENERATION_DEFAULTS,
+  GENERATION_RANGES,
+  SERIES_METADATA_KEYS,
   formatByName,
   formatBySize,
   readImageMetadata,
@@ -97,8 +99,21 @@ function seedFields(
 }
 
 /**
+ * The faces of the series an image belongs to (issue 25), so its settings make a series again;
+ * a single image (no `faces` key, or none usable) was made with 1.
+ */
+function facesFromMetadata(metadata: Record<string, unknown>): string {
+  const faces = Number(metadata[SERIES_METADATA_KEYS.faces]);
+  const { min, max } = GENERATION_RANGES.faces;
+  return Number.isInteger(faces) && faces >= min && faces <= max
+    ? String(faces)
+    : String(GENERATION_DEFAULTS.faces);
+}
+
+/**
  * The fields an image was generated with, read from its metadata (a footer thumbnail clicked);
- * what the metadata lacks keeps its current value. The batch size is the person's, not the image's.
+ * what the metadata lacks keeps its current value, but Faces, which is 1 for an image without
+ * it. The batch size is the person's, not the image's.
  */
 export function fieldsFromMetadata(
   metadata: Record<string, unknown>,
@@ -127,6 +142,7 @@ export function fieldsFromMetadata(
     // Written by this product's engines beside the fields SPEC §3 lists.
     tiling: flag('seamless', current.tiling),
     mask: flag('mask', current.mask),
+    faces: facesFromMetadata(metadata),
     ...seedFields(read.seed, current),
   };
 }

@@ -13,12 +13,13 @@ import { fetchInputImage } from '../../lib/api/generation';
 import { createGenerationApi } from '../../lib/api/generation-flow';
 import { LD_IMAGES_QUERY_KEY } from '../../lib/images/ld-images';
 import { useMessaging } from '../../lib/messaging';
+import { facesOfSeries, seriesFaceOf } from '../../components/gallery/series';
 import { LdImageDetailsModal, remixOf } from '../image-details';
 import { useTags } from '../tags';
 import { toGenerationForm } from './form-state';
 import type { FormFields } from './form-state';
 import { generateSessionFor, useGenerateState } from './generate-session';
-import type { GenerateSession } from './generate-session';
+import type { GenerateSession, ResultItem } from './generate-session';
 import { ParametersSection } from './parameters-section';
 import { PreviewArea } from './preview-area';
 import { checkReference } from './reference-check';
@@ -167,9 +168,24 @@ export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateSc
           onSelect={(image) => void reloadFrom(image)}
         />
       </section>
-      {details && <LdImageDetailsModal image={details} onClose={() => setDetails(null)} />}
+      {details && (
+        <LdImageDetailsModal
+          image={details}
+          onClose={() => setDetails(null)}
+          seriesFaces={seriesFacesOf(details, state.results)}
+        />
+      )}
     </div>
   );
+}
+
+/** The faces of the image's series among the session's results (issue 25); undefined if single. */
+function seriesFacesOf(image: LdImage, results: readonly ResultItem[]): LdImage[] | undefined {
+  const face = seriesFaceOf(image);
+  if (!face) return undefined;
+  const images = results.flatMap((item) => (item.image ? [item.image] : []));
+  const faces = facesOfSeries(images, face.seriesId);
+  return faces.length > 0 ? faces : undefined;
 }
 
 /**

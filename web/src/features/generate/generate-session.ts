@@ -20,6 +20,8 @@ export interface Reference {
 export interface ResultItem {
   key: string;
   image: LdImage | null;
+  /** A face of a series (Faces > 1, issue 25): which one, out of how many. */
+  face?: { face: number; faces: number };
 }
 
 export interface GenerateState {
@@ -120,8 +122,9 @@ export class GenerateSession {
   }
 
   /**
-   * SPEC §4: locks the form, adds one footer placeholder per item and runs the batch. Returns
-   * when the batch has ended, either way; a failure leaves the error line set.
+   * SPEC §4: locks the form, adds one footer placeholder per item (per face of each item's
+   * series, issue 25) and runs the batch. Returns when the batch has ended, either way; a failure
+   * leaves the error line set.
    */
   async generate(
     api: GenerationFlowApi,
@@ -130,13 +133,22 @@ export class GenerateSession {
   ): Promise<void> {
     const { reference, busy } = this.state;
     if (busy || !reference) return;
-    const keys = Array.from({ length: batch.form.batchSize }, () => `result-${this.nextKey++}`);
+    const faces = batch.form.faces > 1 ? batch.form.faces : 1;
+    const placeholders = Array.from({ length: batch.form.batchSize }, () =>
+      Array.from({ length: faces }, (_, slot): ResultItem => {
+        const key = `result-${this.nextKey++}`;
+        return faces === 1
+          ? { key, image: null }
+          : { key, image: null, face: { face: slot + 1, faces } };
+      }),
+    );
+    const keys = placeholders.map((item) => item.map((placeholder) => placeholder.key));
     this.update({
       busy: true,
       percent: 0,
       error: null,
       shown: null,
-      results: [...this.state.results, ...keys.map((key) => ({ key, image: null }))],
+      results: [...this.state.results, ...placeholders.flat()],
     });
 
     const result: BatchResult = await runGenerationBatch(
@@ -145,29 +157,32 @@ export class GenerateSession {
       {
         onProgress: (percent) => this.update({ percent }),
         onNotice: (notice) => this.update({ notice: notice ?? null }),
-        onImage: (index, image) =>
+        onImage: (index, image, slot) =>
           this.update({
-            shown: image,
+            // The preview keeps face 1 while the other faces of its series come in.
+            shown: slot === 0 || this.state.shown === null ? image : this.state.shown,
             results: this.state.results.map((item) =>
-              item.key === keys[index] ? { ...item, image } : item,
+              item.key === keys[index]?.[slot] ? { ...item, image } : item,
             ),
           }),
       },
       options,
     ).catch((cause: unknown) => ({ ok: false, index: 0, detail: undefined, cause }));
 
+    // Placeholders that got no image leave the footer: the items after a failure, and the faces
+    // a series did not make.
+    const batchKeys = new Set(keys.flat());
+    const results = this.state.results.filter((item) => !(batchKeys.has(item.key) && !item.image));
     if (result.ok) {
-      this.update({ busy: false, percent: 100, notice: null });
+      this.update({ busy: false, percent: 100, notice: null, results });
       return;
     }
     console.error('Preview generation failed:', result.cause);
-    // The batch stopped: its items that never came leave the footer.
-    const unfinished = new Set(keys.slice(result.index));
     this.update({
       busy: false,
       notice: null,
       error: { message: TEXTS.generationError, detail: result.detail },
-      results: this.state.results.filter((item) => !(unfinished.has(item.key) && !item.image)),
+      results,
     });
   }
 }

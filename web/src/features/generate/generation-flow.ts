@@ -1,5 +1,6 @@
 import { POLL_INTERVAL_MS, TEXTS, previewRequestFields, seedFor } from '@tessera/contract';
 import type { GenerationForm, GenerationStatusResponse, LdImage } from '@tessera/contract';
+import { facesOfSeries, seriesFaceOf } from '../../components/gallery/series';
 import type { GenerationFlowApi } from '../../lib/api/generation-flow';
 
 /**
@@ -24,8 +25,11 @@ export interface GenerationEvents {
    * unreachable, retrying); undefined once it goes on, or when no job runs.
    */
   onNotice?(notice: string | undefined): void;
-  /** Item `index` is in the LD list: first as generated, then again with its tags assigned. */
-  onImage?(index: number, image: LdImage): void;
+  /**
+   * Item `index` is in the LD list: first as generated, then again with its tags assigned. A
+   * series (Faces > 1, issue 25) gives each face, `slot` 0 being face 1; a single image is slot 0.
+   */
+  onImage?(index: number, image: LdImage, slot: number): void;
 }
 
 export interface FlowOptions {
@@ -122,18 +126,22 @@ export async function runGenerationBatch(
 
       // Step 3.
       await api.refreshLowDefinition();
-      const listed = (await api.listLowDefinition()).find((image) => image.filename === output);
+      const list = await api.listLowDefinition();
+      const listed = list.find((image) => image.filename === output);
       if (!listed) throw new GenerationStepError(TEXTS.metadataError);
+      const faces = batch.form.faces > 1 ? facesOf(listed, list) : [listed];
 
-      // Step 4: shown first, then tagged.
-      let image = listed;
-      events.onImage?.(index, image);
-      for (const tagId of batch.tagIds) {
-        await api.assignTag(tagId, image.filename);
-        if (!image.tags.includes(tagId)) image = { ...image, tags: [...image.tags, tagId] };
+      // Step 4: shown first, then tagged (each face of a series).
+      faces.forEach((face, slot) => events.onImage?.(index, face, slot));
+      for (const [slot, face] of faces.entries()) {
+        let image = face;
+        for (const tagId of batch.tagIds) {
+          await api.assignTag(tagId, image.filename);
+          if (!image.tags.includes(tagId)) image = { ...image, tags: [...image.tags, tagId] };
+        }
+        if (image !== face) events.onImage?.(index, image, slot);
+        images.push(image);
       }
-      if (image !== listed) events.onImage?.(index, image);
-      images.push(image);
       report(100);
     } catch (error) {
       // Step 5.
@@ -143,6 +151,17 @@ export async function runGenerationBatch(
     }
   }
   return { ok: true, images };
+}
+
+/**
+ * The faces of the series whose face 1 the job named (issue 25): every listed image of its
+ * series_id, face 1 first. An output without series keys is a single image.
+ */
+function facesOf(first: LdImage, list: readonly LdImage[]): LdImage[] {
+  const series = seriesFaceOf(first);
+  if (!series) return [first];
+  const others = facesOfSeries(list, series.seriesId).filter((face) => face !== first);
+  return [first, ...others];
 }
 
 /** Polls the latest preview job until it is finished (its output name) or failed (throws). */

@@ -1,4 +1,4 @@
-import { GENERATION_RANGES, OUTPUT_FORMATS } from '@tessera/contract';
+import { GENERATION_RANGES, OUTPUT_FORMATS, TEXTS } from '@tessera/contract';
 import type { GenerationFormErrors, OutputFormatName } from '@tessera/contract';
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
@@ -20,12 +20,22 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
     if (hasErrors && section.current) section.current.open = true;
   }, [hasErrors, errors]);
 
-  const field = (name: keyof GenerationFormErrors, label: string, control: ReactNode) => (
+  const field = (
+    name: keyof GenerationFormErrors,
+    label: string,
+    control: ReactNode,
+    hint?: string,
+  ) => (
     <div className="field">
       <label className="field-label" htmlFor={`${id}-${name}`}>
         {label}
       </label>
       {control}
+      {hint && (
+        <p id={`${id}-${name}-hint`} className="generate-hint">
+          {hint}
+        </p>
+      )}
       {errors[name] && (
         <p id={`${id}-${name}-error`} className="generate-field-error">
           {errors[name]}
@@ -34,10 +44,16 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
     </div>
   );
 
-  const errorProps = (name: keyof GenerationFormErrors) =>
-    errors[name]
-      ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${name}-error` }
-      : {};
+  /** The error (when refused) and the hint (when it has one) describe the control. */
+  const errorProps = (name: keyof GenerationFormErrors, hint = false) => {
+    const described = [hint && `${id}-${name}-hint`, errors[name] && `${id}-${name}-error`]
+      .filter(Boolean)
+      .join(' ');
+    return {
+      ...(errors[name] && { 'aria-invalid': true as const }),
+      ...(described !== '' && { 'aria-describedby': described }),
+    };
+  };
 
   const prompt = (name: 'positivePrompt' | 'negativePrompt', label: string) =>
     field(
@@ -53,8 +69,9 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
       />,
     );
 
-  const number = (name: NumberFieldName, label: string) => {
+  const number = (name: NumberFieldName, label: string, hint?: string) => {
     const range = GENERATION_RANGES[name];
+    const whole = name === 'batchSize' || name === 'faces';
     return field(
       name,
       label,
@@ -62,14 +79,15 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
         id={`${id}-${name}`}
         className="field-input"
         type="number"
-        inputMode={name === 'batchSize' ? 'numeric' : 'decimal'}
+        inputMode={whole ? 'numeric' : 'decimal'}
         min={range.min}
         max={range.max}
         step={range.step}
         value={fields[name]}
         onChange={(event) => onChange({ [name]: event.target.value })}
-        {...errorProps(name)}
+        {...errorProps(name, hint !== undefined)}
       />,
+      hint,
     );
   };
 
@@ -118,7 +136,11 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
           {toggle('tiling', 'Seamless')}
           {toggle('mask', 'Mask')}
         </div>
-        <div className="generate-grid">{number('batchSize', 'Batch Size')}</div>
+        <div className="generate-grid">
+          {number('batchSize', 'Batch Size')}
+          {/* Beyond the spec (issue 25): each batch item is a series of this many faces. */}
+          {number('faces', 'Faces', TEXTS.facesHint)}
+        </div>
         <div className="generate-seed">
           {toggle('useFixedSeed', 'Use Fixed Seed')}
           <p className="generate-hint">

@@ -1,4 +1,7 @@
+import { TEXTS } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
+import { seriesFaceOf } from '../../components/gallery/series';
+import { seriesStyle } from '../../components/gallery/series-badge';
 import type { ResultItem } from './generate-session';
 
 export interface ResultsStripProps {
@@ -9,37 +12,79 @@ export interface ResultsStripProps {
   onSelect: (image: LdImage) => void;
 }
 
-/** SPEC §2's footer strip (checklist G6): the session's results, pending ones as placeholders. */
+/**
+ * SPEC §2's footer strip (checklist G6): the session's results, pending ones as placeholders. A
+ * face of a series (issue 25) carries "Face k/N" under its thumbnail, in its series' colour; a
+ * series' pending faces say which face they wait for.
+ */
 export function ResultsStrip({ results, current, disabled, onSelect }: ResultsStripProps) {
   if (results.length === 0) return null;
   return (
     <footer className="results">
       <ol className="results-list" aria-label="Results">
         {results.map((item) => (
-          <li key={item.key} className="results-item">
+          <li key={item.key} className={item.face ? 'results-item is-face' : 'results-item'}>
             {item.image ? (
-              <button
-                type="button"
-                className={
-                  item.image.filename === current?.filename
-                    ? 'results-thumb is-current'
-                    : 'results-thumb'
-                }
-                aria-label={`Load ${item.image.filename}`}
-                aria-current={item.image.filename === current?.filename ? 'true' : undefined}
+              <ResultThumb
+                image={item.image}
+                current={item.image.filename === current?.filename}
                 disabled={disabled}
-                onClick={() => item.image && onSelect(item.image)}
-              >
-                <img src={item.image.thumbnail} alt="" loading="lazy" />
-              </button>
+                onSelect={onSelect}
+              />
             ) : (
-              <div className="results-thumb is-pending" role="img" aria-label="Pending image">
+              <div
+                className="results-thumb is-pending"
+                role="img"
+                aria-label={
+                  item.face
+                    ? `Pending face ${item.face.face} of ${item.face.faces}`
+                    : 'Pending image'
+                }
+              >
                 <span className="spinner" aria-hidden="true" />
               </div>
+            )}
+            {item.face && !item.image && (
+              <span className="results-face" aria-hidden="true">
+                {TEXTS.seriesFaceBadge(item.face.face, item.face.faces)}
+              </span>
             )}
           </li>
         ))}
       </ol>
     </footer>
+  );
+}
+
+function ResultThumb({
+  image,
+  current,
+  disabled,
+  onSelect,
+}: {
+  image: LdImage;
+  current: boolean;
+  disabled: boolean;
+  onSelect: (image: LdImage) => void;
+}) {
+  const face = seriesFaceOf(image);
+  return (
+    <>
+      <button
+        type="button"
+        className={current ? 'results-thumb is-current' : 'results-thumb'}
+        aria-label={`Load ${image.filename}`}
+        aria-current={current ? 'true' : undefined}
+        disabled={disabled}
+        onClick={() => onSelect(image)}
+      >
+        <img src={image.thumbnail} alt="" loading="lazy" />
+      </button>
+      {face && (
+        <span className="results-face is-known" style={seriesStyle(face.seriesId)}>
+          {TEXTS.seriesFaceBadge(face.face, face.faces)}
+        </span>
+      )}
+    </>
   );
 }

@@ -1,5 +1,5 @@
 // Test doubles for the Generate and Input screens: a fake server behind fetch and messaging.
-import { API_ROUTES, ldThumbnailUrl } from '@tessera/contract';
+import { API_ROUTES, ldThumbnailUrl, seriesMetadata } from '@tessera/contract';
 import type { GenerationStatusResponse, LdImage, Tag } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
@@ -55,10 +55,15 @@ export function fakeServer(options: FakeServerOptions = {}) {
       const output = script.find(
         (s): s is GenerationStatusResponse => s !== 'fail' && s.output_image !== undefined,
       )?.output_image;
-      if (output) {
+      // A series (issue 25): face 1 is the output, faces 2..N beside it, all of one series_id.
+      const faces = Number(body.get('faces') ?? 1);
+      const series = (face: number) =>
+        faces > 1 ? seriesMetadata({ seriesId: `series-${index}`, face, faces }) : {};
+      for (let face = faces; output && face >= 1; face--) {
+        const filename = face === 1 ? output : output.replace(/\.png$/, `-f${face}.png`);
         images.push({
-          filename: output,
-          thumbnail: ldThumbnailUrl(output),
+          filename,
+          thumbnail: ldThumbnailUrl(filename),
           metadata: {
             input_image_path: 'oak-ref-1a2b.png',
             cliptextencode_585: body.get('cliptextencode_585'),
@@ -71,6 +76,7 @@ export function fakeServer(options: FakeServerOptions = {}) {
             latent_width: Number(body.get('latent_width')),
             latent_height: Number(body.get('latent_height')),
             ...options.metadata?.(index),
+            ...series(face),
           },
           tags: [],
         });

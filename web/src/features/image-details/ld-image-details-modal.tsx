@@ -21,6 +21,7 @@ import { MaterialMapsSection } from '../materials';
 import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags';
 import type { RemixState } from './remix';
+import { SeriesHdButton, SeriesSection } from './series-section';
 import './ld-image-details-modal.css';
 
 export interface LdImageDetailsModalProps {
@@ -28,6 +29,10 @@ export interface LdImageDetailsModalProps {
   onClose: () => void;
   /** Given, the header has a Star toggle (the Dashboard's images, issue 13 feature 9). */
   onToggleStar?: (filename: string, starred: boolean) => void;
+  /** For a face of a series (issue 25): the series' faces the screen holds, face 1 first. */
+  seriesFaces?: readonly LdImage[];
+  /** Given, a face of a series offers "Select series" (a gallery with a selection). */
+  onSelectSeries?: (seriesId: string) => void;
 }
 
 /** A number as the metadata holds it, or a dash when the field is missing. */
@@ -54,7 +59,13 @@ export function hdSizesFor(
  * The LD Image Details modal (SPEC §2; M1–M7): what the image was made from, and the HD order.
  * A native <dialog> opened with showModal(), so focus stays inside and Escape closes it.
  */
-export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDetailsModalProps) {
+export function LdImageDetailsModal({
+  image,
+  onClose,
+  onToggleStar,
+  seriesFaces = [image],
+  onSelectSeries,
+}: LdImageDetailsModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const closed = useRef(false);
   const titleId = useId();
@@ -63,6 +74,7 @@ export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDet
   const { tags } = useTags();
   const hd = useImageHdState(image.filename);
   const metadata = readImageMetadata(image.metadata);
+  const { series } = metadata;
   const [naturalSize, setNaturalSize] = useState<{ width: number; height: number }>();
   const [size, setSize] = useState('');
   const sizes = hdSizesFor(image.metadata, naturalSize);
@@ -79,7 +91,8 @@ export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDet
     onClose();
   }
 
-  function generateHd() {
+  /** Orders HD of `images` (this one, or every face of its series) at the chosen size. */
+  function generateHd(images: readonly LdImage[] = [image]) {
     const sizeLabel = isHdSizeLabel(size) && sizes.includes(size) ? size : undefined;
     if (sizeLabel === undefined) {
       // SPEC §8: logged only.
@@ -90,10 +103,11 @@ export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDet
       console.error('Generate HD: the messaging client is not connected.');
       return;
     }
-    // Fire and forget (SPEC §7); a publish failure is logged by the client.
-    orderHd(client, { image: image.filename, metadata: image.metadata, sizeLabel }).catch(
-      () => undefined,
-    );
+    // Fire and forget (SPEC §7); a publish failure is logged by the client. A series sends one
+    // order per face, so its toasts and queue count are those of as many single orders.
+    for (const { filename, metadata } of images) {
+      orderHd(client, { image: filename, metadata, sizeLabel }).catch(() => undefined);
+    }
     close();
   }
 
@@ -195,6 +209,19 @@ export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDet
                 )}
               </Field>
             </dl>
+            {series && (
+              <SeriesSection
+                face={series}
+                faces={seriesFaces}
+                onSelectSeries={
+                  onSelectSeries &&
+                  (() => {
+                    onSelectSeries(series.seriesId);
+                    close();
+                  })
+                }
+              />
+            )}
             <button type="button" className="button details-remix" onClick={remix}>
               Use these settings
             </button>
@@ -224,10 +251,13 @@ export function LdImageDetailsModal({ image, onClose, onToggleStar }: LdImageDet
                   type="button"
                   className="button button-primary"
                   disabled={hd.running}
-                  onClick={generateHd}
+                  onClick={() => generateHd()}
                 >
                   {hd.running ? TEXTS.generatingHdButton(hd.percent) : 'Generate HD'}
                 </button>
+                {series && seriesFaces.length > 1 && (
+                  <SeriesHdButton faces={seriesFaces} onOrder={generateHd} />
+                )}
                 {hd.notice !== undefined && (
                   <p className="details-hd-notice" role="status">
                     {hd.notice}

@@ -1,0 +1,147 @@
+// @vitest-environment jsdom
+import { TEXTS, SCREEN_PATHS } from '@tessera/contract';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GenerateScreen } from './generate-screen';
+import { clearGenerateSessions } from './generate-session';
+import { fakeServer, renderWithApp } from './testing';
+
+// The Faces field of the Generate screen and its series in the footer (issue 25).
+
+vi.mock('./image-size', () => ({ readImageSize: async () => ({ width: 512, height: 512 }) }));
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  URL.createObjectURL = vi.fn(() => 'blob:reference');
+  URL.revokeObjectURL = vi.fn();
+});
+
+afterEach(() => {
+  cleanup();
+  clearGenerateSessions();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+function setUp(options: Parameters<typeof fakeServer>[0] = {}) {
+  const server = fakeServer(options);
+  vi.stubGlobal('fetch', server.fetch);
+  renderWithApp(server.client, SCREEN_PATHS.generate, [
+    { path: SCREEN_PATHS.generate, element: <GenerateScreen pollIntervalMs={0} /> },
+  ]);
+  return { server, user: userEvent.setup() };
+}
+
+async function readyToGenerate(user: ReturnType<typeof userEvent.setup>) {
+  const input = document.querySelector<HTMLInputElement>('input[type="file"]');
+  if (!input) throw new Error('No file input');
+  await user.upload(input, new File([new Uint8Array(8)], 'oak.png', { type: 'image/png' }));
+  await screen.findByRole('button', { name: /Change reference image/ });
+  await user.type(screen.getByLabelText('Positive Prompt'), 'terrazzo');
+  await user.type(screen.getByLabelText('Negative Prompt'), 'blurry');
+}
+
+async function setFaces(user: ReturnType<typeof userEvent.setup>, value: string) {
+  await user.clear(screen.getByLabelText('Faces'));
+  if (value !== '') await user.type(screen.getByLabelText('Faces'), value);
+}
+
+const generateButton = () => screen.getByRole('button', { name: /^Generat/ });
+
+describe('the Faces field (issue 25)', () => {
+  it('sits beside Batch Size: 1 to 12, 1 by default, with its hint', () => {
+    setUp();
+    const faces = screen.getByLabelText<HTMLInputElement>('Faces');
+    expect([faces.value, faces.min, faces.max, faces.step]).toEqual(['1', '1', '12', '1']);
+    expect(faces.closest('.generate-grid')).toBe(
+      screen.getByLabelText('Batch Size').closest('.generate-grid'),
+    );
+    const hint = screen.getByText(TEXTS.facesHint);
+    expect(faces.getAttribute('aria-describedby')).toBe(hint.id);
+  });
+
+  it.each(['0', '13', '2.5', ''])('refuses %j with its range and posts nothing', async (value) => {
+    const { server, user } = setUp();
+    await readyToGenerate(user);
+    await setFaces(user, value);
+    await user.click(generateButton());
+    const error = screen.getByText(TEXTS.facesInvalid(1, 12));
+    const faces = screen.getByLabelText('Faces');
+    expect(faces.getAttribute('aria-invalid')).toBe('true');
+    expect(faces.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
+    expect(server.posted).toHaveLength(0);
+  });
+
+  it('with Faces 1 posts no faces field and fills one placeholder per item, as the spec has it', async () => {
+    const { server, user } = setUp();
+    await readyToGenerate(user);
+    await user.click(generateButton());
+    await waitFor(() => expect(generateButton().textContent).toBe('Generate'));
+    expect(server.posted[0]?.has('faces')).toBe(false);
+    const results = screen.getByRole('list', { name: 'Results' });
+    expect(
+      within(results)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Load oak-0.png']);
+    expect(within(results).queryByText(/^Face /)).toBeNull();
+  });
+
+  it('Faces 3: one placeholder per face, then the series in the footer, every face tagged', async () => {
+    const { server, user } = setUp({ tags: [{ id: 'tag-stone', name: 'Stone', color: '#777' }] });
+    await readyToGenerate(user);
+    await setFaces(user, '3');
+    await user.click(screen.getByText('Tags'));
+    await user.click(await screen.findByRole('checkbox', { name: 'Stone' }));
+
+    server.hold();
+    await user.click(generateButton());
+    expect(
+      screen
+        .getAllByRole('img', { name: /^Pending face/ })
+        .map((p) => p.getAttribute('aria-label')),
+    ).toEqual(['Pending face 1 of 3', 'Pending face 2 of 3', 'Pending face 3 of 3']);
+    act(() => server.release());
+
+    await waitFor(() => expect(generateButton().textContent).toBe('Generate'));
+    expect(server.posted[0]?.get('faces')).toBe('3');
+    const results = screen.getByRole('list', { name: 'Results' });
+    expect(
+      within(results)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Load oak-0.png', 'Load oak-0-f2.png', 'Load oak-0-f3.png']);
+    expect(
+      within(results)
+        .getAllByText(/^Face /)
+        .map((badge) => badge.textContent),
+    ).toEqual(['Face 1/3', 'Face 2/3', 'Face 3/3']);
+    expect(screen.queryAllByRole('img', { name: /^Pending/ })).toHaveLength(0);
+    // Face 1 in the preview.
+    expect(screen.getByRole('img', { name: 'oak-0.png' })).toBeTruthy();
+    expect(server.commands.filter((c) => c.action === 'assign-tag').map((c) => c.fields)).toEqual([
+      { id: 'tag-stone', filename: 'oak-0.png' },
+      { id: 'tag-stone', filename: 'oak-0-f2.png' },
+      { id: 'tag-stone', filename: 'oak-0-f3.png' },
+    ]);
+  });
+
+  it("a face reloaded from the footer sets Faces to its series' size; a single image sets 1", async () => {
+    const { user } = setUp();
+    await readyToGenerate(user);
+    await setFaces(user, '2');
+    await user.click(generateButton());
+    await waitFor(() => expect(generateButton().textContent).toBe('Generate'));
+    await setFaces(user, '1');
+    await user.click(generateButton());
+    await waitFor(() => expect(generateButton().textContent).toBe('Generate'));
+    const faces = () => screen.getByLabelText<HTMLInputElement>('Faces').value;
+    expect(faces()).toBe('1');
+
+    await user.click(screen.getByRole('button', { name: 'Load oak-0-f2.png' }));
+    await waitFor(() => expect(faces()).toBe('2'));
+    await user.click(screen.getByRole('button', { name: 'Load oak-1.png' }));
+    await waitFor(() => expect(faces()).toBe('1'));
+  });
+});

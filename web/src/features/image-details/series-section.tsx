@@ -1,0 +1,50 @@
+import { TEXTS } from '@tessera/contract';
+import type { LdImage, SeriesFace } from '@tessera/contract';
+import { SeriesBadge } from '../../components/gallery/series-badge';
+
+/**
+ * The LD details of a face of a series (issue 25): its badge, how many of the series' faces the
+ * gallery holds when some are missing (deleted, or left out by a search), and "Select series".
+ */
+export function SeriesSection({
+  face,
+  faces,
+  onSelectSeries,
+}: {
+  face: SeriesFace;
+  /** The series' faces the screen knows of, this one included. */
+  faces: readonly LdImage[];
+  /** Given (a gallery with a selection), the section offers Select series. */
+  onSelectSeries?: () => void;
+}) {
+  return (
+    <div className="details-series" aria-label="Series">
+      <SeriesBadge face={face} place="inline" />
+      {faces.length < face.faces && (
+        <span className="details-series-note">
+          {faces.length} of {face.faces} faces in view
+        </span>
+      )}
+      {onSelectSeries && (
+        <button type="button" className="button button-small" onClick={onSelectSeries}>
+          {TEXTS.selectSeries}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Orders HD of every face of the series at the size chosen above (issue 25, part 4). */
+export function SeriesHdButton({
+  faces,
+  onOrder,
+}: {
+  faces: readonly LdImage[];
+  onOrder: (faces: readonly LdImage[]) => void;
+}) {
+  return (
+    <button type="button" className="button" onClick={() => onOrder(faces)}>
+      {TEXTS.generateHdForSeries(faces.length)}
+    </button>
+  );
+}
