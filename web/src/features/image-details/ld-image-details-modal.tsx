@@ -225,7 +225,7 @@ export function LdImageDetailsModal({
             <button type="button" className="button details-remix" onClick={remix}>
               Use these settings
             </button>
-            <LayingPreviewButton image={image} />
+            <LayingPreviewButton image={image} faces={seriesFaces} />
 
             <section className="details-hd" aria-label="HD version">
               <div className="field">

@@ -13,7 +13,7 @@ import {
 } from './laying-settings';
 import { layTiles } from './patterns';
 import { assignFaces } from './placement';
-import { formatOfImage, useSeriesFaces } from './series-faces';
+import { formatOfImage } from './image-format';
 import { useFaceMaps } from './use-face-maps';
 import { useTilePictures } from './use-tile-pictures';
 import './laying.css';
@@ -30,16 +30,21 @@ const GROUT_ROUGHNESS = '#e0e0e0';
 
 export interface LayingPreviewDialogProps {
   image: LdImage;
+  /** The faces to lay, face 1 first: the image's series as the gallery has it, or the image. */
+  faces: readonly LdImage[];
   onClose: () => void;
 }
 
 /** The laying preview (issue 25, part 5): the image's or its series' floor, flat and in 3D. */
-export function LayingPreviewDialog({ image, onClose }: LayingPreviewDialogProps) {
+export function LayingPreviewDialog({ image, faces: given, onClose }: LayingPreviewDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const planRef = useRef<HTMLCanvasElement>(null);
   const titleId = useId();
   const exportId = useId();
-  const faces = useSeriesFaces(image);
+  const names = given.map((face) => face.filename).join('\n');
+  // The same faces keep the same array, so the pictures load once.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the names stand for the faces
+  const faces = useMemo(() => given, [names]);
   const pictures = useTilePictures(faces);
   const maps = useFaceMaps(faces);
   const [chosen, setChosen] = useState<LayingSettings>(DEFAULT_SETTINGS);

@@ -1,27 +1,6 @@
-import { seriesMetadata, type LdImage } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
 import { clampNumber, DEFAULT_SETTINGS, settingsForFormat, tileCmOf } from './laying-settings';
-import { formatOfImage, seriesFacesOf } from './series-faces';
-
-function image(filename: string, metadata: Record<string, unknown> = {}): LdImage {
-  return { filename, thumbnail: `thumb-${filename}`, metadata, tags: [] };
-}
-
-const face = (k: number, seriesId = 'oak-1a2b') =>
-  image(`${seriesId}-f${k}.png`, seriesMetadata({ seriesId, face: k, faces: 3 }));
-
-describe('seriesFacesOf', () => {
-  it('is the image alone when it is no face of a series', () => {
-    const single = image('single.png');
-    expect(seriesFacesOf(single, [[single, face(1)]])).toEqual([single]);
-  });
-
-  it("gathers the series' faces from every list, once each, face 1 first", () => {
-    const lists = [[face(3), image('other.png'), face(2, 'elm-9f')], [face(1), face(3)], undefined];
-    const found = seriesFacesOf(face(2), lists).map((f) => f.filename);
-    expect(found).toEqual(['oak-1a2b-f1.png', 'oak-1a2b-f2.png', 'oak-1a2b-f3.png']);
-  });
-});
+import { formatOfImage } from './image-format';
 
 describe('formatOfImage', () => {
   it('reads the latent size first, then the picture, then its shape', () => {
