@@ -100,7 +100,11 @@ export class BuiltinEngine implements Engine {
       const finish = () =>
         Promise.all(writes)
           .then(async () => {
-            for (let k = 0; k < paths.length && !settled; k++) await rename(partials[k]!, paths[k]!);
+            for (const [k, target] of paths.entries()) {
+              const partial = partials[k];
+              if (settled || partial === undefined) return;
+              await rename(partial, target);
+            }
           })
           .then(
             () => {

@@ -106,7 +106,8 @@ export function fitToFrame(
         const wr = 1 / (dr * dr);
         const wt = 1 / (dt * dt);
         const wb = 1 / (db * db);
-        const r = (wl * left[y]! + wr * right[y]! + wt * top[x]! + wb * bottom[x]!) / (wl + wr + wt + wb);
+        const r =
+          (wl * left[y]! + wr * right[y]! + wt * top[x]! + wb * bottom[x]!) / (wl + wr + wt + wb);
         const fade = 0.5 * (1 + Math.cos((Math.PI * (near - 1)) / reach));
         v[y * W + x] = v[y * W + x]! + r * fade;
       }

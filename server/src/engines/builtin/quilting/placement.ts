@@ -225,8 +225,10 @@ export class PatchPlacer {
         : {
             left: i > 0 ? xs[i - 1]! + P - x0 : Math.max(0, frame - x0),
             top: j > 0 ? ys[j - 1]! + P - y0 : Math.max(0, frame - y0),
-            right: seamless && i === nx - 1 && nx > 1 ? x0 + P - W : Math.max(0, x0 + P - W + frame),
-            bottom: seamless && j === ny - 1 && ny > 1 ? y0 + P - H : Math.max(0, y0 + P - H + frame),
+            right:
+              seamless && i === nx - 1 && nx > 1 ? x0 + P - W : Math.max(0, x0 + P - W + frame),
+            bottom:
+              seamless && j === ny - 1 && ny > 1 ? y0 + P - H : Math.max(0, y0 + P - H + frame),
           },
       canvas,
       window,

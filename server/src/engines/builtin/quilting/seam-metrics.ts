@@ -72,7 +72,8 @@ export function cutEnergy(
  */
 export function wrapRatio(image: RawImage): number {
   const { width: W, height: H } = image;
-  const wrap = joinDifference(image, image, 'right') * H + joinDifference(image, image, 'below') * W;
+  const wrap =
+    joinDifference(image, image, 'right') * H + joinDifference(image, image, 'below') * W;
   return wrap / (W + H) / insideDifference(image);
 }
 

@@ -200,8 +200,7 @@ export function synthesizeTraced(
     writeBack(canvas.data, blended, W, H, seamless ? undefined : lighting, style);
   }
   if (framed) restoreKeep(canvas.data, framed.face.image, framed.keep);
-  if (!onTorus)
-    return { image: { data: canvas.data, width: W, height: H }, source: canvas.source };
+  if (!onTorus) return { image: { data: canvas.data, width: W, height: H }, source: canvas.source };
   const rolled = frameTorus(canvas.data, canvas.source, W, H);
   return { image: { data: rolled.data, width: W, height: H }, source: rolled.source };
 }
