@@ -11,7 +11,7 @@ import {
   valueNoise,
 } from '../test-references.js';
 import { autocorrelation, layFloor } from './floor.js';
-import { joinRatio, wrapRatio } from './seam-metrics.js';
+import { cutEnergy, joinRatio, wrapRatio } from './seam-metrics.js';
 import { faceSeed, synthesizeSeries } from './series.js';
 import { synthesize, type SynthesisOptions } from './synthesize.js';
 
@@ -77,11 +77,12 @@ function difference(a: RawImage, b: RawImage): number {
 
 /**
  * Figures at this size (4 faces of 160 × 160, seed 25): worst join ÷ inside 0.11 (stone) to 0.82
- * (noise); least difference between two faces 0.84 (bricks) to 1.42 (noise); the random floor's
- * autocorrelation at the face period 0.44 (marble) to 0.76 (wood) against 1.00 for one face
- * tiled. Regular textures keep some: their lines must meet the shared edges, so every face's
- * mortar, grout or plank joints lie in phase (as on a real tile series); the content between
- * them differs.
+ * (noise); least difference between two faces 0.75 (bricks) to 1.25 (marble); every face's
+ * cut ÷ inside 0.08–0.62; the random floor's autocorrelation at the face period 0.38 (marble)
+ * to 0.71 (bricks, wood) against 1.00 for one face tiled (faces of independent seeds, sharing
+ * no edges, give 0.2–0.55 on the same references). Regular textures keep more: their lines must
+ * meet the shared edges, so every face's mortar or plank joints lie in phase (as on a real tile
+ * series) while the content between them differs.
  */
 describe('series of faces (issue 25)', () => {
   it.each(Object.keys(REFERENCES))(
@@ -115,7 +116,7 @@ describe('series of faces (issue 25)', () => {
       const randomRepeat = Math.max(autocorrelation(random, W, 0), autocorrelation(random, 0, H));
       const tiledRepeat = Math.min(autocorrelation(tiled, W, 0), autocorrelation(tiled, 0, H));
       expect(tiledRepeat).toBeGreaterThan(0.99);
-      expect(randomRepeat).toBeLessThanOrEqual(0.85 * tiledRepeat);
+      expect(randomRepeat).toBeLessThanOrEqual(0.8 * tiledRepeat);
     },
     120_000,
   );
