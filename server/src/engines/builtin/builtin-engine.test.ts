@@ -104,6 +104,54 @@ describe('BuiltinEngine', () => {
     expect(outputs()).toEqual([]);
   });
 
+  it('a series writes every face, PNGs of the size asked, face 1 the single image (issue 25)', async () => {
+    const single = params({ width: 240, height: 160, seamless: true });
+    await engine.generate(single, () => undefined, never);
+    const seriesPaths = [1, 2, 3].map((face) => path.join(dir, `series-f${face}.png`));
+    const job = params({ width: 240, height: 160, seamless: true, seriesPaths });
+    job.outputPath = seriesPaths[0] ?? '';
+    const percents: number[] = [];
+    await expect(engine.generate(job, (p) => percents.push(p), never)).resolves.toEqual({
+      width: 240,
+      height: 160,
+    });
+    expect(outputs().sort()).toEqual(
+      [path.basename(single.outputPath), ...seriesPaths.map((p) => path.basename(p))].sort(),
+    );
+    const pixels = await Promise.all(
+      seriesPaths.map(async (file) => {
+        const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
+        expect([info.width, info.height]).toEqual([240, 160]);
+        return data;
+      }),
+    );
+    const [first, second, third] = pixels;
+    expect(first?.equals(await sharp(single.outputPath).raw().toBuffer())).toBe(true);
+    expect(second && first && second.equals(first)).toBe(false);
+    expect(third && second && third.equals(second)).toBe(false);
+    expect(percents.at(-1)).toBe(100);
+    for (let k = 1; k < percents.length; k++)
+      expect(percents[k]).toBeGreaterThan(percents[k - 1] ?? 0);
+    for (const file of [single.outputPath, ...seriesPaths]) fs.rmSync(file);
+  });
+
+  it('an aborted series (after its first faces) rejects and leaves no file of any face', async () => {
+    const controller = new AbortController();
+    const seriesPaths = [1, 2, 3].map((face) => path.join(dir, `aborted-f${face}.png`));
+    const job = params({ width: 320, height: 240, seamless: true, seriesPaths });
+    job.outputPath = seriesPaths[0] ?? '';
+    const running = engine.generate(
+      job,
+      (p) => {
+        // Faces 1 and 2 are made by then (each a third of 5..95).
+        if (p >= 70) controller.abort();
+      },
+      controller.signal,
+    );
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+    expect(outputs()).toEqual([]);
+  });
+
   it('a job aborted before it starts rejects at once', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -2,9 +2,11 @@
  * The builtin engine (DESIGN §5): preview textures by image quilting from the reference, on the
  * CPU, one worker thread per job so that the event loop stays free (docs/engines.md). The
  * worker decodes, synthesizes and encodes; this side writes the PNG to a partial name beside
- * `outputPath` and renames it into place. On abort the worker is terminated, any write in
- * progress is awaited and both names are removed before the promise rejects, so an aborted job
- * leaves no file. The prompts are not read.
+ * `outputPath` and renames it into place. A series (`seriesPaths`, issue 25) is made by the same
+ * worker, every face written to its partial name as it comes, and all renamed into place once
+ * all are written. On abort the worker is terminated, any write in progress is awaited and every
+ * name (partial and final, of every face) is removed before the promise rejects, so an aborted
+ * job leaves no file. The prompts are not read.
  */
 import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
@@ -54,34 +56,38 @@ export class BuiltinEngine implements Engine {
     signal: AbortSignal,
   ): Promise<GeneratedImage> {
     if (signal.aborted) return Promise.reject(abortError(signal));
+    // A series writes one file per face, face 1 first; a single image is a series of one.
+    const paths = params.seriesPaths?.length ? [...params.seriesPaths] : [params.outputPath];
     const job: WorkerJob = {
       referencePath: params.referencePath,
       settings: previewSettingsIn(params),
+      faces: paths.length,
     };
-    const partialPath = `${params.outputPath}.${randomUUID()}.partial`;
+    const partials = paths.map((target) => `${target}.${randomUUID()}.partial`);
 
     return new Promise<GeneratedImage>((resolve, reject) => {
       const worker = startWorker(import.meta.url, 'worker', { workerData: job });
       let settled = false;
       let lastPercent = -1;
-      let encoded = false;
-      let writing: Promise<unknown> = Promise.resolve();
+      let encoded = 0;
+      let size: GeneratedImage = { width: 0, height: 0 };
+      const writes: Promise<unknown>[] = [];
 
       const report = (percent: number) => {
         if (settled || percent <= lastPercent) return;
         lastPercent = percent;
         progress(percent);
       };
+      const removeAll = () =>
+        Promise.all([...partials, ...paths].map((file) => rm(file, { force: true })));
       const fail = (error: Error) => {
         if (settled) return;
         settled = true;
         signal.removeEventListener('abort', onAbort);
         void worker
           .terminate()
-          .then(() => writing.catch(() => undefined))
-          .then(() =>
-            Promise.all([rm(partialPath, { force: true }), rm(params.outputPath, { force: true })]),
-          )
+          .then(() => Promise.all(writes.map((write) => write.catch(() => undefined))))
+          .then(removeAll)
           .then(
             () => reject(error),
             () => reject(error),
@@ -90,6 +96,27 @@ export class BuiltinEngine implements Engine {
       const onAbort = () => fail(abortError(signal));
       signal.addEventListener('abort', onAbort, { once: true });
 
+      // Every face is written to its partial name; once all are, they are renamed into place.
+      const finish = () =>
+        Promise.all(writes)
+          .then(async () => {
+            for (const [k, target] of paths.entries()) {
+              const partial = partials[k];
+              if (settled || partial === undefined) return;
+              await rename(partial, target);
+            }
+          })
+          .then(
+            () => {
+              if (settled) return;
+              report(100);
+              settled = true;
+              signal.removeEventListener('abort', onAbort);
+              resolve(size);
+            },
+            (error: unknown) => fail(error instanceof Error ? error : new Error(String(error))),
+          );
+
       worker.on('message', (message: WorkerMessage) => {
         if (settled) return;
         switch (message.type) {
@@ -97,22 +124,16 @@ export class BuiltinEngine implements Engine {
             report(message.percent);
             break;
           case 'done': {
-            const { width, height, png } = message;
-            encoded = true;
-            writing = writeFile(partialPath, png)
-              .then(() => {
-                if (!settled) return rename(partialPath, params.outputPath);
-              })
-              .then(
-                () => {
-                  if (settled) return;
-                  report(100);
-                  settled = true;
-                  signal.removeEventListener('abort', onAbort);
-                  resolve({ width, height });
-                },
-                (error: unknown) => fail(error instanceof Error ? error : new Error(String(error))),
-              );
+            const { face, width, height, png } = message;
+            const partial = partials[face - 1];
+            if (partial === undefined) {
+              fail(new Error(`Builtin engine: the worker sent face ${face} of ${paths.length}`));
+              break;
+            }
+            encoded++;
+            size = { width, height };
+            writes.push(writeFile(partial, png));
+            if (encoded === paths.length) writes.push(finish());
             break;
           }
           case 'failed':
@@ -122,7 +143,7 @@ export class BuiltinEngine implements Engine {
       });
       worker.on('error', (error) => fail(error));
       worker.on('exit', (code) => {
-        if (code !== 0 || !encoded) {
+        if (code !== 0 || encoded < paths.length) {
           fail(
             new Error(`Builtin engine: the worker stopped (exit code ${code}) before finishing`),
           );

@@ -5,11 +5,16 @@ import type { PreviewSettings } from '@tessera/contract';
 export interface WorkerJob {
   referencePath: string;
   settings: PreviewSettings;
+  /** Faces of a series (issue 25), 1 for a single image. */
+  faces: number;
 }
 
 export type WorkerMessage =
   /** Overall progress, 0..99, only ever rising (100 is reported once the file is in place). */
   | { type: 'progress'; percent: number }
-  /** The encoded PNG (its buffer transferred); the engine writes it to the output path. */
-  | { type: 'done'; width: number; height: number; png: Uint8Array }
+  /**
+   * One face's encoded PNG (its buffer transferred; face 1 for a single image), as each is
+   * finished; the engine writes it to the face's path.
+   */
+  | { type: 'done'; face: number; width: number; height: number; png: Uint8Array }
   | { type: 'failed'; message: string };

@@ -1,9 +1,13 @@
 /**
  * Procedural reference images for the builtin engine's tests: bricks (which do not tile),
- * value noise and stripes, as RGBA {@link RawImage}s. Deterministic.
+ * value noise, stripes, planks, pebbles, stone tiles, fabric, photo-like noise, marble and
+ * terrazzo, as RGBA {@link RawImage}s. Deterministic.
  */
 import type { RawImage } from '../../imaging/raw-image.js';
 import { mulberry32 } from './prng.js';
+
+// Marble and terrazzo, for the series tests, live beside: one import for every reference.
+export { marble, terrazzo } from './test-references-surfaces.js';
 
 /**
  * Running-bond bricks with light mortar lines, each brick its own shade of red, plus a gentle
@@ -95,7 +99,7 @@ function smooth(t: number): number {
   return t * t * (3 - 2 * t);
 }
 
-function clamp8(v: number): number {
+export function clamp8(v: number): number {
   return v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
 }
 

@@ -2,14 +2,17 @@
  * The builtin engine's worker thread: decodes the reference, resizes it to the working size,
  * synthesizes the texture (quilting/synthesize.ts) and encodes the PNG, reporting progress on
  * the way. All the heavy work of a preview happens here, off the server's event loop. Started by
- * builtin-engine.ts with a {@link WorkerJob} as `workerData`; it may be terminated at any time,
- * and writes no file (the engine does, so that a terminated worker can leave none behind).
+ * builtin-engine.ts with a {@link WorkerJob} as `workerData`; a series makes every face here, in
+ * one worker, posting each face's PNG as it is encoded. It may be terminated at any time, and
+ * writes no file (the engine does, so that a terminated worker can leave none behind).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { decodeToRaw } from '../../imaging/decode.js';
 import type { RawImage } from '../../imaging/raw-image.js';
 import type { WorkerJob, WorkerMessage } from './protocol.js';
+import type { RawImage as Face } from '../../imaging/raw-image.js';
+import { synthesizeSeries } from './quilting/series.js';
 import { synthesize, workingSize } from './quilting/synthesize.js';
 
 /** Progress milestones, in percent: decoded and resized, synthesized, encoded. */
@@ -36,19 +39,32 @@ async function run(job: WorkerJob): Promise<void> {
   const decoded = await decodeToRaw(job.referencePath);
   const reference = await toWorkingSize(decoded, settings.width, settings.height);
   report(DECODED);
-  const image = synthesize(reference, settings, (fraction) =>
-    report(DECODED + (SYNTHESIZED - DECODED) * fraction),
-  );
+  const onProgress = (fraction: number) => report(DECODED + (SYNTHESIZED - DECODED) * fraction);
+  if (job.faces <= 1) {
+    const image = synthesize(reference, settings, onProgress);
+    await encodeAndPost(1, image, true);
+    return;
+  }
+  // A series: each face is encoded (on sharp's threads) while the next one is synthesized.
+  const posted: Promise<void>[] = [];
+  synthesizeSeries(reference, settings, job.faces, onProgress, (face, { image }) => {
+    posted.push(encodeAndPost(face, image, face === job.faces));
+  });
+  await Promise.all(posted);
+}
+
+/** Encodes a face and posts it; `last`: the job's last face (progress reaches ENCODED). */
+async function encodeAndPost(face: number, image: Face, last: boolean): Promise<void> {
   const encoded = await sharp(image.data, {
     raw: { width: image.width, height: image.height, channels: 4 },
   })
     .removeAlpha()
     .png()
     .toBuffer();
-  report(ENCODED);
+  if (last) report(ENCODED);
   // A copy owning its memory, so that it can be transferred rather than cloned.
   const png = new Uint8Array(encoded);
-  post({ type: 'done', width: image.width, height: image.height, png }, [png.buffer]);
+  post({ type: 'done', face, width: image.width, height: image.height, png }, [png.buffer]);
 }
 
 /** The reference resized (Lanczos, alpha-aware) to quilting's working size, if not already. */

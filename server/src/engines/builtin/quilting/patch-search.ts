@@ -53,6 +53,12 @@ export interface PatchQuery {
   temperature: number;
   /** Chance that the patch breaks away from its neighbours' copies. */
   breakAwayChance: number;
+  /**
+   * Source positions (x, y pairs) the patch must not come near, closer than `avoidRadius` on
+   * both axes: a series' face must not continue face 1's copies from the shared frame.
+   */
+  avoid?: number[];
+  avoidRadius?: number;
 }
 
 export interface Candidate {
@@ -113,7 +119,7 @@ export class PatchSearch {
   }
 
   private consider(query: PatchQuery, sx: number, sy: number): void {
-    if (!this.isValid(sx, sy)) return;
+    if (!this.isValid(sx, sy) || this.avoided(query, sx, sy)) return;
     const key = sy * this.space.nvx + sx;
     if (this.seen.has(key)) return;
     this.seen.add(key);
@@ -187,6 +193,16 @@ export class PatchSearch {
     return draw(pool, query.temperature, rng.next());
   }
 
+  private avoided(query: PatchQuery, x: number, y: number): boolean {
+    const { avoid, avoidRadius = 0 } = query;
+    if (!avoid) return false;
+    for (let k = 0; k < avoid.length; k += 2) {
+      if (Math.abs(avoid[k]! - x) < avoidRadius && Math.abs(avoid[k + 1]! - y) < avoidRadius)
+        return true;
+    }
+    return false;
+  }
+
   /** Refines the best few candidates by a local pattern search (steps 4, 2, 1). */
   private refine(query: PatchQuery): void {
     const { keep, seen } = this;
@@ -204,7 +220,8 @@ export class PatchSearch {
             for (let dx = -step; dx <= step; dx += step) {
               const x = bx + dx;
               const y = by + dy;
-              if ((dx === 0 && dy === 0) || !this.isValid(x, y)) continue;
+              if ((dx === 0 && dy === 0) || !this.isValid(x, y) || this.avoided(query, x, y))
+                continue;
               const key = y * nvx + x;
               if (seen.has(key)) continue;
               seen.add(key);

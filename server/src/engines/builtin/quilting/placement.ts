@@ -48,6 +48,17 @@ export interface PlacementPlan {
   /** Temperature of the draw among good candidates, and the chance to break away. */
   temperature: number;
   breakAwayChance: number;
+  /**
+   * Width of a fixed frame already on the canvas (a series' shared edges, series.ts), 0 for
+   * none: the grid lies inside its outer part, and the cells at the grid's edge cut against its
+   * inner part as against a neighbour.
+   */
+  frame: number;
+  /**
+   * Source maps of a series' earlier faces (face 1's first; empty otherwise): a patch does not
+   * copy what they copied at its place, so the faces differ and the frame is not continued.
+   */
+  avoidSources: readonly Int32Array[];
 }
 
 export class PatchPlacer {
@@ -153,7 +164,10 @@ export class PatchPlacer {
 
     // Patches closing the torus are held on three or four sides: they are searched harder and
     // the layout term holds them less (the reference's far side rarely fits there).
-    const closing = seamless && (i === nx - 1 || j === ny - 1);
+    const { frame } = this.plan;
+    const closing =
+      (seamless && (i === nx - 1 || j === ny - 1)) ||
+      (frame > 0 && (i === 0 || j === 0 || i === nx - 1 || j === ny - 1));
 
     // Source positions that would continue the copies of the placed neighbours.
     const coherent: number[] = [];
@@ -174,6 +188,9 @@ export class PatchPlacer {
         coherent.push(srcX[n]! + ddx, srcY[n]! + ddy);
       }
     }
+    // A series' face cuts against face 1's frame but must not continue its copies inwards, nor
+    // copy what an earlier face has here (it would repeat it): those positions are avoided.
+    const avoid = this.earlierCopies(x0, y0);
 
     // Where the layout term wants this patch: the reference, shifted by a seeded offset and
     // repeated (every W − P + 1 pixels, so that every patch position is a valid one), laid
@@ -190,6 +207,8 @@ export class PatchPlacer {
       closing,
       temperature: this.plan.temperature,
       breakAwayChance: this.plan.breakAwayChance,
+      avoid,
+      avoidRadius: Math.ceil(P / 2),
     });
     const sx = chosen.x;
     const sy = chosen.y;
@@ -204,14 +223,34 @@ export class PatchPlacer {
       again
         ? { left: O, top: O, right: O, bottom: O }
         : {
-            left: i > 0 ? xs[i - 1]! + P - x0 : 0,
-            top: j > 0 ? ys[j - 1]! + P - y0 : 0,
-            right: seamless && i === nx - 1 && nx > 1 ? x0 + P - W : 0,
-            bottom: seamless && j === ny - 1 && ny > 1 ? y0 + P - H : 0,
+            left: i > 0 ? xs[i - 1]! + P - x0 : Math.max(0, frame - x0),
+            top: j > 0 ? ys[j - 1]! + P - y0 : Math.max(0, frame - y0),
+            right:
+              seamless && i === nx - 1 && nx > 1 ? x0 + P - W : Math.max(0, x0 + P - W + frame),
+            bottom:
+              seamless && j === ny - 1 && ny > 1 ? y0 + P - H : Math.max(0, y0 + P - H + frame),
           },
       canvas,
       window,
     );
     paste(canvas, window, this.take, ref, refGrad, Wr, sx, sy);
+  }
+
+  /** Source positions of the patch that would repeat an earlier face's copies at (x0, y0). */
+  private earlierCopies(x0: number, y0: number): number[] {
+    const { W, H, P, avoidSources } = this.plan;
+    const { Wr } = this.space;
+    const avoid: number[] = [];
+    const along = [0, Math.floor(P / 2), P - 1];
+    for (const source of avoidSources) {
+      for (const v of along) {
+        for (const u of along) {
+          if (x0 + u >= W || y0 + v >= H) continue;
+          const s = source[(y0 + v) * W + x0 + u]!;
+          if (s >= 0) avoid.push((s % Wr) - u, Math.floor(s / Wr) - v);
+        }
+      }
+    }
+    return avoid;
   }
 }

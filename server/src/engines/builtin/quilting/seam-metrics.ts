@@ -1,8 +1,8 @@
 /**
  * How visible the joins of a quilted image are, measured on its pixels: the cut pairs (two
  * neighbouring pixels not copied from neighbouring reference pixels, i.e. lying on either side
- * of a patch cut) against the pairs inside the patches, and the wrap-around edges of a seamless
- * result against its inside.
+ * of a patch cut) against the pairs inside the patches, the wrap-around edges of a seamless
+ * result against its inside, and the join of two images laid side by side (a series' faces).
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
@@ -71,14 +71,42 @@ export function cutEnergy(
  * inside the image: about 1 for an image that tiles.
  */
 export function wrapRatio(image: RawImage): number {
+  const { width: W, height: H } = image;
+  const wrap =
+    joinDifference(image, image, 'right') * H + joinDifference(image, image, 'below') * W;
+  return wrap / (W + H) / insideDifference(image);
+}
+
+/**
+ * Two images of one size laid side by side (`b` to the right of `a`) or one above the other
+ * (`b` below `a`): the mean absolute RGB difference (summed over channels) between the
+ * neighbours across the join against that inside the two images. About 1 for a seamless join.
+ */
+export function joinRatio(a: RawImage, b: RawImage, side: 'right' | 'below'): number {
+  return joinDifference(a, b, side) / ((insideDifference(a) + insideDifference(b)) / 2);
+}
+
+/** Mean absolute RGB difference across the join of `b` laid on `side` of `a`. */
+function joinDifference(a: RawImage, b: RawImage, side: 'right' | 'below'): number {
+  const { width: W, height: H } = a;
+  if (b.width !== W || b.height !== H) throw new Error('join: the images differ in size');
+  const diff = (p: number, q: number) =>
+    Math.abs(a.data[p * 4]! - b.data[q * 4]!) +
+    Math.abs(a.data[p * 4 + 1]! - b.data[q * 4 + 1]!) +
+    Math.abs(a.data[p * 4 + 2]! - b.data[q * 4 + 2]!);
+  let sum = 0;
+  if (side === 'right') for (let y = 0; y < H; y++) sum += diff(y * W + W - 1, y * W);
+  else for (let x = 0; x < W; x++) sum += diff((H - 1) * W + x, x);
+  return sum / (side === 'right' ? H : W);
+}
+
+/** Mean absolute RGB difference between horizontal and vertical neighbours inside the image. */
+function insideDifference(image: RawImage): number {
   const { data, width: W, height: H } = image;
   const diff = (p: number, q: number) =>
     Math.abs(data[p * 4]! - data[q * 4]!) +
     Math.abs(data[p * 4 + 1]! - data[q * 4 + 1]!) +
     Math.abs(data[p * 4 + 2]! - data[q * 4 + 2]!);
-  let wrap = 0;
-  for (let y = 0; y < H; y++) wrap += diff(y * W + W - 1, y * W);
-  for (let x = 0; x < W; x++) wrap += diff((H - 1) * W + x, x);
   let inside = 0;
   let n = 0;
   for (let y = 0; y < H; y++) {
@@ -88,5 +116,5 @@ export function wrapRatio(image: RawImage): number {
       n += (x + 1 < W ? 1 : 0) + (y + 1 < H ? 1 : 0);
     }
   }
-  return wrap / (W + H) / (inside / n);
+  return inside / n;
 }

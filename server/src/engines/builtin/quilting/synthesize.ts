@@ -31,6 +31,15 @@ import { checkOptions, patchSize, type SeamHandling, type SynthesisOptions } fro
 import type { SearchSpace } from './patch-search.js';
 import { PatchPlacer } from './placement.js';
 import { poissonBlend } from './poisson.js';
+import {
+  checkFrame,
+  fitToFrame,
+  frameWidths,
+  insetGrid,
+  prefillFrame,
+  restoreKeep,
+  type SharedFrame,
+} from './frame.js';
 import { stylise, writeBack } from './tones.js';
 import { frameTorus, gridPositions } from './torus.js';
 
@@ -43,6 +52,7 @@ export {
   type SynthesisOptions,
 } from './options.js';
 export { stylise } from './tones.js';
+export type { SharedFrame } from './frame.js';
 
 /** Random candidates drawn per patch (besides the coherent and layout ones): bounds. */
 const MIN_RANDOM = 256;
@@ -84,6 +94,7 @@ export function synthesizeTraced(
   options: SynthesisOptions,
   onProgress?: (fraction: number) => void,
   seams: SeamHandling = { repair: true },
+  frame?: SharedFrame,
 ): TracedSynthesis {
   const { W, H, Wr, Hr, seamless, similarity, imagination, adherence, style } = checkOptions(
     reference,
@@ -106,6 +117,10 @@ export function synthesizeTraced(
   if (region && (region.count === 0 || region.count === region.total)) region = undefined;
   const O = Math.max(1, Math.round(P / 4));
   const S = P - O;
+  // A series' later face (series.ts): face 1's edges kept, the inside quilted on a plane.
+  if (frame) checkFrame(frame, W, H, seamless);
+  const framed = frame ? { ...frameWidths(O), face: frame } : undefined;
+  const onTorus = seamless && !framed;
   const nvx = Wr - P + 1;
   const nvy = Hr - P + 1;
   const space: SearchSpace = {
@@ -136,12 +151,12 @@ export function synthesizeTraced(
     {
       W,
       H,
-      seamless,
+      seamless: onTorus,
       P,
       O,
       // The grid of patch positions (on the torus when seamless: x wraps modulo W).
-      xs: gridPositions(W, P, S, seamless),
-      ys: gridPositions(H, P, S, seamless),
+      xs: framed ? insetGrid(W, P, S, framed.keep) : gridPositions(W, P, S, seamless),
+      ys: framed ? insetGrid(H, P, S, framed.keep) : gridPositions(H, P, S, seamless),
       pull: similarity > 0 ? (4 * variance) / (P * P) : 0,
       slack: Math.floor(P / 4 + ((1 - similarity) * Math.max(Wr, Hr)) / 2),
       nearLayout: similarity > 0,
@@ -150,9 +165,12 @@ export function synthesizeTraced(
       // Drawn before any patch is searched: the seed's first two numbers.
       offX: rng.int(nvx),
       offY: rng.int(nvy),
+      frame: framed ? framed.band : 0,
+      avoidSources: framed ? [framed.face.source, ...(framed.face.earlier ?? [])] : [],
     },
     rng,
   );
+  if (framed) prefillFrame(placer.canvas, framed.face, framed.band, space.grad);
 
   // The work: every patch once, then (when repairing) the worst share again.
   const { first, redo } = placer.patchCount(repair);
@@ -175,13 +193,14 @@ export function synthesizeTraced(
       source: canvas.source,
       W,
       H,
-      seamless,
+      seamless: onTorus,
       reach: Math.max(4, P / 2),
     });
+    if (framed) fitToFrame(blended, framed.face.image, framed.keep, P);
     writeBack(canvas.data, blended, W, H, seamless ? undefined : lighting, style);
   }
-  if (!seamless)
-    return { image: { data: canvas.data, width: W, height: H }, source: canvas.source };
-  const framed = frameTorus(canvas.data, canvas.source, W, H);
-  return { image: { data: framed.data, width: W, height: H }, source: framed.source };
+  if (framed) restoreKeep(canvas.data, framed.face.image, framed.keep);
+  if (!onTorus) return { image: { data: canvas.data, width: W, height: H }, source: canvas.source };
+  const rolled = frameTorus(canvas.data, canvas.source, W, H);
+  return { image: { data: rolled.data, width: W, height: H }, source: rolled.source };
 }
