@@ -4,7 +4,8 @@ import sharp from 'sharp';
 import { layFloor } from '../server/src/engines/builtin/quilting/floor.js';
 import { synthesizeSeries } from '../server/src/engines/builtin/quilting/series.js';
 import type { SynthesisOptions } from '../server/src/engines/builtin/quilting/synthesize.js';
-import { marble, stoneTiles, terrazzo } from '../server/src/engines/builtin/test-references.js';
+import { marble, terrazzo } from '../server/src/engines/builtin/test-references-surfaces.js';
+import { stoneTiles } from '../server/src/engines/builtin/test-references.js';
 import type { RawImage } from '../server/src/imaging/raw-image.js';
 import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
 

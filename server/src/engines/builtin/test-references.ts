@@ -6,8 +6,7 @@
 import type { RawImage } from '../../imaging/raw-image.js';
 import { mulberry32 } from './prng.js';
 
-// Marble and terrazzo, for the series tests, live beside: one import for every reference.
-export { marble, terrazzo } from './test-references-surfaces.js';
+// Marble and terrazzo, for the series tests, live beside, in test-references-surfaces.ts.
 
 /**
  * Running-bond bricks with light mortar lines, each brick its own shade of red, plus a gentle

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../../../imaging/raw-image.js';
 import { FORM_DEFAULTS } from '../../../testing/generate-params.js';
-import {
-  bricks,
-  marble,
-  photoNoise,
-  planks,
-  stoneTiles,
-  terrazzo,
-  valueNoise,
-} from '../test-references.js';
+import { marble, terrazzo } from '../test-references-surfaces.js';
+import { bricks, photoNoise, planks, stoneTiles, valueNoise } from '../test-references.js';
 import { autocorrelation, layFloor } from './floor.js';
 import { cutEnergy, joinRatio, wrapRatio } from './seam-metrics.js';
 import { faceSeed, synthesizeSeries } from './series.js';
