@@ -47,6 +47,8 @@ export interface WorkflowJob {
   /** Where the result goes, in what encoding, at what size. */
   output: { outputPath: string; encoding: HdEncoding; width: number; height: number };
   remote: RemoteWork | undefined;
+  /** Whether a prompt found after a restart is this job's work (a series: this face's). */
+  accepts?: (prompt: ComfyWorkflow | undefined) => boolean;
 }
 
 /** What the tries share: the engine's pool, upload slots and prompt settings. */
@@ -77,15 +79,14 @@ export class WorkflowAttempts {
     const lease = await this.settings.pool.acquireServer(previous.server, signal);
     if (!lease) return undefined;
     return this.onLease(lease, signal, async () => {
-      const result = await resumePrompt(
-        lease.client,
-        previous,
-        this.runOptions(job, report, signal, lease, {}),
-      );
+      const result = await resumePrompt(lease.client, previous, {
+        ...this.runOptions(job, report, signal, lease, {}),
+        accepts: job.accepts,
+      });
       if (!result) {
         this.settings.log?.info(
           { server: previous.server, prompt: previous.promptId },
-          'ComfyUI no longer has the prompt (or it failed there): queueing it again',
+          'ComfyUI no longer has the prompt (or it failed there, or it was other work): queueing it again',
         );
       }
       return result && (await this.deliver(lease, result, job, report, signal));
