@@ -18,7 +18,7 @@ import { annotatedPath, type Folders } from './folders.js';
 import { runMaskNode, samplerInpaint } from './mask-nodes.js';
 import { NodeException } from './node-exception.js';
 import { classOf, type InstalledFiles } from './node-classes.js';
-import { materialize, type MaskData, type Paintable } from './pixels.js';
+import { materialize, vaeRoundTrip, type MaskData, type Paintable } from './pixels.js';
 
 export { NodeException };
 
@@ -202,9 +202,16 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
     case 'CircularVAEDecode': {
       const latent = input('samples');
       if (latent.kind !== 'latent') return { out: other() };
-      return {
-        out: [{ ...latent, kind: 'image', width: latent.width * 8, height: latent.height * 8 }],
+      const decoded: ImageValue = {
+        kind: 'image',
+        width: latent.width * 8,
+        height: latent.height * 8,
+        tint: latent.tint,
+        ...(latent.source ? { source: latent.source } : {}),
+        // A VAE's round trip is not exact: what a mask keeps is only kept by pasting it back.
+        ...(latent.raw ? { raw: vaeRoundTrip(latent.raw) } : {}),
       };
+      return { out: [decoded] };
     }
     case 'ImageScale': {
       const image = input('image');
