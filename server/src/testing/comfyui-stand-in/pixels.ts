@@ -167,7 +167,9 @@ export function compositeImages(
         const at = (row * destination.width + col) * 3 + c;
         const s = unit(source.data[((row - y) * source.width + (col - x)) * 3 + c] ?? 0);
         const d = unit(data[at] ?? 0);
-        const blend = Math.fround(Math.fround(weight * s) + Math.fround(Math.fround(1 - weight) * d));
+        const blend = Math.fround(
+          Math.fround(weight * s) + Math.fround(Math.fround(1 - weight) * d),
+        );
         data[at] = Math.min(255, Math.max(0, Math.trunc(Math.fround(blend * 255))));
       }
     }
