@@ -54,7 +54,7 @@ import { WorkflowAttempts, type Attempt, type WorkflowJob } from './workflow-att
 export interface ComfyUIEngineOptions {
   /** COMFYUI_URLS: base URLs of the ComfyUI servers. */
   urls: string[];
-  /** COMFYUI_WORKFLOWS_DIR: the operator's preview.json / hd.json. */
+  /** COMFYUI_WORKFLOWS_DIR: the operator's preview.json / hd.json / series.json. */
   workflowsDir?: string;
   client?: ComfyClientOptions;
   pool?: PoolOptions;

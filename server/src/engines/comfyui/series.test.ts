@@ -8,7 +8,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServerStopping } from '../../runtime/shutdown.js';
 import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
 import { tempDir } from '../../testing/fixtures.js';
-import { bricksPng } from '../../testing/http.js';
 import type { GenerateParams, RemotePrompt } from '../engine.js';
 import { templateNeeds } from './capabilities.js';
 import { ComfyUIEngine } from './comfyui-engine.js';
@@ -59,6 +58,20 @@ function seriesParams(overrides: Partial<GenerateParams> = {}): GenerateParams {
   };
 }
 
+/** A stochastic texture (blurred seeded noise): its joins are as smooth as its inside. */
+async function noisePng(width: number, height: number): Promise<Buffer> {
+  let state = 12345;
+  const data = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < data.length; i++) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    data[i] = state >> 23;
+  }
+  return sharp(data, { raw: { width, height, channels: 3 } })
+    .blur(1.5)
+    .png()
+    .toBuffer();
+}
+
 async function pixels(file: string): Promise<Buffer> {
   return sharp(file).removeAlpha().raw().toBuffer();
 }
@@ -95,6 +108,40 @@ const STRIPS = [
 const inset = band + feather + 8;
 const INTERIOR = { left: inset, top: inset, width: WIDTH - 2 * inset, height: HEIGHT - 2 * inset };
 
+/**
+ * The seam metric of issue 25 for a join of two faces: the mean squared RGB difference across the
+ * join (a's right edge beside b's left one, or a's bottom beside b's top), and that between
+ * neighbouring pixels inside both faces in the same direction (a texture stretched to the format
+ * is smoother one way).
+ */
+function joinEnergy(a: Buffer, b: Buffer, direction: 'across' | 'down') {
+  const energy = (p: number, q: number, from: Buffer, to: Buffer) => {
+    let e = 0;
+    for (let c = 0; c < 3; c++) e += ((from[p * 3 + c] ?? 0) - (to[q * 3 + c] ?? 0)) ** 2;
+    return e;
+  };
+  let join = 0;
+  const n = direction === 'across' ? HEIGHT : WIDTH;
+  for (let i = 0; i < n; i++) {
+    join +=
+      direction === 'across'
+        ? energy(i * WIDTH + WIDTH - 1, i * WIDTH, a, b)
+        : energy((HEIGHT - 1) * WIDTH + i, i, a, b);
+  }
+  let inside = 0;
+  let pairs = 0;
+  const step = direction === 'across' ? 1 : WIDTH;
+  for (const face of [a, b]) {
+    for (let y = 0; y < HEIGHT - 1; y++) {
+      for (let x = 0; x < WIDTH - 1; x++) {
+        inside += energy(y * WIDTH + x, y * WIDTH + x + step, face, face);
+        pairs++;
+      }
+    }
+  }
+  return { join: join / n, inside: inside / pairs };
+}
+
 /** Every face keeps face 1's border band; the interiors differ from each other. */
 async function expectSeries(paths: readonly string[]): Promise<void> {
   const faces = await Promise.all(paths.map(pixels));
@@ -110,12 +157,25 @@ async function expectSeries(paths: readonly string[]): Promise<void> {
       expect(difference(a, b, INTERIOR).mean, `faces ${i + 1} and ${j + 1}`).toBeGreaterThan(10);
     }
   }
+  // Any face joins any face, both ways and in both directions, exactly as face 1 joins itself;
+  // face 1 tiles (seamless), so every join is within 1.2x the faces' inside (issue 25's metric).
+  for (const direction of ['across', 'down'] as const) {
+    const own = joinEnergy(first, first, direction).join;
+    for (const a of faces) {
+      for (const b of faces) {
+        const { join, inside } = joinEnergy(a, b, direction);
+        expect(join).toBe(own);
+        console.log(direction, join / inside);
+        expect(join / inside).toBeLessThanOrEqual(1.2);
+      }
+    }
+  }
 }
 
 beforeAll(async () => {
   tmp = tempDir('tessera-comfy-series-');
   referencePath = path.join(tmp.dir, 'reference.png');
-  fs.writeFileSync(referencePath, await bricksPng(256, 256));
+  fs.writeFileSync(referencePath, await noisePng(WIDTH, HEIGHT));
 });
 
 afterEach(async () => {

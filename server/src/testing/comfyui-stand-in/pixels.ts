@@ -222,3 +222,49 @@ export function inpaint(image: Raw, mask: MaskData, seed: number): Raw {
 export function vaeRoundTrip(image: Raw): Raw {
   return { ...image, data: Buffer.from(image.data.map((v) => Math.min(255, (v & 0xfc) + 2))) };
 }
+
+/**
+ * What the stand-in's CircularVAEDecode does with tiling on: an image that tiles along `x` and/or
+ * `y`, by blending it with itself rolled half-way round, the rolled copy showing at the edges
+ * (where it joins its own other side) and the image itself in the middle (where the roll's own
+ * seam lies), the blend rescaled about the mean to keep the contrast. One axis after the other,
+ * so each keeps the other's tiling.
+ */
+export function tileable(image: Raw, x: boolean, y: boolean): Raw {
+  const { width, height } = image;
+  let data = image.data;
+  const pass = (along: 'x' | 'y') => {
+    const size = along === 'x' ? width : height;
+    const half = Math.floor(size / 2);
+    const out = Buffer.alloc(data.length);
+    const means = [0, 1, 2].map((c) => {
+      let sum = 0;
+      for (let i = c; i < data.length; i += 3) sum += data[i] ?? 0;
+      return sum / (width * height);
+    });
+    for (let row = 0; row < height; row++) {
+      for (let col = 0; col < width; col++) {
+        const at = along === 'x' ? col : row;
+        const weight = Math.min(at, size - 1 - at) / half;
+        const from =
+          along === 'x'
+            ? row * width + ((col + half) % width)
+            : ((row + half) % height) * width + col;
+        const to = row * width + col;
+        // Blended around the mean and rescaled, so the mix keeps the texture's contrast.
+        const norm = Math.hypot(weight, 1 - weight);
+        for (let c = 0; c < 3; c++) {
+          const mean = means[c] ?? 0;
+          const own = (data[to * 3 + c] ?? 0) - mean;
+          const rolled = (data[from * 3 + c] ?? 0) - mean;
+          const value = Math.round(mean + (own * weight + rolled * (1 - weight)) / norm);
+          out[to * 3 + c] = Math.min(255, Math.max(0, value));
+        }
+      }
+    }
+    data = out;
+  };
+  if (x) pass('x');
+  if (y) pass('y');
+  return { data, width, height };
+}

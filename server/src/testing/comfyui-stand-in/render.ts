@@ -18,7 +18,7 @@ import { annotatedPath, type Folders } from './folders.js';
 import { runMaskNode, samplerInpaint } from './mask-nodes.js';
 import { NodeException } from './node-exception.js';
 import { classOf, type InstalledFiles } from './node-classes.js';
-import { materialize, vaeRoundTrip, type MaskData, type Paintable } from './pixels.js';
+import { materialize, tileable, vaeRoundTrip, type MaskData, type Paintable } from './pixels.js';
 
 export { NodeException };
 
@@ -211,7 +211,12 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
         // A VAE's round trip is not exact: what a mask keeps is only kept by pasting it back.
         ...(latent.raw ? { raw: vaeRoundTrip(latent.raw) } : {}),
       };
-      return { out: [decoded] };
+      const tiling = String(node.inputs.tiling ?? 'disable');
+      if (node.class_type !== 'CircularVAEDecode' || tiling === 'disable')
+        return { out: [decoded] };
+      // Tiling on: the image tiles, as the circular padding makes a real decode's.
+      const raw = tileable(await materialize(decoded), tiling !== 'y_only', tiling !== 'x_only');
+      return { out: [{ ...decoded, tint: 0, raw }] };
     }
     case 'ImageScale': {
       const image = input('image');
