@@ -165,7 +165,6 @@ async function expectSeries(paths: readonly string[]): Promise<void> {
       for (const b of faces) {
         const { join, inside } = joinEnergy(a, b, direction);
         expect(join).toBe(own);
-        console.log(direction, join / inside);
         expect(join / inside).toBeLessThanOrEqual(1.2);
       }
     }

@@ -72,7 +72,13 @@ function faceJob(
     mask: false,
     outputNode: SERIES_NODES.output.id,
     fill,
-    output: { outputPath, encoding: 'png', width: params.width, height: params.height },
+    output: {
+      outputPath,
+      encoding: 'png',
+      width: params.width,
+      height: params.height,
+      seamless: params.seamless,
+    },
     remote,
     accepts: (prompt) => sameWork(prompt, fill(ANY_UPLOAD)),
   };

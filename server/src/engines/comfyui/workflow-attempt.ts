@@ -44,8 +44,14 @@ export interface WorkflowJob {
   fill: (uploaded: string, input: PreparedImage) => ComfyWorkflow;
   /** The node whose saved image is the result. */
   outputNode: string;
-  /** Where the result goes, in what encoding, at what size. */
-  output: { outputPath: string; encoding: HdEncoding; width: number; height: number };
+  /** Where the result goes, in what encoding, at what size; seamless: resampled wrapping round. */
+  output: {
+    outputPath: string;
+    encoding: HdEncoding;
+    width: number;
+    height: number;
+    seamless?: boolean;
+  };
   remote: RemoteWork | undefined;
   /** Whether a prompt found after a restart is this job's work (a series: this face's). */
   accepts?: (prompt: ComfyWorkflow | undefined) => boolean;
@@ -195,7 +201,7 @@ export class WorkflowAttempts {
         `ComfyUI finished prompt ${result.promptId} without an image from node ${job.outputNode}`,
       );
     }
-    const { outputPath, encoding, width, height } = job.output;
+    const { outputPath, encoding, width, height, seamless } = job.output;
     const written = await writeOutput(
       lease.client,
       image,
@@ -203,6 +209,7 @@ export class WorkflowAttempts {
       encoding,
       { width, height },
       signal,
+      seamless,
     );
     // Kept until now so that a restart mid-download still finds the result.
     await lease.client.deleteHistory([result.promptId]).catch(() => undefined);
