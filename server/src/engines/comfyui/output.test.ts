@@ -1,5 +1,4 @@
 // ComfyUI's image brought to the job's exact size (output.ts resampled).
-import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
