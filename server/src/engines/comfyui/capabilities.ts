@@ -7,7 +7,7 @@
  * before any job goes there keeps such a server out with a readable reason.
  */
 import { isLink, type ComfyWorkflow, type ObjectInfo } from './api-types.js';
-import { TEMPLATE_NODES, type TemplateName } from './workflows.js';
+import { TEMPLATE_NODES, type TemplateName } from './template-nodes.js';
 
 /** One list value a template names: node 711's upscale_model '4x-UltraSharp.pth'. */
 interface ListValue {

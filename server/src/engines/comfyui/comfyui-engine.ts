@@ -18,6 +18,9 @@
  * Restarts: the queued prompt is noted with the job (`remote.queued`); a rerun after a restart
  * picks it up from that server's /history or /queue instead of queueing it again.
  *
+ * Series (`seriesPaths`, issue 25): face 1 as a preview, faces 2..N by inpainting inside face 1's
+ * edge band (series.ts), one prompt after another, progress spread over the faces.
+ *
  * Outages (outage.ts): a server that cannot be reached, or came back without the prompt, does not
  * fail the job for `outageWindowMs`: the prompt is picked up where it is, or queued again on the
  * first server that answers (another of the farm, or the same one once it is back). A job whose
@@ -27,7 +30,6 @@
  * temp folder (upload-slots.ts: one per prompt in flight on that server), and each prompt's
  * history entry is deleted once it is over.
  */
-import { previewSettingsIn } from '@tessera/contract';
 import type {
   Engine,
   EngineHealth,
@@ -43,21 +45,16 @@ import { isOutage, OutageWindow } from './outage.js';
 import { prepareImage, type PreparedImage } from './output.js';
 import { ServerPool, type PoolChange, type PoolOptions } from './pool.js';
 import type { PromptLog, RunPromptOptions } from './run-prompt.js';
-import {
-  fillHd,
-  fillPreview,
-  HD_NODES,
-  loadWorkflowTemplates,
-  PREVIEW_NODES,
-  type WorkflowTemplates,
-} from './workflows.js';
+import { rising } from './progress.js';
+import { generateSeries, previewJob, type RunJob } from './series.js';
+import { fillHd, HD_NODES, loadWorkflowTemplates, type WorkflowTemplates } from './workflows.js';
 import { UploadSlots } from './upload-slots.js';
 import { WorkflowAttempts, type Attempt, type WorkflowJob } from './workflow-attempt.js';
 
 export interface ComfyUIEngineOptions {
   /** COMFYUI_URLS: base URLs of the ComfyUI servers. */
   urls: string[];
-  /** COMFYUI_WORKFLOWS_DIR: the operator's preview.json / hd.json. */
+  /** COMFYUI_WORKFLOWS_DIR: the operator's preview.json / hd.json / series.json. */
   workflowsDir?: string;
   client?: ComfyClientOptions;
   pool?: PoolOptions;
@@ -89,7 +86,11 @@ export class ComfyUIEngine implements Engine {
     this.pool = new ServerPool(
       options.urls.map((url) => new ComfyClient(url, options.client)),
       options.pool,
-      templateNeeds({ preview: this.templates.preview.workflow, hd: this.templates.hd.workflow }),
+      templateNeeds({
+        preview: this.templates.preview.workflow,
+        hd: this.templates.hd.workflow,
+        series: this.templates.series.workflow,
+      }),
     );
     const uploadSubfolder = options.uploadSubfolder ?? 'tessera';
     this.attempts = new WorkflowAttempts({
@@ -108,23 +109,12 @@ export class ComfyUIEngine implements Engine {
     progress: ProgressReporter,
     signal: AbortSignal,
   ): Promise<GeneratedImage> {
-    return this.runWorkflow(
-      {
-        inputPath: params.referencePath,
-        mask: params.mask,
-        outputNode: PREVIEW_NODES.output.id,
-        fill: (uploaded) =>
-          fillPreview(this.templates.preview, {
-            ...previewSettingsIn(params),
-            referenceImage: uploaded,
-          }),
-        // Previews are PNG.
-        output: { ...params, encoding: 'png' },
-        remote: params.remote,
-      },
-      progress,
-      signal,
-    );
+    const paths = params.seriesPaths;
+    if (paths && paths.length > 1) {
+      const run: RunJob = (job, report) => this.runWorkflow(job, report, signal);
+      return generateSeries(this.templates, params, paths, run, progress);
+    }
+    return this.runWorkflow(previewJob(this.templates, params), progress, signal);
   }
 
   upscale(
@@ -225,15 +215,4 @@ export class ComfyUIEngine implements Engine {
       }
     }
   }
-}
-
-/** A reporter that passes on only rising whole percents, 0..100. */
-function rising(progress: ProgressReporter): (percent: number) => void {
-  let last = -1;
-  return (percent) => {
-    const value = Math.max(0, Math.min(100, Math.floor(percent)));
-    if (value <= last) return;
-    last = value;
-    progress(value);
-  };
 }

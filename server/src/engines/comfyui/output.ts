@@ -89,7 +89,7 @@ export function maskedRegion(
 
 /**
  * Downloads an output image (GET /view, streamed to disk, failing only if it stalls), brings it to exactly width x height
- * (ComfyUI works in multiples of 8 and its upscalers round) and encodes it in `encoding` (its
+ * (ComfyUI works in multiples of 8 and its upscalers round; see resampled) and encodes it in `encoding` (its
  * row of HD_ENCODINGS, optimised: the image is whole here anyway; PNG for previews); opaque,
  * with no text chunks (ComfyUI's embedded workflow is left out). Written to a partial name and
  * renamed into place.
@@ -101,6 +101,7 @@ export async function writeOutput(
   encoding: HdEncoding,
   size: { width: number; height: number },
   signal: AbortSignal,
+  seamless = false,
 ): Promise<GeneratedImage> {
   const id = randomUUID();
   const download = `${outputPath}.${id}.download`;
@@ -109,9 +110,7 @@ export async function writeOutput(
     const body = (await client.view(image, signal)) as unknown as WebReadableStream<Uint8Array>;
     await pipeline(Readable.fromWeb(body), fs.createWriteStream(download), { signal });
     signal.throwIfAborted();
-    const pipe = sharp(download, { limitInputPixels: false })
-      .resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
-      .removeAlpha();
+    const pipe = await resampled(download, size, seamless);
     const info = await HD_ENCODINGS[encoding].encode(pipe, 'optimised').toFile(partial);
     signal.throwIfAborted();
     await rename(partial, outputPath);
@@ -122,4 +121,55 @@ export async function writeOutput(
   } finally {
     await Promise.all([rm(download, { force: true }), rm(partial, { force: true })]);
   }
+}
+
+/** Pixels around a seamless image taken from its other side before it is resampled. */
+const WRAP_PAD = 16;
+/** Above this many pixels a seamless image is resampled as any other (the wrap needs it in memory). */
+const WRAP_MAX_PIXELS = 40_000_000;
+
+/**
+ * The downloaded image at exactly `size`: as it is when it already has that size (a resample
+ * would soften its edges), else resampled (Lanczos). A seamless image is resampled with its
+ * other side's pixels around it, so its edges still join (a plain resample pads by repeating the
+ * edge, which costs a tiling image its smoothness across the joins: measured 1.0 → 1.9 times the
+ * inside's gradient energy on a 1448 x 720 noise texture brought to 1448 x 724).
+ */
+export async function resampled(
+  file: string,
+  size: { width: number; height: number },
+  seamless: boolean,
+): Promise<sharp.Sharp> {
+  const image = sharp(file, { limitInputPixels: false });
+  const { width = 0, height = 0 } = await image.metadata();
+  if (width === size.width && height === size.height) return image.removeAlpha();
+  const plain = { fit: 'fill', kernel: 'lanczos3' } as const;
+  if (
+    !seamless ||
+    size.width * size.height > WRAP_MAX_PIXELS ||
+    width < WRAP_PAD ||
+    height < WRAP_PAD
+  ) {
+    return image.resize(size.width, size.height, plain).removeAlpha();
+  }
+  const padX = Math.round((WRAP_PAD * size.width) / width);
+  const padY = Math.round((WRAP_PAD * size.height) / height);
+  // sharp extends after resizing within one pipeline: the wrapped copy is made first.
+  const { data, info } = await image
+    .removeAlpha()
+    .extend({
+      top: WRAP_PAD,
+      bottom: WRAP_PAD,
+      left: WRAP_PAD,
+      right: WRAP_PAD,
+      extendWith: 'repeat',
+    })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return sharp(data, {
+    raw: { width: info.width, height: info.height, channels: info.channels },
+    limitInputPixels: false,
+  })
+    .resize(size.width + 2 * padX, size.height + 2 * padY, plain)
+    .extract({ left: padX, top: padY, width: size.width, height: size.height });
 }

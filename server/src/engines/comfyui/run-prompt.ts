@@ -50,6 +50,11 @@ export interface RunPromptOptions extends LinkOptions {
   deadlineMs?: number;
   /** How long to wait for a history entry that lags behind the end event. */
   historyWaitMs?: number;
+  /**
+   * resumePrompt: whether the prompt the server has is the work wanted now (a series notes one
+   * prompt per job; after a restart it may be another face's). One that is not is taken back.
+   */
+  accepts?: (prompt: ComfyWorkflow | undefined) => boolean;
 }
 
 /** A prompt ComfyUI has queued, and the client id its events go to. */
@@ -97,7 +102,8 @@ export async function runPrompt(
 /**
  * Picks up a prompt queued before Tessera restarted: its result if it finished, its events if it
  * is still queued or running (on a socket of its own client id). Undefined when the server no
- * longer knows it or it failed: the caller queues it again.
+ * longer knows it, it failed, or it is not the work `accepts` wants (then it is taken back): the
+ * caller queues it again.
  */
 export async function resumePrompt(
   client: ComfyClient,
@@ -105,15 +111,27 @@ export async function resumePrompt(
   options: RunPromptOptions,
 ): Promise<PromptResult | undefined> {
   const { promptId } = queued;
+  const accepts = options.accepts ?? (() => true);
   const done = await client.history(promptId, options.signal);
   if (done) {
-    if (done.status?.status_str !== 'error') return { promptId, history: done };
+    if (
+      done.status?.status_str !== 'error' &&
+      accepts(Array.isArray(done.prompt) ? done.prompt[2] : undefined)
+    ) {
+      return { promptId, history: done };
+    }
     await client.deleteHistory([promptId]).catch(() => undefined);
     return undefined;
   }
   const queue = await client.queue(options.signal);
   const item = [...queue.queue_running, ...queue.queue_pending].find((i) => i[1] === promptId);
   if (!item) return undefined;
+  if (!accepts(item[2])) {
+    const running = queue.queue_running.some((i) => i[1] === promptId);
+    await cancelPrompt(client, promptId, running).catch(() => undefined);
+    void forgetLater(client, promptId, options.historyWaitMs ?? 5000);
+    return undefined;
+  }
   const follower = new PromptFollower(client.displayUrl, item[2], options.onProgress);
   follower.setPromptId(promptId);
   const link = new SocketLink(client, queued.clientId, follower, options);

@@ -44,9 +44,17 @@ export interface WorkflowJob {
   fill: (uploaded: string, input: PreparedImage) => ComfyWorkflow;
   /** The node whose saved image is the result. */
   outputNode: string;
-  /** Where the result goes, in what encoding, at what size. */
-  output: { outputPath: string; encoding: HdEncoding; width: number; height: number };
+  /** Where the result goes, in what encoding, at what size; seamless: resampled wrapping round. */
+  output: {
+    outputPath: string;
+    encoding: HdEncoding;
+    width: number;
+    height: number;
+    seamless?: boolean;
+  };
   remote: RemoteWork | undefined;
+  /** Whether a prompt found after a restart is this job's work (a series: this face's). */
+  accepts?: (prompt: ComfyWorkflow | undefined) => boolean;
 }
 
 /** What the tries share: the engine's pool, upload slots and prompt settings. */
@@ -77,15 +85,14 @@ export class WorkflowAttempts {
     const lease = await this.settings.pool.acquireServer(previous.server, signal);
     if (!lease) return undefined;
     return this.onLease(lease, signal, async () => {
-      const result = await resumePrompt(
-        lease.client,
-        previous,
-        this.runOptions(job, report, signal, lease, {}),
-      );
+      const result = await resumePrompt(lease.client, previous, {
+        ...this.runOptions(job, report, signal, lease, {}),
+        accepts: job.accepts,
+      });
       if (!result) {
         this.settings.log?.info(
           { server: previous.server, prompt: previous.promptId },
-          'ComfyUI no longer has the prompt (or it failed there): queueing it again',
+          'ComfyUI no longer has the prompt (or it failed there, or it was other work): queueing it again',
         );
       }
       return result && (await this.deliver(lease, result, job, report, signal));
@@ -194,7 +201,7 @@ export class WorkflowAttempts {
         `ComfyUI finished prompt ${result.promptId} without an image from node ${job.outputNode}`,
       );
     }
-    const { outputPath, encoding, width, height } = job.output;
+    const { outputPath, encoding, width, height, seamless } = job.output;
     const written = await writeOutput(
       lease.client,
       image,
@@ -202,6 +209,7 @@ export class WorkflowAttempts {
       encoding,
       { width, height },
       signal,
+      seamless,
     );
     // Kept until now so that a restart mid-download still finds the result.
     await lease.client.deleteHistory([result.promptId]).catch(() => undefined);

@@ -12,6 +12,23 @@ import type { PreviewSettings } from '@tessera/contract';
 import { SERVER_ROOT } from '../../runtime/paths.js';
 import { isLink, isRecord, type ComfyWorkflow } from './api-types.js';
 import { WorkflowTemplateError } from './errors.js';
+import {
+  HD_NODES,
+  PREVIEW_NODES,
+  SERIES_NODES,
+  TEMPLATE_NODES,
+  type NodeBinding,
+  type TemplateName,
+} from './template-nodes.js';
+
+export {
+  HD_NODES,
+  PREVIEW_NODES,
+  SERIES_NODES,
+  TEMPLATE_NODES,
+  type NodeBinding,
+  type TemplateName,
+} from './template-nodes.js';
 
 /** The templates shipped with Tessera; COMFYUI_WORKFLOWS_DIR may hold replacements. */
 export const DEFAULT_WORKFLOWS_DIR = path.join(
@@ -22,139 +39,6 @@ export const DEFAULT_WORKFLOWS_DIR = path.join(
   'workflows',
 );
 
-export type TemplateName = 'preview' | 'hd';
-
-/** A node the adapter writes to: its id, the inputs it sets, what it is for (for errors and docs). */
-export interface NodeBinding {
-  id: string;
-  /** The class the shipped template uses there (the message names it when the node is missing). */
-  classType: string;
-  inputs: readonly string[];
-  purpose: string;
-  /** An optional node is filled when present and may be left out of a replacement template. */
-  optional?: boolean;
-}
-
-/** Nodes of the preview template. */
-export const PREVIEW_NODES = {
-  reference: {
-    id: '12',
-    classType: 'LoadImage',
-    inputs: ['image'],
-    purpose: 'the reference image',
-  },
-  adherence: {
-    id: '600',
-    classType: 'IPAdapterAdvanced',
-    inputs: ['weight'],
-    purpose: 'prompt adherence (ipadapter_weight)',
-  },
-  style: {
-    id: '601',
-    classType: 'IPAdapterAdvanced',
-    inputs: ['weight'],
-    purpose: 'the style weight (style)',
-    optional: true,
-  },
-  positive: {
-    id: '585',
-    classType: 'CLIPTextEncode',
-    inputs: ['text'],
-    purpose: 'the positive prompt (cliptextencode_585)',
-  },
-  negative: {
-    id: '716',
-    classType: 'CLIPTextEncode',
-    inputs: ['text'],
-    purpose: 'the negative prompt (cliptextencode_716)',
-  },
-  size: {
-    id: '5',
-    classType: 'ImageScale',
-    inputs: ['width', 'height'],
-    purpose: "the latent at the format's size (latent_width, latent_height)",
-  },
-  sampler: {
-    id: '3',
-    classType: 'KSampler',
-    inputs: ['seed', 'cfg', 'denoise'],
-    purpose: 'the sampler (ksampler_cfg, ksampler_denoise, seed)',
-  },
-  seamlessModel: {
-    id: '720',
-    classType: 'SeamlessTile',
-    inputs: ['tiling'],
-    purpose: 'seamless tiling (seamless)',
-  },
-  circularVae: {
-    id: '721',
-    classType: 'CircularVAEDecode',
-    inputs: ['tiling'],
-    purpose: 'the circular VAE decode (circularVAE)',
-  },
-  output: { id: '9', classType: 'SaveImage', inputs: [], purpose: 'the image Tessera downloads' },
-} as const satisfies Record<string, NodeBinding>;
-
-/** Nodes of the HD template. */
-export const HD_NODES = {
-  source: { id: '10', classType: 'LoadImage', inputs: ['image'], purpose: 'the LD image' },
-  cr711: {
-    id: '711',
-    classType: 'CR Upscale Image',
-    inputs: ['rescale_factor'],
-    purpose: 'rescale_factor_cr711',
-  },
-  latent707: {
-    id: '707',
-    classType: 'LatentUpscaleBy',
-    inputs: ['scale_by'],
-    purpose: 'scale_by_latent707',
-  },
-  sampler: {
-    id: '3',
-    classType: 'KSampler',
-    inputs: ['seed'],
-    purpose: "the detail pass sampler (the LD image's seed)",
-  },
-  seamlessModel: {
-    id: '720',
-    classType: 'SeamlessTile',
-    inputs: ['tiling'],
-    purpose: 'seamless tiling',
-  },
-  circularVae: {
-    id: '721',
-    classType: 'CircularVAEDecode',
-    inputs: ['tiling'],
-    purpose: 'the circular VAE decode',
-  },
-  ldSize: {
-    id: '712',
-    classType: 'ImageScale',
-    inputs: ['width', 'height'],
-    purpose: 'the detail pass brought back to the LD size',
-    optional: true,
-  },
-  cr701: {
-    id: '701',
-    classType: 'CR Upscale Image',
-    inputs: ['rescale_factor'],
-    purpose: 'rescale_factor_cr701',
-  },
-  image692: {
-    id: '692',
-    classType: 'ImageScaleBy',
-    inputs: ['scale_by'],
-    purpose: 'scale_by_image692',
-  },
-  output: { id: '9', classType: 'SaveImage', inputs: [], purpose: 'the image Tessera downloads' },
-} as const satisfies Record<string, NodeBinding>;
-
-export const TEMPLATE_NODES: Record<TemplateName, Record<string, NodeBinding>> = {
-  preview: PREVIEW_NODES,
-  hd: HD_NODES,
-};
-
 export interface WorkflowTemplate {
   name: TemplateName;
   /** The file it was read from. */
@@ -162,13 +46,10 @@ export interface WorkflowTemplate {
   workflow: ComfyWorkflow;
 }
 
-export interface WorkflowTemplates {
-  preview: WorkflowTemplate;
-  hd: WorkflowTemplate;
-}
+export type WorkflowTemplates = Record<TemplateName, WorkflowTemplate>;
 
 /**
- * Reads and checks preview.json and hd.json: from `dir` where it holds them (the operator's
+ * Reads and checks preview.json, hd.json and series.json: from `dir` where it holds them (the operator's
  * COMFYUI_WORKFLOWS_DIR), else the shipped ones. Throws a WorkflowTemplateError naming the file
  * and the node when a template cannot be used.
  */
@@ -192,7 +73,7 @@ export function loadWorkflowTemplates(dir?: string): WorkflowTemplates {
     }
     return { name, file, workflow: checkTemplate(name, parsed, file) };
   };
-  return { preview: load('preview'), hd: load('hd') };
+  return { preview: load('preview'), hd: load('hd'), series: load('series') };
 }
 
 /** The workflow if it is API format with every node and input the adapter fills; else throws. */
@@ -302,6 +183,67 @@ export function fillHd(template: WorkflowTemplate, inputs: HdInputs): ComfyWorkf
   set(nodes.ldSize, { width: inputs.sourceWidth, height: inputs.sourceHeight });
   set(nodes.cr701, { rescale_factor: inputs.rescale_factor_cr701 });
   set(nodes.image692, { scale_by: inputs.scale_by_image692 });
+  return prompt;
+}
+
+/**
+ * Where a face of a series is repainted (the series template's mask), in the pixels of the latent:
+ * VAEEncode crops the image to multiples of 8, centred (ComfyUI's vae_encode_crop_pixels), so
+ * the mask is `width` x `height` and the repainted image goes back at `offsetX`, `offsetY`. The
+ * outer `band` (1/8 of the shorter side) is kept, 0; inside it the mask rises over `feather`
+ * pixels to 1, the interior repainted. On the face the band is at least `band` wide on each side.
+ */
+export interface SeriesMask {
+  width: number;
+  height: number;
+  band: number;
+  feather: number;
+  offsetX: number;
+  offsetY: number;
+}
+
+/** The share of the shorter side every face keeps of face 1, on each side. */
+export const SERIES_BAND_SHARE = 1 / 8;
+
+export function seriesMask(width: number, height: number): SeriesMask {
+  const latentWidth = Math.floor(width / 8) * 8;
+  const latentHeight = Math.floor(height / 8) * 8;
+  const band = Math.round(Math.min(latentWidth, latentHeight) * SERIES_BAND_SHARE);
+  return {
+    width: latentWidth,
+    height: latentHeight,
+    band,
+    feather: Math.max(1, Math.round(band / 2)),
+    offsetX: Math.floor((width % 8) / 2),
+    offsetY: Math.floor((height % 8) / 2),
+  };
+}
+
+/** What a face of a series (2..N) is filled with, after face 1 is uploaded. */
+export interface SeriesInputs extends Omit<PreviewSettings, 'mask' | 'similarity'> {
+  /** The LoadImage name of face 1, uploaded. */
+  faceImage: string;
+}
+
+export function fillSeries(template: WorkflowTemplate, inputs: SeriesInputs): ComfyWorkflow {
+  const prompt = structuredClone(template.workflow);
+  const set = setter(prompt, template);
+  const nodes = SERIES_NODES;
+  const mask = seriesMask(inputs.width, inputs.height);
+  const inner = (side: number) => Math.max(1, side - 2 * mask.band);
+  set(nodes.face, { image: inputs.faceImage });
+  set(nodes.positive, { text: inputs.positivePrompt });
+  set(nodes.negative, { text: inputs.negativePrompt });
+  set(nodes.adherence, { weight: inputs.promptAdherence });
+  set(nodes.style, { weight: inputs.style });
+  set(nodes.frame, { width: mask.width, height: mask.height });
+  set(nodes.interior, { width: inner(mask.width), height: inner(mask.height) });
+  const f = mask.feather;
+  set(nodes.feather, { left: f, top: f, right: f, bottom: f });
+  set(nodes.mask, { x: mask.band, y: mask.band });
+  set(nodes.sampler, { seed: inputs.seed, cfg: inputs.imaginationWeight });
+  setTiling(set, nodes, inputs.seamless);
+  set(nodes.paste, { x: mask.offsetX, y: mask.offsetY });
   return prompt;
 }
 

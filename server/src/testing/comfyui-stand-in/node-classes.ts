@@ -2,6 +2,7 @@
  * The node classes the stand-in knows (ComfyUI's core ones Tessera uses and the custom nodes of
  * docs/comfyui.md): their inputs with types and limits, their outputs and categories.
  */
+import { MASK_CLASSES } from './mask-classes.js';
 
 export type InputSpec =
   | { kind: 'link'; type: string }
@@ -299,6 +300,7 @@ export const NODE_CLASSES: Record<string, NodeClass> = {
     returns: ['IMAGE', 'STRING'],
     category: 'Comfyroll/Upscale',
   },
+  ...MASK_CLASSES,
 };
 
 /** The node classes of a server without the named ones (custom node packs not installed). */

@@ -15,23 +15,26 @@ import {
 } from '../../engines/comfyui/api-types.js';
 import { withChunkAfterHeader } from '../../imaging/png-text.js';
 import { annotatedPath, type Folders } from './folders.js';
+import { runMaskNode, samplerInpaint } from './mask-nodes.js';
+import { NodeException } from './node-exception.js';
 import { classOf, type InstalledFiles } from './node-classes.js';
+import { materialize, tileable, vaeRoundTrip, type MaskData, type Paintable } from './pixels.js';
 
-/** A node output: an image or latent of a size (with the pixels it came from), or anything else. */
-/** An exception a node raises, with its Python type as execution.py names it (full_type_name). */
-export class NodeException extends Error {
-  constructor(
-    message: string,
-    readonly pythonType = 'Exception',
-  ) {
-    super(message);
-  }
-}
+export { NodeException };
 
-export type Value =
-  | { kind: 'image'; width: number; height: number; source?: Buffer; tint: number }
-  | { kind: 'latent'; width: number; height: number; source?: Buffer; tint: number }
-  | { kind: 'other' };
+/** An IMAGE: lazy (a source resized and tinted when saved) or, once a node needed them, pixels. */
+export type ImageValue = { kind: 'image' } & Paintable;
+
+/** A LATENT: its size /8, what it decodes to, and for inpainting the image and the noise mask. */
+export type LatentValue = {
+  kind: 'latent';
+  /** The image VAEEncode took (inpainting repaints it). */
+  encoded?: ImageValue;
+  /** SetLatentNoiseMask's mask: 1 where the sampler repaints, 0 where it keeps. */
+  noiseMask?: MaskData;
+} & Paintable;
+
+export type Value = ImageValue | LatentValue | ({ kind: 'mask' } & MaskData) | { kind: 'other' };
 
 /**
  * Writes IMAGE values as numbered PNG files, as SaveImage and PreviewImage do, with the prompt
@@ -61,14 +64,30 @@ export function imageWriter(folders: Folders): ImageWriter {
     const dir = path.join(type === 'output' ? folders.output : folders.temp, subfolder);
     await fsp.mkdir(dir, { recursive: true });
     const hue = value.tint % 360;
-    const pixels = value.source
-      ? sharp(value.source, { limitInputPixels: false })
-          .resize(value.width, value.height, { fit: 'fill' })
-          .removeAlpha()
-      : sharp({
-          create: { width: value.width, height: value.height, channels: 3, background: '#8a6a4a' },
-        });
-    const png = await pixels.modulate({ hue }).png({ compressionLevel: 1 }).toBuffer();
+    // Pixels a node computed are written as they are (their tint is applied by materialize).
+    const png = value.raw
+      ? await sharp((await materialize(value)).data, {
+          raw: { width: value.width, height: value.height, channels: 3 },
+        })
+          .png({ compressionLevel: 1 })
+          .toBuffer()
+      : await (
+          value.source
+            ? sharp(value.source, { limitInputPixels: false })
+                .resize(value.width, value.height, { fit: 'fill' })
+                .removeAlpha()
+            : sharp({
+                create: {
+                  width: value.width,
+                  height: value.height,
+                  channels: 3,
+                  background: '#8a6a4a',
+                },
+              })
+        )
+          .modulate({ hue })
+          .png({ compressionLevel: 1 })
+          .toBuffer();
     // Python's json.dumps escapes non-ASCII: the text is ASCII.
     const json = JSON.stringify(prompt).replace(
       /[\u0080-\uffff]/g,
@@ -160,7 +179,9 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
             width: Math.floor(image.width / 8),
             height: Math.floor(image.height / 8),
             ...(image.source ? { source: image.source } : {}),
+            ...(image.raw ? { raw: image.raw } : {}),
             tint: image.tint,
+            encoded: image,
           },
         ],
       };
@@ -174,15 +195,28 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
       const latent = input('latent_image');
       await run.progress(Math.min(run.maxSteps, num('steps')), true);
       if (latent.kind !== 'latent') return { out: other() };
+      if (latent.noiseMask) return { out: [await samplerInpaint(latent, num('seed'))] };
       return { out: [{ ...latent, tint: latent.tint + (num('seed') % 360) }] };
     }
     case 'VAEDecode':
     case 'CircularVAEDecode': {
       const latent = input('samples');
       if (latent.kind !== 'latent') return { out: other() };
-      return {
-        out: [{ ...latent, kind: 'image', width: latent.width * 8, height: latent.height * 8 }],
+      const decoded: ImageValue = {
+        kind: 'image',
+        width: latent.width * 8,
+        height: latent.height * 8,
+        tint: latent.tint,
+        ...(latent.source ? { source: latent.source } : {}),
+        // A VAE's round trip is not exact: what a mask keeps is only kept by pasting it back.
+        ...(latent.raw ? { raw: vaeRoundTrip(latent.raw) } : {}),
       };
+      const tiling = String(node.inputs.tiling ?? 'disable');
+      if (node.class_type !== 'CircularVAEDecode' || tiling === 'disable')
+        return { out: [decoded] };
+      // Tiling on: the image tiles, as the circular padding makes a real decode's.
+      const raw = tileable(await materialize(decoded), tiling !== 'y_only', tiling !== 'x_only');
+      return { out: [{ ...decoded, tint: 0, raw }] };
     }
     case 'ImageScale': {
       const image = input('image');
@@ -243,7 +277,9 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
       );
       return { out: other(), images: [saved] };
     }
-    default:
-      return { out: other() };
+    default: {
+      const out = await runMaskNode(node, input, num);
+      return { out: out ?? other() };
+    }
   }
 }
