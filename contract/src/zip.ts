@@ -2,7 +2,8 @@
 // use (the paths are API_ROUTES.zip*). The browser saves the ZIP itself (a plain download, so neither the tab nor the
 // server holds it whole); the page follows the bytes sent through the progress query.
 import { z } from 'zod';
-import { fileNameSchema } from './file-name.js';
+import { fileNameSchema, isSafeFileName } from './file-name.js';
+import type { SeriesFace } from './metadata.js';
 
 /** At most this many images in one ZIP: a few hundred HD images are already many gigabytes. */
 export const ZIP_MAX_FILES = 1000;
@@ -46,6 +47,41 @@ export const zipDownloadProgressSchema = z.object({
   total: z.number().int().nonnegative().optional(),
   error: z.string().optional(),
 });
+
+/**
+ * Issue 25, part 4: the name an image gets inside a ZIP. A face of a series goes into its
+ * series' folder, named by face: the LD face `<series_id>-f1.png` is `<series_id>/face-01.png`,
+ * its HD image `<series_id>-f1_60x120.png` is `<series_id>/face-01_60x120.png`; a face whose file
+ * name is not its series' (a file indexed from elsewhere) keeps that name after the face,
+ * `<series_id>/face-01-<name>`. Anything else, and a series id that is no safe name, keeps the
+ * file name, as before series.
+ */
+export function zipEntryName(filename: string, series: SeriesFace | undefined): string {
+  if (!series || !isSafeFileName(series.seriesId)) return filename;
+  const face = `face-${String(series.face).padStart(2, '0')}`;
+  const own = `${series.seriesId}-f${series.face}`;
+  const rest = filename.slice(own.length);
+  // `-f1` must not take `-f12_30x30.png` for its own.
+  const tail = filename.startsWith(own) && !/^\d/.test(rest) ? rest : `-${filename}`;
+  return `${series.seriesId}/${face}${tail}`;
+}
+
+/**
+ * The entry names of a ZIP's images, in their order and no two alike: by face (zipEntryName),
+ * or the plain file name where two would share a name by face (file names are unique, and a
+ * name by face has a folder, so a file name never meets a name by face).
+ */
+export function zipEntryNames(
+  images: readonly { filename: string; series: SeriesFace | undefined }[],
+): string[] {
+  const used = new Set<string>();
+  return images.map(({ filename, series }) => {
+    const byFace = zipEntryName(filename, series);
+    const name = used.has(byFace) ? filename : byFace;
+    used.add(name);
+    return name;
+  });
+}
 
 export type ZipDownloadRequest = z.infer<typeof zipDownloadRequestSchema>;
 export type ZipDownloadTicket = z.infer<typeof zipDownloadTicketSchema>;

@@ -3,20 +3,24 @@ import {
   previewMetadata,
   previewSettingsIn,
   previewSettingsOf,
+  seriesMetadata,
   type PreviewRequest,
 } from '@tessera/contract';
 import type { Logger } from 'pino';
 import type { Engine } from '../engines/engine.js';
 import { withScratch, type FileStore, type ScratchFile } from '../files/file-store.js';
-import { withPngText } from '../imaging/png-text.js';
-import { makeThumbnail, probeImage } from '../imaging/probe.js';
 import type { JobKind, JobRecord, PreviewJobParams } from '../jobs/job.js';
 import { QueueFullError, type OwnerQueue } from '../jobs/queue.js';
 import type { JobHandler, JobScheduler } from '../jobs/runner.js';
 import type { ImageRepository } from '../store/images.js';
-import { faultPoint, holdPoint } from '../runtime/faults.js';
 import type { Owner } from '../owner.js';
-import { thumbnailName } from './images.js';
+import { recordLdImage } from './ld-recorder.js';
+import {
+  namesToKeepFree,
+  previewOutputs,
+  reservedName,
+  type PreviewOutput,
+} from './preview-series.js';
 import type { ReferenceService } from './references.js';
 
 /** What became of a preview posted for the queue. */
@@ -64,6 +68,8 @@ export class GenerationService {
       inputFile: reference.filename,
       originalName: request.image,
       ...previewSettingsOf(request),
+      // Only a series says so: a single image's stored job stays as it was.
+      ...(request.faces > 1 && { faces: request.faces }),
     };
     const outcome = await this.scheduler
       .enqueue({
@@ -95,9 +101,11 @@ export class GenerationService {
 
   /**
    * The job handler, in the commit order of docs/reliability.md: reserve the output name →
-   * engine → thumbnail (written, flushed, renamed) → LD file (likewise) → record. A rerun after
-   * a crash reuses the reserved name, so it overwrites what the crash left instead of adding,
-   * and finds the record if the crash came after it.
+   * engine → per image: thumbnail (written, flushed, renamed) → LD file (likewise) → record. A
+   * rerun after a crash reuses the reserved name, so it overwrites what the crash left instead
+   * of adding, and skips what was recorded. A series (issue 25) is one engine run writing every
+   * face; the faces' names follow from the reserved one (services/preview-series.ts), so a rerun
+   * records each face exactly once (the engine is deterministic per seed).
    */
   readonly runPreview: JobHandler<'preview'> = async (
     job,
@@ -105,23 +113,29 @@ export class GenerationService {
   ) => {
     const { params } = job;
     const { owner } = params;
-    const filename =
-      job.output ??
-      (await this.freeName(
-        owner,
-        `${stem(params.originalName)}-${randomBytes(3).toString('hex')}.png`,
-      ));
+    const faces = params.faces ?? 1;
+    const filename = job.output ?? (await this.freeName(owner, params.originalName, faces));
     if (job.output === null) await reserveOutput(filename);
+    const outputs = previewOutputs(filename, faces);
+    const pending: PreviewOutput[] = [];
+    for (const output of outputs) {
+      if (!(await this.images.find(owner.id, 'ld', output.filename))) pending.push(output);
+    }
     // Recorded by an earlier attempt (or indexed by a refresh since): the work is done.
-    if (await this.images.find(owner.id, 'ld', filename)) return filename;
-    // The engine reads and writes local files: a copy of the reference, and its output.
+    if (pending.length === 0) return filename;
+    // The engine reads and writes local files: a copy of the reference, and its outputs.
     return withScratch(this.files, async (scratch) => {
-      const output = scratch.newFile('png');
+      const faceOne = scratch.newFile('png');
+      const made = outputs.map((output, index) => ({
+        output,
+        file: index === 0 ? faceOne : scratch.newFile('png'),
+      }));
       await this.engine.generate(
         {
           ...previewSettingsIn(params),
           referencePath: await scratch.copyOf(owner.username, 'input', params.inputFile),
-          outputPath: output.path,
+          outputPath: faceOne.path,
+          ...(faces > 1 && { seriesPaths: made.map(({ file }) => file.path) }),
           remote,
         },
         (percent) => progress(percent * 0.95),
@@ -134,44 +148,43 @@ export class GenerationService {
         engine: this.engine.name,
         created_at: createdAt,
       };
-      // The file carries its metadata, so refresh-low-definition could rebuild the record from it.
-      const png = withPngText(await output.readBuffer(), 'metadata', JSON.stringify(metadata));
-      const probe = await probeImage(png);
-      if (!probe) throw new Error('The engine wrote no readable image');
-      await this.files.write(
-        owner.username,
-        'ld-thumbnails',
-        thumbnailName(filename),
-        await makeThumbnail(png),
+      for (const { output, file } of made) {
+        if (!pending.includes(output)) continue;
+        await recordLdImage(this.images, this.files, {
+          owner,
+          filename: output.filename,
+          png: await engineOutput(file, output),
+          metadata: output.series ? { ...metadata, ...seriesMetadata(output.series) } : metadata,
+          createdAt,
+          ...(output.series && { face: output.series.face }),
+        });
+      }
+      this.log.info(
+        { user: owner.username, filename, faces, job: job.id },
+        faces > 1 ? 'preview series generated' : 'preview generated',
       );
-      faultPoint('preview:thumbnail-written');
-      // Written (atomically) before it is recorded: nothing half-written is ever listed.
-      const stored = await this.files.write(owner.username, 'ld', filename, png);
-      faultPoint('preview:file-written');
-      await holdPoint('preview:file-written');
-      await this.images.insert({
-        ownerId: owner.id,
-        kind: 'ld',
-        filename,
-        sourceImageId: null,
-        width: probe.width,
-        height: probe.height,
-        bytes: stored.bytes,
-        metadata,
-        createdAt,
-      });
-      faultPoint('preview:recorded');
-      this.log.info({ user: owner.username, filename, job: job.id }, 'preview generated');
       return filename;
     });
   };
 
-  private async freeName(owner: Owner, candidate: string): Promise<string> {
-    let name = candidate;
-    while (await this.files.stat(owner.username, 'ld', name)) {
-      name = `${stem(candidate)}-${randomBytes(2).toString('hex')}.png`;
+  /** A free base for the job's names (`<stem>-<hex>`): none of the names it gives is taken. */
+  private async freeName(owner: Owner, originalName: string, faces: number): Promise<string> {
+    let base = `${stem(originalName)}-${randomBytes(3).toString('hex')}`;
+    const taken = async (name: string) => !!(await this.files.stat(owner.username, 'ld', name));
+    while ((await Promise.all(namesToKeepFree(base, faces).map(taken))).some(Boolean)) {
+      base = `${stem(base)}-${randomBytes(2).toString('hex')}`;
     }
-    return name;
+    return reservedName(base, faces);
+  }
+}
+
+/** The bytes the engine wrote for one output; a missing face is the engine's failure. */
+async function engineOutput(file: ScratchFile, output: PreviewOutput): Promise<Buffer> {
+  try {
+    return await file.readBuffer();
+  } catch (err) {
+    const which = output.series ? `face ${output.series.face}` : 'the image';
+    throw new Error(`The engine wrote no file for ${which}`, { cause: err });
   }
 }
 

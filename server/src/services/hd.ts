@@ -5,6 +5,8 @@ import {
   hdPrintSize,
   hdSizesForImage,
   hdTargetSize,
+  readSeriesFace,
+  seriesMetadata,
   sizeLabelFromFactors,
   type CommandPayload,
   type HdJob,
@@ -231,6 +233,7 @@ export class HdService {
       const stored = await sized.putInto(owner.username, 'hd', filename);
       faultPoint('hd:file-written');
       const createdAt = new Date().toISOString();
+      const series = readSeriesFace(source.metadata);
       await this.recordOrUndo(owner, image, filename, {
         ownerId: owner.id,
         kind: 'hd',
@@ -246,6 +249,8 @@ export class HdService {
           seed,
           engine: this.engine.name,
           created_at: createdAt,
+          // A face of a series stays one in HD (its ZIP entry is named by face; issue 25).
+          ...(series && seriesMetadata(series)),
         },
         createdAt,
       });

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import {
   errorText,
+  readSeriesFace,
+  zipEntryNames,
   type ZipDownloadProgress,
   type ZipDownloadRequest,
   type ZipDownloadTicket,
@@ -166,14 +168,15 @@ export class ZipDownloads {
       }
       entries.push(stat);
     }
+    const entryNames = await this.entryNames(owner, area, ticket.names);
 
     const zip = new ZipFile();
     // Each file is opened only when its turn comes (one at a time), and closed if the
     // download stops in the middle of it.
     const open = new Set<Readable>();
-    for (const entry of entries) {
+    for (const [index, entry] of entries.entries()) {
       zip.addReadStreamLazy(
-        entry.name,
+        entryNames[index] ?? entry.name,
         { size: entry.bytes, mtime: entry.modifiedAt, mode: 0o100644, compress: false },
         (done) => {
           const stream = this.files.read(owner.username, area, entry.name);
@@ -232,6 +235,20 @@ export class ZipDownloads {
         },
       },
     };
+  }
+
+  /**
+   * The names the images get in the ZIP: a face of a series by face in its series' folder
+   * (contract zipEntryNames; issue 25), anything else by its file name.
+   */
+  private async entryNames(owner: Owner, area: string, names: readonly string[]) {
+    if (area !== 'ld' && area !== 'hd') return [...names];
+    const images = [];
+    for (const filename of names) {
+      const image = await this.images.find(owner.id, area, filename);
+      images.push({ filename, series: image && readSeriesFace(image.metadata) });
+    }
+    return zipEntryNames(images);
   }
 
   /** Stops renewing the leases of downloads under way (the server stops). */
