@@ -178,6 +178,38 @@ describe('crash points of a preview', () => {
   );
 });
 
+describe('crash points of a series (issue 25)', () => {
+  it.each([
+    'preview:thumbnail-written:f1',
+    'preview:recorded',
+    'preview:recorded:f2',
+    'preview:file-written:f3',
+  ])(
+    'killed at %s: after a restart each face is made once and listed once',
+    async (step) => {
+      const first = await start(step);
+      const cookie = await signIn(first.url, USER);
+      const posted = postPreview(first.url, cookie, {
+        file: { name: 'bricks.png', data: await bricksPng(256, 256) },
+        fields: previewFields(USER, { faces: '4', seamless: 'enable', circularVAE: 'enable' }),
+      }).catch(() => undefined);
+      await crashed(first);
+      await posted;
+      const second = await start();
+      const client = await connect(second);
+      await allJobsFinished(second);
+      const listed = await listedAfterRefresh(client);
+      await client.close();
+      await stop(second);
+      expect(await jobs()).toEqual([{ kind: 'preview', status: 'finished' }]);
+      expect(listed).toHaveLength(4);
+      expect(new Set(listed).size).toBe(4);
+      await expectConsistentStore();
+    },
+    300_000,
+  );
+});
+
 describe('crash points of an HD order', () => {
   it.each([
     'hd-thumbnails:temp-written',
