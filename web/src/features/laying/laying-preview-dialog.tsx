@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'rea
 import { CrossIcon } from '../../components/icons';
 import { drawPlan, planPixelSize, type PlanDrawing } from './draw-plan';
 import { LayingControls } from './laying-controls';
+import { SelectField } from './laying-fields';
 import { exportPlanPng } from './export-plan';
 import {
   DEFAULT_SETTINGS,
@@ -40,7 +41,6 @@ export function LayingPreviewDialog({ image, faces: given, onClose }: LayingPrev
   const dialogRef = useRef<HTMLDialogElement>(null);
   const planRef = useRef<HTMLCanvasElement>(null);
   const titleId = useId();
-  const exportId = useId();
   const names = given.map((face) => face.filename).join('\n');
   // The same faces keep the same array, so the pictures load once.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the names stand for the faces
@@ -172,23 +172,12 @@ export function LayingPreviewDialog({ image, faces: given, onClose }: LayingPrev
           )}
         </div>
         <div className="laying-export">
-          <div className="field laying-field">
-            <label className="field-label" htmlFor={exportId}>
-              {TEXTS.layingExportWidth}
-            </label>
-            <select
-              id={exportId}
-              className="field-input"
-              value={exportWidth}
-              onChange={(e) => setExportWidth(Number(e.target.value))}
-            >
-              {EXPORT_WIDTHS.map((width) => (
-                <option key={width} value={width}>
-                  {width}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            label={TEXTS.layingExportWidth}
+            value={exportWidth}
+            options={EXPORT_WIDTHS}
+            onValue={setExportWidth}
+          />
           <button
             type="button"
             className="button button-primary"
