@@ -9,13 +9,10 @@ import {
   HemisphereLight,
   Mesh,
   MeshStandardMaterial,
-  PerspectiveCamera,
   PlaneGeometry,
-  Scene,
   SRGBColorSpace,
-  WebGLRenderer,
 } from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { startThreeView, type ThreeView, type ThreeViewState } from '../../lib/three/three-view';
 
 export interface LayingRoom3dProps {
   /** The plan drawn for the floor (its width is the room's width). */
@@ -28,7 +25,7 @@ export interface LayingRoom3dProps {
   roomM: { width: number; depth: number };
 }
 
-const BACKGROUND = 0x1d1f24;
+const LENS = { fov: 55, near: 0.05, far: 100 };
 const WALL_HEIGHT = 2.6;
 
 /**
@@ -46,98 +43,75 @@ export default function LayingRoom3d({
   const canvasRef = useRef<HTMLCanvasElement>(null);
   /** Uploads the textures again and renders: the plans were drawn anew. */
   const redrawRef = useRef<() => void>(() => undefined);
-  const [state, setState] = useState<'loading' | 'drawn' | 'unavailable'>('loading');
+  const [state, setState] = useState<ThreeViewState>('loading');
   const { width, depth } = roomM;
 
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    let renderer: WebGLRenderer;
-    try {
-      renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
-    } catch {
-      queueMicrotask(() => setState('unavailable'));
-      return;
+    return startThreeView(canvas, LENS, fillScene, () => setState('unavailable'));
+
+    function fillScene({ renderer, scene, camera, controls, render }: ThreeView) {
+      camera.position.set(0, 1.6, depth / 2 + 0.2);
+      controls.target.set(0, 0, -depth * 0.1);
+      controls.maxPolarAngle = Math.PI / 2 - 0.05;
+      controls.minDistance = 0.5;
+      controls.maxDistance = Math.max(width, depth) * 2;
+      controls.update();
+
+      scene.add(new AmbientLight(0xffffff, 0.25));
+      scene.add(new HemisphereLight(0xfff6e8, 0x404040, 0.8));
+      const sun = new DirectionalLight(0xffffff, 2);
+      sun.position.set(-width, WALL_HEIGHT * 1.5, depth);
+      scene.add(sun);
+
+      const anisotropy = renderer.capabilities.getMaxAnisotropy();
+      const texture = (source: HTMLCanvasElement, colour: boolean) => {
+        const made = new CanvasTexture(source);
+        made.anisotropy = anisotropy;
+        if (colour) made.colorSpace = SRGBColorSpace;
+        return made;
+      };
+      const colourMap = texture(plan, true);
+      const normalMap = normalPlan && texture(normalPlan, false);
+      const roughnessMap = roughnessPlan && texture(roughnessPlan, false);
+      const textures = [colourMap, normalMap, roughnessMap].filter((t) => t !== undefined);
+      const floorMaterial = new MeshStandardMaterial({
+        map: colourMap,
+        normalMap: normalMap ?? null,
+        roughnessMap: roughnessMap ?? null,
+        roughness: roughnessMap ? 1 : 0.45,
+        metalness: 0,
+      });
+      const floorGeometry = new PlaneGeometry(width, depth);
+      const floor = new Mesh(floorGeometry, floorMaterial);
+      floor.rotation.x = -Math.PI / 2;
+      // The walls: a box seen from inside, its floor face hidden under the tiles.
+      const wallGeometry = new BoxGeometry(width, WALL_HEIGHT, depth);
+      const wallMaterial = new MeshStandardMaterial({
+        color: 0xe9e4dc,
+        side: BackSide,
+        roughness: 0.9,
+      });
+      const walls = new Mesh(wallGeometry, wallMaterial);
+      walls.position.y = WALL_HEIGHT / 2 - 0.001;
+      scene.add(walls, floor);
+
+      redrawRef.current = () => {
+        for (const made of textures) made.needsUpdate = true;
+        render();
+      };
+      // The view renders as soon as this returns.
+      queueMicrotask(() => setState('drawn'));
+
+      return () => {
+        for (const made of textures) made.dispose();
+        floorMaterial.dispose();
+        wallMaterial.dispose();
+        floorGeometry.dispose();
+        wallGeometry.dispose();
+      };
     }
-    renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
-    renderer.setClearColor(BACKGROUND);
-    const scene = new Scene();
-    const camera = new PerspectiveCamera(55, 1, 0.05, 100);
-    camera.position.set(0, 1.6, depth / 2 + 0.2);
-    const controls = new OrbitControls(camera, canvas);
-    controls.target.set(0, 0, -depth * 0.1);
-    controls.maxPolarAngle = Math.PI / 2 - 0.05;
-    controls.minDistance = 0.5;
-    controls.maxDistance = Math.max(width, depth) * 2;
-    controls.update();
-
-    scene.add(new AmbientLight(0xffffff, 0.25));
-    scene.add(new HemisphereLight(0xfff6e8, 0x404040, 0.8));
-    const sun = new DirectionalLight(0xffffff, 2);
-    sun.position.set(-width, WALL_HEIGHT * 1.5, depth);
-    scene.add(sun);
-
-    const anisotropy = renderer.capabilities.getMaxAnisotropy();
-    const texture = (source: HTMLCanvasElement, colour: boolean) => {
-      const made = new CanvasTexture(source);
-      made.anisotropy = anisotropy;
-      if (colour) made.colorSpace = SRGBColorSpace;
-      return made;
-    };
-    const colourMap = texture(plan, true);
-    const normalMap = normalPlan && texture(normalPlan, false);
-    const roughnessMap = roughnessPlan && texture(roughnessPlan, false);
-    const textures = [colourMap, normalMap, roughnessMap].filter((t) => t !== undefined);
-    const floorMaterial = new MeshStandardMaterial({
-      map: colourMap,
-      normalMap: normalMap ?? null,
-      roughnessMap: roughnessMap ?? null,
-      roughness: roughnessMap ? 1 : 0.45,
-      metalness: 0,
-    });
-    const floorGeometry = new PlaneGeometry(width, depth);
-    const floor = new Mesh(floorGeometry, floorMaterial);
-    floor.rotation.x = -Math.PI / 2;
-    // The walls: a box seen from inside, its floor face hidden under the tiles.
-    const wallGeometry = new BoxGeometry(width, WALL_HEIGHT, depth);
-    const wallMaterial = new MeshStandardMaterial({
-      color: 0xe9e4dc,
-      side: BackSide,
-      roughness: 0.9,
-    });
-    const walls = new Mesh(wallGeometry, wallMaterial);
-    walls.position.y = WALL_HEIGHT / 2 - 0.001;
-    scene.add(walls, floor);
-
-    const render = () => {
-      const { clientWidth, clientHeight } = canvas;
-      if (clientWidth > 0 && clientHeight > 0) {
-        renderer.setSize(clientWidth, clientHeight, false);
-        camera.aspect = clientWidth / clientHeight;
-        camera.updateProjectionMatrix();
-      }
-      renderer.render(scene, camera);
-    };
-    redrawRef.current = () => {
-      for (const made of textures) made.needsUpdate = true;
-      render();
-    };
-    controls.addEventListener('change', render);
-    const resize = new ResizeObserver(render);
-    resize.observe(canvas);
-    render();
-    queueMicrotask(() => setState('drawn'));
-
-    return () => {
-      resize.disconnect();
-      controls.dispose();
-      for (const made of textures) made.dispose();
-      floorMaterial.dispose();
-      wallMaterial.dispose();
-      floorGeometry.dispose();
-      wallGeometry.dispose();
-      renderer.dispose();
-    };
   }, [plan, normalPlan, roughnessPlan, width, depth]);
 
   // A new drawing of the same plans: the textures upload again.
