@@ -113,7 +113,7 @@ export function LayingPreviewDialog({ image, faces: given, onClose }: LayingPrev
   return (
     <dialog
       ref={dialogRef}
-      className="laying-dialog"
+      className="dialog laying-dialog"
       aria-labelledby={titleId}
       onClose={(event) => {
         // Not the details modal's close too: React passes events up its own tree.
