@@ -22,7 +22,7 @@ import { useZipDownload, ZipSelectionTools } from '../zip';
 import { useLdSearch } from './ld-search';
 import { LdSearchBar } from './ld-search-bar';
 import { LdTable } from './ld-table';
-import { LdTile } from './ld-tile';
+import { LdTile, type LdImageHandlers } from './ld-tile';
 import { useStarImage } from './use-star';
 
 /**
@@ -85,6 +85,10 @@ export function DashboardScreen() {
     ]);
   }
 
+  const handlers: LdImageHandlers = useMemo(
+    () => ({ onOpen, onToggleSelect, onAssignTags, onDelete, onToggleStar, onSelectSeries }),
+    [onOpen, onToggleSelect, onAssignTags, onDelete, onToggleStar, onSelectSeries],
+  );
   const renderTile = useCallback(
     (image: LdImage, box: TileBox) => (
       <LdTile
@@ -93,24 +97,10 @@ export function DashboardScreen() {
         {...box}
         selected={selected.has(image.filename)}
         busy={deleting.has(image.filename)}
-        onOpen={onOpen}
-        onToggleSelect={onToggleSelect}
-        onAssignTags={onAssignTags}
-        onDelete={onDelete}
-        onToggleStar={onToggleStar}
-        onSelectSeries={onSelectSeries}
+        {...handlers}
       />
     ),
-    [
-      selected,
-      deleting,
-      onOpen,
-      onToggleSelect,
-      onAssignTags,
-      onDelete,
-      onToggleStar,
-      onSelectSeries,
-    ],
+    [selected, deleting, handlers],
   );
 
   const tagsImage = tagsFor === null ? undefined : byName.get(tagsFor);
@@ -153,12 +143,7 @@ export function DashboardScreen() {
           selected={selected}
           deleting={deleting}
           onSelectAll={onSelectAll}
-          onOpen={onOpen}
-          onToggleSelect={onToggleSelect}
-          onAssignTags={onAssignTags}
-          onDelete={onDelete}
-          onToggleStar={onToggleStar}
-          onSelectSeries={onSelectSeries}
+          handlers={handlers}
         />
       )}
     >

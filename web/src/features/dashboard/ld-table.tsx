@@ -13,13 +13,15 @@ import { VirtualTable } from '../../components/gallery/virtual-table';
 import { TagChips } from '../tags';
 import type { LdImageHandlers } from './ld-tile';
 
-export interface LdTableProps extends LdImageHandlers {
+export interface LdTableProps {
   images: readonly LdImage[];
   /** Rows kept empty where images were deleted (see VirtualTable). */
   vacated: ReadonlySet<string>;
   selected: ReadonlySet<string>;
   deleting: ReadonlySet<string>;
   onSelectAll: (select: boolean) => void;
+  /** The same for every row: a stable object, so the rows render again only when it changes. */
+  handlers: LdImageHandlers;
 }
 
 /** The List view of SPEC §2 (checklist D6): select, Preview, Name, Tags, Size, Date; and Star. */
@@ -29,12 +31,7 @@ export function LdTable({
   selected,
   deleting,
   onSelectAll,
-  onOpen,
-  onToggleSelect,
-  onAssignTags,
-  onDelete,
-  onToggleStar,
-  onSelectSeries,
+  handlers,
 }: LdTableProps) {
   const images =
     vacated.size === 0 ? placed : placed.filter((image) => !vacated.has(imageKey(image)));
@@ -48,24 +45,10 @@ export function LdTable({
         index={index}
         selected={selected.has(image.filename)}
         busy={deleting.has(image.filename)}
-        onOpen={onOpen}
-        onToggleSelect={onToggleSelect}
-        onAssignTags={onAssignTags}
-        onDelete={onDelete}
-        onToggleStar={onToggleStar}
-        onSelectSeries={onSelectSeries}
+        {...handlers}
       />
     ),
-    [
-      selected,
-      deleting,
-      onOpen,
-      onToggleSelect,
-      onAssignTags,
-      onDelete,
-      onToggleStar,
-      onSelectSeries,
-    ],
+    [selected, deleting, handlers],
   );
   const selectAll = (
     <input
