@@ -1,62 +1,24 @@
 // Each server's node types and models, checked with GET /object_info before it gets jobs.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
-import { tempDir } from '../../testing/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { comfyEngines, never } from '../../testing/comfyui-engines.js';
 import { bricksPng } from '../../testing/http.js';
 import { startTestServer } from '../../testing/test-server.js';
 import type { GenerateParams } from '../engine.js';
-import { ComfyUIEngine } from './comfyui-engine.js';
 import { NoServerAvailableError } from './pool.js';
 
-let tmp: ReturnType<typeof tempDir>;
-let referencePath: string;
-const standIns: ComfyStandIn[] = [];
-const engines: ComfyUIEngine[] = [];
+const comfyui = comfyEngines('tessera-comfy-needs-', () => bricksPng(64, 64));
+const { standIn, engine } = comfyui;
 
-async function standIn(options: Parameters<typeof startComfyStandIn>[0] = {}) {
-  const comfy = await startComfyStandIn(options);
-  standIns.push(comfy);
-  return comfy;
-}
-
-function engine(urls: string[]) {
-  const made = new ComfyUIEngine({ urls });
-  engines.push(made);
-  return made;
-}
-
-const params = (): GenerateParams => ({
-  referencePath,
-  outputPath: path.join(tmp.dir, `preview-${Math.random().toString(36).slice(2)}.png`),
-  width: 512,
-  height: 512,
-  seed: 1,
-  seamless: false,
-  mask: false,
-  similarity: 0.8,
-  imaginationWeight: 7.5,
-  promptAdherence: 1,
-  style: 0,
-  positivePrompt: 'sand',
-  negativePrompt: '',
-});
-
-const never = () => new AbortController().signal;
-
-beforeAll(async () => {
-  tmp = tempDir('tessera-comfy-needs-');
-  referencePath = path.join(tmp.dir, 'reference.png');
-  fs.writeFileSync(referencePath, await bricksPng(64, 64));
-});
-
-afterEach(async () => {
-  for (const made of engines.splice(0)) made.close();
-  await Promise.all(standIns.splice(0).map((comfy) => comfy.close()));
-});
-
-afterAll(() => tmp.remove());
+const params = (): GenerateParams =>
+  comfyui.previewParams({
+    seed: 1,
+    promptAdherence: 1,
+    style: 0,
+    positivePrompt: 'sand',
+    negativePrompt: '',
+  });
 
 describe('what each server has (part 4)', () => {
   it('a server missing a node pack and the IPAdapter model is reported and gets no jobs', async () => {
@@ -145,7 +107,7 @@ describe('what each server has (part 4)', () => {
       fs.readFileSync(path.join(import.meta.dirname, 'workflows', 'preview.json'), 'utf8'),
     ) as Record<string, { inputs: Record<string, unknown> }>;
     const form = new FormData();
-    form.append('image', new Blob([fs.readFileSync(referencePath)]), 'ref.png');
+    form.append('image', new Blob([fs.readFileSync(comfyui.referencePath)]), 'ref.png');
     await fetch(`${lacking.url}/upload/image`, { method: 'POST', body: form });
     if (template['12']) template['12'].inputs.image = 'ref.png';
     const queued = await fetch(`${lacking.url}/prompt`, {

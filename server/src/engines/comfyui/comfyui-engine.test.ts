@@ -4,51 +4,19 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { hdFactorsFor } from '@tessera/contract';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../testing/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { comfyEngines, never } from '../../testing/comfyui-engines.js';
 import { bricksPng } from '../../testing/http.js';
-import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
+import type { ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
 import type { GenerateParams, RemotePrompt, UpscaleParams } from '../engine.js';
-import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui-engine.js';
 import { ComfyExecutionError, ComfyServerError, ComfyValidationError } from './errors.js';
 
-let tmp: ReturnType<typeof tempDir>;
-let referencePath: string;
+const comfyui = comfyEngines('tessera-comfy-', () => bricksPng(256, 256));
+const { standIn, engine } = comfyui;
 let ldPath: string;
-const standIns: ComfyStandIn[] = [];
-const engines: ComfyUIEngine[] = [];
-
-async function standIn(options: Parameters<typeof startComfyStandIn>[0] = {}) {
-  const comfy = await startComfyStandIn(options);
-  standIns.push(comfy);
-  return comfy;
-}
-
-function engine(urls: string[], options: Partial<ComfyUIEngineOptions> = {}) {
-  const made = new ComfyUIEngine({ urls, ...options });
-  engines.push(made);
-  return made;
-}
-
-const never = () => new AbortController().signal;
 
 function previewParams(overrides: Partial<GenerateParams> = {}): GenerateParams {
-  return {
-    referencePath,
-    outputPath: path.join(tmp.dir, `preview-${Math.random().toString(36).slice(2)}.png`),
-    width: 1448,
-    height: 724,
-    seed: 1234,
-    seamless: true,
-    mask: false,
-    similarity: 0.8,
-    imaginationWeight: 7.5,
-    promptAdherence: 1.2,
-    style: 0.3,
-    positivePrompt: 'weathered red brick wall',
-    negativePrompt: 'blurry, text',
-    ...overrides,
-  };
+  return comfyui.previewParams({ width: 1448, height: 724, seamless: true, ...overrides });
 }
 
 function hdParams(overrides: Partial<UpscaleParams> = {}): UpscaleParams {
@@ -56,7 +24,7 @@ function hdParams(overrides: Partial<UpscaleParams> = {}): UpscaleParams {
   if (!factors) throw new Error('no factors');
   return {
     sourcePath: ldPath,
-    outputPath: path.join(tmp.dir, `hd-${Math.random().toString(36).slice(2)}.png`),
+    outputPath: path.join(comfyui.dir, `hd-${Math.random().toString(36).slice(2)}.png`),
     encoding: 'png',
     // 256 x 128 x 1.5 x 1.9, as contract hdTargetSize rounds it.
     width: 730,
@@ -71,25 +39,15 @@ function hdParams(overrides: Partial<UpscaleParams> = {}): UpscaleParams {
 /** Files in the temp folder other than the inputs: no partial or download leftovers. */
 function leftovers(): string[] {
   return fs
-    .readdirSync(tmp.dir)
+    .readdirSync(comfyui.dir)
     .filter((name) => name !== 'reference.png' && name !== 'ld.png')
     .filter((name) => !/^(preview|hd)-[a-z0-9]+\.(png|jpg)$/.test(name));
 }
 
 beforeAll(async () => {
-  tmp = tempDir('tessera-comfy-');
-  referencePath = path.join(tmp.dir, 'reference.png');
-  fs.writeFileSync(referencePath, await bricksPng(256, 256));
-  ldPath = path.join(tmp.dir, 'ld.png');
+  ldPath = path.join(comfyui.dir, 'ld.png');
   fs.writeFileSync(ldPath, await bricksPng(256, 128));
 });
-
-afterEach(async () => {
-  for (const made of engines.splice(0)) made.close();
-  await Promise.all(standIns.splice(0).map((comfy) => comfy.close()));
-});
-
-afterAll(() => tmp.remove());
 
 describe('ComfyUI engine: preview', () => {
   it('uploads the reference, fills the preview template, follows progress and writes the PNG', async () => {
@@ -166,7 +124,7 @@ describe('ComfyUI engine: preview', () => {
 
   it('seamless off disables both tiling switches; the mask cuts the reference to its opaque region', async () => {
     const comfy = await standIn();
-    const masked = path.join(tmp.dir, 'masked-reference.png');
+    const masked = path.join(comfyui.dir, 'masked-reference.png');
     // A 100 x 80 reference, opaque only in a 40 x 30 block.
     const alpha = Buffer.alloc(100 * 80 * 4);
     for (let y = 0; y < 80; y++) {
@@ -242,7 +200,7 @@ describe('ComfyUI engine: HD', () => {
   it('writes JPEG when the job asks for it (.jpg), and tiles when the LD image is seamless', async () => {
     const comfy = await standIn();
     const params = hdParams({
-      outputPath: path.join(tmp.dir, 'hd-large.jpg'),
+      outputPath: path.join(comfyui.dir, 'hd-large.jpg'),
       encoding: 'jpeg',
       seamless: true,
     });

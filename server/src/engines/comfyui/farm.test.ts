@@ -3,41 +3,25 @@
 // queue, its history and its temp folder, as the real one has. The waits are for events (the
 // stand-in's, the pool's state changes, the log), never for a fixed time.
 import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
-import { tempDir } from '../../testing/fixtures.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
+import { comfyEngines, never } from '../../testing/comfyui-engines.js';
 import { bricksPng } from '../../testing/http.js';
-import type { GenerateParams } from '../engine.js';
 import { ComfyClient } from './client.js';
-import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui-engine.js';
+import type { ComfyUIEngine, ComfyUIEngineOptions } from './comfyui-engine.js';
 import { POOL_DEFAULTS } from './pool-member.js';
 import { NoServerAvailableError, ServerPool, type PoolChange } from './pool.js';
 
-let tmp: ReturnType<typeof tempDir>;
-let referencePath: string;
-const standIns: ComfyStandIn[] = [];
-const engines: ComfyUIEngine[] = [];
+const comfyui = comfyEngines('tessera-comfy-farm-', () => bricksPng(128, 128));
 const pools: ServerPool[] = [];
 
-beforeAll(async () => {
-  tmp = tempDir('tessera-comfy-farm-');
-  referencePath = path.join(tmp.dir, 'reference.png');
-  fs.writeFileSync(referencePath, await bricksPng(128, 128));
-});
-
-afterEach(async () => {
-  for (const made of engines.splice(0)) made.close();
+afterEach(() => {
   for (const pool of pools.splice(0)) pool.close();
-  await Promise.all(standIns.splice(0).map((comfy) => comfy.close()));
 });
 
-afterAll(() => tmp.remove());
-
-async function standIn(options: Parameters<typeof startComfyStandIn>[0] = {}) {
-  const comfy = await startComfyStandIn({ stepDelayMs: 5, ...options });
-  standIns.push(comfy);
-  return comfy;
+/** A stand-in with short steps. */
+function standIn(options: Parameters<typeof comfyui.standIn>[0] = {}) {
+  return comfyui.standIn({ stepDelayMs: 5, ...options });
 }
 
 /** What the engine logged, and a wait for a line. */
@@ -63,14 +47,11 @@ function recordingLog() {
 
 /** An engine quick to give up on a socket (the outage window then keeps the job). */
 function engine(urls: string[], options: Partial<ComfyUIEngineOptions> = {}) {
-  const made = new ComfyUIEngine({
-    urls,
+  return comfyui.engine(urls, {
     prompt: { reconnectMs: 100, pollMs: 100 },
     pool: { retryAfterMs: 20, maxRetryAfterMs: 100 },
     ...options,
   });
-  engines.push(made);
-  return made;
 }
 
 /** Resolves at the next state change of `url` to `state`. */
@@ -96,25 +77,7 @@ function running(comfy: ComfyStandIn, node: string): Promise<void> {
   });
 }
 
-const never = () => new AbortController().signal;
-
-function previewParams(): GenerateParams {
-  return {
-    referencePath,
-    outputPath: path.join(tmp.dir, `preview-${Math.random().toString(36).slice(2)}.png`),
-    width: 512,
-    height: 512,
-    seed: 1234,
-    seamless: false,
-    mask: false,
-    similarity: 0.8,
-    imaginationWeight: 7.5,
-    promptAdherence: 1.2,
-    style: 0.3,
-    positivePrompt: 'weathered red brick wall',
-    negativePrompt: 'blurry, text',
-  };
-}
+const previewParams = () => comfyui.previewParams();
 
 describe('a server down longer than its websocket is waited for (part 12a)', () => {
   it('keeps the job: the restarted server, which lost the prompt, gets it again and the job finishes', async () => {

@@ -4,72 +4,23 @@ import { errorText } from '@tessera/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
-import { createTestStore, silentLogger, tempDir, type TestStore } from '../../testing/fixtures.js';
+import { comfyEngines, never } from '../../testing/comfyui-engines.js';
+import { createTestStore, silentLogger, type TestStore } from '../../testing/fixtures.js';
 import { bricksPng } from '../../testing/http.js';
 import { JobRunner } from '../../jobs/runner.js';
 import type { JobRecord } from '../../jobs/job.js';
 import { createJobQueue } from '../../store/jobs.js';
 import { PREVIEW_PARAMS } from '../../testing/job-params.js';
 import { ServerStopping } from '../../runtime/shutdown.js';
-import type { GenerateParams, RemotePrompt } from '../engine.js';
-import { ComfyUIEngine, type ComfyUIEngineOptions } from './comfyui-engine.js';
+import type { RemotePrompt } from '../engine.js';
 import { ComfyExecutionError, ComfyRequestError } from './errors.js';
 import type { ComfyWorkflow } from './api-types.js';
 import { DEFAULT_WORKFLOWS_DIR } from './workflows.js';
 
-let tmp: ReturnType<typeof tempDir>;
-let referencePath: string;
-const standIns: ComfyStandIn[] = [];
-const engines: ComfyUIEngine[] = [];
-
-async function standIn(options: Parameters<typeof startComfyStandIn>[0] = {}) {
-  const comfy = await startComfyStandIn(options);
-  standIns.push(comfy);
-  return comfy;
-}
-
-function engine(urls: string[], options: Partial<ComfyUIEngineOptions> = {}) {
-  const made = new ComfyUIEngine({ urls, ...options });
-  engines.push(made);
-  return made;
-}
-
-const never = () => new AbortController().signal;
-
-function previewParams(overrides: Partial<GenerateParams> = {}): GenerateParams {
-  return {
-    referencePath,
-    outputPath: path.join(tmp.dir, `preview-${Math.random().toString(36).slice(2)}.png`),
-    width: 512,
-    height: 512,
-    seed: 1234,
-    seamless: false,
-    mask: false,
-    similarity: 0.8,
-    imaginationWeight: 7.5,
-    promptAdherence: 1.2,
-    style: 0.3,
-    positivePrompt: 'weathered red brick wall',
-    negativePrompt: 'blurry, text',
-    ...overrides,
-  };
-}
-
-beforeAll(async () => {
-  tmp = tempDir('tessera-comfy-resilience-');
-  referencePath = path.join(tmp.dir, 'reference.png');
-  fs.writeFileSync(referencePath, await bricksPng(128, 128));
-});
-
-afterEach(async () => {
-  for (const made of engines.splice(0)) made.close();
-  await Promise.all(standIns.splice(0).map((comfy) => comfy.close()));
-});
-
-afterAll(() => tmp.remove());
+const comfyui = comfyEngines('tessera-comfy-resilience-', () => bricksPng(128, 128));
+const { standIn, engine, previewParams } = comfyui;
 
 describe('lost sockets and lost messages (part 1)', () => {
   it('a websocket dropped mid-prompt: reopened with the same client id, the job still finishes', async () => {
@@ -362,7 +313,7 @@ describe('a 200 with node_errors (part 8)', () => {
 
   it('errors of another output leave the job to finish', async () => {
     const comfy = await standIn();
-    const dir = templateWith(brokenPreview, path.join(tmp.dir, 'extra-output'));
+    const dir = templateWith(brokenPreview, path.join(comfyui.dir, 'extra-output'));
     const made = engine([comfy.url], { workflowsDir: dir });
     const params = previewParams();
     await made.generate(params, () => undefined, never());
@@ -379,7 +330,7 @@ describe('a 200 with node_errors (part 8)', () => {
         '9': { class_type: 'SaveImage', inputs: { images: ['50', 0], filename_prefix: 'x' } },
         '52': { class_type: 'PreviewImage', inputs: { images: ['721', 0] } },
       },
-      path.join(tmp.dir, 'broken-output'),
+      path.join(comfyui.dir, 'broken-output'),
     );
     const made = engine([comfy.url], { workflowsDir: dir });
     await expect(made.generate(previewParams(), () => undefined, never())).rejects.toThrow(
@@ -415,7 +366,7 @@ describe('cleanup (part 7)', () => {
     const made = engine([comfy.url]);
     const references = await Promise.all(
       ['#c03020', '#2040c0'].map(async (colour, i) => {
-        const file = path.join(tmp.dir, `solid-${i}.png`);
+        const file = path.join(comfyui.dir, `solid-${i}.png`);
         await sharp({ create: { width: 96, height: 96, channels: 3, background: colour } })
           .png()
           .toFile(file);

@@ -4,61 +4,35 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServerStopping } from '../../runtime/shutdown.js';
-import { startComfyStandIn, type ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
-import { tempDir } from '../../testing/fixtures.js';
+import type { ComfyStandIn } from '../../testing/comfyui-stand-in/index.js';
+import { comfyEngines, never } from '../../testing/comfyui-engines.js';
 import type { RawImage } from '../../imaging/raw-image.js';
 import { autocorrelation, layFloor } from '../builtin/quilting/floor.js';
 import { joinRatio } from '../builtin/quilting/seam-metrics.js';
 import type { GenerateParams, RemotePrompt } from '../engine.js';
 import { templateNeeds } from './capabilities.js';
-import { ComfyUIEngine } from './comfyui-engine.js';
 import { fillSeries, loadWorkflowTemplates, seriesMask, SERIES_NODES } from './workflows.js';
 
 const WIDTH = 1448;
 const HEIGHT = 724;
 const FACES = 4;
 
-let tmp: ReturnType<typeof tempDir>;
-let referencePath: string;
-const standIns: ComfyStandIn[] = [];
-const engines: ComfyUIEngine[] = [];
-
-async function standIn(options: Parameters<typeof startComfyStandIn>[0] = {}) {
-  const comfy = await startComfyStandIn(options);
-  standIns.push(comfy);
-  return comfy;
-}
-
-function engine(urls: string[]) {
-  const made = new ComfyUIEngine({ urls });
-  engines.push(made);
-  return made;
-}
-
-const never = () => new AbortController().signal;
+const comfyui = comfyEngines('tessera-comfy-series-', () => noisePng(WIDTH, HEIGHT));
+const { standIn, engine } = comfyui;
 
 function seriesParams(overrides: Partial<GenerateParams> = {}): GenerateParams {
-  const stem = path.join(tmp.dir, `series-${Math.random().toString(36).slice(2)}`);
+  const stem = path.join(comfyui.dir, `series-${Math.random().toString(36).slice(2)}`);
   const seriesPaths = Array.from({ length: FACES }, (_, k) => `${stem}-f${k + 1}.png`);
-  return {
-    referencePath,
+  return comfyui.previewParams({
     outputPath: seriesPaths[0] ?? '',
     seriesPaths,
     width: WIDTH,
     height: HEIGHT,
-    seed: 1234,
     seamless: true,
-    mask: false,
-    similarity: 0.8,
-    imaginationWeight: 7.5,
-    promptAdherence: 1.2,
-    style: 0.3,
-    positivePrompt: 'weathered red brick wall',
-    negativePrompt: 'blurry, text',
     ...overrides,
-  };
+  });
 }
 
 /** A stochastic texture (blurred seeded noise): its joins are as smooth as its inside. */
@@ -154,19 +128,6 @@ async function expectSeries(paths: readonly string[]): Promise<void> {
   const tiled = repeat(layFloor(small.slice(0, 1), 6, 6, 7).floor, true);
   expect(random).toBeLessThanOrEqual(0.8 * tiled);
 }
-
-beforeAll(async () => {
-  tmp = tempDir('tessera-comfy-series-');
-  referencePath = path.join(tmp.dir, 'reference.png');
-  fs.writeFileSync(referencePath, await noisePng(WIDTH, HEIGHT));
-});
-
-afterEach(async () => {
-  for (const made of engines.splice(0)) made.close();
-  await Promise.all(standIns.splice(0).map((comfy) => comfy.close()));
-});
-
-afterAll(() => tmp.remove());
 
 describe('ComfyUI engine: a series of faces', () => {
   it('writes every face: face 1 as a preview, the others inpainted inside its band', async () => {
