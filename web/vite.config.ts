@@ -31,7 +31,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'mqtt', test: /node_modules[\\/]mqtt[\\/]/ },
-            // Only the material preview uses three.js, and loads it when it opens.
+            // Only the material preview and the laying preview's room use three.js, loaded when they open.
             { name: 'three', test: /node_modules[\\/]three[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
