@@ -130,6 +130,26 @@ export async function waitForPreview(
   throw new Error(`preview did not finish in ${timeoutMs} ms: ${seen.join(', ')}`);
 }
 
+/**
+ * Posts a preview and waits for it (waitForPreview's `nextJobEnd` and timeout); throws unless
+ * the post is taken (202) and the job finishes.
+ */
+export async function finishedPreview(
+  baseUrl: string,
+  cookie: string,
+  form: PreviewForm,
+  nextJobEnd: () => Promise<void>,
+  timeoutMs = 60_000,
+): Promise<PreviewResult> {
+  const posted = await postPreview(baseUrl, cookie, form);
+  if (posted.status !== 202) {
+    throw new Error(`preview refused: ${posted.status} ${await posted.text()}`);
+  }
+  const done = await waitForPreview(baseUrl, cookie, timeoutMs, nextJobEnd);
+  if (done.status !== 'finished') throw new Error(`preview ended ${done.seen.join(', ')}`);
+  return done;
+}
+
 async function readPreviewStatus(
   baseUrl: string,
   cookie: string,

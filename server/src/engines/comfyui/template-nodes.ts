@@ -187,7 +187,7 @@ export const SERIES_NODES = {
     inputs: ['x', 'y'],
     purpose: "the repainted face over face 1, where VAEEncode's crop took it from",
   },
-  output: { id: '9', classType: 'SaveImage', inputs: [], purpose: 'the image Tessera downloads' },
+  output: { ...PREVIEW_NODES.output },
 } as const satisfies Record<string, NodeBinding>;
 
 export const TEMPLATE_NODES: Record<TemplateName, Record<string, NodeBinding>> = {

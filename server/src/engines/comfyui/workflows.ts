@@ -21,14 +21,8 @@ import {
   type TemplateName,
 } from './template-nodes.js';
 
-export {
-  HD_NODES,
-  PREVIEW_NODES,
-  SERIES_NODES,
-  TEMPLATE_NODES,
-  type NodeBinding,
-  type TemplateName,
-} from './template-nodes.js';
+/** Callers take the node bindings from here too. */
+export * from './template-nodes.js';
 
 /** The templates shipped with Tessera; COMFYUI_WORKFLOWS_DIR may hold replacements. */
 export const DEFAULT_WORKFLOWS_DIR = path.join(
@@ -143,10 +137,7 @@ export function fillPreview(template: WorkflowTemplate, inputs: PreviewInputs): 
   const set = setter(prompt, template);
   const nodes = PREVIEW_NODES;
   set(nodes.reference, { image: inputs.referenceImage });
-  set(nodes.positive, { text: inputs.positivePrompt });
-  set(nodes.negative, { text: inputs.negativePrompt });
-  set(nodes.adherence, { weight: inputs.promptAdherence });
-  set(nodes.style, { weight: inputs.style });
+  setPrompts(set, nodes, inputs);
   set(nodes.size, { width: inputs.width, height: inputs.height });
   set(nodes.sampler, {
     seed: inputs.seed,
@@ -232,10 +223,7 @@ export function fillSeries(template: WorkflowTemplate, inputs: SeriesInputs): Co
   const mask = seriesMask(inputs.width, inputs.height);
   const inner = (side: number) => Math.max(1, side - 2 * mask.band);
   set(nodes.face, { image: inputs.faceImage });
-  set(nodes.positive, { text: inputs.positivePrompt });
-  set(nodes.negative, { text: inputs.negativePrompt });
-  set(nodes.adherence, { weight: inputs.promptAdherence });
-  set(nodes.style, { weight: inputs.style });
+  setPrompts(set, nodes, inputs);
   set(nodes.frame, { width: mask.width, height: mask.height });
   set(nodes.interior, { width: inner(mask.width), height: inner(mask.height) });
   const f = mask.feather;
@@ -258,6 +246,18 @@ function setTiling(
   const tiling = seamless ? 'enable' : 'disable';
   set(nodes.seamlessModel, { tiling });
   set(nodes.circularVae, { tiling });
+}
+
+/** The prompts and the IPAdapter weights, filled alike in the preview and the series templates. */
+function setPrompts(
+  set: Setter,
+  nodes: Record<'positive' | 'negative' | 'adherence' | 'style', NodeBinding>,
+  inputs: Pick<PreviewSettings, 'positivePrompt' | 'negativePrompt' | 'promptAdherence' | 'style'>,
+): void {
+  set(nodes.positive, { text: inputs.positivePrompt });
+  set(nodes.negative, { text: inputs.negativePrompt });
+  set(nodes.adherence, { weight: inputs.promptAdherence });
+  set(nodes.style, { weight: inputs.style });
 }
 
 /** Sets inputs of a bound node by id and input name; a missing required node is an error. */

@@ -8,13 +8,7 @@ import {
 } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bricksPng,
-  postPreview,
-  previewFields,
-  signIn,
-  waitForPreview,
-} from '../../testing/http.js';
+import { bricksPng, finishedPreview, previewFields, signIn } from '../../testing/http.js';
 import { startTestServer, type TestServer } from '../../testing/test-server.js';
 
 let t: TestServer;
@@ -34,13 +28,11 @@ const get = (path: string, cookie?: string) =>
 
 describe('the references library (GET /api/query/inputs)', () => {
   it('lists each uploaded reference with the LD images made from it, to its owner only', async () => {
-    const posted = await postPreview(t.server.url, alice, {
+    const form = {
       file: { name: 'Ladrillo Viejo.png', data: await bricksPng(128, 128) },
       fields: previewFields('alice', { image: 'Ladrillo Viejo.png' }),
-    });
-    expect(posted.status).toBe(202);
-    const done = await waitForPreview(t.server.url, alice, 60_000, () => t.nextJobChange('alice'));
-    expect(done.status).toBe('finished');
+    };
+    const done = await finishedPreview(t.server.url, alice, form, () => t.nextJobChange('alice'));
 
     const res = await get('/api/query/inputs', alice);
     expect(res.status).toBe(200);

@@ -13,10 +13,10 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bricksPng,
+  finishedPreview,
   postPreview,
   previewFields,
   signIn,
-  waitForPreview,
 } from '../../testing/http.js';
 import { seriesTestEngine } from '../../testing/series-engine.js';
 import type { TestClient } from '../../testing/test-client.js';
@@ -50,13 +50,11 @@ afterAll(async () => {
 
 /** Posts a preview and waits for it to finish; its output_image. */
 async function generate(fields: Record<string, string> = {}): Promise<string> {
-  const posted = await postPreview(base, alice, {
+  const form = {
     file: { name: 'bricks.png', data: reference },
     fields: previewFields('alice', { Kseed: '4242', ...fields }),
-  });
-  expect(posted.status).toBe(202);
-  const done = await waitForPreview(base, alice, 90_000, () => t.nextJobChange('alice'));
-  expect(done.status).toBe('finished');
+  };
+  const done = await finishedPreview(base, alice, form, () => t.nextJobChange('alice'), 90_000);
   return done.output_image ?? '';
 }
 
