@@ -138,7 +138,7 @@ function crashingOn(area: string, crashes: (name: string) => boolean): FileStore
   });
 }
 
-describe('a preview job of a series (faces > 1)', () => {
+describe('a preview job of a series (faces > 1)', { timeout: 90_000 }, () => {
   it('records every face as an LD image named by face, with series_id, face and faces; the output is face 1', async () => {
     const { output, reserved } = await run(serviceOn(), previewJob(4, null));
 

@@ -129,7 +129,7 @@ async function expectSeries(paths: readonly string[]): Promise<void> {
   expect(random).toBeLessThanOrEqual(0.8 * tiled);
 }
 
-describe('ComfyUI engine: a series of faces', () => {
+describe('ComfyUI engine: a series of faces', { timeout: 90_000 }, () => {
   it('writes every face: face 1 as a preview, the others inpainted inside its band', async () => {
     const comfy = await standIn();
     const percents: number[] = [];
@@ -227,7 +227,7 @@ describe('ComfyUI engine: a series of faces', () => {
   });
 });
 
-describe('ComfyUI engine: a series after a restart', () => {
+describe('ComfyUI engine: a series after a restart', { timeout: 90_000 }, () => {
   /** Runs a series until face 3's prompt is queued, then stops (as Tessera does) while it runs. */
   async function stopAtFace3(comfy: ComfyStandIn, params: GenerateParams) {
     const noted: RemotePrompt[] = [];

@@ -95,7 +95,7 @@ beforeAll(async () => {
   single = await generate();
 }, 240_000);
 
-describe('a series over HTTP (issue 25)', () => {
+describe('a series over HTTP (issue 25)', { timeout: 90_000 }, () => {
   it('Faces 4 posted: four LD images of one series, each with series_id, face and faces in the list answer', async () => {
     expect(seriesOutput).toMatch(/^bricks-[0-9a-f]{6}-f1\.png$/);
 

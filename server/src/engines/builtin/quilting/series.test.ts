@@ -77,7 +77,7 @@ function difference(a: RawImage, b: RawImage): number {
  * meet the shared edges, so every face's mortar or plank joints lie in phase (as on a real tile
  * series) while the content between them differs.
  */
-describe('series of faces (issue 25)', () => {
+describe('series of faces (issue 25)', { timeout: 90_000 }, () => {
   it.each(Object.keys(REFERENCES))(
     '%s: every face joins every face; faces differ; a random floor repeats less than one face',
     (name) => {
