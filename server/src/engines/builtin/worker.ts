@@ -11,7 +11,6 @@ import sharp from 'sharp';
 import { decodeToRaw } from '../../imaging/decode.js';
 import type { RawImage } from '../../imaging/raw-image.js';
 import type { WorkerJob, WorkerMessage } from './protocol.js';
-import type { RawImage as Face } from '../../imaging/raw-image.js';
 import { synthesizeSeries } from './quilting/series.js';
 import { synthesize, workingSize } from './quilting/synthesize.js';
 
@@ -54,7 +53,7 @@ async function run(job: WorkerJob): Promise<void> {
 }
 
 /** Encodes a face and posts it; `last`: the job's last face (progress reaches ENCODED). */
-async function encodeAndPost(face: number, image: Face, last: boolean): Promise<void> {
+async function encodeAndPost(face: number, image: RawImage, last: boolean): Promise<void> {
   const encoded = await sharp(image.data, {
     raw: { width: image.width, height: image.height, channels: 4 },
   })
