@@ -78,6 +78,19 @@ const TEXTS_BY_CODE = {
   MAPS_REQUEST_INVALID: `The request needs the gallery ('ld' or 'hd') and the image's file name`,
   MAPS_QUEUE_FULL: (limit: number) => `At most ${limit} material map jobs may wait at once`,
 
+  // Print files (issue 26, part 1)
+  PRINT_REQUEST_INVALID:
+    'The print file needs the HD image, a resolution from 72 to 1200 dpi, a bleed from 0 to 20 mm in steps of 0.5, LZW or Deflate, 8 or 16 bits and a colour profile',
+  PRINT_PROFILE_UNKNOWN: (profile: string) =>
+    `The colour profile '${profile}' is not installed on this server`,
+  PRINT_QUEUE_FULL: (limit: number) =>
+    `You already have ${limit} print files being made. Wait for one to finish before ordering more.`,
+  PRINT_ALREADY_ORDERED: 'A print file of this image with these settings is already on its way',
+
+  // Material packages (issue 26, part 3)
+  MATERIAL_PACKAGE_REQUEST_INVALID: `The material package needs the gallery ('ld' or 'hd'), the image's file name and a preset (standard, unreal or unity-hdrp)`,
+  MATERIAL_PACKAGE_NO_MAPS: 'Make the material maps first: the package is made from them',
+
   // Images and tags (messaging commands)
   IMAGE_NOT_FOUND: (filename: string) => `Image '${filename}' not found`,
   TAG_NOT_FOUND: (id: string) => `Tag '${id}' not found`,

@@ -1,6 +1,7 @@
 // The contract: every rule the server and the web app both apply, written once.
 export * from './constants.js';
 export * from './dates.js';
+export * from './detail.js';
 export * from './errors.js';
 export * from './file-name.js';
 export * from './formats.js';
@@ -8,9 +9,11 @@ export * from './generation.js';
 export * from './hd-sizes.js';
 export * from './http.js';
 export * from './material-maps.js';
+export * from './material-package.js';
 export * from './messages.js';
 export * from './metadata.js';
 export * from './numbers.js';
+export * from './print.js';
 export * from './routes.js';
 export * from './search.js';
 export * from './status.js';

@@ -23,10 +23,34 @@ export const MATERIAL_MAP_LABELS: Readonly<Record<MaterialMap, string>> = {
   'ambient-occlusion': 'Ambient occlusion',
 };
 
+/**
+ * How the height is read from the picture (issue 26, part 4): from luminance, light is high;
+ * `invert` makes dark high (light mortar between darker bricks lies low); `strength` scales the
+ * relief the normals, the occlusion and a displacement show. Kept with the maps they made.
+ */
+export const MATERIAL_HEIGHT_STRENGTH_RANGE = { min: 0.25, max: 4, step: 0.25 } as const;
+export const heightSettingsSchema = z.object({
+  invert: z.boolean(),
+  strength: z
+    .number()
+    .min(MATERIAL_HEIGHT_STRENGTH_RANGE.min)
+    .max(MATERIAL_HEIGHT_STRENGTH_RANGE.max)
+    .refine((value) => Number.isInteger(value / MATERIAL_HEIGHT_STRENGTH_RANGE.step), {
+      message: `in steps of ${MATERIAL_HEIGHT_STRENGTH_RANGE.step}`,
+    }),
+});
+export type HeightSettings = z.infer<typeof heightSettingsSchema>;
+export const DEFAULT_HEIGHT_SETTINGS: HeightSettings = { invert: false, strength: 1 };
+
 /** Which image: a gallery ('ld' or 'hd') and its file name. */
 export const materialMapsRequestSchema = z.object({
   kind: z.enum(['ld', 'hd']),
   image: fileNameSchema,
+});
+
+/** An order of maps: the image, and how its height is read (DEFAULT_HEIGHT_SETTINGS if absent). */
+export const materialMapsOrderSchema = materialMapsRequestSchema.extend({
+  height: heightSettingsSchema.optional(),
 });
 
 export const materialMapsJobSchema = z.object({
@@ -56,9 +80,12 @@ export const materialMapsStatusSchema = z.object({
   colourPreview: fileNameSchema.optional(),
   /** Whether the maps wrap around the image's edges (a seamless texture's maps tile). */
   seamless: z.boolean(),
+  /** How the maps made last read the height (DEFAULT_HEIGHT_SETTINGS before any). */
+  height: heightSettingsSchema,
 });
 
 export type MaterialMapsRequest = z.infer<typeof materialMapsRequestSchema>;
+export type MaterialMapsOrder = z.infer<typeof materialMapsOrderSchema>;
 export type MaterialMapsJob = z.infer<typeof materialMapsJobSchema>;
 export type MaterialMapFile = z.infer<typeof materialMapFileSchema>;
 export type MaterialMapsStatus = z.infer<typeof materialMapsStatusSchema>;

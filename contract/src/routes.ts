@@ -51,7 +51,21 @@ export const API_ROUTES = {
   /** GET ?kind=&image= → materialMapsStatusSchema: the maps made and the latest job. */
   materialMapsStatus: '/api/query/material-maps',
 
+  // Beyond the spec: print files of an HD image (issue 26, part 1).
+  /** GET → printProfilesResponseSchema: sRGB and the operator's ICC profiles. */
+  printProfiles: '/api/query/print-profiles',
+  /** GET printEstimateQuerySchema → printEstimateSchema: the file's pixels and bytes before. */
+  printEstimate: '/api/query/print-estimate',
+  /** POST printOrderSchema → printFileSchema (202): orders a print file as a job. */
+  printOrder: '/api/command/print-file',
+  /** GET ?image= → printFilesResponseSchema: the HD image's print files and their jobs. */
+  printFiles: '/api/query/print-files',
+
   // The user's image files (SPEC §7), to their owner only.
+  /** A print file (issue 26): the TIFF, as an attachment. */
+  printFile: '/api/images/print/:filename',
+  /** A material package (issue 26, part 3): GET materialPackageQuerySchema → the ZIP. */
+  materialPackage: '/api/images/material-package',
   /** Material maps (issue 17): one map file, as an attachment. */
   mapImage: '/api/images/maps/:filename',
   ldImage: '/api/images/ld/:filename',
@@ -77,6 +91,7 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.resumeHdQueue },
   { method: 'POST', path: API_ROUTES.zipCreate },
   { method: 'POST', path: API_ROUTES.materialMapsOrder },
+  { method: 'POST', path: API_ROUTES.printOrder },
 ] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
 
 /**
@@ -153,6 +168,11 @@ export function ldImageUrl(filename: string): string {
 
 export function ldThumbnailUrl(filename: string): string {
   return thumbnailUrl('ld', filename);
+}
+
+/** Where a finished print file downloads. */
+export function printFileUrl(filename: string): string {
+  return routeUrl(API_ROUTES.printFile, { filename });
 }
 
 /** An HD file downloads from here (the server names the download after its source and size). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DEFAULT_HEIGHT_SETTINGS,
   errorText,
   serverError,
   type MaterialMapsJob,
@@ -99,6 +100,7 @@ export class MaterialMapService {
       maps: set?.maps ?? [],
       ...(set && { colourPreview: previewFileName(request.kind, image.filename, 'colour') }),
       seamless: set?.seamless ?? (await this.isSeamless(owner, image)),
+      height: DEFAULT_HEIGHT_SETTINGS,
     };
   }
 

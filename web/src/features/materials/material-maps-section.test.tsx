@@ -1,5 +1,10 @@
 // @vitest-environment jsdom
-import { API_ROUTES, MATERIAL_MAPS, type MaterialMapsStatus } from '@tessera/contract';
+import {
+  API_ROUTES,
+  DEFAULT_HEIGHT_SETTINGS,
+  MATERIAL_MAPS,
+  type MaterialMapsStatus,
+} from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -16,6 +21,7 @@ const FINISHED: MaterialMapsStatus = {
   })),
   colourPreview: 'waves_ld_colour.preview.jpg',
   seamless: true,
+  height: DEFAULT_HEIGHT_SETTINGS,
 };
 
 /** The server as the section sees it: each status poll answers the next of `answers`. */
@@ -27,7 +33,12 @@ function serve(answers: MaterialMapsStatus[]) {
     let status = 200;
     if (path === API_ROUTES.materialMapsOrder) {
       orders.push(JSON.parse(String(init?.body)));
-      body = { job: { id: 'j1', status: 'queued', percent: 0 }, maps: [], seamless: true };
+      body = {
+        job: { id: 'j1', status: 'queued', percent: 0 },
+        maps: [],
+        seamless: true,
+        height: DEFAULT_HEIGHT_SETTINGS,
+      };
       status = 202;
     } else {
       body = answers[Math.min(polls++, answers.length - 1)] ?? FINISHED;
@@ -54,11 +65,17 @@ afterEach(() => {
 
 describe('the material maps section', () => {
   it('orders the maps, shows the percent while they are made, then a link per map', async () => {
-    const none: MaterialMapsStatus = { job: null, maps: [], seamless: true };
+    const none: MaterialMapsStatus = {
+      job: null,
+      maps: [],
+      seamless: true,
+      height: DEFAULT_HEIGHT_SETTINGS,
+    };
     const running: MaterialMapsStatus = {
       job: { id: 'j1', status: 'in_progress', percent: 40 },
       maps: [],
       seamless: true,
+      height: DEFAULT_HEIGHT_SETTINGS,
     };
     const server = serve([none, running, running, FINISHED]);
     show();
@@ -92,6 +109,7 @@ describe('the material maps section', () => {
         job: { id: 'j1', status: 'error', percent: 10, error: 'Disk full' },
         maps: [],
         seamless: false,
+        height: DEFAULT_HEIGHT_SETTINGS,
       },
     ]);
     show();

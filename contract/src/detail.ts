@@ -1,0 +1,56 @@
+// Honest detail (issue 26, part 2): how much of a print is detail the engines generated and how
+// much is enlargement, as pixels per centimetre of each stage. The HD service records the width
+// of the last generated stage (the upscaling network's output) as HD_DETAIL_WIDTH_KEY.
+
+/** HD metadata: the pixel width of the image the engine's network made, before any resample. */
+export const HD_DETAIL_WIDTH_KEY = 'detail_width';
+
+export interface DetailFigures {
+  /** The LD image over the print's width. */
+  ldPxPerCm: number;
+  /** What the network generated (absent where the HD record does not say: made before). */
+  generatedPxPerCm?: number;
+  /** The HD file. */
+  hdPxPerCm: number;
+  /** The print file, when a resolution is chosen. */
+  printPxPerCm?: number;
+  /**
+   * The share of the final pixels' detail that was generated, 0–1: generated ÷ final density
+   * (the print's, else the HD's); the rest is enlargement. Absent with generatedPxPerCm.
+   */
+  generatedShare?: number;
+}
+
+/** Pixels per centimetre for a dpi. */
+export function pxPerCmOfDpi(dpi: number): number {
+  return dpi / 2.54;
+}
+
+/**
+ * The figures for an HD image `hdWidth` px wide printing `widthCm` wide, made from an LD image
+ * `ldWidth` px wide whose network output was `detailWidth` px wide, printed at `printDpi`.
+ */
+export function detailFigures(input: {
+  widthCm: number;
+  ldWidth: number;
+  hdWidth: number;
+  detailWidth?: number;
+  printDpi?: number;
+}): DetailFigures {
+  const per = (px: number) => px / input.widthCm;
+  const hdPxPerCm = per(input.hdWidth);
+  const printPxPerCm = input.printDpi === undefined ? undefined : pxPerCmOfDpi(input.printDpi);
+  // The network's detail never exceeds the HD file's own (a ×4 network output resampled down).
+  const generatedPxPerCm =
+    input.detailWidth === undefined ? undefined : Math.min(per(input.detailWidth), hdPxPerCm);
+  const final = printPxPerCm ?? hdPxPerCm;
+  return {
+    ldPxPerCm: per(input.ldWidth),
+    hdPxPerCm,
+    ...(generatedPxPerCm !== undefined && {
+      generatedPxPerCm,
+      generatedShare: Math.min(1, generatedPxPerCm / final),
+    }),
+    ...(printPxPerCm !== undefined && { printPxPerCm }),
+  };
+}
