@@ -49,6 +49,8 @@ export const MATERIAL_MAPS_TEXTS = {
   heightStrength: 'Height strength',
   heightStrengthValue: (strength: number) => `×${strength}`,
   remake: 'Remake maps',
+  /** The height map's small copy beside the controls: what inverting turns over. */
+  heightMap: 'Height map (light is high)',
   /** The controls differ from the settings the maps shown were made with. */
   settingsChanged:
     'The maps shown were made with other height settings: remake them to apply these.',

@@ -1,13 +1,14 @@
 import {
   API_ROUTES,
   materialMapsStatusSchema,
+  type MaterialMapsOrder,
   type MaterialMapsRequest,
   type MaterialMapsStatus,
 } from '@tessera/contract';
 import { expectAnswer, getJson, postJson } from './http';
 
-/** Orders the image's maps; resolves with their status (the job queued). */
-export async function orderMaterialMaps(request: MaterialMapsRequest): Promise<MaterialMapsStatus> {
+/** Orders the image's maps, read with these height settings; resolves with their status. */
+export async function orderMaterialMaps(request: MaterialMapsOrder): Promise<MaterialMapsStatus> {
   return expectAnswer(
     await postJson(API_ROUTES.materialMapsOrder, request),
     materialMapsStatusSchema,
