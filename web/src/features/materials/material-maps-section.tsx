@@ -2,7 +2,6 @@ import {
   DEFAULT_HEIGHT_SETTINGS,
   MATERIAL_MAP_LABELS,
   MATERIAL_MAPS_TEXTS,
-  materialMapUrl,
   type HeightSettings,
   type MaterialMap,
   type MaterialMapsRequest,
@@ -11,7 +10,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { DownloadIcon } from '../../components/icons';
-import { fetchMaterialMaps, orderMaterialMaps } from '../../lib/api/materials';
+import { fetchMaterialMaps, mapFileUrl, orderMaterialMaps } from '../../lib/api/materials';
 import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
 import { HeightControls } from './height-controls';
 import './materials.css';
@@ -30,15 +29,6 @@ function mapsRunning(status: MaterialMapsStatus | undefined): boolean {
 
 function sameHeight(a: HeightSettings, b: HeightSettings): boolean {
   return a.invert === b.invert && a.strength === b.strength;
-}
-
-/**
- * A map file's address for this set of maps: remade maps keep their names, and the server lets
- * a browser keep a file a minute, so the time the set was made tells the browser it is new.
- */
-function mapUrl(filename: string, madeAt: string | undefined): string {
-  const url = materialMapUrl(filename);
-  return madeAt === undefined ? url : `${url}?${new URLSearchParams({ v: madeAt }).toString()}`;
 }
 
 export interface MaterialMapsSectionProps {
@@ -86,7 +76,7 @@ export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
 
   const preview = (map: MaterialMap) => {
     const file = maps.find((m) => m.map === map);
-    return file ? mapUrl(file.preview, madeAt) : undefined;
+    return file ? mapFileUrl(file.preview, madeAt) : undefined;
   };
   const normal = preview('normal-opengl');
   const roughness = preview('roughness');
@@ -134,7 +124,7 @@ export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
               <li key={m.map}>
                 <a
                   className="button button-small"
-                  href={mapUrl(m.filename, madeAt)}
+                  href={mapFileUrl(m.filename, madeAt)}
                   download={m.filename}
                 >
                   <DownloadIcon />
@@ -150,7 +140,7 @@ export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
             heightMap !== undefined && (
               <Suspense fallback={<p className="material-preview-note">Loading 3D preview…</p>}>
                 <MaterialPreview
-                  colour={mapUrl(data.colourPreview, madeAt)}
+                  colour={mapFileUrl(data.colourPreview, madeAt)}
                   normal={normal}
                   roughness={roughness}
                   occlusion={occlusion}
