@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_HEIGHT_SETTINGS } from '@tessera/contract';
 import sharp from 'sharp';
 import { WorkerMaterialMapsMaker } from '../server/src/imaging/material-maps/maker.js';
 import { LocalFileStore } from '../server/src/files/local-file-store.js';
@@ -50,6 +51,7 @@ async function measure(mode: Mode, sourcePath: string): Promise<void> {
         fs.createReadStream(sourcePath),
         {
           seamless: true,
+          height: DEFAULT_HEIGHT_SETTINGS,
           onProgress: () => undefined,
           signal: new AbortController().signal,
         },

@@ -10,7 +10,8 @@ import { openPage, signIn, userFolder } from './support/session.js';
 
 /**
  * PBR material maps (issue 17, part 5) in the LD Image Details modal, against the real server:
- * generate them, download one, and see the material drawn by WebGL on the 3D preview.
+ * generate them, download one, and see the material drawn by WebGL on the 3D preview; remake
+ * them with the height inverted (issue 26, part 4) and see the height map turn over.
  */
 
 const SIZE = 512;
@@ -44,6 +45,41 @@ async function drawnShare(page: Page): Promise<number> {
     if (difference > 24) drawn++;
   }
   return drawn / (info.width * info.height);
+}
+
+/**
+ * The grey of each pixel of a screenshot of the height map (its first channel), within a margin
+ * that leaves out the rounded corners and the page behind them.
+ */
+async function greyPixels(shot: Buffer): Promise<number[]> {
+  const { width = 0, height = 0 } = await sharp(shot).metadata();
+  const margin = Math.round(Math.min(width, height) * 0.1);
+  const { data, info } = await sharp(shot)
+    .extract({ left: margin, top: margin, width: width - 2 * margin, height: height - 2 * margin })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return Array.from({ length: info.width * info.height }, (_, i) => data[i * info.channels] ?? 0);
+}
+
+/** Pearson's correlation of two equally long lists: −1 when one is the other turned over. */
+function correlation(a: number[], b: number[]): number {
+  const mean = (v: number[]) => v.reduce((sum, x) => sum + x, 0) / v.length;
+  const [ma, mb] = [mean(a), mean(b)];
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  a.forEach((x, i) => {
+    const y = b[i] ?? mb;
+    ab += (x - ma) * (y - mb);
+    aa += (x - ma) ** 2;
+    bb += (y - mb) ** 2;
+  });
+  return ab / Math.sqrt(aa * bb);
+}
+
+function meanDifference(a: number[], b: number[]): number {
+  if (a.length !== b.length) return Infinity;
+  return a.reduce((sum, v, i) => sum + Math.abs(v - (b[i] ?? 0)), 0) / a.length;
 }
 
 describe.skipIf(browserMissing)('material maps in the Image Details modal', () => {
@@ -96,9 +132,7 @@ describe.skipIf(browserMissing)('material maps in the Image Details modal', () =
     const saved = await fs.readFile(await download.path());
     const meta = await sharp(saved).metadata();
     expect([meta.width, meta.height, meta.channels]).toEqual([SIZE, SIZE, 3]);
-    expect(await section.getByRole('button', { name: 'Generate maps again' }).isEnabled()).toBe(
-      true,
-    );
+    expect(await section.getByRole('button', { name: 'Remake maps' }).isEnabled()).toBe(true);
 
     // The preview drew once every texture loaded: most of the canvas is lit material.
     const canvas = dialog.getByRole('img', { name: '3D preview of the material' });
@@ -115,5 +149,34 @@ describe.skipIf(browserMissing)('material maps in the Image Details modal', () =
     await page.mouse.up();
     await expect.poll(async () => (await canvas.screenshot()).equals(before)).toBe(false);
     expect(await drawnShare(page)).toBeGreaterThan(0.2);
+  }, 120_000);
+
+  it('remakes the maps with the height inverted: the height map shown turns over', async () => {
+    await page.getByRole('button', { name: 'waves.png', exact: true }).click();
+    const section = page
+      .getByRole('dialog', { name: 'waves.png' })
+      .getByRole('region', { name: 'Material maps' });
+    const invert = section.getByRole('checkbox', { name: 'Invert height' });
+    const heightMap = section.getByRole('img', { name: /^Height map/ });
+    // The maps as first made (by the test before, or now when run alone): not inverted.
+    const order = section.getByRole('button', { name: /^(Generate maps|Remake maps)$/ });
+    if ((await order.textContent()) === 'Generate maps') await order.click();
+    await heightMap.waitFor({ timeout: 60_000 });
+    expect(await invert.isChecked()).toBe(false);
+    await expect.poll(() => heightMap.evaluate((img: HTMLImageElement) => img.complete)).toBe(true);
+    const plain = await greyPixels(await heightMap.screenshot());
+
+    await invert.check();
+    await section.getByRole('button', { name: 'Remake maps' }).click();
+    await expect
+      .poll(async () => meanDifference(await greyPixels(await heightMap.screenshot()), plain), {
+        timeout: 60_000,
+      })
+      .toBeGreaterThan(20);
+    // Turned over, pixel by pixel: where it was light it is dark, and the other way round.
+    const inverted = await greyPixels(await heightMap.screenshot());
+    expect(correlation(inverted, plain)).toBeLessThan(-0.9);
+    expect(await invert.isChecked()).toBe(true);
+    expect(await section.getByRole('button', { name: 'Remake maps' }).isEnabled()).toBe(true);
   }, 120_000);
 });

@@ -2,6 +2,7 @@
 // the answer's `error` field carries (HTTP and messaging alike); the codes name them in the code
 // and the tests, so a text can be reworded without hunting for its copies.
 import { MAX_COMMAND_BYTES } from './constants.js';
+import { MATERIAL_HEIGHT_STRENGTH_RANGE } from './material-maps.js';
 import { TEXTS } from './texts.js';
 
 type ErrorText = string | ((...args: never[]) => string);
@@ -77,6 +78,11 @@ const TEXTS_BY_CODE = {
   // Material maps (issue 17)
   MAPS_REQUEST_INVALID: `The request needs the gallery ('ld' or 'hd') and the image's file name`,
   MAPS_QUEUE_FULL: (limit: number) => `At most ${limit} material map jobs may wait at once`,
+  /** The order's `height` is not heightSettingsSchema (issue 26, part 4). */
+  MAPS_HEIGHT_INVALID: `The height needs 'invert' (true or false) and a strength from ${MATERIAL_HEIGHT_STRENGTH_RANGE.min} to ${MATERIAL_HEIGHT_STRENGTH_RANGE.max} in steps of ${MATERIAL_HEIGHT_STRENGTH_RANGE.step}`,
+  /** An order with other height settings while the image's maps are being made. */
+  MAPS_HEIGHT_BUSY:
+    'The maps of this image are being made with other height settings. Remake them once they are done.',
 
   // Print files (issue 26, part 1)
   PRINT_REQUEST_INVALID:

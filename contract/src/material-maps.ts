@@ -42,6 +42,20 @@ export const heightSettingsSchema = z.object({
 export type HeightSettings = z.infer<typeof heightSettingsSchema>;
 export const DEFAULT_HEIGHT_SETTINGS: HeightSettings = { invert: false, strength: 1 };
 
+/** What the maps section says about the height settings (issue 26, part 4). */
+export const MATERIAL_MAPS_TEXTS = {
+  invertHeight: 'Invert height',
+  invertHeightHint: 'Dark is high: for light mortar between darker bricks or tiles',
+  heightStrength: 'Height strength',
+  heightStrengthValue: (strength: number) => `×${strength}`,
+  remake: 'Remake maps',
+  /** The height map's small copy beside the controls: what inverting turns over. */
+  heightMap: 'Height map (light is high)',
+  /** The controls differ from the settings the maps shown were made with. */
+  settingsChanged:
+    'The maps shown were made with other height settings: remake them to apply these.',
+} as const;
+
 /** Which image: a gallery ('ld' or 'hd') and its file name. */
 export const materialMapsRequestSchema = z.object({
   kind: z.enum(['ld', 'hd']),
@@ -82,6 +96,11 @@ export const materialMapsStatusSchema = z.object({
   seamless: z.boolean(),
   /** How the maps made last read the height (DEFAULT_HEIGHT_SETTINGS before any). */
   height: heightSettingsSchema,
+  /**
+   * When the maps shown were made (ISO 8601); set with the maps. Remade maps keep their file
+   * names, so the preview URLs carry it: a browser never shows its copy of the maps before.
+   */
+  madeAt: z.string().optional(),
 });
 
 export type MaterialMapsRequest = z.infer<typeof materialMapsRequestSchema>;

@@ -1,4 +1,4 @@
-import type { HdFactors, HdSizeLabel, PreviewSettings } from '@tessera/contract';
+import type { HdFactors, HdSizeLabel, HeightSettings, PreviewSettings } from '@tessera/contract';
 import type { Owner } from '../owner.js';
 
 /**
@@ -30,6 +30,8 @@ export interface MapsJobParams {
   owner: Owner;
   kind: 'ld' | 'hd';
   image: string;
+  /** How the height is read (issue 26, part 4); absent in jobs stored before: the defaults. */
+  height?: HeightSettings;
 }
 
 /** Every kind of job and its params: a new kind is a line here, then a handler and a policy. */

@@ -3,14 +3,16 @@ import {
   DEFAULT_HEIGHT_SETTINGS,
   errorText,
   serverError,
+  type HeightSettings,
   type MaterialMapsJob,
+  type MaterialMapsOrder,
   type MaterialMapsRequest,
   type MaterialMapsStatus,
 } from '@tessera/contract';
 import type { Logger } from 'pino';
 import type { FileStore } from '../files/file-store.js';
 import type { MaterialMapsMaker } from '../imaging/material-maps/maker.js';
-import type { JobRecord } from '../jobs/job.js';
+import type { JobRecord, MapsJobParams } from '../jobs/job.js';
 import { QueueFullError, type OwnerQueue } from '../jobs/queue.js';
 import { PermanentJobError, type JobHandler, type JobScheduler } from '../jobs/runner.js';
 import type { ImageRecord, ImageRepository } from '../store/images.js';
@@ -19,7 +21,7 @@ import { stem } from './generation.js';
 import type { Owner } from '../owner.js';
 
 export type OrderResult =
-  { ok: true; status: MaterialMapsStatus } | { ok: false; status: 404 | 429; error: string };
+  { ok: true; status: MaterialMapsStatus } | { ok: false; status: 404 | 409 | 429; error: string };
 
 /** How many of the owner's latest maps jobs are searched for an image's latest one. */
 const RECENT_JOBS = 200;
@@ -50,27 +52,47 @@ export class MaterialMapService {
     private readonly log: Logger,
   ) {}
 
-  /** Queues the image's maps; an order while its job is live reports that job instead. */
-  async order(owner: Owner, request: MaterialMapsRequest): Promise<OrderResult> {
-    const image = await this.images.find(owner.id, request.kind, request.image);
+  /**
+   * Queues the image's maps, their height read as the order says (the defaults if it says
+   * nothing). An order while the image's job is live reports that job when it reads the height
+   * alike, and is refused (409) when not: the image has one live job at a time, since two would
+   * write the same files, maybe at once in two processes, and leave a set made one way recorded
+   * as made the other; and a refusal, unlike reporting the job, does not pass the settings over
+   * in silence. The page offers no remake while a job is live, so a person rarely meets it.
+   */
+  async order(owner: Owner, request: MaterialMapsOrder): Promise<OrderResult> {
+    const { kind, image: name } = request;
+    const image = await this.images.find(owner.id, kind, name);
     if (!image) {
-      return { ok: false, status: 404, error: errorText('ORDERED_IMAGE_NOT_FOUND', request.image) };
+      return { ok: false, status: 404, error: errorText('ORDERED_IMAGE_NOT_FOUND', name) };
     }
-    try {
-      await this.scheduler.enqueue({
-        publicId: randomUUID(),
-        ownerId: owner.id,
-        kind: 'maps',
-        params: { owner, kind: request.kind, image: image.filename },
-        dedupeKey: dedupeKey(request),
-      });
-    } catch (err) {
-      if (err instanceof QueueFullError) {
-        return { ok: false, status: 429, error: errorText('MAPS_QUEUE_FULL', err.limit) };
+    const height = request.height ?? DEFAULT_HEIGHT_SETTINGS;
+    const key = dedupeKey(request);
+    // A second round only when the live job that held the key ended between the two steps.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const queued = await this.scheduler.enqueue({
+          publicId: randomUUID(),
+          ownerId: owner.id,
+          kind: 'maps',
+          params: { owner, kind, image: image.filename, height },
+          dedupeKey: key,
+        });
+        if (queued) break;
+      } catch (err) {
+        if (err instanceof QueueFullError) {
+          return { ok: false, status: 429, error: errorText('MAPS_QUEUE_FULL', err.limit) };
+        }
+        throw err;
       }
-      throw err;
+      const live = await this.jobs.findLive(owner.id, 'maps', key);
+      if (!live) continue;
+      if (!sameHeight(heightOf(live.params), height)) {
+        return { ok: false, status: 409, error: errorText('MAPS_HEIGHT_BUSY') };
+      }
+      break;
     }
-    this.log.info({ user: owner.username, ...request }, 'material maps ordered');
+    this.log.info({ user: owner.username, kind, image: name, height }, 'material maps ordered');
     return { ok: true, status: await this.statusOf(owner, image, request) };
   }
 
@@ -100,7 +122,8 @@ export class MaterialMapService {
       maps: set?.maps ?? [],
       ...(set && { colourPreview: previewFileName(request.kind, image.filename, 'colour') }),
       seamless: set?.seamless ?? (await this.isSeamless(owner, image)),
-      height: DEFAULT_HEIGHT_SETTINGS,
+      height: set?.height ?? DEFAULT_HEIGHT_SETTINGS,
+      ...(set && { madeAt: set.madeAt }),
     };
   }
 
@@ -122,11 +145,13 @@ export class MaterialMapService {
    */
   readonly runMaps: JobHandler<'maps'> = async (job, { progress, signal }) => {
     const { owner, kind, image } = job.params;
+    const height = heightOf(job.params);
     const record = await this.images.find(owner.id, kind, image);
     if (!record) throw new PermanentJobError(serverError('IMAGE_GONE', image));
     const seamless = await this.isSeamless(owner, record);
     const made = await this.maker.make(this.files.read(owner.username, kind, image), {
       seamless,
+      height,
       onProgress: (percent) => progress(percent * 0.95),
       signal,
     });
@@ -151,7 +176,7 @@ export class MaterialMapService {
         await this.maps.replace(
           owner.id,
           record.id,
-          { seamless, maps: stored },
+          { seamless, height, maps: stored },
           new Date().toISOString(),
         );
       } catch (err) {
@@ -163,7 +188,15 @@ export class MaterialMapService {
         throw new PermanentJobError(serverError('IMAGE_GONE', image));
       }
       this.log.info(
-        { user: owner.username, image, kind, seamless, job: job.id, rowsHeld: made.maxRowsHeld },
+        {
+          user: owner.username,
+          image,
+          kind,
+          seamless,
+          height,
+          job: job.id,
+          rowsHeld: made.maxRowsHeld,
+        },
         'material maps made',
       );
       // The job's output: the first map, by which the set is named.
@@ -203,6 +236,15 @@ export class MaterialMapService {
 
 function dedupeKey(request: MaterialMapsRequest): string {
   return `maps:${request.kind}:${request.image}`;
+}
+
+/** The job's height settings; a job stored before they existed reads the defaults. */
+function heightOf(params: MapsJobParams): HeightSettings {
+  return params.height ?? DEFAULT_HEIGHT_SETTINGS;
+}
+
+function sameHeight(a: HeightSettings, b: HeightSettings): boolean {
+  return a.invert === b.invert && a.strength === b.strength;
 }
 
 function jobView(job: JobRecord<'maps'>): MaterialMapsJob {

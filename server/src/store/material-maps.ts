@@ -1,4 +1,4 @@
-import type { MaterialMap } from '@tessera/contract';
+import type { HeightSettings, MaterialMap } from '@tessera/contract';
 import type { Db } from './database.js';
 
 export interface MaterialMapRecord {
@@ -11,13 +11,21 @@ export interface MaterialMapRecord {
 
 export interface MaterialMapSet {
   seamless: boolean;
+  /** How the maps read the height (issue 26, part 4): what a displacement of them scales by. */
+  height: HeightSettings;
   maps: MaterialMapRecord[];
+}
+
+/** A set as recorded: with when it was made. */
+export interface StoredMaterialMapSet extends MaterialMapSet {
+  /** ISO 8601: the `createdAt` the set was recorded with. */
+  madeAt: string;
 }
 
 /** The material_maps table: one method per query. */
 export interface MaterialMapRepository {
   /** The image's latest maps; undefined before any were made. */
-  ofImage(imageId: number): Promise<MaterialMapSet | undefined>;
+  ofImage(imageId: number): Promise<StoredMaterialMapSet | undefined>;
   /** The file names of all the owner's maps (what a ZIP of maps may hold). */
   filenames(ownerId: number): Promise<Set<string>>;
   /**
@@ -32,7 +40,16 @@ export function createMaterialMapRepository(db: Db): MaterialMapRepository {
     async ofImage(imageId) {
       const rows = await db
         .selectFrom('material_maps')
-        .select(['map', 'filename', 'bytes', 'preview_filename', 'seamless'])
+        .select([
+          'map',
+          'filename',
+          'bytes',
+          'preview_filename',
+          'seamless',
+          'height_invert',
+          'height_strength',
+          'created_at',
+        ])
         .where('image_id', '=', imageId)
         .orderBy('id')
         .execute();
@@ -40,6 +57,8 @@ export function createMaterialMapRepository(db: Db): MaterialMapRepository {
       if (!first) return undefined;
       return {
         seamless: first.seamless === 1,
+        height: { invert: first.height_invert === 1, strength: Number(first.height_strength) },
+        madeAt: first.created_at,
         maps: rows.map((row) => ({
           map: row.map as MaterialMap,
           filename: row.filename,
@@ -72,6 +91,8 @@ export function createMaterialMapRepository(db: Db): MaterialMapRepository {
               bytes,
               preview_filename: preview,
               seamless: set.seamless ? 1 : 0,
+              height_invert: set.height.invert ? 1 : 0,
+              height_strength: set.height.strength,
               created_at: createdAt,
             })),
           )

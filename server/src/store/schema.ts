@@ -129,6 +129,10 @@ export interface MaterialMapsTable {
   /** 1 when the maps were made with wrap-around edges (a seamless texture). */
   seamless: number;
   created_at: string;
+  /** 1 when the height was read inverted, dark high (migration 0020). */
+  height_invert: number;
+  /** The height's strength, 0.25 to 4 (migration 0020). */
+  height_strength: number;
 }
 
 /** One key's count in its current window (login throttling, command rates); migration 0014. */

@@ -1,6 +1,7 @@
 import {
   API_ROUTES,
   errorText,
+  materialMapsOrderSchema,
   materialMapsRequestSchema,
   type MaterialMapsStatus,
 } from '@tessera/contract';
@@ -12,7 +13,8 @@ import { ownerOf } from '../session.js';
 export type MaterialMapsApi = Pick<MaterialMapService, 'order' | 'status'>;
 
 /**
- * Issue 17, part 5: POST orders an image's material maps (202 and the status), GET tells how
+ * Issue 17, part 5: POST orders an image's material maps (202 and the status; issue 26, part 4:
+ * with how the height is read, 409 while the image's job reads it otherwise), GET tells how
  * far they are and which files there are; the files themselves download from
  * /api/images/maps/:filename (routes/images.ts) and as one ZIP (routes/zip.ts, kind 'maps').
  */
@@ -24,9 +26,14 @@ export const materialMapRoutes: FastifyPluginAsync<{ materialMaps: MaterialMapsA
     API_ROUTES.materialMapsOrder,
     { preHandler: app.requireUser },
     async (request, reply) => {
-      const body = materialMapsRequestSchema.safeParse(request.body);
-      if (!body.success)
-        return reply.status(400).send({ error: errorText('MAPS_REQUEST_INVALID') });
+      const body = materialMapsOrderSchema.safeParse(request.body);
+      if (!body.success) {
+        // A bad height says what a height must be; any other fault, what the order needs.
+        const height = body.error.issues.every((issue) => issue.path[0] === 'height');
+        return reply
+          .status(400)
+          .send({ error: errorText(height ? 'MAPS_HEIGHT_INVALID' : 'MAPS_REQUEST_INVALID') });
+      }
       const result = await materialMaps.order(ownerOf(request), body.data);
       if (!result.ok) return reply.status(result.status).send({ error: result.error });
       reply.header('cache-control', 'no-store');

@@ -3,12 +3,15 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { startWorker } from '../../runtime/worker-url.js';
+import type { HeightSettings } from '@tessera/contract';
 import type { MaterialMapName } from './maps.js';
 import type { MapsWorkerMessage, MapsWorkerTask } from './protocol.js';
 
 export interface MakeMapsOptions {
   /** A seamless texture: the filters wrap around its edges, so its maps tile too. */
   seamless: boolean;
+  /** How the height is read from the picture: inverted or not, and the relief's strength. */
+  height: HeightSettings;
   /** 0 to 100. */
   onProgress: (percent: number) => void;
   signal: AbortSignal;
@@ -69,7 +72,12 @@ export class WorkerMaterialMapsMaker implements MaterialMapsMaker {
       // The worker names its own outputs, beside the source in the scratch folder.
       const workDir = path.dirname(sourcePath);
       await pipeline(image, fs.createWriteStream(sourcePath), { signal: options.signal });
-      const task: MapsWorkerTask = { sourcePath, workDir, seamless: options.seamless };
+      const task: MapsWorkerTask = {
+        sourcePath,
+        workDir,
+        seamless: options.seamless,
+        height: options.height,
+      };
       const done = await runWorker(task, options);
       return {
         width: done.width,

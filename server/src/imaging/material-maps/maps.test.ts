@@ -4,54 +4,12 @@ import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import {
-  marginRows,
-  MATERIAL_MAP_NAMES,
-  settingsFor,
-  unitToByte,
-  type MapSettings,
-  type MaterialMapName,
-} from './maps.js';
+import { marginRows, settingsFor, type MapSettings } from './map-settings.js';
+import { MATERIAL_MAP_NAMES, unitToByte } from './maps.js';
+import { greyImage as image, heightAt, mapsOf, normalAt } from '../../testing/material-maps.js';
 import { memoryWatch } from '../../testing/memory.js';
 import { PngStreamWriter } from './png-stream.js';
-import { memoryRowSource, processInStrips, type RowSource } from './strips.js';
-
-/** Every map of an image held in memory, made strip by strip. */
-async function mapsOf(
-  pixels: Uint8Array,
-  settings: MapSettings,
-  stripRows?: number,
-): Promise<Record<MaterialMapName, Uint8Array[]>> {
-  const rows = Object.fromEntries(MATERIAL_MAP_NAMES.map((m) => [m, []])) as unknown as Record<
-    MaterialMapName,
-    Uint8Array[]
-  >;
-  await processInStrips(
-    memoryRowSource(pixels, settings.width, settings.height),
-    settings,
-    {
-      row: (made) => {
-        for (const map of MATERIAL_MAP_NAMES) rows[map].push(Uint8Array.from(made[map]));
-      },
-      flush: () => Promise.resolve(),
-    },
-    stripRows === undefined ? {} : { stripRows },
-  );
-  return rows;
-}
-
-function image(width: number, height: number, value: (x: number, y: number) => number) {
-  const pixels = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) pixels[y * width + x] = Math.round(value(x, y));
-  }
-  return pixels;
-}
-
-/** The normal's three bytes at (x, y) of a normal map's rows. */
-const normalAt = (rows: Uint8Array[], x: number, y: number) => [
-  ...rows[y]!.subarray(3 * x, 3 * x + 3),
-];
+import { processInStrips, type RowSource } from './strips.js';
 
 describe('normal maps of a known slope', () => {
   const strength = 25;
@@ -61,6 +19,8 @@ describe('normal maps of a known slope', () => {
     edges: 'clamp',
     normalStrength: strength,
     occlusionRadius: 2,
+    occlusionStrength: 5,
+    invertHeight: false,
   });
   // Luminance rising 4 levels per pixel: a height slope of 4/255 per pixel.
   const slope = 4 / 255;
@@ -106,8 +66,7 @@ describe('normal maps of a known slope', () => {
     const maps = await mapsOf(pit, settingsFor(48, 48, 'clamp'));
     expect(maps['ambient-occlusion'][24]![24]).toBeLessThan(200);
     expect(maps['ambient-occlusion'][2]![2]).toBe(255);
-    const height = (x: number, y: number) =>
-      (maps.height[y]![2 * x]! << 8) | maps.height[y]![2 * x + 1]!;
+    const height = (x: number, y: number) => heightAt(maps.height, x, y);
     expect(height(2, 2)).toBe(Math.round((200 / 255) * 65535));
     expect(height(24, 24)).toBeLessThan(height(2, 2));
   });

@@ -6,26 +6,11 @@
  * checked on entry), and `noUncheckedIndexedAccess` would otherwise type each read as possibly
  * undefined. `!` costs nothing at run time, unlike a `?? 0` fallback in the inner loops. */
 import { MATERIAL_MAPS, type MaterialMap } from '@tessera/contract';
+import { edgeIndex, marginRows, type MapSettings } from './map-settings.js';
 
 /** The maps a material is made of, in the order they are written. */
 export const MATERIAL_MAP_NAMES = MATERIAL_MAPS;
 export type MaterialMapName = MaterialMap;
-
-/**
- * How the filters read past the image's edges: `wrap` takes the pixels of the opposite edge (a
- * seamless texture, whose maps must tile too), `clamp` repeats the edge pixel.
- */
-export type EdgeMode = 'wrap' | 'clamp';
-
-export interface MapSettings {
-  width: number;
-  height: number;
-  edges: EdgeMode;
-  /** How far a height step of the whole range over one pixel tilts the normal. */
-  normalStrength: number;
-  /** Radius in pixels of the blur the occlusion compares the height against. */
-  occlusionRadius: number;
-}
 
 /** The sample layout of each map's PNG: channels and bits per channel. */
 export const MAP_FORMATS: Readonly<Record<MaterialMapName, { channels: 1 | 3; bitDepth: 8 | 16 }>> =
@@ -42,33 +27,6 @@ export const MAP_FORMATS: Readonly<Record<MaterialMapName, { channels: 1 | 3; bi
 export function mapRowBytes(map: MaterialMapName, width: number): number {
   const { channels, bitDepth } = MAP_FORMATS[map];
   return (width * channels * bitDepth) / 8;
-}
-
-/** The settings for an image of this size: filters scale with it so LD and HD maps look alike. */
-export function settingsFor(width: number, height: number, edges: EdgeMode): MapSettings {
-  // Filters are tuned on a 1024 px LD image; an HD image of the same texture has gentler slopes
-  // per pixel and wider crevices, in proportion to its size.
-  const scale = Math.max(1, Math.max(width, height) / 1024);
-  return {
-    width,
-    height,
-    edges,
-    normalStrength: 6 * scale,
-    // Capped: the margin rows each strip carries grow with it (memory, docs/engines.md).
-    occlusionRadius: Math.min(32, Math.round(6 * scale)),
-  };
-}
-
-/** Rows each strip needs above and below its own: the 3×3 smoothing, the gradient, two boxes. */
-export function marginRows(settings: MapSettings): number {
-  return 2 * settings.occlusionRadius + 3;
-}
-
-/** The image row (or column) a filter reads for index `i`, which may lie outside [0, size). */
-export function edgeIndex(i: number, size: number, edges: EdgeMode): number {
-  if (i >= 0 && i < size) return i;
-  if (edges === 'clamp') return i < 0 ? 0 : size - 1;
-  return ((i % size) + size) % size;
 }
 
 /** One output row of every map. */
@@ -118,7 +76,12 @@ export class StripWorkspace {
     emit: (rows: MapRows) => void,
     out: MapRows = allocateRows(this.settings.width),
   ): void {
-    const { width, normalStrength, occlusionRadius } = this.settings;
+    const { width, occlusionRadius, occlusionStrength, invertHeight } = this.settings;
+    // Inverted, the height is 1 − the smoothed luminance h: its slopes are −h's and a crevice
+    // of it (below its blur) is a crest of h. Computed from h so that the roughness, which
+    // reads brightness and not relief, stays as it is; and at 1, not inverted, no value changes.
+    const relief = invertHeight ? -1 : 1;
+    const normalStrength = relief * this.settings.normalStrength;
     const margin = marginRows(this.settings);
     const rows = outputRows + 2 * margin;
     if (window.length !== rows * width) throw new Error('Strip window of the wrong size');
@@ -194,7 +157,10 @@ export class StripWorkspace {
         dx[3 * x + 2] = gl[3 * x + 2]!;
 
         const height = h[mid + x]!;
-        const level = Math.round(height * 65535);
+        // 65535 − level rather than a rounding of 1 − h: the inverted map is the exact complement.
+        const level = invertHeight
+          ? 65535 - Math.round(height * 65535)
+          : Math.round(height * 65535);
         heightRow[2 * x] = level >> 8;
         heightRow[2 * x + 1] = level & 0xff;
 
@@ -214,8 +180,8 @@ export class StripWorkspace {
         const deviation = Math.sqrt(Math.max(0, squares / 9 - mean * mean));
         rough[x] = Math.round(255 * clamp01(0.3 + 0.45 * (1 - height) + 2.5 * deviation));
 
-        const cavity = Math.max(0, this.blurred[mid + x]! - height);
-        ao[x] = Math.round(255 * clamp01(1 - 5 * cavity));
+        const cavity = Math.max(0, relief * (this.blurred[mid + x]! - height));
+        ao[x] = Math.round(255 * clamp01(1 - occlusionStrength * cavity));
       }
       emit(out);
     }

@@ -1,3 +1,4 @@
+import type { HeightSettings } from '@tessera/contract';
 import type { MaterialMapName } from './maps.js';
 
 /** What the material-maps worker is given: a source file and a folder of its own. */
@@ -5,6 +6,7 @@ export interface MapsWorkerTask {
   sourcePath: string;
   workDir: string;
   seamless: boolean;
+  height: HeightSettings;
 }
 
 export type MapsWorkerMessage =

@@ -1,4 +1,5 @@
-import { edgeIndex, marginRows, StripWorkspace, type MapRows, type MapSettings } from './maps.js';
+import { edgeIndex, marginRows, type MapSettings } from './map-settings.js';
+import { StripWorkspace, type MapRows } from './maps.js';
 
 /** Luminance rows of an image (one byte a pixel), read a run of rows at a time. */
 export interface RowSource {

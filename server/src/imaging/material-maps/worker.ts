@@ -4,7 +4,8 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { MATERIAL_PREVIEW_MAX_SIDE } from '@tessera/contract';
 import sharp from 'sharp';
-import { MAP_FORMATS, MATERIAL_MAP_NAMES, settingsFor, type MaterialMapName } from './maps.js';
+import { settingsFor } from './map-settings.js';
+import { MAP_FORMATS, MATERIAL_MAP_NAMES, type MaterialMapName } from './maps.js';
 import { PngStreamWriter } from './png-stream.js';
 import { processInStrips, type RowSource } from './strips.js';
 import type { MapsWorkerMessage, MapsWorkerTask } from './protocol.js';
@@ -45,7 +46,7 @@ async function run(task: MapsWorkerTask): Promise<void> {
       return new Uint8Array(rows.buffer, rows.byteOffset, rows.length);
     },
   };
-  const settings = settingsFor(width, height, task.seamless ? 'wrap' : 'clamp');
+  const settings = settingsFor(width, height, task.seamless ? 'wrap' : 'clamp', task.height);
   const files = {} as Record<MaterialMapName, string>;
   const writers = {} as Record<MaterialMapName, PngStreamWriter>;
   for (const map of MATERIAL_MAP_NAMES) {

@@ -1,7 +1,7 @@
 // The faces' normal and roughness maps (issue 17's material maps), when every face has them.
-import { materialMapUrl, type LdImage, type MaterialMap } from '@tessera/contract';
+import type { LdImage, MaterialMap } from '@tessera/contract';
 import { useEffect, useState } from 'react';
-import { fetchMaterialMaps } from '../../lib/api/materials';
+import { fetchMaterialMaps, mapFileUrl } from '../../lib/api/materials';
 import { landscapePicture } from './draw-plan';
 
 export interface FaceMaps {
@@ -20,16 +20,20 @@ async function loadFaceMaps(faces: readonly LdImage[]): Promise<FaceMaps | undef
   const statuses = await Promise.all(
     faces.map((face) => fetchMaterialMaps({ kind: 'ld', image: face.filename })),
   );
+  // Each at the address of its set (remade maps keep their names; issue 26, part 4).
   const previews = (map: MaterialMap) =>
-    statuses.map((status) => status.maps.find((file) => file.map === map)?.preview);
+    statuses.map((status) => {
+      const file = status.maps.find((candidate) => candidate.map === map);
+      return file && mapFileUrl(file.preview, status.madeAt);
+    });
   const normal = previews('normal-opengl');
   const roughness = previews('roughness');
-  const all = (names: (string | undefined)[]): names is string[] =>
-    names.every((name) => name !== undefined);
+  const all = (urls: (string | undefined)[]): urls is string[] =>
+    urls.every((url) => url !== undefined);
   if (!all(normal) || !all(roughness)) return undefined;
   const [normalPictures, roughnessPictures] = await Promise.all([
-    Promise.all(normal.map((name) => loadPicture(materialMapUrl(name)))),
-    Promise.all(roughness.map((name) => loadPicture(materialMapUrl(name)))),
+    Promise.all(normal.map(loadPicture)),
+    Promise.all(roughness.map(loadPicture)),
   ]);
   return { normal: normalPictures, roughness: roughnessPictures };
 }

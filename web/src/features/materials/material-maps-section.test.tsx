@@ -80,7 +80,9 @@ describe('the material maps section', () => {
     const server = serve([none, running, running, FINISHED]);
     show();
     await userEvent.click(await screen.findByRole('button', { name: 'Generate maps' }));
-    expect(server.orders).toEqual([{ kind: 'ld', image: 'waves.png' }]);
+    expect(server.orders).toEqual([
+      { kind: 'ld', image: 'waves.png', height: DEFAULT_HEIGHT_SETTINGS },
+    ]);
     const busy = await screen.findByRole(
       'button',
       { name: 'Generating maps… 40%' },
@@ -99,7 +101,7 @@ describe('the material maps section', () => {
     expect(links[1]?.getAttribute('download')).toBe('waves_ld_normal-opengl.png');
     const enabled = (name: string) =>
       !(screen.getByRole('button', { name }) as HTMLButtonElement).disabled;
-    expect(enabled('Generate maps again')).toBe(true);
+    expect(enabled('Remake maps')).toBe(true);
     expect(enabled('Download ZIP')).toBe(true);
   });
 

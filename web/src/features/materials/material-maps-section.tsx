@@ -1,6 +1,8 @@
 import {
+  DEFAULT_HEIGHT_SETTINGS,
   MATERIAL_MAP_LABELS,
-  materialMapUrl,
+  MATERIAL_MAPS_TEXTS,
+  type HeightSettings,
   type MaterialMap,
   type MaterialMapsRequest,
   type MaterialMapsStatus,
@@ -8,8 +10,9 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { DownloadIcon } from '../../components/icons';
-import { fetchMaterialMaps, orderMaterialMaps } from '../../lib/api/materials';
+import { fetchMaterialMaps, mapFileUrl, orderMaterialMaps } from '../../lib/api/materials';
 import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
+import { HeightControls } from './height-controls';
 import './materials.css';
 
 // three.js is loaded only when a material is shown: the app's main bundle stays as it was.
@@ -24,6 +27,10 @@ function mapsRunning(status: MaterialMapsStatus | undefined): boolean {
   return state === 'queued' || state === 'in_progress';
 }
 
+function sameHeight(a: HeightSettings, b: HeightSettings): boolean {
+  return a.invert === b.invert && a.strength === b.strength;
+}
+
 export interface MaterialMapsSectionProps {
   kind: MaterialMapsRequest['kind'];
   image: string;
@@ -32,7 +39,9 @@ export interface MaterialMapsSectionProps {
 /**
  * An image's PBR material maps in its details modal: "Generate maps" orders them (a job, its
  * progress polled), then each map downloads on its own or all as one ZIP, and the material
- * shows lit on a plane and a sphere that the mouse rotates.
+ * shows lit on a plane and a sphere that the mouse rotates. The height controls show how the
+ * maps read the height; changed, "Remake maps" orders them again so, the maps shown staying
+ * until the new ones are made.
  */
 export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
   const queryClient = useQueryClient();
@@ -43,6 +52,8 @@ export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
     refetchInterval: (query) => (mapsRunning(query.state.data) ? POLL_MS : false),
   });
   const [orderError, setOrderError] = useState<string>();
+  // The person's settings, for this image only; until they change one, the stored ones.
+  const [draft, setDraft] = useState<{ of: string; height: HeightSettings }>();
   const zip = useZipDownload('maps');
 
   const data = status.data;
@@ -50,22 +61,27 @@ export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
   const maps = data?.maps ?? [];
   const job = data?.job;
   const error = orderError ?? (job?.status === 'error' ? job.error : undefined);
+  const madeAt = data?.madeAt;
+  const stored = data?.height ?? DEFAULT_HEIGHT_SETTINGS;
+  const imageKey = `${kind}:${image}`;
+  const height = draft?.of === imageKey ? draft.height : stored;
+  const changed = maps.length > 0 && !running && !sameHeight(height, stored);
 
   function generate() {
     setOrderError(undefined);
-    orderMaterialMaps({ kind, image })
+    orderMaterialMaps({ kind, image, height })
       .then((next) => queryClient.setQueryData(queryKey, next))
       .catch((err: unknown) => setOrderError(err instanceof Error ? err.message : String(err)));
   }
 
   const preview = (map: MaterialMap) => {
     const file = maps.find((m) => m.map === map);
-    return file ? materialMapUrl(file.preview) : undefined;
+    return file ? mapFileUrl(file.preview, madeAt) : undefined;
   };
   const normal = preview('normal-opengl');
   const roughness = preview('roughness');
   const occlusion = preview('ambient-occlusion');
-  const height = preview('height');
+  const heightMap = preview('height');
 
   return (
     <section className="material-maps" aria-label="Material maps">
@@ -75,11 +91,18 @@ export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
           {running
             ? `Generating maps… ${job?.percent ?? 0}%`
             : maps.length > 0
-              ? 'Generate maps again'
+              ? MATERIAL_MAPS_TEXTS.remake
               : 'Generate maps'}
         </button>
         {maps.length > 0 && <DownloadZipButton files={maps.map((m) => m.filename)} zip={zip} />}
       </div>
+      <HeightControls
+        value={height}
+        onChange={(next) => setDraft({ of: imageKey, height: next })}
+        disabled={running}
+        heightMapUrl={heightMap}
+      />
+      {changed && <p className="material-maps-hint">{MATERIAL_MAPS_TEXTS.settingsChanged}</p>}
       {running && (
         <progress
           className="material-maps-progress"
@@ -101,7 +124,7 @@ export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
               <li key={m.map}>
                 <a
                   className="button button-small"
-                  href={materialMapUrl(m.filename)}
+                  href={mapFileUrl(m.filename, madeAt)}
                   download={m.filename}
                 >
                   <DownloadIcon />
@@ -114,14 +137,15 @@ export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
             normal !== undefined &&
             roughness !== undefined &&
             occlusion !== undefined &&
-            height !== undefined && (
+            heightMap !== undefined && (
               <Suspense fallback={<p className="material-preview-note">Loading 3D preview…</p>}>
                 <MaterialPreview
-                  colour={materialMapUrl(data.colourPreview)}
+                  colour={mapFileUrl(data.colourPreview, madeAt)}
                   normal={normal}
                   roughness={roughness}
                   occlusion={occlusion}
-                  height={height}
+                  height={heightMap}
+                  strength={stored.strength}
                 />
               </Suspense>
             )}

@@ -20,12 +20,21 @@ export interface MaterialPreviewProps {
   roughness: string;
   occlusion: string;
   height: string;
+  /**
+   * The height's strength the maps were made with (issue 26, part 4). The normal and occlusion
+   * maps carry it already; the height map does not (a displacement scales it), so only the
+   * sphere's displacement is scaled by it here.
+   */
+  strength: number;
 }
 
 const LENS = { fov: 40, near: 0.1, far: 50 };
 
 /** Each texture repeats this many times across the plane and around the sphere: it tiles. */
 const REPEAT = 2;
+
+/** How far the sphere's surface moves from the height map's black to its white, at strength 1. */
+const DISPLACEMENT = 0.06;
 
 /**
  * The material lit on a plane and a sphere, each tiled; dragging rotates the view, the wheel
@@ -34,7 +43,7 @@ const REPEAT = 2;
 export default function MaterialPreview(props: MaterialPreviewProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<ThreeViewState>('loading');
-  const { colour, normal, roughness, occlusion, height } = props;
+  const { colour, normal, roughness, occlusion, height, strength } = props;
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -73,8 +82,8 @@ export default function MaterialPreview(props: MaterialPreviewProps) {
       // The sphere is displaced a little by the height map, so relief shows on its outline too.
       const sphereMaterial = material.clone();
       sphereMaterial.displacementMap = load(height);
-      sphereMaterial.displacementScale = 0.06;
-      sphereMaterial.displacementBias = -0.03;
+      sphereMaterial.displacementScale = DISPLACEMENT * strength;
+      sphereMaterial.displacementBias = (-DISPLACEMENT / 2) * strength;
 
       const planeGeometry = new PlaneGeometry(1.8, 1.8, 1, 1);
       const plane = new Mesh(planeGeometry, material);
@@ -101,7 +110,7 @@ export default function MaterialPreview(props: MaterialPreviewProps) {
         sphereGeometry.dispose();
       };
     }
-  }, [colour, normal, roughness, occlusion, height]);
+  }, [colour, normal, roughness, occlusion, height, strength]);
 
   return (
     <figure className="material-preview">
