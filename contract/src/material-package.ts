@@ -102,6 +102,7 @@ export const MATERIAL_TEXTS = {
     kind === 'hd'
       ? 'A ZIP of the maps, named as Poly Haven names them, sized to the HD image’s tile.'
       : 'A ZIP of the maps, named as Poly Haven names them, sized to the tile chosen here.',
+  noTileSize: 'This picture is of no output format, so no tile size fits it: no material package.',
   files: {
     baseColour: 'base colour (sRGB): the image itself',
     normalOpenGl: 'normal map, OpenGL convention (green up: glTF, Blender, Unity, three.js)',

@@ -1,6 +1,7 @@
 import {
   MATERIAL_MAP_LABELS,
   materialMapUrl,
+  type HdSizeLabel,
   type MaterialMap,
   type MaterialMapsRequest,
   type MaterialMapsStatus,
@@ -10,6 +11,7 @@ import { lazy, Suspense, useState } from 'react';
 import { DownloadIcon } from '../../components/icons';
 import { fetchMaterialMaps, orderMaterialMaps } from '../../lib/api/materials';
 import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
+import { MaterialPackageDownload } from './material-package-download';
 import './materials.css';
 
 // three.js is loaded only when a material is shown: the app's main bundle stays as it was.
@@ -27,6 +29,8 @@ function mapsRunning(status: MaterialMapsStatus | undefined): boolean {
 export interface MaterialMapsSectionProps {
   kind: MaterialMapsRequest['kind'];
   image: string;
+  /** An LD image's HD sizes: the tile sizes its material package may take (issue 26). */
+  tileSizes?: readonly HdSizeLabel[];
 }
 
 /**
@@ -34,7 +38,7 @@ export interface MaterialMapsSectionProps {
  * progress polled), then each map downloads on its own or all as one ZIP, and the material
  * shows lit on a plane and a sphere that the mouse rotates.
  */
-export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
+export function MaterialMapsSection({ kind, image, tileSizes }: MaterialMapsSectionProps) {
   const queryClient = useQueryClient();
   const queryKey = ['material-maps', kind, image];
   const status = useQuery({
@@ -110,6 +114,7 @@ export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
               </li>
             ))}
           </ul>
+          <MaterialPackageDownload kind={kind} image={image} tileSizes={tileSizes} />
           {data?.colourPreview !== undefined &&
             normal !== undefined &&
             roughness !== undefined &&
