@@ -148,6 +148,22 @@ describe('making a package', () => {
     expect(scratch.dispose).toHaveBeenCalledTimes(1);
   });
 
+  it('stops when the browser left while the files were made: nothing sent, the folder removed', async () => {
+    const left = new AbortController();
+    let finish: (() => void) | undefined;
+    const { service, scratch } = serviceWith({
+      record: RECTANGLE,
+      maps: status(1),
+      make: () => new Promise((resolve) => (finish = () => resolve([]))),
+    });
+    const opening = service.open(alice, query, left.signal);
+    await vi.waitFor(() => expect(finish).toBeDefined());
+    left.abort();
+    finish?.();
+    await expect(opening).rejects.toThrow();
+    expect(scratch.dispose).toHaveBeenCalledTimes(1);
+  });
+
   it('refuses before any file is touched: no image, no tile, no maps', async () => {
     const cases = [
       [{}, 404, errorText('ORDERED_IMAGE_NOT_FOUND', 'waves.png')],
