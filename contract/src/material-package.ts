@@ -91,3 +91,29 @@ export function materialPackageUrl(query: {
 
 /** The longest side of the textures embedded in the `.glb` (the ZIP's maps are full size). */
 export const MATERIAL_GLB_MAX_SIDE = 2048;
+
+/** The package's texts: the web's controls, and what its README says of each file. */
+export const MATERIAL_TEXTS = {
+  download: 'Download material',
+  preset: 'Export preset',
+  tileSize: 'Tile size',
+  /** Under the controls: what the ZIP holds, and the size its textures cover. */
+  note: (kind: 'ld' | 'hd') =>
+    kind === 'hd'
+      ? 'A ZIP of the maps, named as Poly Haven names them, sized to the HD image’s tile.'
+      : 'A ZIP of the maps, named as Poly Haven names them, sized to the tile chosen here.',
+  noTileSize: 'This picture is of no output format, so no tile size fits it: no material package.',
+  files: {
+    baseColour: 'base colour (sRGB): the image itself',
+    normalOpenGl: 'normal map, OpenGL convention (green up: glTF, Blender, Unity, three.js)',
+    normalDirectX: 'normal map, DirectX convention (green down: Unreal Engine, 3ds Max)',
+    roughness: 'roughness, linear grey (white is rough)',
+    ambientOcclusion: 'ambient occlusion, linear grey (white is unoccluded)',
+    height: 'height, 16-bit grey (white is high)',
+    orm: 'ORM: R ambient occlusion, G roughness, B metalness (0), as glTF and Unreal Engine pack them',
+    unityMask:
+      'Unity HDRP mask map: R metallic (0), G ambient occlusion, B detail mask (1), A smoothness (1 − roughness)',
+  } satisfies Record<MaterialPackageFile, string>,
+  glb: 'glTF binary: one tile of the ordered size as a quad in metres with the material (textures at most 2048 px, KHR_texture_transform repeats them once per tile)',
+  mtlx: 'MaterialX document: a standard_surface reading the PNGs beside it, UVs taken in metres',
+} as const;

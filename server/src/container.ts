@@ -10,6 +10,7 @@ import type { FileStore } from './files/file-store.js';
 import { createFileStore } from './files/index.js';
 import { initialPasswordFile } from './files/initial-password-file.js';
 import { WorkerMaterialMapsMaker } from './imaging/material-maps/maker.js';
+import { SharpMaterialPackageMaker } from './imaging/material-package/maker.js';
 import { jobPolicies, type JobPolicyOverrides } from './jobs/policies.js';
 import { newLeaseHolder } from './jobs/lease.js';
 import { JobRunner, type JobHandlers, type JobListener } from './jobs/runner.js';
@@ -21,6 +22,7 @@ import { GenerationService } from './services/generation.js';
 import { HdService } from './services/hd.js';
 import { ImageService } from './services/images.js';
 import { MaterialMapService } from './services/material-maps.js';
+import { MaterialPackageService } from './services/material-package.js';
 import {
   connectRedisLimiters,
   memoryLimiters,
@@ -86,6 +88,7 @@ export interface Container {
   references: ReferenceService;
   zips: ZipDownloads;
   materialMaps: MaterialMapService;
+  materialPackages: MaterialPackageService;
   recovery: RecoveryService;
   /** Where login failures and command rates are counted: memory, the database or Redis. */
   limits: Limiters;
@@ -208,6 +211,13 @@ export async function buildContainer(
       materialMaps,
     ),
     materialMaps,
+    materialPackages: new MaterialPackageService(
+      imageRepo,
+      materialMaps,
+      files,
+      new SharpMaterialPackageMaker(),
+      log,
+    ),
     recovery: new RecoveryService(users, imageRepo, images, jobQueue, files, log),
     limits,
   };

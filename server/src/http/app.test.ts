@@ -57,6 +57,8 @@ beforeAll(async () => {
       order: () => Promise.reject(new Error('not used here')),
       status: () => Promise.reject(new Error('not used here')),
     },
+    // And the material packages (routes/material-package.test.ts).
+    materialPackages: { open: () => Promise.reject(new Error('not used here')) },
     files: new LocalFileStore(path.join(store.dataDir, 'files')),
     onRoute: (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];

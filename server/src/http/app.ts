@@ -17,6 +17,7 @@ import { generationRoutes, type GenerationApi } from './routes/generation.js';
 import { libraryRoutes, type HdQueueApi, type ReferencesApi } from './routes/hd-jobs.js';
 import { imageRoutes } from './routes/images.js';
 import { materialMapRoutes, type MaterialMapsApi } from './routes/material-maps.js';
+import { materialPackageRoutes, type MaterialPackageApi } from './routes/material-package.js';
 import { metaRoutes } from './routes/meta.js';
 import {
   observeRequests,
@@ -74,6 +75,8 @@ export interface HttpDependencies {
   zips: ZipApi;
   /** PBR material maps of an image (issue 17, part 5). */
   materialMaps: MaterialMapsApi;
+  /** Material packages of an image with its maps (issue 26, part 3). */
+  materialPackages: MaterialPackageApi;
   /** The origin browsers reach the server at (PUBLIC_URL's); unset: each request's Host. */
   publicOrigin?: string;
   /**
@@ -152,6 +155,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   await app.register(libraryRoutes, { hdQueue: deps.hdQueue, references: deps.references });
   await app.register(zipRoutes, { zips: deps.zips });
   await app.register(materialMapRoutes, { materialMaps: deps.materialMaps });
+  await app.register(materialPackageRoutes, { packages: deps.materialPackages });
   await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
   return app;
 }

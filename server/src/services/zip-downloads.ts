@@ -318,7 +318,7 @@ function hashOf(token: string): string {
  * stored with its size given (its `calculatedTotalSizeCallback`, which @types/yazl types without
  * its argument).
  */
-function endZip(zip: ZipFile): Promise<number> {
+export function endZip(zip: ZipFile): Promise<number> {
   const end = zip.end.bind(zip) as (
     options: undefined,
     calculatedTotalSizeCallback: (size: number) => void,

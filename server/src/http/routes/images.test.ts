@@ -54,6 +54,7 @@ beforeAll(async () => {
     references: strictFake('references'),
     zips: strictFake('zips'),
     materialMaps: strictFake('materialMaps'),
+    materialPackages: strictFake('materialPackages'),
   });
   for (const user of ['alice', 'bob']) {
     const res = await app.inject({

@@ -275,7 +275,7 @@ export function LdImageDetailsModal({
               </div>
             </section>
 
-            <MaterialMapsSection kind="ld" image={image.filename} />
+            <MaterialMapsSection kind="ld" image={image.filename} tileSizes={sizes} />
           </div>
         </div>
       </div>

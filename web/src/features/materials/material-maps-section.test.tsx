@@ -96,6 +96,8 @@ describe('the material maps section', () => {
       'Normal (DirectX)',
       'Roughness',
       'Ambient occlusion',
+      // The material package (issue 26, part 3: material-package-download.test.tsx).
+      'Download material',
     ]);
     expect(links[1]?.getAttribute('href')).toBe('/api/images/maps/waves_ld_normal-opengl.png');
     expect(links[1]?.getAttribute('download')).toBe('waves_ld_normal-opengl.png');

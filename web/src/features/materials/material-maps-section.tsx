@@ -2,6 +2,7 @@ import {
   DEFAULT_HEIGHT_SETTINGS,
   MATERIAL_MAP_LABELS,
   MATERIAL_MAPS_TEXTS,
+  type HdSizeLabel,
   type HeightSettings,
   type MaterialMap,
   type MaterialMapsRequest,
@@ -13,6 +14,7 @@ import { DownloadIcon } from '../../components/icons';
 import { fetchMaterialMaps, mapFileUrl, orderMaterialMaps } from '../../lib/api/materials';
 import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
 import { HeightControls } from './height-controls';
+import { MaterialPackageDownload } from './material-package-download';
 import './materials.css';
 
 // three.js is loaded only when a material is shown: the app's main bundle stays as it was.
@@ -34,6 +36,8 @@ function sameHeight(a: HeightSettings, b: HeightSettings): boolean {
 export interface MaterialMapsSectionProps {
   kind: MaterialMapsRequest['kind'];
   image: string;
+  /** An LD image's HD sizes: the tile sizes its material package may take (issue 26). */
+  tileSizes?: readonly HdSizeLabel[];
 }
 
 /**
@@ -43,7 +47,7 @@ export interface MaterialMapsSectionProps {
  * maps read the height; changed, "Remake maps" orders them again so, the maps shown staying
  * until the new ones are made.
  */
-export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
+export function MaterialMapsSection({ kind, image, tileSizes }: MaterialMapsSectionProps) {
   const queryClient = useQueryClient();
   const queryKey = ['material-maps', kind, image];
   const status = useQuery({
@@ -133,6 +137,7 @@ export function MaterialMapsSection({ kind, image }: MaterialMapsSectionProps) {
               </li>
             ))}
           </ul>
+          <MaterialPackageDownload kind={kind} image={image} tileSizes={tileSizes} />
           {data?.colourPreview !== undefined &&
             normal !== undefined &&
             roughness !== undefined &&
