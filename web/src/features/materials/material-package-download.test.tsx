@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import {
+  MATERIAL_MAPS_TEXTS,
   DEFAULT_HEIGHT_SETTINGS,
   MATERIAL_MAPS,
   MATERIAL_TEXTS,
@@ -87,7 +88,9 @@ describe('Download material', () => {
           <MaterialMapsSection kind="ld" image="waves.png" tileSizes={['30x60']} />
         </QueryClientProvider>,
       );
-      await screen.findByRole('button', { name: shown ? 'Generate maps again' : 'Generate maps' });
+      await screen.findByRole('button', {
+        name: shown ? MATERIAL_MAPS_TEXTS.remake : 'Generate maps',
+      });
       expect(screen.queryByRole('link', { name: MATERIAL_TEXTS.download }) !== null).toBe(shown);
       cleanup();
     }
