@@ -180,3 +180,10 @@ export const HD_TYPES_BY_FORMAT = Object.fromEntries(
 export const HD_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = Object.fromEntries(
   ROWS.flatMap(([, row]) => [row.extension, ...row.aliases].map((e) => [e, row.mimeType])),
 );
+
+/** MIME types of the print rows, by file extension (issue 26): what a print file is served as. */
+export const PRINT_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = Object.fromEntries(
+  ALL_ROWS.filter(([, row]) => row.printOnly).flatMap(([, row]) =>
+    [row.extension, ...row.aliases].map((e) => [e, row.mimeType]),
+  ),
+);

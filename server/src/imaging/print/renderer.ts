@@ -2,6 +2,7 @@
  * The print render as the print-files service uses it (a port: the service knows no sharp and
  * no worker): estimate a print file's size, render one.
  */
+import path from 'node:path';
 import { startWorker } from '../../runtime/worker-url.js';
 import { estimatePrintFile, type PrintEstimateTask, type PrintSizeEstimate } from './estimate.js';
 import type { PrintWorkerMessage, PrintWorkerTask } from './protocol.js';
@@ -10,7 +11,12 @@ import type { PrintRenderResult } from './render.js';
 export type { BleedMode } from './layout.js';
 export type { PrintEstimateTask, PrintSizeEstimate } from './estimate.js';
 export type { PrintRenderResult } from './render.js';
-export type { PrintWorkerTask as PrintRenderJob } from './protocol.js';
+
+/**
+ * A print file to render: the work folder is the output's own (a scratch folder of the job's),
+ * where the side strips go beside it.
+ */
+export type PrintRenderJob = Omit<PrintWorkerTask, 'workDir'>;
 
 export interface PrintRenderOptions {
   /** 0 to 100. */
@@ -21,7 +27,7 @@ export interface PrintRenderOptions {
 
 export interface PrintRenderer {
   estimate(task: PrintEstimateTask): Promise<PrintSizeEstimate>;
-  render(task: PrintWorkerTask, options: PrintRenderOptions): Promise<PrintRenderResult>;
+  render(task: PrintRenderJob, options: PrintRenderOptions): Promise<PrintRenderResult>;
 }
 
 /** Estimates in this thread (a fraction of a second); renders in a worker thread of its own. */
@@ -31,10 +37,11 @@ export class WorkerPrintRenderer implements PrintRenderer {
   }
 
   render(
-    task: PrintWorkerTask,
+    job: PrintRenderJob,
     { onProgress, signal }: PrintRenderOptions,
   ): Promise<PrintRenderResult> {
     signal.throwIfAborted();
+    const task: PrintWorkerTask = { ...job, workDir: path.dirname(job.outputPath) };
     return new Promise((resolve, reject) => {
       const worker = startWorker(import.meta.url, 'worker', { workerData: task });
       let settled = false;
