@@ -85,7 +85,7 @@ describe('npm run backup and npm run restore', () => {
     expect(manifest).toMatchObject({
       format: 'tessera-backup',
       tesseraVersion: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      schema: { migration: '0018-job-notice', migrations: 15 },
+      schema: { migration: '0019-print-files', migrations: 16 },
       rows: { users: 2, images: 7, tags: 4, image_tags: 6, jobs: 1 },
       leftOut: [],
     });
