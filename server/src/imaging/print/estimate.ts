@@ -9,7 +9,7 @@ import { printChannels, printUncompressedBytes } from '@tessera/contract';
 import sharp from 'sharp';
 import type { PhysicalSize } from '../physical-size.js';
 import { printLayout } from './layout.js';
-import { encodePrint, sourceSize, type PrintRenderSettings } from './render.js';
+import { encodePrint, inSrgb, sourceSize, type PrintRenderSettings } from './render.js';
 
 export interface PrintEstimateTask extends PrintRenderSettings {
   sourcePath: string;
@@ -33,7 +33,7 @@ export async function estimatePrintFile(task: PrintEstimateTask): Promise<PrintS
   const { width, height, cutWidth, cutHeight } = layout;
   const rows = Math.min(cutHeight, Math.max(8, Math.round(SAMPLE_PIXELS / cutWidth)));
   const sample = await encodePrint(
-    sharp(task.sourcePath, { limitInputPixels: false, sequentialRead: true })
+    inSrgb(sharp(task.sourcePath, { limitInputPixels: false, sequentialRead: true }))
       .resize(cutWidth, cutHeight, { fit: 'fill', kernel: 'lanczos3' })
       .extract({ left: 0, top: 0, width: cutWidth, height: rows }),
     task,

@@ -61,6 +61,8 @@ function hdPixels(): Buffer {
 
 let dir: string;
 let hdPath: string;
+/** The same HD as a 16-bit PNG (an HD output format the encoding table may gain). */
+let hd16Path: string;
 let cmykProfile: Buffer;
 let cmykPath: string;
 
@@ -70,6 +72,11 @@ beforeAll(async () => {
   await sharp(hdPixels(), { raw: { ...HD, channels: 3 } })
     .png()
     .toFile(hdPath);
+  hd16Path = path.join(dir, 'tile_20x15-16bit.png');
+  await sharp(hdPixels(), { raw: { ...HD, channels: 3 } })
+    .toColourspace('rgb16')
+    .png()
+    .toFile(hd16Path);
   cmykProfile = testCmykProfile();
   cmykPath = path.join(dir, 'test-press.icc');
   fs.writeFileSync(cmykPath, cmykProfile);
@@ -121,9 +128,9 @@ const deltaE = differenceCiede2000();
 const rgbColour = ([r, g, b]: number[]) => ({ mode: 'rgb' as const, r: r!, g: g!, b: b! });
 
 /** ΔE 2000 of each patch: its mean in the file (a window in its middle) against its sRGB. */
-async function patchErrors(file: string, cmyk: boolean): Promise<number[]> {
+async function patchErrors(file: string, cmyk: boolean, bleedMm = BLEED_MM): Promise<number[]> {
   const { samples, info } = await srgbPixels(file, cmyk);
-  const layout = printPixelSize(PRINT, DPI, BLEED_MM);
+  const layout = printPixelSize(PRINT, DPI, bleedMm);
   return PATCHES.map(({ x, y, rgb }) => {
     const cx = layout.bleedLeft + Math.round(((x + PATCH_SIDE / 2) * layout.cutWidth) / HD.width);
     const cy = layout.bleedTop + Math.round(((y + PATCH_SIDE / 2) * layout.cutHeight) / HD.height);
@@ -179,6 +186,19 @@ describe('a print TIFF of every kind', () => {
     }, 30_000);
   }
 });
+
+it('keeps the colours of a 16-bit HD (an HD format the encoding table may gain), with or without bleed', async () => {
+  // sharp converts a 16-bit RGB input from Display P3 unless the pipeline is told it is sRGB.
+  for (const bleedMm of [0, BLEED_MM]) {
+    const file = await render(`from-16-bit-${bleedMm}`, {
+      sourcePath: hd16Path,
+      bleedMm,
+      profilePath: cmykPath,
+    });
+    const errors = await patchErrors(file, true, bleedMm);
+    expect(Math.max(...errors), errors.map((e) => e.toFixed(2)).join(' ')).toBeLessThan(2);
+  }
+}, 30_000);
 
 describe('the bleed', () => {
   const {

@@ -70,11 +70,9 @@ export async function renderPrintFile(
   const layout = printLayout(source, task.print, task.dpi, task.bleedMm);
   let pipeline: sharp.Sharp;
   if (layout.bleedTop === 0) {
-    pipeline = sharp(task.sourcePath, { limitInputPixels: false, sequentialRead: true }).resize(
-      layout.cutWidth,
-      layout.cutHeight,
-      { fit: 'fill', kernel: 'lanczos3' },
-    );
+    pipeline = inSrgb(
+      sharp(task.sourcePath, { limitInputPixels: false, sequentialRead: true }),
+    ).resize(layout.cutWidth, layout.cutHeight, { fit: 'fill', kernel: 'lanczos3' });
   } else {
     const region = await bleedAbove(task, source, layout);
     onStage('bands');
@@ -100,6 +98,15 @@ export async function renderPrintFile(
     );
   }
   return { ...written, bytes: info.size };
+}
+
+/**
+ * The HD in 8-bit sRGB from the start of the pipeline: sharp takes the profile it converts from
+ * in `withIccProfile` by the input's interpretation, Display P3 for any 16-bit RGB input, which
+ * would shift every colour of a 16-bit HD. A no-op for today's 8-bit PNG and JPEG HD files.
+ */
+export function inSrgb(pipeline: sharp.Sharp): sharp.Sharp {
+  return pipeline.pipelineColourspace('srgb');
 }
 
 /** The colour conversion and the TIFF encoder of the task's settings, on `pipeline`. */
@@ -150,7 +157,7 @@ async function bleedAbove(
       : await flipped(cut, path.join(task.workDir, 'above-flipped.tif'), 'flip');
   const { cutWidth, cutHeight, bleedTop } = layout;
   return (left, top, width, height) =>
-    sharp([above, task.sourcePath], { join: { across: 1, valign: 'bottom' } })
+    inSrgb(sharp([above, task.sourcePath], { join: { across: 1, valign: 'bottom' } }))
       .resize(cutWidth, 2 * cutHeight, { fit: 'fill', kernel: 'lanczos3' })
       .extract({ left, top: cutHeight - bleedTop + top, width, height });
 }
