@@ -11,6 +11,8 @@ import { createFileStore } from './files/index.js';
 import { initialPasswordFile } from './files/initial-password-file.js';
 import { WorkerMaterialMapsMaker } from './imaging/material-maps/maker.js';
 import { SharpMaterialPackageMaker } from './imaging/material-package/maker.js';
+import { FolderPrintProfiles } from './imaging/print/profiles.js';
+import { WorkerPrintRenderer } from './imaging/print/renderer.js';
 import { jobPolicies, type JobPolicyOverrides } from './jobs/policies.js';
 import { newLeaseHolder } from './jobs/lease.js';
 import { JobRunner, type JobHandlers, type JobListener } from './jobs/runner.js';
@@ -23,6 +25,7 @@ import { HdService } from './services/hd.js';
 import { ImageService } from './services/images.js';
 import { MaterialMapService } from './services/material-maps.js';
 import { MaterialPackageService } from './services/material-package.js';
+import { PrintFileService } from './services/print-files.js';
 import {
   connectRedisLimiters,
   memoryLimiters,
@@ -44,6 +47,7 @@ import { createHealthRepository, type HealthRepository } from './store/health.js
 import { createImageRepository } from './store/images.js';
 import { createReferenceRepository } from './store/references.js';
 import { createMaterialMapRepository } from './store/material-maps.js';
+import { createPrintFileRepository } from './store/print-files.js';
 import { createJobQueue } from './store/jobs.js';
 import { createSessionRepository, type SessionRepository } from './store/sessions.js';
 import { createTagRepository } from './store/tags.js';
@@ -89,6 +93,8 @@ export interface Container {
   zips: ZipDownloads;
   materialMaps: MaterialMapService;
   materialPackages: MaterialPackageService;
+  /** Print files of HD images (issue 26, part 1). */
+  printFiles: PrintFileService;
   recovery: RecoveryService;
   /** Where login failures and command rates are counted: memory, the database or Redis. */
   limits: Limiters;
@@ -168,8 +174,24 @@ export async function buildContainer(
     new WorkerMaterialMapsMaker(() => files.openScratch()),
     log,
   );
-  // Deleting an LD image cancels its HD jobs; deleting any image removes its material maps.
-  const images = new ImageService(imageRepo, files, log, hd, materialMaps);
+  const printFiles = new PrintFileService(
+    imageRepo,
+    createPrintFileRepository(db),
+    files,
+    jobQueue,
+    jobs,
+    new FolderPrintProfiles(config, log),
+    new WorkerPrintRenderer(),
+    log,
+  );
+  // Deleting an LD image cancels its HD jobs; deleting any image removes its material maps, and
+  // an HD image its print files.
+  const images = new ImageService(imageRepo, files, log, hd, {
+    removeFor: async (owner, image) => {
+      await materialMaps.removeFor(owner, image);
+      await printFiles.removeFor(owner, image);
+    },
+  });
   const provisioning = userProvisioning(config, log);
   const limits = await openLimiters(config.sharedLimits, db).catch(async (err: unknown) => {
     await db.destroy();
@@ -185,7 +207,12 @@ export async function buildContainer(
     files,
     engine,
     jobs,
-    jobHandlers: { preview: generation.runPreview, hd: hd.runHd, maps: materialMaps.runMaps },
+    jobHandlers: {
+      preview: generation.runPreview,
+      hd: hd.runHd,
+      maps: materialMaps.runMaps,
+      print: printFiles.runPrint,
+    },
     provisioning,
     auth: new AuthService(
       users,
@@ -218,6 +245,7 @@ export async function buildContainer(
       new SharpMaterialPackageMaker(),
       log,
     ),
+    printFiles,
     recovery: new RecoveryService(users, imageRepo, images, jobQueue, files, log),
     limits,
   };

@@ -85,7 +85,7 @@ describe('npm run backup and npm run restore', () => {
     expect(manifest).toMatchObject({
       format: 'tessera-backup',
       tesseraVersion: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      schema: { migration: '0020-material-height', migrations: 16 },
+      schema: { migration: '0020-material-height', migrations: 17 },
       rows: { users: 2, images: 7, tags: 4, image_tags: 6, jobs: 1 },
       leftOut: [],
     });

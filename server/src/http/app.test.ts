@@ -59,6 +59,13 @@ beforeAll(async () => {
     },
     // And the material packages (routes/material-package.test.ts).
     materialPackages: { open: () => Promise.reject(new Error('not used here')) },
+    // And the print files (http/routes/print.test.ts).
+    printFiles: {
+      listProfiles: () => Promise.reject(new Error('not used here')),
+      estimate: () => Promise.reject(new Error('not used here')),
+      order: () => Promise.reject(new Error('not used here')),
+      list: () => Promise.reject(new Error('not used here')),
+    },
     files: new LocalFileStore(path.join(store.dataDir, 'files')),
     onRoute: (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];

@@ -19,6 +19,7 @@ import { imageRoutes } from './routes/images.js';
 import { materialMapRoutes, type MaterialMapsApi } from './routes/material-maps.js';
 import { materialPackageRoutes, type MaterialPackageApi } from './routes/material-package.js';
 import { metaRoutes } from './routes/meta.js';
+import { printRoutes, type PrintFilesApi } from './routes/print.js';
 import {
   observeRequests,
   operationsRoutes,
@@ -77,6 +78,8 @@ export interface HttpDependencies {
   materialMaps: MaterialMapsApi;
   /** Material packages of an image with its maps (issue 26, part 3). */
   materialPackages: MaterialPackageApi;
+  /** Print files of HD images (issue 26, part 1). */
+  printFiles: PrintFilesApi;
   /** The origin browsers reach the server at (PUBLIC_URL's); unset: each request's Host. */
   publicOrigin?: string;
   /**
@@ -156,6 +159,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   await app.register(zipRoutes, { zips: deps.zips });
   await app.register(materialMapRoutes, { materialMaps: deps.materialMaps });
   await app.register(materialPackageRoutes, { packages: deps.materialPackages });
+  await app.register(printRoutes, { printFiles: deps.printFiles });
   await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
   return app;
 }

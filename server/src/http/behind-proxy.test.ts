@@ -41,6 +41,7 @@ function dependencies(extra: Partial<HttpDependencies>): HttpDependencies {
     zips: { prepare: notUsed, progress: () => Promise.resolve(undefined), open: notUsed },
     materialMaps: { order: notUsed, status: notUsed },
     materialPackages: { open: notUsed },
+    printFiles: { listProfiles: notUsed, estimate: notUsed, order: notUsed, list: notUsed },
     files: new LocalFileStore(path.join(store.dataDir, 'files')),
     ...extra,
   };

@@ -88,6 +88,7 @@ export async function startWebTier(
     zips: c.zips,
     materialMaps: c.materialMaps,
     materialPackages: c.materialPackages,
+    printFiles: c.printFiles,
     ...(config.publicOrigin !== undefined && { publicOrigin: config.publicOrigin }),
     ...(config.httpsOnly && { httpsOnly: true }),
     ...(trustProxy && { trustProxy }),

@@ -55,6 +55,7 @@ beforeAll(async () => {
     zips: strictFake('zips'),
     materialMaps: strictFake('materialMaps'),
     materialPackages: strictFake('materialPackages'),
+    printFiles: strictFake('printFiles'),
   });
   for (const user of ['alice', 'bob']) {
     const res = await app.inject({
