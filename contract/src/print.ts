@@ -205,7 +205,6 @@ export const PRINT_TEXTS = {
   profilesError: 'The colour profiles could not be read; sRGB is offered.',
   dpiInvalid: `The resolution must be a whole number from ${PRINT_DPI_RANGE.min} to ${PRINT_DPI_RANGE.max} dpi.`,
   bleedInvalid: `The bleed must be from ${PRINT_BLEED_MM_RANGE.min} to ${PRINT_BLEED_MM_RANGE.max} mm, in steps of ${PRINT_BLEED_STEP_MM} mm.`,
-  sizeUnknown: 'The print size of this image is not known, so it cannot be made into a print file.',
 
   // What the file will be, before it is ordered.
   pixels: 'Pixels',
