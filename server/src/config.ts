@@ -8,6 +8,7 @@ import { checkFilesEnv, fileStoreSettings, filesEnv } from './files/settings.js'
 import { checkHttpEnv, httpEnv, httpSettings, isHttps } from './http/settings.js';
 import { DEFAULT_JOB_LEASE_MS } from './jobs/lease.js';
 import { DEFAULT_STORE_RETRY } from './jobs/store-backoff.js';
+import { printEnv, printSettings } from './imaging/print/settings.js';
 import { limitsEnv, sharedLimitsSettings } from './limits/settings.js';
 import { portNumber, wholeNumber, type EnvProblem } from './runtime/env-schema.js';
 import { databaseEnv, databaseSettings } from './store/settings.js';
@@ -63,6 +64,7 @@ const envSchema = z
     MAX_QUEUED_PREVIEWS_PER_USER: wholeNumber(1, 10_000, DEFAULT_MAX_QUEUED_PER_USER.preview),
     MAX_QUEUED_HD_PER_USER: wholeNumber(1, 10_000, DEFAULT_MAX_QUEUED_PER_USER.hd),
     ...filesEnv,
+    ...printEnv,
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -193,6 +195,8 @@ const configSchema = envSchema.transform((e) => ({
    */
   shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   ...fileStoreSettings(e),
+  /** Where the operator's ICC output profiles for print files are (issue 26). */
+  ...printSettings(e, path.resolve(e.DATA_DIR)),
 }));
 
 /** The server's configuration, as loadConfig reads it from the environment. */

@@ -10,6 +10,8 @@ import type { FileStore } from './files/file-store.js';
 import { createFileStore } from './files/index.js';
 import { initialPasswordFile } from './files/initial-password-file.js';
 import { WorkerMaterialMapsMaker } from './imaging/material-maps/maker.js';
+import { FolderPrintProfiles } from './imaging/print/profiles.js';
+import { WorkerPrintRenderer } from './imaging/print/renderer.js';
 import { jobPolicies, type JobPolicyOverrides } from './jobs/policies.js';
 import { newLeaseHolder } from './jobs/lease.js';
 import { JobRunner, type JobHandlers, type JobListener } from './jobs/runner.js';
@@ -21,6 +23,7 @@ import { GenerationService } from './services/generation.js';
 import { HdService } from './services/hd.js';
 import { ImageService } from './services/images.js';
 import { MaterialMapService } from './services/material-maps.js';
+import { PrintFileService } from './services/print-files.js';
 import {
   connectRedisLimiters,
   memoryLimiters,
@@ -42,6 +45,7 @@ import { createHealthRepository, type HealthRepository } from './store/health.js
 import { createImageRepository } from './store/images.js';
 import { createReferenceRepository } from './store/references.js';
 import { createMaterialMapRepository } from './store/material-maps.js';
+import { createPrintFileRepository } from './store/print-files.js';
 import { createJobQueue } from './store/jobs.js';
 import { createSessionRepository, type SessionRepository } from './store/sessions.js';
 import { createTagRepository } from './store/tags.js';
@@ -86,6 +90,8 @@ export interface Container {
   references: ReferenceService;
   zips: ZipDownloads;
   materialMaps: MaterialMapService;
+  /** Print files of HD images (issue 26, part 1). */
+  printFiles: PrintFileService;
   recovery: RecoveryService;
   /** Where login failures and command rates are counted: memory, the database or Redis. */
   limits: Limiters;
@@ -165,8 +171,24 @@ export async function buildContainer(
     new WorkerMaterialMapsMaker(() => files.openScratch()),
     log,
   );
-  // Deleting an LD image cancels its HD jobs; deleting any image removes its material maps.
-  const images = new ImageService(imageRepo, files, log, hd, materialMaps);
+  const printFiles = new PrintFileService(
+    imageRepo,
+    createPrintFileRepository(db),
+    files,
+    jobQueue,
+    jobs,
+    new FolderPrintProfiles(config, log),
+    new WorkerPrintRenderer(),
+    log,
+  );
+  // Deleting an LD image cancels its HD jobs; deleting any image removes its material maps, and
+  // an HD image its print files.
+  const images = new ImageService(imageRepo, files, log, hd, {
+    removeFor: async (owner, image) => {
+      await materialMaps.removeFor(owner, image);
+      await printFiles.removeFor(owner, image);
+    },
+  });
   const provisioning = userProvisioning(config, log);
   const limits = await openLimiters(config.sharedLimits, db).catch(async (err: unknown) => {
     await db.destroy();
@@ -182,7 +204,12 @@ export async function buildContainer(
     files,
     engine,
     jobs,
-    jobHandlers: { preview: generation.runPreview, hd: hd.runHd, maps: materialMaps.runMaps },
+    jobHandlers: {
+      preview: generation.runPreview,
+      hd: hd.runHd,
+      maps: materialMaps.runMaps,
+      print: printFiles.runPrint,
+    },
     provisioning,
     auth: new AuthService(
       users,
@@ -208,6 +235,7 @@ export async function buildContainer(
       materialMaps,
     ),
     materialMaps,
+    printFiles,
     recovery: new RecoveryService(users, imageRepo, images, jobQueue, files, log),
     limits,
   };

@@ -94,6 +94,17 @@ export function leaveOutRowsWithoutFiles(snapshotFile: string, hasFile: HasFile)
         db.prepare('delete from material_maps where id = ?').run(map.id);
         leftOut.push({ table: 'material_maps', owner: map.owner, filename: map.filename });
       }
+      const prints = db
+        .prepare(
+          `select p.id, u.username as owner, p.filename
+             from print_files p join users u on u.id = p.owner_id order by p.id`,
+        )
+        .all() as { id: number; owner: string; filename: string }[];
+      for (const print of prints) {
+        if (hasFile(print.owner, 'print', print.filename)) continue;
+        db.prepare('delete from print_files where id = ?').run(print.id);
+        leftOut.push({ table: 'print_files', owner: print.owner, filename: print.filename });
+      }
       const references = db
         .prepare(
           `select r.seq, u.username as owner, r.filename

@@ -1,7 +1,15 @@
 import type { Readable } from 'node:stream';
 
 /** The places an image file can live, per user. */
-export type FileArea = 'input' | 'ld' | 'hd' | 'ld-thumbnails' | 'hd-thumbnails' | 'maps';
+export type FileArea =
+  | 'input'
+  | 'ld'
+  | 'hd'
+  | 'ld-thumbnails'
+  | 'hd-thumbnails'
+  | 'maps'
+  /** Print files of HD images (issue 26, part 1). */
+  | 'print';
 
 export interface StoredFile {
   name: string;

@@ -9,6 +9,7 @@ export const FILE_AREAS = [
   'ld-thumbnails',
   'hd-thumbnails',
   'maps',
+  'print',
 ] as const satisfies readonly FileArea[];
 
 /** Temporary and to-be-removed files start with this, which no valid file name may. */

@@ -57,6 +57,13 @@ beforeAll(async () => {
       order: () => Promise.reject(new Error('not used here')),
       status: () => Promise.reject(new Error('not used here')),
     },
+    // And the print files (http/routes/print.test.ts).
+    printFiles: {
+      listProfiles: () => Promise.reject(new Error('not used here')),
+      estimate: () => Promise.reject(new Error('not used here')),
+      order: () => Promise.reject(new Error('not used here')),
+      list: () => Promise.reject(new Error('not used here')),
+    },
     files: new LocalFileStore(path.join(store.dataDir, 'files')),
     onRoute: (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];

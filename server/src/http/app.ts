@@ -18,6 +18,7 @@ import { libraryRoutes, type HdQueueApi, type ReferencesApi } from './routes/hd-
 import { imageRoutes } from './routes/images.js';
 import { materialMapRoutes, type MaterialMapsApi } from './routes/material-maps.js';
 import { metaRoutes } from './routes/meta.js';
+import { printRoutes, type PrintFilesApi } from './routes/print.js';
 import {
   observeRequests,
   operationsRoutes,
@@ -74,6 +75,8 @@ export interface HttpDependencies {
   zips: ZipApi;
   /** PBR material maps of an image (issue 17, part 5). */
   materialMaps: MaterialMapsApi;
+  /** Print files of HD images (issue 26, part 1). */
+  printFiles: PrintFilesApi;
   /** The origin browsers reach the server at (PUBLIC_URL's); unset: each request's Host. */
   publicOrigin?: string;
   /**
@@ -152,6 +155,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   await app.register(libraryRoutes, { hdQueue: deps.hdQueue, references: deps.references });
   await app.register(zipRoutes, { zips: deps.zips });
   await app.register(materialMapRoutes, { materialMaps: deps.materialMaps });
+  await app.register(printRoutes, { printFiles: deps.printFiles });
   await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
   return app;
 }

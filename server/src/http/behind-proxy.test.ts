@@ -40,6 +40,7 @@ function dependencies(extra: Partial<HttpDependencies>): HttpDependencies {
     references: { list: notUsed },
     zips: { prepare: notUsed, progress: () => Promise.resolve(undefined), open: notUsed },
     materialMaps: { order: notUsed, status: notUsed },
+    printFiles: { listProfiles: notUsed, estimate: notUsed, order: notUsed, list: notUsed },
     files: new LocalFileStore(path.join(store.dataDir, 'files')),
     ...extra,
   };

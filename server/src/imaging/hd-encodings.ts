@@ -2,7 +2,8 @@
  * The HD output encodings, in one table (issue 24, part 4): the HD service chooses a row by the
  * target's pixel count and names it in the upscale parameters; the engines encode by the row,
  * the physical size is written by its density writer, and the image routes serve its MIME type.
- * A new output format (16-bit PNG, TIFF for print) is one more row.
+ * A new output format (16-bit PNG, TIFF for print) is one more row. The print rows (issue 26)
+ * are never chosen for an HD image: the print render encodes by them (imaging/print/).
  */
 import type sharp from 'sharp';
 import type { ImageFormat } from './image-header.js';
@@ -16,19 +17,27 @@ import { jpegDensity, pngDensity, type DensityWriter } from './physical-size.js'
 export type EncodeMode = 'streamed' | 'optimised';
 
 export interface HdEncodingRow {
-  /** The file format, as sniffImageFormat names it. */
-  format: ImageFormat;
+  /** The file format, as sniffImageFormat names it (TIFF: print files only). */
+  format: ImageFormat | 'tiff';
   /** The extension of the files written (without the dot). */
   extension: string;
   /** Other extensions a name of this format may have (read, never written). */
   aliases: readonly string[];
   mimeType: string;
-  /** The encoder's options on a sharp pipeline. */
-  encode(pipeline: sharp.Sharp, mode: EncodeMode): sharp.Sharp;
-  /** Writes the physical size into the file's header (physical-size.ts). */
-  writeDensity: DensityWriter;
-  /** Chosen for HD outputs of at most this many pixels (the first row that fits wins). */
+  /**
+   * The encoder's options on a sharp pipeline; `dotsPerInch`, where the encoder writes the
+   * density itself (TIFF), else the density writer does after.
+   */
+  encode(pipeline: sharp.Sharp, mode: EncodeMode, dotsPerInch?: number): sharp.Sharp;
+  /** Writes the physical size into the file's header (physical-size.ts); TIFF: the encoder. */
+  writeDensity?: DensityWriter;
+  /**
+   * Chosen for HD outputs of at most this many pixels (the first row that fits wins); 0 for
+   * the print rows, which no HD image is written in.
+   */
   maxPixels: number;
+  /** A print file's encoding (issue 26): never an HD image's, never served as one. */
+  printOnly?: true;
   /**
    * Rough seconds per output pixel to resample and encode on one core of the reference machine,
    * only to weigh the stage's share of the builtin upscaler's progress bar.
@@ -80,22 +89,72 @@ export const HD_ENCODINGS = {
     maxPixels: Infinity,
     encodeSecondsPerPixel: 45e-9,
   },
+  /**
+   * Print files (issue 26): TIFF in strips, each strip coded as libvips computes it (streamed
+   * whatever the mode), with the horizontal predictor (each sample stored as the difference to
+   * its left neighbour, which LZW and Deflate compress far better on photographs), and the
+   * density in XResolution/YResolution per inch.
+   */
+  'tiff-lzw': {
+    format: 'tiff',
+    extension: 'tif',
+    aliases: ['tiff'],
+    mimeType: 'image/tiff',
+    encode: (pipeline, _mode, dotsPerInch?: number) =>
+      pipeline.tiff(tiffOptions('lzw', dotsPerInch)),
+    maxPixels: 0,
+    printOnly: true,
+    encodeSecondsPerPixel: 40e-9,
+  },
+  'tiff-deflate': {
+    format: 'tiff',
+    extension: 'tif',
+    aliases: ['tiff'],
+    mimeType: 'image/tiff',
+    encode: (pipeline, _mode, dotsPerInch?: number) =>
+      pipeline.tiff(tiffOptions('deflate', dotsPerInch)),
+    maxPixels: 0,
+    printOnly: true,
+    encodeSecondsPerPixel: 60e-9,
+  },
 } as const satisfies Record<string, HdEncodingRow>;
 
-/** An HD output encoding: a row of HD_ENCODINGS. */
+/** sharp's TIFF options for a print row; xres/yres are in pixels per millimetre. */
+function tiffOptions(compression: 'lzw' | 'deflate', dotsPerInch?: number): sharp.TiffOptions {
+  const perMm =
+    dotsPerInch === undefined ? {} : { xres: dotsPerInch / 25.4, yres: dotsPerInch / 25.4 };
+  return { compression, predictor: 'horizontal', resolutionUnit: 'inch', ...perMm };
+}
+
+/** An output encoding: a row of HD_ENCODINGS. */
 export type HdEncoding = keyof typeof HD_ENCODINGS;
 
-const ROWS = Object.entries(HD_ENCODINGS) as [HdEncoding, HdEncodingRow][];
+/** The rows an HD image may be written in (the print rows left out). */
+export type HdImageEncoding = {
+  [K in HdEncoding]: (typeof HD_ENCODINGS)[K] extends { printOnly: true } ? never : K;
+}[HdEncoding];
+
+/** The rows a print file may be written in (issue 26). */
+export type PrintEncoding = Exclude<HdEncoding, HdImageEncoding>;
+
+const ALL_ROWS = Object.entries(HD_ENCODINGS) as [HdEncoding, HdEncodingRow][];
+/** The HD images' rows, in the order they are tried. */
+const ROWS = ALL_ROWS.filter(([, row]) => !row.printOnly) as [HdImageEncoding, HdEncodingRow][];
 
 /** The encoding of an HD output of `pixels` pixels: the first row whose limit it is within. */
-export function hdEncodingFor(pixels: number): HdEncoding {
+export function hdEncodingFor(pixels: number): HdImageEncoding {
   const found = ROWS.find(([, row]) => pixels <= row.maxPixels);
   if (!found) throw new RangeError(`No HD encoding for ${pixels} pixels`);
   return found[0];
 }
 
+/** The print row of a compression (issue 26). */
+export function printEncodingFor(compression: 'lzw' | 'deflate'): PrintEncoding {
+  return compression === 'lzw' ? 'tiff-lzw' : 'tiff-deflate';
+}
+
 /** A file format HD files are written in (several encodings may share one: 8- and 16-bit PNG). */
-export type HdFormat = (typeof HD_ENCODINGS)[HdEncoding]['format'];
+export type HdFormat = (typeof HD_ENCODINGS)[HdImageEncoding]['format'];
 
 /** The HD format a file name's extension stands for (case-insensitive), if any. */
 export function hdFormatOfName(name: string): HdFormat | undefined {
@@ -120,4 +179,11 @@ export const HD_TYPES_BY_FORMAT = Object.fromEntries(
 /** MIME types of the HD formats, by file extension (aliases included). */
 export const HD_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = Object.fromEntries(
   ROWS.flatMap(([, row]) => [row.extension, ...row.aliases].map((e) => [e, row.mimeType])),
+);
+
+/** MIME types of the print rows, by file extension (issue 26): what a print file is served as. */
+export const PRINT_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = Object.fromEntries(
+  ALL_ROWS.filter(([, row]) => row.printOnly).flatMap(([, row]) =>
+    [row.extension, ...row.aliases].map((e) => [e, row.mimeType]),
+  ),
 );

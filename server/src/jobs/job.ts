@@ -1,4 +1,4 @@
-import type { HdFactors, HdSizeLabel, PreviewSettings } from '@tessera/contract';
+import type { HdFactors, HdSizeLabel, PreviewSettings, PrintSettings } from '@tessera/contract';
 import type { Owner } from '../owner.js';
 
 /**
@@ -32,17 +32,25 @@ export interface MapsJobParams {
   image: string;
 }
 
+/** What a print-file job needs (issue 26, part 1): the HD image, by name, and the settings. */
+export interface PrintJobParams {
+  owner: Owner;
+  image: string;
+  settings: PrintSettings;
+}
+
 /** Every kind of job and its params: a new kind is a line here, then a handler and a policy. */
 interface ParamsOfKind {
   preview: PreviewJobParams;
   hd: HdJobParams;
   maps: MapsJobParams;
+  print: PrintJobParams;
 }
 
 export type JobKind = keyof ParamsOfKind;
 
 /** The kinds at run time, for the checks the type cannot make (rows read back, start-up). */
-export const JOB_KINDS: readonly JobKind[] = ['preview', 'hd', 'maps'];
+export const JOB_KINDS: readonly JobKind[] = ['preview', 'hd', 'maps', 'print'];
 
 export function isJobKind(kind: string): kind is JobKind {
   return (JOB_KINDS as readonly string[]).includes(kind);

@@ -1,5 +1,11 @@
 import { exponentialBackoff, type JobPolicies } from './runner.js';
 
+/**
+ * Live (queued or running) print files one user may have (issue 26): each takes a core for a
+ * minute or more, and a user orders them one image at a time.
+ */
+export const PRINT_MAX_LIVE_PER_OWNER = 3;
+
 /** Parts of the policies a test may replace: quicker HD retries. */
 export interface JobPolicyOverrides {
   hdRetryDelayMs?: (attempt: number) => number;
@@ -41,6 +47,13 @@ export function jobPolicies(
       // One at a time: a 200 MP image's maps take a core for minutes, and HD needs the rest.
       concurrency: 1,
       maxLivePerOwner: settings.maxQueuedPerUser.hd,
+      maxAttempts: 2,
+      retryDelayMs: exponentialBackoff(2000, 30_000),
+    },
+    print: {
+      // One at a time: libvips already spreads one print over every core.
+      concurrency: 1,
+      maxLivePerOwner: PRINT_MAX_LIVE_PER_OWNER,
       maxAttempts: 2,
       retryDelayMs: exponentialBackoff(2000, 30_000),
     },

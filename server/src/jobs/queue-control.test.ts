@@ -137,6 +137,7 @@ describe('pausing an owner’s queue', () => {
           retryDelayMs: () => 10,
         },
         maps: { concurrency: 1, maxAttempts: 1, retryDelayMs: () => 10 },
+        print: { concurrency: 1, maxAttempts: 1, retryDelayMs: () => 10 },
       },
       silentLogger,
       undefined,
@@ -151,6 +152,7 @@ describe('pausing an owner’s queue', () => {
       await runner.start({
         preview: () => Promise.reject(new Error('no previews here')),
         maps: () => Promise.reject(new Error('no maps here')),
+        print: () => Promise.reject(new Error('no print files here')),
         hd: async (job) => {
           order.push(job.publicId);
           return `${job.publicId}.png`;

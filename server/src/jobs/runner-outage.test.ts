@@ -70,7 +70,7 @@ describe('the job runner through a store outage', () => {
     const never: JobHandler = () => Promise.reject(new Error('none queued'));
     runner = new JobRunner(
       queue,
-      { preview: policy, hd: policy, maps: policy },
+      { preview: policy, hd: policy, maps: policy, print: policy },
       silentLogger,
       undefined,
       {
@@ -84,7 +84,7 @@ describe('the job runner through a store outage', () => {
         if (job.status === 'finished') resolve();
       }),
     );
-    await runner.start({ preview, hd: never, maps: never });
+    await runner.start({ preview, hd: never, maps: never, print: never });
     await runner.enqueue({
       publicId: 'p1',
       ownerId: owner,
@@ -162,7 +162,7 @@ describe('the job runner through a store outage', () => {
     const policy: JobPolicy = { concurrency: 1, maxAttempts: 3, retryDelayMs: () => 10 };
     runner = new JobRunner(
       queue,
-      { preview: policy, hd: policy, maps: policy },
+      { preview: policy, hd: policy, maps: policy, print: policy },
       silentLogger,
       undefined,
       {
@@ -171,7 +171,7 @@ describe('the job runner through a store outage', () => {
     );
     const told: (string | undefined)[] = [];
     runner.onChange((job) => job.status === 'in_progress' && told.push(job.notice));
-    await runner.start({ preview, hd: never, maps: never });
+    await runner.start({ preview, hd: never, maps: never, print: never });
     await runner.enqueue({
       publicId: 'p1',
       ownerId: owner,

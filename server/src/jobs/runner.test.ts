@@ -40,9 +40,14 @@ const idle = kind(() => Promise.reject(new Error('no job of this kind is queued 
 
 /** A runner of the kinds a test names, the others idle. */
 function runner(kinds: Partial<Record<JobKind, TestKind>>): JobRunner {
-  const all = { preview: idle, hd: idle, maps: idle, ...kinds };
+  const all = { preview: idle, hd: idle, maps: idle, print: idle, ...kinds };
   const r = new JobRunner(repo, all, silentLogger);
-  handlersOf.set(r, { preview: all.preview.handler, hd: all.hd.handler, maps: all.maps.handler });
+  handlersOf.set(r, {
+    preview: all.preview.handler,
+    hd: all.hd.handler,
+    maps: all.maps.handler,
+    print: all.print.handler,
+  });
   runners.push(r);
   return r;
 }
@@ -347,6 +352,7 @@ describe('the job runner', () => {
       const all = {
         preview: idle,
         maps: idle,
+        print: idle,
         hd: kind((_job, { signal }) => {
           started();
           return new Promise<string>((_resolve, reject) =>
@@ -359,7 +365,12 @@ describe('the job runner', () => {
       };
       const worker = new JobRunner(workerQueue, all, silentLogger);
       runners.push(worker);
-      await worker.start({ preview: idle.handler, maps: idle.handler, hd: all.hd.handler });
+      await worker.start({
+        preview: idle.handler,
+        maps: idle.handler,
+        print: idle.handler,
+        hd: all.hd.handler,
+      });
       await repo.enqueue(
         {
           publicId: 'h1',

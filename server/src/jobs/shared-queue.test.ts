@@ -69,12 +69,12 @@ describe.skipIf(missing)('[#16] the job queue shared by several processes on Pos
     const queue = await processQueue(leaseMs);
     const runner = new JobRunner(
       queue,
-      { preview: policy, hd: policy, maps: policy },
+      { preview: policy, hd: policy, maps: policy, print: policy },
       silentLogger,
       undefined,
       { requeueAtStart: false, ...options },
     );
-    await runner.start({ preview: never, maps: never, hd });
+    await runner.start({ preview: never, maps: never, print: never, hd });
     cleanups.push(() => runner.stop());
     return runner;
   }

@@ -87,6 +87,7 @@ export async function startWebTier(
     references: c.references,
     zips: c.zips,
     materialMaps: c.materialMaps,
+    printFiles: c.printFiles,
     ...(config.publicOrigin !== undefined && { publicOrigin: config.publicOrigin }),
     ...(config.httpsOnly && { httpsOnly: true }),
     ...(trustProxy && { trustProxy }),

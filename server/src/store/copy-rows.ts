@@ -37,6 +37,7 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableCopy[] = [
   { table: 'job_queue_pauses', primaryKey: ['owner_id', 'kind'] },
   { table: 'material_maps', primaryKey: ['id'], serial: 'id' },
   { table: 'input_references', primaryKey: ['seq'], serial: 'seq' },
+  { table: 'print_files', primaryKey: ['id'], serial: 'id' },
 ];
 
 /**

@@ -15,6 +15,7 @@ export interface Database {
   zip_downloads: ZipDownloadsTable;
   instances: InstancesTable;
   input_references: InputReferencesTable;
+  print_files: PrintFilesTable;
 }
 
 export interface UsersTable {
@@ -168,5 +169,23 @@ export interface InputReferencesTable {
   owner_id: number;
   filename: string;
   sha256: string;
+  created_at: string;
+}
+
+/** A finished print file of an HD image (issue 26, part 1); migration 0019. */
+export interface PrintFilesTable {
+  id: Generated<number>;
+  owner_id: number;
+  /** The HD image it was made from. */
+  image_id: number;
+  /** The public id of the `print` job that made it. */
+  job_id: string;
+  /** JSON text: the PrintSettings it was ordered with. */
+  settings: string;
+  filename: string;
+  /** bigint: a print file may pass 2 GiB (PostgreSQL answers it as text). */
+  bytes: number | string | bigint;
+  width: number;
+  height: number;
   created_at: string;
 }

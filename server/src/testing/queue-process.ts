@@ -34,7 +34,7 @@ if (mode === 'enqueue') {
   // One of several processes: what others left running comes back by lease expiry, not here.
   const runner = new JobRunner(
     queue,
-    { preview: policy, hd: policy, maps: policy },
+    { preview: policy, hd: policy, maps: policy, print: policy },
     silentLogger,
     undefined,
     { requeueAtStart: false },
@@ -43,6 +43,7 @@ if (mode === 'enqueue') {
   await runner.start({
     preview: never,
     maps: never,
+    print: never,
     hd: (job, { signal }) =>
       new Promise<string>((_resolve, reject) => {
         console.log(`running ${job.publicId}`);

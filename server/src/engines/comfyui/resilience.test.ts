@@ -92,6 +92,7 @@ describe('lost sockets and lost messages (part 1)', () => {
           hd: { concurrency: 1, maxAttempts: 1, retryDelayMs: () => 10 },
           preview: { concurrency: 1, maxAttempts: 2, retryDelayMs: () => 10 },
           maps: { concurrency: 1, maxAttempts: 1, retryDelayMs: () => 10 },
+          print: { concurrency: 1, maxAttempts: 1, retryDelayMs: () => 10 },
         },
         silentLogger,
       );
@@ -105,6 +106,7 @@ describe('lost sockets and lost messages (part 1)', () => {
       await runner.start({
         hd: () => Promise.reject(new Error('no HD here')),
         maps: () => Promise.reject(new Error('no maps here')),
+        print: () => Promise.reject(new Error('no print files here')),
         preview: async () => {
           await made.generate(previewParams(), () => undefined, never());
           return 'out.png';

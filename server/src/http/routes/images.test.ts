@@ -54,6 +54,7 @@ beforeAll(async () => {
     references: strictFake('references'),
     zips: strictFake('zips'),
     materialMaps: strictFake('materialMaps'),
+    printFiles: strictFake('printFiles'),
   });
   for (const user of ['alice', 'bob']) {
     const res = await app.inject({

@@ -3,7 +3,11 @@ import { API_ROUTES, errorText, fileExtension, isSafeFileName } from '@tessera/c
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ByteRange, FileArea, FileStore, StoredFile } from '../../files/file-store.js';
 import { sniffImageFormat, type ImageFormat } from '../../imaging/image-header.js';
-import { HD_TYPES_BY_EXTENSION, HD_TYPES_BY_FORMAT } from '../../imaging/hd-encodings.js';
+import {
+  HD_TYPES_BY_EXTENSION,
+  HD_TYPES_BY_FORMAT,
+  PRINT_TYPES_BY_EXTENSION,
+} from '../../imaging/hd-encodings.js';
 import { thumbnailName } from '../../services/images.js';
 import { dispositionFileName } from '../content-disposition.js';
 import { ownerOf } from '../session.js';
@@ -24,6 +28,7 @@ const CONTENT_TYPES: Record<ImageFormat, string> = {
 };
 const EXTENSION_TYPES: Record<string, string> = {
   ...HD_TYPES_BY_EXTENSION,
+  ...PRINT_TYPES_BY_EXTENSION,
   gif: 'image/gif',
   webp: 'image/webp',
   bmp: 'image/bmp',
@@ -46,6 +51,8 @@ const ROUTES: readonly ImageRoute[] = [
   { url: API_ROUTES.inputImage, area: 'input', thumbnail: false },
   // Material maps (issue 17, part 5).
   { url: API_ROUTES.mapImage, area: 'maps', thumbnail: false },
+  // Print files of HD images (issue 26, part 1): TIFF, large; ranges let a download resume.
+  { url: API_ROUTES.printFile, area: 'print', thumbnail: false },
 ];
 
 /**
@@ -110,8 +117,9 @@ async function serveFile(
     throw err;
   }
   reply.type(type);
-  if (file.area === 'hd' || file.area === 'maps') {
-    // An HD image or a map is a deliverable: it downloads as a file named for what it is.
+  if (file.area === 'hd' || file.area === 'maps' || file.area === 'print') {
+    // An HD image, a map or a print file is a deliverable: it downloads as a file named for
+    // what it is.
     reply.header('content-disposition', `attachment; ${dispositionFileName(name)}`);
   }
   if (range) {

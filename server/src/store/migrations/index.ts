@@ -14,6 +14,7 @@ import * as jobLeases from './0015-job-leases.js';
 import * as messagingSecrets from './0016-messaging-secrets.js';
 import * as inputReferences from './0017-input-references.js';
 import * as jobNotice from './0018-job-notice.js';
+import * as printFiles from './0019-print-files.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0016-messaging-secrets': messagingSecrets,
   '0017-input-references': inputReferences,
   '0018-job-notice': jobNotice,
+  '0019-print-files': printFiles,
 };
 
 export const migrationProvider: MigrationProvider = {
