@@ -26,6 +26,8 @@ interface Measured {
   height?: number;
   seconds: number;
   peakRssBytes: number;
+  /** The last progress the render reported before it ended (0–1). */
+  lastFraction: number;
 }
 
 function inChild(argument: string): Measured {
@@ -62,8 +64,8 @@ beforeAll(async () => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe('the print render’s memory', () => {
-  it('stays bounded on a print of tens of megapixels: the image is never whole in memory', () => {
+describe('the print render’s memory and progress', () => {
+  it('stays bounded on a print of tens of megapixels (the image is never whole in memory), and reports progress', () => {
     const layout = printLayout(HD, PRINT, DPI, 3);
     const uncompressed = printUncompressedBytes(layout, 4, 16);
     const task: PrintWorkerTask = {
@@ -91,5 +93,9 @@ describe('the print render’s memory', () => {
     expect(uncompressed).toBeGreaterThan(500 * 2 ** 20);
     expect(render.peakRssBytes).toBeLessThan(uncompressed / 2);
     expect(render.peakRssBytes - baseline.peakRssBytes).toBeLessThan(160 * 2 ** 20);
+    // Progress followed the file as it grew (the output's size against the estimate), short of
+    // the end until the render was done.
+    expect(render.lastFraction).toBeGreaterThan(0.5);
+    expect(render.lastFraction).toBeLessThan(1);
   }, 120_000);
 });
