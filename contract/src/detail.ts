@@ -54,3 +54,29 @@ export function detailFigures(input: {
     ...(printPxPerCm !== undefined && { printPxPerCm }),
   };
 }
+
+/** The share as a whole percent, never 100 unless it is all generated (99.6 % stays 99). */
+export function generatedPercent(share: number): number {
+  return share >= 1 ? 100 : Math.min(99, Math.round(share * 100));
+}
+
+/** The Detail section's texts (HD details and the print dialog). */
+export const DETAIL_TEXTS = {
+  heading: 'Detail',
+  ld: 'LD image',
+  generated: 'Generated detail',
+  hd: 'HD file',
+  print: 'Print file',
+  pxPerCm: (pxPerCm: number) => `${pxPerCm.toFixed(1)} px/cm (${Math.round(pxPerCm * 2.54)} dpi)`,
+  notRecorded: 'not recorded',
+  /** The plain sentence: how much of the final pixels' detail the engine made. */
+  share: (share: number, of: 'print' | 'hd') => {
+    const what = of === 'print' ? "the print's" : "the HD file's";
+    const percent = generatedPercent(share);
+    return percent === 100
+      ? `All of ${what} detail was generated; none of it is enlargement.`
+      : `${percent} % of ${what} detail was generated; the rest is enlargement.`;
+  },
+  shareNotRecorded:
+    'This HD image was made before Tessera recorded what the engine generated, so the generated share is not recorded.',
+} as const;

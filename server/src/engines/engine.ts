@@ -24,12 +24,15 @@ export interface Engine {
     progress: ProgressReporter,
     signal: AbortSignal,
   ): Promise<GeneratedImage>;
-  /** An HD version of an LD image at an exact pixel size (the HD pipeline of SPEC §4). */
+  /**
+   * An HD version of an LD image at an exact pixel size (the HD pipeline of SPEC §4), and how
+   * wide the detail its network generated is (issue 26, honest detail).
+   */
   upscale(
     params: UpscaleParams,
     progress: ProgressReporter,
     signal: AbortSignal,
-  ): Promise<GeneratedImage>;
+  ): Promise<UpscaledImage>;
   /** Checks its servers at start (ENGINE=comfyui): their state, as health() tells it. */
   start?(): Promise<EngineHealth>;
   /** For GET /api/health: whether the engine can take work, and its servers (ENGINE=comfyui). */
@@ -122,4 +125,15 @@ export interface UpscaleParams {
 export interface GeneratedImage {
   width: number;
   height: number;
+}
+
+/** What an upscale made: its size, and the width of the detail the engine generated. */
+export interface UpscaledImage extends GeneratedImage {
+  /**
+   * The pixel width of the image the engine's network generated before the final resample, at
+   * most `width` (a larger network output resampled down keeps only `width` of it); the HD
+   * service records it as HD_DETAIL_WIDTH_KEY. Absent where the engine cannot know it (a
+   * ComfyUI template whose last stages are not the shipped ones).
+   */
+  detailWidth?: number;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   buildHdCommand,
   errorText,
+  HD_DETAIL_WIDTH_KEY,
   hdPrintSize,
   hdTargetSize,
   OUTPUT_FORMATS,
@@ -166,6 +167,8 @@ describe('HD orders over a real broker', () => {
         scale_by_latent707: 1,
         size,
         source_image: image,
+        // The Lanczos upscaler runs no network: the detail is the LD image's own width.
+        [HD_DETAIL_WIDTH_KEY]: width,
       });
     }, 120_000);
   }
@@ -416,6 +419,46 @@ describe('HD retries', () => {
     expect(job).toEqual({ status: 'error', attempts: 3 });
     expect(await server.files.list('alice', 'hd')).toEqual([]);
   }, 60_000);
+});
+
+describe('the generated detail an HD image records (issue 26)', () => {
+  let t: TestServer | undefined;
+  afterEach(async () => {
+    await t?.stop();
+    t = undefined;
+  });
+
+  /** The Lanczos engine reporting the detail widths given, one per upscale, in turn. */
+  function reportingEngine(widths: (number | undefined)[]): Engine {
+    const real = new BuiltinEngine({ upscaler: 'lanczos' });
+    return {
+      name: 'reporting',
+      generate: (...args) => real.generate(...args),
+      upscale: async (...args) => {
+        const { width, height } = await real.upscale(...args);
+        const detailWidth = widths.shift();
+        return { width, height, ...(detailWidth !== undefined && { detailWidth }) };
+      },
+    };
+  }
+
+  it("records the engine's detail width, never wider than the file, and nothing when it cannot tell", async () => {
+    t = await startTestServer(['alice'], 'embedded', {
+      engine: reportingEngine([1500.4, 99_999, undefined]),
+    });
+    const alice = await t.connect('alice');
+    await placeLd(t, alice, 'square.png', 1024, 1024);
+    const recorded: unknown[] = [];
+    for (const size of ['30x30', '60x60', '30x30'] as const) {
+      const { command, sent } = order(alice, 'square.png', size);
+      await sent;
+      const output = (await settled(alice, command.id)).at(-1)?.output_image ?? '';
+      const item = await alice.listedImage('hd', output);
+      recorded.push(item?.metadata[HD_DETAIL_WIDTH_KEY]);
+    }
+    // 1500.4 → 1500 px; 99 999 → the 60x60 file's own 4147 px; no report → no entry at all.
+    expect(recorded).toEqual([1500, 4147, undefined]);
+  }, 90_000);
 });
 
 describe.skipIf(!mosquittoAvailable)('HD orders through Mosquitto', () => {

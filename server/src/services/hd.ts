@@ -1,5 +1,6 @@
 import {
   errorText,
+  HD_DETAIL_WIDTH_KEY,
   serverError,
   hdFactorsFor,
   hdPrintSize,
@@ -193,7 +194,7 @@ export class HdService {
     // The engine reads and writes local files: a copy of the LD image, and its output.
     return withScratch(this.files, async (scratch) => {
       const output = scratch.newFile(extension);
-      await this.engine.upscale(
+      const upscaled = await this.engine.upscale(
         {
           sourcePath: await scratch.copyOf(owner.username, 'ld', image),
           outputPath: output.path,
@@ -248,6 +249,7 @@ export class HdService {
           source_image: image,
           seed,
           engine: this.engine.name,
+          ...detailMetadata(upscaled.detailWidth, target.width),
           created_at: createdAt,
           // A face of a series stays one in HD (its ZIP entry is named by face; issue 25).
           ...(series && seriesMetadata(series)),
@@ -374,4 +376,13 @@ export class HdService {
     }
     return name;
   }
+}
+
+/**
+ * The HD record's honest-detail entry (issue 26): how wide the engine's generated detail is, a
+ * whole number of pixels no wider than the file; nothing where the engine could not tell.
+ */
+function detailMetadata(detailWidth: number | undefined, width: number): Record<string, number> {
+  if (detailWidth === undefined || !Number.isFinite(detailWidth) || detailWidth <= 0) return {};
+  return { [HD_DETAIL_WIDTH_KEY]: Math.min(Math.round(detailWidth), width) };
 }

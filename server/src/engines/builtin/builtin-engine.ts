@@ -16,6 +16,7 @@ import type {
   GeneratedImage,
   GenerateParams,
   ProgressReporter,
+  UpscaledImage,
   UpscaleParams,
 } from '../engine.js';
 import { startWorker } from '../../runtime/worker-url.js';
@@ -43,7 +44,7 @@ export class BuiltinEngine implements Engine {
     params: UpscaleParams,
     progress: ProgressReporter,
     signal: AbortSignal,
-  ): Promise<GeneratedImage> {
+  ): Promise<UpscaledImage> {
     const { upscaler, runtime } = this.options;
     const variant = upscaler === 'esrgan-medium' ? 'medium' : 'slim';
     const neural = upscaler !== 'lanczos';

@@ -164,7 +164,9 @@ describe('ComfyUI engine: HD', () => {
     const params = hdParams();
     const result = await engine([comfy.url]).upscale(params, (p) => percents.push(p), never());
 
-    expect(result).toEqual({ width: 730, height: 365 });
+    // The detail the template generates: CR Upscale Image 701 at 1.5 of the 256 px LD image,
+    // 384 px; ImageScaleBy 692 enlarges it to 730 (issue 26, honest detail).
+    expect(result).toEqual({ width: 730, height: 365, detailWidth: 384 });
     const written = await sharp(params.outputPath).metadata();
     expect([written.format, written.width, written.height]).toEqual(['png', 730, 365]);
 

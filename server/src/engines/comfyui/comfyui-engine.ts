@@ -36,10 +36,13 @@ import type {
   GeneratedImage,
   GenerateParams,
   ProgressReporter,
+  UpscaledImage,
   UpscaleParams,
 } from '../engine.js';
+import { readImageSize } from '../../imaging/probe.js';
 import { templateNeeds } from './capabilities.js';
 import { ComfyClient, type ComfyClientOptions } from './client.js';
+import { hdDetailWidth } from './detail-width.js';
 import { ComfyPromptLostError, ComfyServerLeftError } from './errors.js';
 import { isOutage, OutageWindow } from './outage.js';
 import { prepareImage, type PreparedImage } from './output.js';
@@ -117,31 +120,46 @@ export class ComfyUIEngine implements Engine {
     return this.runWorkflow(previewJob(this.templates, params), progress, signal);
   }
 
-  upscale(
+  async upscale(
     params: UpscaleParams,
     progress: ProgressReporter,
     signal: AbortSignal,
-  ): Promise<GeneratedImage> {
-    return this.runWorkflow(
+  ): Promise<UpscaledImage> {
+    const hdInputs = (sourceImage: string, source: { width: number; height: number }) => ({
+      sourceImage,
+      sourceWidth: source.width,
+      sourceHeight: source.height,
+      ...params.factors,
+      seed: params.seed,
+      seamless: params.seamless,
+    });
+    let ldSize: { width: number; height: number } | undefined;
+    const image = await this.runWorkflow(
       {
         inputPath: params.sourcePath,
         mask: false,
         outputNode: HD_NODES.output.id,
-        fill: (uploaded, source) =>
-          fillHd(this.templates.hd, {
-            sourceImage: uploaded,
-            sourceWidth: source.width,
-            sourceHeight: source.height,
-            ...params.factors,
-            seed: params.seed,
-            seamless: params.seamless,
-          }),
+        fill: (uploaded, source) => {
+          ldSize = source;
+          return fillHd(this.templates.hd, hdInputs(uploaded, source));
+        },
         output: params,
         remote: params.remote,
       },
       progress,
       signal,
     );
+    // A prompt picked up after a restart was filled by the earlier run: the LD file tells its size.
+    if (!ldSize) {
+      const { width, height } = await readImageSize(params.sourcePath);
+      if (width !== undefined && height !== undefined) ldSize = { width, height };
+    }
+    const detail =
+      ldSize && hdDetailWidth(fillHd(this.templates.hd, hdInputs('', ldSize)), ldSize.width);
+    return {
+      ...image,
+      ...(detail !== undefined && { detailWidth: Math.min(detail, image.width) }),
+    };
   }
 
   /** Checks every server's node types and models at start; what /api/health would say. */

@@ -3,62 +3,84 @@ import {
   hdImageUrl,
   hdPixelSize,
   hdPrintSize,
+  PRINT_TEXTS,
   sizeLabelFromFactors,
 } from '@tessera/contract';
 import type { HdImage, HdSizeLabel } from '@tessera/contract';
+import { useState } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { DownloadIcon } from '../../components/icons';
 import { MaterialMapsSection } from '../materials';
+import { DetailSection } from './detail-section';
+import { hdGeometry } from './hd-geometry';
+import { PrintDialog } from './print/print-dialog';
+import { PrintFilesList } from './print/print-files-list';
 
 /**
  * The HD Image Details modal of SPEC §2 (checklist O3): Name, Size, Date and Download, plus the
- * print size in cm and the resolution the file carries (issue 17). The server names the
- * downloaded file (Content-Disposition); `download` asks the browser to save it.
+ * print size in cm and the resolution the file carries (issue 17), the detail generated against
+ * the enlargement, and "Download for print" with the image's print files (issue 26). The server
+ * names the downloaded file (Content-Disposition); `download` asks the browser to save it.
  */
 export function HdImageDetailsModal({ image, onClose }: { image: HdImage; onClose: () => void }) {
+  const [printing, setPrinting] = useState(false);
   const size = sizeLabelFromFactors(image.metadata);
   const print = size && printFields(size);
+  const geometry = hdGeometry(image);
+  // The print dialog is the details' sibling, not its child: Escape in it closes it alone.
   return (
-    <Dialog title="HD Image Details" onClose={onClose} className="hd-details">
-      <img className="hd-details-preview" src={image.thumbnail} alt={image.filename} />
-      <dl className="hd-details-fields">
-        <div>
-          <dt>Name</dt>
-          <dd>{image.filename}</dd>
+    <>
+      <Dialog title="HD Image Details" onClose={onClose} className="hd-details">
+        <img className="hd-details-preview" src={image.thumbnail} alt={image.filename} />
+        <dl className="hd-details-fields">
+          <div>
+            <dt>Name</dt>
+            <dd>{image.filename}</dd>
+          </div>
+          <div>
+            <dt>Size</dt>
+            <dd>{size ?? '-'}</dd>
+          </div>
+          {print && (
+            <>
+              <div>
+                <dt>Print size</dt>
+                <dd>{print.size}</dd>
+              </div>
+              <div>
+                <dt>Resolution</dt>
+                <dd>{print.resolution}</dd>
+              </div>
+            </>
+          )}
+          <div>
+            <dt>Date</dt>
+            <dd>{formatImageDate(image.metadata)}</dd>
+          </div>
+        </dl>
+        {geometry && <DetailSection geometry={geometry} />}
+        <div className="dialog-actions">
+          {geometry && (
+            <button type="button" className="button" onClick={() => setPrinting(true)}>
+              {PRINT_TEXTS.open}
+            </button>
+          )}
+          <a
+            className="button button-primary"
+            href={hdImageUrl(image.filename)}
+            download={image.filename}
+          >
+            <DownloadIcon />
+            Download
+          </a>
         </div>
-        <div>
-          <dt>Size</dt>
-          <dd>{size ?? '-'}</dd>
-        </div>
-        {print && (
-          <>
-            <div>
-              <dt>Print size</dt>
-              <dd>{print.size}</dd>
-            </div>
-            <div>
-              <dt>Resolution</dt>
-              <dd>{print.resolution}</dd>
-            </div>
-          </>
-        )}
-        <div>
-          <dt>Date</dt>
-          <dd>{formatImageDate(image.metadata)}</dd>
-        </div>
-      </dl>
-      <div className="dialog-actions">
-        <a
-          className="button button-primary"
-          href={hdImageUrl(image.filename)}
-          download={image.filename}
-        >
-          <DownloadIcon />
-          Download
-        </a>
-      </div>
-      <MaterialMapsSection kind="hd" image={image.filename} />
-    </Dialog>
+        <PrintFilesList image={image.filename} />
+        <MaterialMapsSection kind="hd" image={image.filename} />
+      </Dialog>
+      {printing && geometry && (
+        <PrintDialog image={image} geometry={geometry} onClose={() => setPrinting(false)} />
+      )}
+    </>
   );
 }
 

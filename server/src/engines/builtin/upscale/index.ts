@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import { openImage } from '../../../imaging/decode.js';
-import type { GeneratedImage, ProgressReporter, UpscaleParams } from '../../engine.js';
+import type { ProgressReporter, UpscaledImage, UpscaleParams } from '../../engine.js';
 import {
   abortError,
   planTiles,
@@ -23,6 +23,7 @@ import {
 } from './network.js';
 import { HD_ENCODINGS } from '../../../imaging/hd-encodings.js';
 import {
+  detailWidthFor,
   encodingFor,
   tileMargin,
   modelScaleFor,
@@ -68,7 +69,7 @@ export async function upscaleImage(
   options: UpscaleOptions,
   progress: ProgressReporter,
   signal: AbortSignal,
-): Promise<GeneratedImage> {
+): Promise<UpscaledImage> {
   if (signal.aborted) throw abortError(signal);
   const { width, height, outputPath } = params;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
@@ -103,9 +104,11 @@ export async function upscaleImage(
     const encodeSeconds = outputPixels * HD_ENCODINGS[encoding].encodeSecondsPerPixel;
     let image: RgbImage = source;
     let encodeFrom = DECODED;
+    let scale: ModelScale | 1 = 1;
     if (options.neural) {
+      scale = modelScaleFor(upscaleFactor(source, params));
       const network: NetworkOptions = {
-        scale: modelScaleFor(upscaleFactor(source, params)),
+        scale,
         padding: params.seamless ? 'wrap' : 'mirror',
         runtime: options.runtime,
         variant: options.variant,
@@ -143,7 +146,7 @@ export async function upscaleImage(
     await rename(partialPath, outputPath);
     checkAbort();
     report(100);
-    return { width, height };
+    return { width, height, detailWidth: detailWidthFor(source.width, width, scale) };
   } catch (error) {
     clearInterval(timer);
     await Promise.all([

@@ -1,6 +1,7 @@
 import { HD_SIZES, OUTPUT_FORMATS, hdSizesForFormat, hdTargetSize } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
 import {
+  detailWidthFor,
   encodingFor,
   modelScaleFor,
   padIndex,
@@ -30,6 +31,18 @@ describe('upscaler plan', () => {
     expect(models['Rectangle 120x240']).toBe(4);
     expect(models['Slab 320x140']).toBe(4);
     expect(Object.keys(models).length).toBe(HD_SIZES.length);
+  });
+
+  it("counts the network's output as the detail, never wider than the target (issue 26)", () => {
+    // Square 30x30: 1024 px through ×2 is 2048 px of the HD's 2150.
+    expect(detailWidthFor(1024, 2150, modelScaleFor(2150 / 1024))).toBe(2048);
+    // Square 60x60 (factor 4.05): ×4, 4096 px of the HD's 4147; Plank 120x20 (3.4): ×2, 5012 of 8520.
+    expect(detailWidthFor(1024, 4147, modelScaleFor(4147 / 1024))).toBe(4096);
+    expect(detailWidthFor(2506, 8520, modelScaleFor(8520 / 2506))).toBe(5012);
+    // A network output wider than the target is resampled down: only the target's pixels remain.
+    expect(detailWidthFor(1000, 1900, 2)).toBe(1900);
+    // Lanczos alone: the LD's own width.
+    expect(detailWidthFor(1024, 2150, 1)).toBe(1024);
   });
 
   it('cuts a side into the fewest even parts', () => {

@@ -68,6 +68,20 @@ export function modelScaleFor(factor: number): ModelScale {
   return factor >= 4 ? 4 : 2;
 }
 
+/**
+ * How wide the detail the upscaler generates is (honest detail, issue 26): the LD width × the
+ * network's scale, at most the target's (a ×4 output resampled down keeps only the target's
+ * pixels). Without the network (`scale` 1: Lanczos alone) it is the LD's own width: everything
+ * beyond it is enlargement.
+ */
+export function detailWidthFor(
+  sourceWidth: number,
+  targetWidth: number,
+  scale: ModelScale | 1,
+): number {
+  return Math.min(sourceWidth * scale, targetWidth);
+}
+
 /** The largest ratio from the source size to the target size over both axes. */
 export function upscaleFactor(
   source: { width: number; height: number },

@@ -89,8 +89,16 @@ describe('upscaleImage (ESRGAN)', () => {
       expect(large).toEqual({ width: 389, height: 259 });
       const png = job(bricksPath, small, 'png');
       const jpg = job(bricksPath, large, 'jpg', { seamless: true });
-      expect(await upscaleImage(png, neural, () => undefined, never)).toEqual(small);
-      expect(await upscaleImage(jpg, neural, () => undefined, never)).toEqual(large);
+      // The detail generated (issue 26): 96 px through the ×2 network is 192 px of the 202,
+      // through the ×4 one 384 px of the 389; the rest is the final resample's enlargement.
+      expect(await upscaleImage(png, neural, () => undefined, never)).toEqual({
+        ...small,
+        detailWidth: 192,
+      });
+      expect(await upscaleImage(jpg, neural, () => undefined, never)).toEqual({
+        ...large,
+        detailWidth: 384,
+      });
 
       const pngInfo = await sharp(png.outputPath).metadata();
       const jpgInfo = await sharp(jpg.outputPath).metadata();
@@ -248,9 +256,11 @@ describe('upscaleImage (Lanczos only)', () => {
   it('writes the exact size by the extension, with progress steps, seamless kept', async () => {
     const percents: number[] = [];
     const params = job(tileablePath, { width: 1001, height: 750 }, 'png', { seamless: true });
+    // No network: the only detail is the LD image's own 128 px; the rest is enlargement.
     expect(await upscaleImage(params, lanczos, (p) => percents.push(p), never)).toEqual({
       width: 1001,
       height: 750,
+      detailWidth: 128,
     });
     expect(percents.length).toBeGreaterThanOrEqual(3);
     expect(percents.at(-1)).toBe(100);
