@@ -6,17 +6,16 @@
 // resident set, workers included: each measurement runs in its own child process) and output
 // megapixels per second.
 // Run: node --import tsx hd.ts
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { hdFactorsFor, hdTargetSize, type HdSizeLabel } from '@tessera/contract';
 import sharp from 'sharp';
 import { BuiltinEngine } from '../server/src/engines/builtin/builtin-engine.js';
 import { bricks } from '../server/src/engines/builtin/test-references.js';
 import type { UpscaleParams } from '../server/src/engines/engine.js';
 import { HD_ENCODINGS, hdEncodingFor } from '../server/src/imaging/hd-encodings.js';
+import { measureInChild, printMeasurement, type ChildMeasurement } from './child-measurement.js';
 import { machineLine } from './machine.js';
 import { median, ratio, verdict } from './stats.js';
 
@@ -44,13 +43,6 @@ const MEMORY_GOAL_BYTES = 2 * 2 ** 30;
 /** Issue 17: onnxruntime at least 1.5× as fast as tfjs-wasm on the largest size. */
 const SPEEDUP_GOAL = 1.5;
 
-interface Measurement {
-  seconds: number;
-  /** User + system CPU time of the process, all threads. */
-  cpuSeconds: number;
-  peakBytes: number;
-}
-
 /** onnx: the default (ESRGAN-slim, onnxruntime); medium: ESRGAN-medium on onnxruntime. */
 type Mode = 'onnx' | 'tfjs' | 'medium' | 'floor';
 const MODES: readonly Mode[] = ['onnx', 'tfjs', 'medium', 'floor'];
@@ -76,24 +68,11 @@ async function measure(mode: Mode, sourcePath: string, params: UpscaleParams): P
     throw new Error(`${mode}: ${info.width}x${info.height}, not ${params.width}x${params.height}`);
   }
   fs.rmSync(params.outputPath, { force: true });
-  const usage = process.resourceUsage();
-  const result: Measurement = {
-    seconds,
-    cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
-    peakBytes: usage.maxRSS * 1024,
-  };
-  console.log(JSON.stringify(result));
+  printMeasurement(seconds);
 }
 
-function inChild(mode: Mode, sourcePath: string, params: UpscaleParams): Measurement {
-  const child = spawnSync(
-    process.execPath,
-    [...process.execArgv, fileURLToPath(import.meta.url), mode, sourcePath, JSON.stringify(params)],
-    { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
-  );
-  if (child.status !== 0) throw new Error(`${mode} run failed: ${child.stderr}`);
-  const last = child.stdout.trim().split('\n').at(-1) ?? '';
-  return JSON.parse(last) as Measurement;
+function inChild(mode: Mode, sourcePath: string, params: UpscaleParams): ChildMeasurement {
+  return measureInChild(import.meta.url, [mode, sourcePath, JSON.stringify(params)]);
 }
 
 function seconds(value: number): string {
@@ -110,7 +89,7 @@ interface Summary {
   peakBytes: number;
 }
 
-function summarise(runs: readonly Measurement[]): Summary {
+function summarise(runs: readonly ChildMeasurement[]): Summary {
   return {
     seconds: median(runs.map((m) => m.seconds)),
     cpuSeconds: median(runs.map((m) => m.cpuSeconds)),
@@ -156,7 +135,7 @@ async function main(): Promise<void> {
         seamless: true,
       };
 
-      const runs: Record<Mode, Measurement[]> = { onnx: [], tfjs: [], medium: [], floor: [] };
+      const runs: Record<Mode, ChildMeasurement[]> = { onnx: [], tfjs: [], medium: [], floor: [] };
       const count = RUNS_OVERRIDE ?? c.runs;
       for (let run = 0; run < count; run++) {
         for (const mode of MODES) runs[mode].push(inChild(mode, sourcePath, params));

@@ -4,16 +4,16 @@
 // measurement runs in its own child process, so its peak memory (maximum resident set, worker
 // included) is its own. MAPS_BENCH_MP=200 adds a 200 MP image (several minutes).
 // Run: node --import tsx material-maps.ts
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_HEIGHT_SETTINGS } from '@tessera/contract';
 import sharp from 'sharp';
 import { WorkerMaterialMapsMaker } from '../server/src/imaging/material-maps/maker.js';
 import { LocalFileStore } from '../server/src/files/local-file-store.js';
+import { measureInChild, printMeasurement, type ChildMeasurement } from './child-measurement.js';
 import { machineLine } from './machine.js';
+import { makeSeamlessTexture } from './seamless-texture.js';
 import { median, ratio } from './stats.js';
 
 interface Case {
@@ -34,11 +34,6 @@ if (extraMegapixels > 0) {
 }
 
 type Mode = 'maps' | 'blur';
-
-interface Measurement {
-  seconds: number;
-  peakBytes: number;
-}
 
 async function measure(mode: Mode, sourcePath: string): Promise<void> {
   const start = performance.now();
@@ -69,44 +64,11 @@ async function measure(mode: Mode, sourcePath: string): Promise<void> {
       .toFile(out);
     fs.rmSync(out);
   }
-  const seconds = (performance.now() - start) / 1000;
-  const result: Measurement = { seconds, peakBytes: process.resourceUsage().maxRSS * 1024 };
-  console.log(JSON.stringify(result));
+  printMeasurement((performance.now() - start) / 1000);
 }
 
-function inChild(mode: Mode, sourcePath: string): Measurement {
-  const child = spawnSync(
-    process.execPath,
-    [...process.execArgv, fileURLToPath(import.meta.url), mode, sourcePath],
-    { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
-  );
-  if (child.status !== 0) throw new Error(`${mode} run failed: ${child.stderr}`);
-  const last = child.stdout.trim().split('\n').at(-1) ?? '';
-  return JSON.parse(last) as Measurement;
-}
-
-/** A seamless texture of the size, as the HD service stores it: PNG to 25 MP, JPEG above. */
-async function makeImage(dir: string, width: number, height: number): Promise<string> {
-  const tile = 512;
-  const pixels = Buffer.alloc(tile * tile * 3);
-  for (let y = 0; y < tile; y++) {
-    for (let x = 0; x < tile; x++) {
-      const wave = Math.sin((2 * Math.PI * 3 * x) / tile) * Math.cos((2 * Math.PI * 2 * y) / tile);
-      const v = Math.round(128 + 60 * wave + (((x * 7919 + y * 104729) % 41) - 20));
-      pixels.set([v, Math.round(v * 0.8), Math.round(v * 0.6)], (y * tile + x) * 3);
-    }
-  }
-  const tilePng = await sharp(pixels, { raw: { width: tile, height: tile, channels: 3 } })
-    .png()
-    .toBuffer();
-  const jpeg = width * height > 25_000_000;
-  const file = path.join(dir, `texture-${width}x${height}.${jpeg ? 'jpg' : 'png'}`);
-  const canvas = sharp({
-    create: { width, height, channels: 3, background: '#808080' },
-    limitInputPixels: false,
-  }).composite([{ input: tilePng, tile: true, left: 0, top: 0 }]);
-  await (jpeg ? canvas.jpeg({ quality: 92 }) : canvas.png()).toFile(file);
-  return file;
+function inChild(mode: Mode, sourcePath: string): ChildMeasurement {
+  return measureInChild(import.meta.url, [mode, sourcePath]);
 }
 
 async function main(): Promise<void> {
@@ -119,9 +81,9 @@ async function main(): Promise<void> {
   try {
     for (const { width, height, runs } of CASES) {
       const megapixels = (width * height) / 1e6;
-      const source = await makeImage(dir, width, height);
-      const maps: Measurement[] = [];
-      const blur: Measurement[] = [];
+      const source = await makeSeamlessTexture(dir, 'texture', width, height);
+      const maps: ChildMeasurement[] = [];
+      const blur: ChildMeasurement[] = [];
       for (let run = 0; run < runs; run++) {
         blur.push(inChild('blur', source));
         maps.push(inChild('maps', source));

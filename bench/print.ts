@@ -6,17 +6,17 @@
 // set) is its own. The large case is the issue's: 120x240 cm at 360 dpi, about 580 MP, from the
 // largest HD image of that size (133 MP); PRINT_BENCH_LARGE=0 leaves it out.
 // Run: node --import tsx print.ts
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { hdPixelSize, printPixelSize } from '@tessera/contract';
 import sharp from 'sharp';
 import { renderWithProgress } from '../server/src/imaging/print/progress.js';
 import type { PrintWorkerTask } from '../server/src/imaging/print/protocol.js';
 import { testCmykProfile } from '../server/src/testing/icc-profile.js';
+import { measureInChild, printMeasurement, type ChildMeasurement } from './child-measurement.js';
 import { machineLine } from './machine.js';
+import { makeSeamlessTexture } from './seamless-texture.js';
 import { ratio } from './stats.js';
 
 interface Case {
@@ -59,11 +59,6 @@ if (process.env['PRINT_BENCH_LARGE'] !== '0' && large) {
   });
 }
 
-interface Measurement {
-  seconds: number;
-  peakBytes: number;
-}
-
 type Mode = 'print' | 'plain';
 
 async function measure(mode: Mode, task: PrintWorkerTask): Promise<void> {
@@ -78,45 +73,13 @@ async function measure(mode: Mode, task: PrintWorkerTask): Promise<void> {
       .tiff({ compression: 'lzw', predictor: 'horizontal' })
       .toFile(task.outputPath);
   }
-  const seconds = (performance.now() - start) / 1000;
-  const result: Measurement = { seconds, peakBytes: process.resourceUsage().maxRSS * 1024 };
-  console.log(JSON.stringify(result));
+  printMeasurement((performance.now() - start) / 1000);
 }
 
-function inChild(mode: Mode, task: PrintWorkerTask): Measurement {
-  const child = spawnSync(
-    process.execPath,
-    [...process.execArgv, fileURLToPath(import.meta.url), mode, JSON.stringify(task)],
-    { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
-  );
-  if (child.status !== 0) throw new Error(`${mode} run failed: ${child.stderr}`);
-  const last = child.stdout.trim().split('\n').at(-1) ?? '';
+function inChild(mode: Mode, task: PrintWorkerTask): ChildMeasurement {
+  const measured = measureInChild(import.meta.url, [mode, JSON.stringify(task)]);
   fs.rmSync(task.outputPath, { force: true });
-  return JSON.parse(last) as Measurement;
-}
-
-/** A seamless texture of the size, as the HD service stores one: PNG to 25 MP, JPEG above. */
-async function makeHd(dir: string, width: number, height: number): Promise<string> {
-  const tile = 512;
-  const pixels = Buffer.alloc(tile * tile * 3);
-  for (let y = 0; y < tile; y++) {
-    for (let x = 0; x < tile; x++) {
-      const wave = Math.sin((2 * Math.PI * 3 * x) / tile) * Math.cos((2 * Math.PI * 2 * y) / tile);
-      const v = Math.round(128 + 60 * wave + (((x * 7919 + y * 104729) % 41) - 20));
-      pixels.set([v, Math.round(v * 0.8), Math.round(v * 0.6)], (y * tile + x) * 3);
-    }
-  }
-  const tilePng = await sharp(pixels, { raw: { width: tile, height: tile, channels: 3 } })
-    .png()
-    .toBuffer();
-  const jpeg = width * height > 25_000_000;
-  const file = path.join(dir, `hd-${width}x${height}.${jpeg ? 'jpg' : 'png'}`);
-  const canvas = sharp({
-    create: { width, height, channels: 3, background: '#808080' },
-    limitInputPixels: false,
-  }).composite([{ input: tilePng, tile: true, left: 0, top: 0 }]);
-  await (jpeg ? canvas.jpeg({ quality: 92 }) : canvas.png()).toFile(file);
-  return file;
+  return measured;
 }
 
 async function main(): Promise<void> {
@@ -130,7 +93,7 @@ async function main(): Promise<void> {
     const profilePath = path.join(dir, 'press.icc');
     fs.writeFileSync(profilePath, testCmykProfile());
     for (const c of CASES) {
-      const sourcePath = await makeHd(dir, c.hd.width, c.hd.height);
+      const sourcePath = await makeSeamlessTexture(dir, 'hd', c.hd.width, c.hd.height);
       const task: PrintWorkerTask = {
         sourcePath,
         outputPath: path.join(dir, 'out.tif'),

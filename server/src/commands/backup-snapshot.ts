@@ -68,61 +68,59 @@ export function leaveOutRowsWithoutFiles(snapshotFile: string, hasFile: HasFile)
   const leftOut: LeftOutRow[] = [];
   try {
     db.transaction(() => {
-      const images = db
-        .prepare(
-          `select i.id, u.username as owner, i.kind, i.filename
-             from images i join users u on u.id = i.owner_id order by i.id`,
-        )
-        .all() as { id: number; owner: string; kind: 'ld' | 'hd'; filename: string }[];
-      for (const image of images) {
-        if (hasFile(image.owner, image.kind, image.filename)) continue;
-        db.prepare('delete from images where id = ?').run(image.id);
-        leftOut.push({ table: 'images', owner: image.owner, filename: image.filename });
-      }
-      const maps = db
-        .prepare(
-          `select m.id, u.username as owner, m.filename, m.preview_filename
-             from material_maps m join users u on u.id = m.owner_id order by m.id`,
-        )
-        .all() as { id: number; owner: string; filename: string; preview_filename: string }[];
-      for (const map of maps) {
-        if (
+      const leaveOut = leaveOutFrom(db, leftOut);
+      leaveOut<{ kind: 'ld' | 'hd' }>('images', 'id', ['kind'], (image) =>
+        hasFile(image.owner, image.kind, image.filename),
+      );
+      leaveOut<{ preview_filename: string }>(
+        'material_maps',
+        'id',
+        ['preview_filename'],
+        (map) =>
           hasFile(map.owner, 'maps', map.filename) &&
-          hasFile(map.owner, 'maps', map.preview_filename)
-        )
-          continue;
-        db.prepare('delete from material_maps where id = ?').run(map.id);
-        leftOut.push({ table: 'material_maps', owner: map.owner, filename: map.filename });
-      }
-      const prints = db
-        .prepare(
-          `select p.id, u.username as owner, p.filename
-             from print_files p join users u on u.id = p.owner_id order by p.id`,
-        )
-        .all() as { id: number; owner: string; filename: string }[];
-      for (const print of prints) {
-        if (hasFile(print.owner, 'print', print.filename)) continue;
-        db.prepare('delete from print_files where id = ?').run(print.id);
-        leftOut.push({ table: 'print_files', owner: print.owner, filename: print.filename });
-      }
-      const references = db
-        .prepare(
-          `select r.seq, u.username as owner, r.filename
-             from input_references r join users u on u.id = r.owner_id order by r.seq`,
-        )
-        .all() as { seq: number; owner: string; filename: string }[];
-      for (const reference of references) {
-        if (hasFile(reference.owner, 'input', reference.filename)) continue;
-        db.prepare('delete from input_references where seq = ?').run(reference.seq);
-        leftOut.push({
-          table: 'input_references',
-          owner: reference.owner,
-          filename: reference.filename,
-        });
-      }
+          hasFile(map.owner, 'maps', map.preview_filename),
+      );
+      leaveOut('print_files', 'id', [], (print) => hasFile(print.owner, 'print', print.filename));
+      leaveOut('input_references', 'seq', [], (reference) =>
+        hasFile(reference.owner, 'input', reference.filename),
+      );
     })();
   } finally {
     db.close();
   }
   return leftOut;
+}
+
+/** A row of a table whose file (or files) a user's area holds: its key, owner and file name. */
+interface FileRow {
+  key: number;
+  owner: string;
+  filename: string;
+}
+
+/**
+ * Deletes from a table of the snapshot, in key order, the rows `isWhole` finds a file missing
+ * for, and adds them to `leftOut`. `extra` are the other columns `isWhole` reads.
+ */
+function leaveOutFrom(db: InstanceType<typeof SQLite>, leftOut: LeftOutRow[]) {
+  return <Extra extends object = object>(
+    table: 'images' | 'material_maps' | 'print_files' | 'input_references',
+    key: 'id' | 'seq',
+    extra: readonly (keyof Extra & string)[],
+    isWhole: (row: FileRow & Extra) => boolean,
+  ): void => {
+    const columns = ['filename', ...extra].map((column) => `, t.${column}`).join('');
+    const rows = db
+      .prepare(
+        `select t.${key} as key, u.username as owner${columns}
+           from ${table} t join users u on u.id = t.owner_id order by t.${key}`,
+      )
+      .all() as (FileRow & Extra)[];
+    const remove = db.prepare(`delete from ${table} where ${key} = ?`);
+    for (const row of rows) {
+      if (isWhole(row)) continue;
+      remove.run(row.key);
+      leftOut.push({ table, owner: row.owner, filename: row.filename });
+    }
+  };
 }

@@ -89,35 +89,30 @@ export const HD_ENCODINGS = {
     maxPixels: Infinity,
     encodeSecondsPerPixel: 45e-9,
   },
-  /**
-   * Print files (issue 26): TIFF in strips, each strip coded as libvips computes it (streamed
-   * whatever the mode), with the horizontal predictor (each sample stored as the difference to
-   * its left neighbour, which LZW and Deflate compress far better on photographs), and the
-   * density in XResolution/YResolution per inch.
-   */
-  'tiff-lzw': {
-    format: 'tiff',
-    extension: 'tif',
-    aliases: ['tiff'],
-    mimeType: 'image/tiff',
-    encode: (pipeline, _mode, dotsPerInch?: number) =>
-      pipeline.tiff(tiffOptions('lzw', dotsPerInch)),
-    maxPixels: 0,
-    printOnly: true,
-    encodeSecondsPerPixel: 40e-9,
-  },
-  'tiff-deflate': {
-    format: 'tiff',
-    extension: 'tif',
-    aliases: ['tiff'],
-    mimeType: 'image/tiff',
-    encode: (pipeline, _mode, dotsPerInch?: number) =>
-      pipeline.tiff(tiffOptions('deflate', dotsPerInch)),
-    maxPixels: 0,
-    printOnly: true,
-    encodeSecondsPerPixel: 60e-9,
-  },
+  /** Print files (issue 26): TIFF, LZW or Deflate (tiffRow). */
+  'tiff-lzw': tiffRow('lzw', 40e-9),
+  'tiff-deflate': tiffRow('deflate', 60e-9),
 } as const satisfies Record<string, HdEncodingRow>;
+
+/**
+ * A print row (issue 26): TIFF in strips, each strip coded as libvips computes it (streamed
+ * whatever the mode), with the horizontal predictor (each sample stored as the difference to its
+ * left neighbour, which LZW and Deflate compress far better on photographs), and the density in
+ * XResolution/YResolution per inch. The rows differ only in compression, and so in speed.
+ */
+function tiffRow(compression: 'lzw' | 'deflate', encodeSecondsPerPixel: number) {
+  return {
+    format: 'tiff',
+    extension: 'tif',
+    aliases: ['tiff'],
+    mimeType: 'image/tiff',
+    encode: (pipeline: sharp.Sharp, _mode: EncodeMode, dotsPerInch?: number) =>
+      pipeline.tiff(tiffOptions(compression, dotsPerInch)),
+    maxPixels: 0,
+    printOnly: true,
+    encodeSecondsPerPixel,
+  } as const satisfies HdEncodingRow;
+}
 
 /** sharp's TIFF options for a print row; xres/yres are in pixels per millimetre. */
 function tiffOptions(compression: 'lzw' | 'deflate', dotsPerInch?: number): sharp.TiffOptions {

@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   errorText,
-  hdPrintSize,
-  isHdSizeLabel,
   PRINT_FILE_EXTENSION,
-  printPixelSize,
   serverError,
   type PrintEstimate,
   type PrintFile,
   type PrintFilesResponse,
   type PrintOrder,
   type PrintProfilesResponse,
-  type PrintSettings,
 } from '@tessera/contract';
 import type { Logger } from 'pino';
 import { withScratch, type FileStore } from '../files/file-store.js';
@@ -25,7 +21,17 @@ import { faultPoint } from '../runtime/faults.js';
 import type { ImageRecord, ImageRepository } from '../store/images.js';
 import type { PrintFileRecord, PrintFileRepository } from '../store/print-files.js';
 import type { Owner } from '../owner.js';
-import { stem } from './generation.js';
+import {
+  dedupeKey,
+  fileView,
+  jobView,
+  printFileName,
+  printKeyPrefix,
+  printSizeOf,
+  settingsOf,
+} from './print-file-views.js';
+
+export { printFileName } from './print-file-views.js';
 
 /** A refusal an HTTP route sends as it is: the status and the contract's text. */
 export interface PrintRefusal {
@@ -39,51 +45,6 @@ export type PrintResult<T> = { ok: true; value: T } | PrintRefusal;
 
 /** How many of the owner's latest print jobs are searched for an image's files under way. */
 const RECENT_JOBS = 200;
-
-/** A short, file-name-safe form of a profile's id: 'srgb', 'coated-fogra39'. */
-function profileSlug(profile: string): string {
-  const slug = profile
-    .replace(/\.ic[cm]$/i, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40);
-  return slug || 'profile';
-}
-
-/**
- * The print file's name, one per HD image and settings (so a rerun after a crash writes the same
- * name again): tile-1a2b3c_120x240_360dpi_3mm_coated-fogra39_8bit_lzw.tif.
- */
-export function printFileName(image: string, settings: PrintSettings): string {
-  const { dpi, bleedMm, bitDepth, compression, profile } = settings;
-  return (
-    `${stem(image)}_${dpi}dpi_${bleedMm}mm_${profileSlug(profile)}_${bitDepth}bit_${compression}` +
-    `.${PRINT_FILE_EXTENSION}`
-  );
-}
-
-/** The key a live order holds: the same image with the same settings is made once at a time. */
-function dedupeKey(image: string, settings: PrintSettings): string {
-  const { dpi, bleedMm, compression, bitDepth, profile } = settings;
-  return `print:${image}:${dpi}:${bleedMm}:${compression}:${bitDepth}:${profile}`;
-}
-
-/** The centimetres an HD image prints at: its ordered size (the HD service records the label). */
-function printSizeOf(image: ImageRecord): PhysicalSize | undefined {
-  const label = image.metadata['size'];
-  if (!isHdSizeLabel(label)) return undefined;
-  const { widthCm, heightCm } = hdPrintSize(label, image.width, image.height);
-  return { widthCm, heightCm };
-}
-
-const settingsOf = ({ dpi, bleedMm, compression, bitDepth, profile }: PrintSettings) => ({
-  dpi,
-  bleedMm,
-  compression,
-  bitDepth,
-  profile,
-});
 
 /**
  * Print files of HD images (issue 26, part 1): lists the colour profiles, estimates a file's
@@ -274,42 +235,11 @@ export class PrintFileService {
    */
   readonly removeFor = async (owner: Owner, image: ImageRecord): Promise<void> => {
     if (image.kind !== 'hd') return;
-    const prefix = `print:${image.filename}:`;
+    const prefix = printKeyPrefix(image.filename);
     const cancelled = await this.jobs.cancelByKeyPrefix(owner.id, 'print', prefix, new Date());
     this.scheduler.abortCancelled(cancelled.map((job) => job.id));
     for (const file of await this.printFiles.ofImage(image.id)) {
       await this.removeFile(owner, file.filename);
     }
-  };
-}
-
-function fileView(file: PrintFileRecord, image: string): PrintFile {
-  return {
-    id: file.jobId,
-    image,
-    settings: file.settings,
-    status: 'finished',
-    percent: 100,
-    filename: file.filename,
-    bytes: file.bytes,
-    width: file.width,
-    height: file.height,
-    createdAt: file.createdAt,
-  };
-}
-
-function jobView(job: JobRecord<'print'>, print: PhysicalSize): PrintFile {
-  const { settings, image } = job.params;
-  const { width, height } = printPixelSize(print, settings.dpi, settings.bleedMm);
-  return {
-    id: job.publicId,
-    image,
-    settings,
-    status: job.status,
-    percent: job.status === 'finished' ? 100 : Math.round(job.percent),
-    ...(job.error && job.status !== 'finished' ? { error: job.error } : {}),
-    width,
-    height,
-    createdAt: job.createdAt,
   };
 }

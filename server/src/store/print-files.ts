@@ -1,5 +1,7 @@
 import type { PrintSettings } from '@tessera/contract';
+import type { Selectable } from 'kysely';
 import type { Db } from './database.js';
+import type { PrintFilesTable } from './schema.js';
 
 /** A finished print file, as the print_files table keeps it (issue 26, part 1). */
 export interface PrintFileRecord {
@@ -29,17 +31,20 @@ export interface PrintFileRepository {
   record(file: PrintFileRecord): Promise<void>;
 }
 
-interface Row {
-  owner_id: number;
-  image_id: number;
-  job_id: string;
-  settings: string;
-  filename: string;
-  bytes: number | string | bigint;
-  width: number;
-  height: number;
-  created_at: string;
-}
+const COLUMNS = [
+  'owner_id',
+  'image_id',
+  'job_id',
+  'settings',
+  'filename',
+  'bytes',
+  'width',
+  'height',
+  'created_at',
+] as const;
+
+/** A row as the repository reads it: the columns above, typed by the schema. */
+type Row = Pick<Selectable<PrintFilesTable>, (typeof COLUMNS)[number]>;
 
 function fromRow(row: Row): PrintFileRecord {
   return {
@@ -54,18 +59,6 @@ function fromRow(row: Row): PrintFileRecord {
     createdAt: row.created_at,
   };
 }
-
-const COLUMNS = [
-  'owner_id',
-  'image_id',
-  'job_id',
-  'settings',
-  'filename',
-  'bytes',
-  'width',
-  'height',
-  'created_at',
-] as const;
 
 export function createPrintFileRepository(db: Db): PrintFileRepository {
   return {

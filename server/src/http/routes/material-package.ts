@@ -1,7 +1,7 @@
 import { API_ROUTES, errorText, materialPackageQuerySchema } from '@tessera/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { MaterialPackageService } from '../../services/material-package.js';
-import { dispositionFileName } from '../content-disposition.js';
+import { sendZipAttachment } from '../zip-attachment.js';
 import { ownerOf } from '../session.js';
 
 /** What the material-package route needs of its service. */
@@ -44,11 +44,6 @@ export const materialPackageRoutes: FastifyPluginAsync<{ packages: MaterialPacka
       return gone();
     }
     reply.raw.once('close', () => zip.close());
-    return reply
-      .header('cache-control', 'no-store')
-      .header('content-disposition', `attachment; ${dispositionFileName(zip.filename)}`)
-      .header('content-length', zip.total)
-      .type('application/zip')
-      .send(zip.stream);
+    return sendZipAttachment(reply, zip);
   });
 };

@@ -10,7 +10,7 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { Owner } from '../../owner.js';
 import type { OpenResult, PrepareResult } from '../../services/zip-downloads.js';
-import { dispositionFileName } from '../content-disposition.js';
+import { sendZipAttachment } from '../zip-attachment.js';
 import { ownerOf } from '../session.js';
 
 /** What the ZIP routes need; the container gives them the ZipDownloads service. */
@@ -62,12 +62,7 @@ export const zipRoutes: FastifyPluginAsync<{ zips: ZipApi }> = async (app, { zip
       const { zip } = result;
       // 'close' comes after 'finish' when all went out, alone when the browser broke off.
       reply.raw.once('close', () => zip.settle(reply.raw.writableFinished));
-      return reply
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; ${dispositionFileName(zip.filename)}`)
-        .header('content-length', zip.total)
-        .type('application/zip')
-        .send(zip.stream);
+      return sendZipAttachment(reply, zip);
     },
   );
 };

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { startWorker } from '../../runtime/worker-url.js';
+import { runWorkerJob } from '../../runtime/worker-job.js';
 import type { HeightSettings } from '@tessera/contract';
 import type { MaterialMapName } from './maps.js';
-import type { MapsWorkerMessage, MapsWorkerTask } from './protocol.js';
+import type { MapsWorkerDone, MapsWorkerTask } from './protocol.js';
 
 export interface MakeMapsOptions {
   /** A seamless texture: the filters wrap around its edges, so its maps tile too. */
@@ -78,7 +78,11 @@ export class WorkerMaterialMapsMaker implements MaterialMapsMaker {
         seamless: options.seamless,
         height: options.height,
       };
-      const done = await runWorker(task, options);
+      const done = await runWorkerJob<MapsWorkerDone>(import.meta.url, 'worker', task, {
+        onProgress: options.onProgress,
+        signal: options.signal,
+        names: { job: 'Material maps', worker: 'material-maps' },
+      });
       return {
         width: done.width,
         height: done.height,
@@ -97,32 +101,4 @@ export class WorkerMaterialMapsMaker implements MaterialMapsMaker {
       throw err;
     }
   }
-}
-
-function runWorker(
-  task: MapsWorkerTask,
-  { onProgress, signal }: MakeMapsOptions,
-): Promise<Extract<MapsWorkerMessage, { type: 'done' }>> {
-  return new Promise((resolve, reject) => {
-    const worker = startWorker(import.meta.url, 'worker', { workerData: task });
-    let settled = false;
-    const settle = (action: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', abort);
-      action();
-      void worker.terminate();
-    };
-    const abort = () => settle(() => reject(signal.reason));
-    signal.addEventListener('abort', abort, { once: true });
-    worker.on('message', (message: MapsWorkerMessage) => {
-      if (message.type === 'progress') onProgress(message.fraction * 100);
-      else if (message.type === 'done') settle(() => resolve(message));
-      else settle(() => reject(new Error(`Material maps failed: ${message.message}`)));
-    });
-    worker.once('error', (err) => settle(() => reject(err)));
-    worker.once('exit', (code) =>
-      settle(() => reject(new Error(`The material-maps worker stopped (exit code ${code})`))),
-    );
-  });
 }

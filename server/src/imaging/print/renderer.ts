@@ -3,9 +3,9 @@
  * no worker): estimate a print file's size, render one.
  */
 import path from 'node:path';
-import { startWorker } from '../../runtime/worker-url.js';
+import { runWorkerJob } from '../../runtime/worker-job.js';
 import { estimatePrintFile, type PrintEstimateTask, type PrintSizeEstimate } from './estimate.js';
-import type { PrintWorkerMessage, PrintWorkerTask } from './protocol.js';
+import type { PrintWorkerDone, PrintWorkerTask } from './protocol.js';
 import type { PrintRenderResult } from './render.js';
 
 export type { BleedMode } from './layout.js';
@@ -42,29 +42,10 @@ export class WorkerPrintRenderer implements PrintRenderer {
   ): Promise<PrintRenderResult> {
     signal.throwIfAborted();
     const task: PrintWorkerTask = { ...job, workDir: path.dirname(job.outputPath) };
-    return new Promise((resolve, reject) => {
-      const worker = startWorker(import.meta.url, 'worker', { workerData: task });
-      let settled = false;
-      const settle = (action: () => void) => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener('abort', abort);
-        action();
-        void worker.terminate();
-      };
-      const abort = () => settle(() => reject(signal.reason));
-      signal.addEventListener('abort', abort, { once: true });
-      worker.on('message', (message: PrintWorkerMessage) => {
-        if (message.type === 'progress') onProgress(message.fraction * 100);
-        else if (message.type === 'done') {
-          const { width, height, bytes } = message;
-          settle(() => resolve({ width, height, bytes }));
-        } else settle(() => reject(new Error(`Print render failed: ${message.message}`)));
-      });
-      worker.once('error', (err) => settle(() => reject(err)));
-      worker.once('exit', (code) =>
-        settle(() => reject(new Error(`The print worker stopped (exit code ${code})`))),
-      );
-    });
+    return runWorkerJob<PrintWorkerDone>(import.meta.url, 'worker', task, {
+      onProgress,
+      signal,
+      names: { job: 'Print render', worker: 'print' },
+    }).then(({ width, height, bytes }) => ({ width, height, bytes }));
   }
 }

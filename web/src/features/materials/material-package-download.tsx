@@ -24,8 +24,6 @@ export interface MaterialPackageDownloadProps {
  * plain link the browser downloads itself (the server streams the ZIP; the tab holds nothing).
  */
 export function MaterialPackageDownload({ kind, image, tileSizes }: MaterialPackageDownloadProps) {
-  const presetId = useId();
-  const sizeId = useId();
   const [preset, setPreset] = useState<MaterialPreset>('standard');
   const [chosenSize, setChosenSize] = useState<string>();
   if (tileSizes?.length === 0) {
@@ -36,39 +34,21 @@ export function MaterialPackageDownload({ kind, image, tileSizes }: MaterialPack
   return (
     <div className="material-package" role="group" aria-label="Material package">
       <div className="material-package-fields">
-        <label className="field-label" htmlFor={presetId}>
-          {MATERIAL_TEXTS.preset}
-        </label>
-        <select
-          id={presetId}
-          className="field-input"
+        <LabelledSelect
+          label={MATERIAL_TEXTS.preset}
           value={preset}
-          onChange={(event) => setPreset(event.target.value as MaterialPreset)}
-        >
-          {MATERIAL_PRESETS.map((name) => (
-            <option key={name} value={name}>
-              {MATERIAL_PRESET_LABELS[name]}
-            </option>
-          ))}
-        </select>
-        {tileSizes && (
-          <>
-            <label className="field-label" htmlFor={sizeId}>
-              {MATERIAL_TEXTS.tileSize}
-            </label>
-            <select
-              id={sizeId}
-              className="field-input"
-              value={size}
-              onChange={(event) => setChosenSize(event.target.value)}
-            >
-              {tileSizes.map((label) => (
-                <option key={label} value={label}>
-                  {label} cm
-                </option>
-              ))}
-            </select>
-          </>
+          options={MATERIAL_PRESETS}
+          text={(name) => MATERIAL_PRESET_LABELS[name]}
+          onValue={setPreset}
+        />
+        {tileSizes && size && (
+          <LabelledSelect
+            label={MATERIAL_TEXTS.tileSize}
+            value={size}
+            options={tileSizes}
+            text={(label) => `${label} cm`}
+            onValue={setChosenSize}
+          />
         )}
       </div>
       <a className="button" href={href} download>
@@ -77,5 +57,43 @@ export function MaterialPackageDownload({ kind, image, tileSizes }: MaterialPack
       </a>
       <p className="material-package-note">{MATERIAL_TEXTS.note(kind)}</p>
     </div>
+  );
+}
+
+interface LabelledSelectProps<T extends string> {
+  label: string;
+  value: T;
+  options: readonly T[];
+  text: (option: T) => string;
+  onValue: (value: T) => void;
+}
+
+/** A label and its choice, side by side in the package's fields. */
+function LabelledSelect<T extends string>({
+  label,
+  value,
+  options,
+  text,
+  onValue,
+}: LabelledSelectProps<T>) {
+  const id = useId();
+  return (
+    <>
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className="field-input"
+        value={value}
+        onChange={(event) => onValue(event.target.value as T)}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {text(option)}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }
