@@ -10,7 +10,13 @@ import {
   rowsOf,
   withoutHeartbeats,
 } from '../testing/install-content.js';
-import { captureOutput, finished, runEntry, spawnEntry } from '../testing/processes.js';
+import {
+  captureOutput,
+  finished,
+  runEntry,
+  spawnEntry,
+  startServerProcess,
+} from '../testing/processes.js';
 import { TestClient } from '../testing/test-client.js';
 
 let data: ReturnType<typeof tempDir>;
@@ -24,27 +30,7 @@ afterEach(() => {
   backup.remove();
 });
 
-async function startServer(env: Record<string, string> = {}) {
-  const server = spawnEntry('main.ts', [], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: data.dir,
-    BUILTIN_UPSCALER: 'lanczos',
-    // For the runner's "job finished" lines, the events the preview's status is read on.
-    LOG_LEVEL: 'info',
-    ...env,
-  });
-  const done = finished(server);
-  const output = captureOutput(server);
-  const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/);
-  return {
-    server,
-    url,
-    output,
-    done,
-    nextJobEnd: () => output.printedNext(/"msg":"job (finished|failed)"/),
-  };
-}
+const startServer = (env: Record<string, string> = {}) => startServerProcess(data.dir, env);
 
 const database = () => path.join(data.dir, 'tessera.sqlite');
 

@@ -1,10 +1,8 @@
-import path from 'node:path';
 import { API_ROUTES, STATE_CHANGING_ROUTES } from '@tessera/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalFileStore } from '../files/local-file-store.js';
-import { THEMES_DIR } from '../runtime/paths.js';
-import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
+import { createTestStore, passwordOf, type TestStore } from '../testing/fixtures.js';
+import { httpTestDependencies } from '../testing/http-app.js';
 import { brokerUrlResolver } from './public-address.js';
 import { buildHttpApp } from './app.js';
 import { SESSION_COOKIE } from './session.js';
@@ -19,59 +17,20 @@ beforeAll(async () => {
     perUsernameAndAddress: { points: 10, seconds: 900 },
     perAddress: { points: 30, seconds: 900 },
   });
-  app = await buildHttpApp({
-    logger: silentLogger,
-    auth: store.auth,
-    title: 'Tessera Test',
-    theme: 'default',
-    brokerUrlFor: brokerUrlResolver({
-      allowedHosts: ['tiles.local', 'localhost'],
-      path: '/mqtt',
-      port: () => 8080,
+  // Each service has its own route tests; here every one is a strict fake nothing reaches.
+  app = await buildHttpApp(
+    httpTestDependencies(store, {
+      brokerUrlFor: brokerUrlResolver({
+        allowedHosts: ['tiles.local', 'localhost'],
+        path: '/mqtt',
+        port: () => 8080,
+      }),
+      onRoute: (route) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        for (const method of methods) registered.push({ method, path: route.url });
+      },
     }),
-    brokerProtocolVersion: 4,
-    healthCheck: () => Promise.resolve(),
-    themesDir: THEMES_DIR,
-    // Generation has its own tests (routes/generation.test.ts); nothing here reaches it.
-    generation: {
-      enqueuePreview: () => Promise.reject(new Error('not used here')),
-      latestStatus: () => Promise.reject(new Error('not used here')),
-    },
-    // So have the queue and references routes (services/hd.test.ts).
-    hdQueue: {
-      list: () => Promise.reject(new Error('not used here')),
-      cancel: () => Promise.reject(new Error('not used here')),
-      moveToTop: () => Promise.reject(new Error('not used here')),
-      pause: () => Promise.reject(new Error('not used here')),
-      resume: () => Promise.reject(new Error('not used here')),
-    },
-    references: { list: () => Promise.reject(new Error('not used here')) },
-    // And the ZIP downloads (routes/zip.test.ts).
-    zips: {
-      prepare: () => Promise.reject(new Error('not used here')),
-      progress: () => Promise.resolve(undefined),
-      open: () => Promise.reject(new Error('not used here')),
-    },
-    // And the material maps (services/material-maps.test.ts).
-    materialMaps: {
-      order: () => Promise.reject(new Error('not used here')),
-      status: () => Promise.reject(new Error('not used here')),
-    },
-    // And the material packages (routes/material-package.test.ts).
-    materialPackages: { open: () => Promise.reject(new Error('not used here')) },
-    // And the print files (http/routes/print.test.ts).
-    printFiles: {
-      listProfiles: () => Promise.reject(new Error('not used here')),
-      estimate: () => Promise.reject(new Error('not used here')),
-      order: () => Promise.reject(new Error('not used here')),
-      list: () => Promise.reject(new Error('not used here')),
-    },
-    files: new LocalFileStore(path.join(store.dataDir, 'files')),
-    onRoute: (route) => {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      for (const method of methods) registered.push({ method, path: route.url });
-    },
-  });
+  );
 });
 
 afterAll(async () => {

@@ -1,17 +1,12 @@
-import path from 'node:path';
 import { API_ROUTES } from '@tessera/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalFileStore } from '../files/local-file-store.js';
-import { THEMES_DIR } from '../runtime/paths.js';
-import { createTestStore, passwordOf, silentLogger, type TestStore } from '../testing/fixtures.js';
-import { buildHttpApp, type HttpDependencies } from './app.js';
+import { createTestStore, passwordOf, type TestStore } from '../testing/fixtures.js';
+import { httpTestDependencies } from '../testing/http-app.js';
+import { buildHttpApp } from './app.js';
 import { brokerUrlAtOrigin } from './public-address.js';
 import { SESSION_COOKIE } from './session.js';
 import { trustFunction } from './trusted-proxy.js';
-
-/** Routes these tests never reach. */
-const notUsed = () => Promise.reject(new Error('not used here'));
 
 /** The app as a TLS proxy at 127.0.0.1 in front of it sees it (PUBLIC_URL=https://…). */
 let store: TestStore;
@@ -19,48 +14,21 @@ let proxied: FastifyInstance;
 /** The same app on its defaults: no PUBLIC_URL, no TRUST_PROXY. */
 let direct: FastifyInstance;
 
-function dependencies(extra: Partial<HttpDependencies>): HttpDependencies {
-  return {
-    logger: silentLogger,
-    auth: store.auth,
-    title: 'Tessera Test',
-    theme: 'default',
-    brokerUrlFor: () => 'ws://localhost:8080/mqtt',
-    brokerProtocolVersion: 4,
-    healthCheck: () => Promise.resolve(),
-    themesDir: THEMES_DIR,
-    generation: { enqueuePreview: notUsed, latestStatus: notUsed },
-    hdQueue: {
-      list: notUsed,
-      cancel: notUsed,
-      moveToTop: notUsed,
-      pause: notUsed,
-      resume: notUsed,
-    },
-    references: { list: notUsed },
-    zips: { prepare: notUsed, progress: () => Promise.resolve(undefined), open: notUsed },
-    materialMaps: { order: notUsed, status: notUsed },
-    materialPackages: { open: notUsed },
-    printFiles: { listProfiles: notUsed, estimate: notUsed, order: notUsed, list: notUsed },
-    files: new LocalFileStore(path.join(store.dataDir, 'files')),
-    ...extra,
-  };
-}
-
 beforeAll(async () => {
   store = await createTestStore(['alice', 'bob'], {
     perUsernameAndAddress: { points: 3, seconds: 900 },
     perAddress: { points: 5, seconds: 900 },
   });
   proxied = await buildHttpApp(
-    dependencies({
+    // The services are strict fakes: these tests reach none of them.
+    httpTestDependencies(store, {
       brokerUrlFor: () => brokerUrlAtOrigin('https://tiles.example', '/mqtt'),
       publicOrigin: 'https://tiles.example',
       httpsOnly: true,
       trustProxy: trustFunction({ addresses: ['127.0.0.1'] }),
     }),
   );
-  direct = await buildHttpApp(dependencies({}));
+  direct = await buildHttpApp(httpTestDependencies(store));
 });
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { openDatabase } from '../store/database.js';
 import { createUserRepository } from '../store/users.js';
 import { passwordOf, tempDir } from '../testing/fixtures.js';
 import { bricksPng, postPreview, previewFields, signIn, waitForPreview } from '../testing/http.js';
-import { captureOutput, finished, spawnEntry } from '../testing/processes.js';
+import { startServerProcess } from '../testing/processes.js';
 
 let data: ReturnType<typeof tempDir>;
 beforeEach(async () => {
@@ -22,29 +22,7 @@ beforeEach(async () => {
 });
 afterEach(() => data.remove());
 
-/** The runner's line once a job's row says it ended. */
-const JOB_END = /"msg":"job (finished|failed)"/;
-
-async function start() {
-  const server = spawnEntry('main.ts', [], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: data.dir,
-    BUILTIN_UPSCALER: 'lanczos',
-    // For the runner's "job started" and "job finished" lines, the events the test waits on.
-    LOG_LEVEL: 'info',
-  });
-  const output = captureOutput(server);
-  // A tsx start on a loaded machine can take half a minute.
-  const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/, 120_000);
-  return {
-    server,
-    url,
-    output,
-    done: finished(server),
-    nextJobEnd: () => output.printedNext(JOB_END),
-  };
-}
+const start = () => startServerProcess(data.dir);
 
 describe('a restart in the middle of a job', () => {
   it('ends with the job finished once and no partial file', async () => {

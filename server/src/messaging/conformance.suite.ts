@@ -8,6 +8,7 @@ import {
   type BrokerKind,
   type TestServer,
 } from '../testing/test-server.js';
+import { recordHdImage } from '../testing/database.js';
 import type { TestClient } from '../testing/test-client.js';
 import { subackCodes } from '../testing/mqtt-clients.js';
 import { MAX_COMMAND_BYTES } from './service.js';
@@ -312,25 +313,13 @@ export function messagingConformance(broker: BrokerKind): void {
         rescale_factor_cr701: 1.5,
         scale_by_image692: 1.4,
       });
-      const owner = await t.db
-        .selectFrom('users')
-        .select('id')
-        .where('username', '=', 'bob')
-        .executeTakeFirstOrThrow();
-      await t.db
-        .insertInto('images')
-        .values({
-          owner_id: owner.id,
-          kind: 'hd',
-          filename: 'hd-1.png',
-          source_image_id: null,
-          width: 96,
-          height: 48,
-          bytes: 1,
-          metadata: JSON.stringify({ rescale_factor_cr701: 1.5, scale_by_image692: 1.4 }),
-          created_at: new Date().toISOString(),
-        })
-        .execute();
+      await recordHdImage(t.db, 'bob', {
+        filename: 'hd-1.png',
+        width: 96,
+        height: 48,
+        bytes: 1,
+        metadata: { rescale_factor_cr701: 1.5, scale_by_image692: 1.4 },
+      });
       const list = await bob.request('list-high-definition', { page: 1, size: 100 });
       expect(list.topic).toBe('query/list-high-definition/user/bob');
       expect(list.body).toMatchObject({

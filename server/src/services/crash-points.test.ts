@@ -9,7 +9,7 @@ import { openDatabase } from '../store/database.js';
 import { createUserRepository } from '../store/users.js';
 import { passwordOf, tempDir } from '../testing/fixtures.js';
 import { bricksPng, postPreview, previewFields, signIn } from '../testing/http.js';
-import { captureOutput, finished, spawnEntry } from '../testing/processes.js';
+import { JOB_END_LINE, startServerProcess, type ServerProcess } from '../testing/processes.js';
 import { TestClient } from '../testing/test-client.js';
 import { UserService } from './users.js';
 
@@ -29,25 +29,11 @@ beforeEach(async () => {
 });
 afterEach(() => data.remove());
 
-async function start(faultPoint?: string) {
-  const server = spawnEntry('main.ts', [], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: data.dir,
-    BUILTIN_UPSCALER: 'lanczos',
-    // For the runner's "job finished" lines: the event a job's end is awaited on.
-    LOG_LEVEL: 'info',
-    ...(faultPoint ? { TESSERA_FAULT_POINT: faultPoint } : {}),
-  });
-  const output = captureOutput(server);
-  // A tsx start on a loaded machine can take half a minute.
-  const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/, 120_000);
-  return { server, url, output, done: finished(server) };
-}
+/** The server, a real process; with a fault point, it kills itself there. */
+const start = (faultPoint?: string) =>
+  startServerProcess(data.dir, faultPoint ? { TESSERA_FAULT_POINT: faultPoint } : {});
 
-type Server = Awaited<ReturnType<typeof start>>;
-
-async function connect(server: Server): Promise<TestClient> {
+async function connect(server: ServerProcess): Promise<TestClient> {
   return TestClient.connect(
     `${server.url.replace('http://', 'ws://')}/mqtt`,
     USER,
@@ -56,12 +42,12 @@ async function connect(server: Server): Promise<TestClient> {
 }
 
 /** Waits for the process to have killed itself at its fault point. */
-async function crashed(server: Server): Promise<void> {
+async function crashed(server: ServerProcess): Promise<void> {
   const result = await server.done;
   expect(result.code).toBeNull();
 }
 
-async function stop(server: Server): Promise<void> {
+async function stop(server: ServerProcess): Promise<void> {
   server.server.kill('SIGTERM');
   await server.done;
 }
@@ -70,9 +56,9 @@ async function stop(server: Server): Promise<void> {
  * Waits until every job is finished: at once if so, else on the runner's line once a job's row
  * says it ended (each case leaves one job at most), and then the rows must say so.
  */
-async function allJobsFinished(server: Server): Promise<void> {
+async function allJobsFinished(server: ServerProcess): Promise<void> {
   if ((await jobs()).every((job) => job.status === 'finished')) return;
-  await server.output.waitFor(/"msg":"job (finished|failed)"/, 60_000);
+  await server.output.waitFor(JOB_END_LINE, 60_000);
   expect((await jobs()).map((job) => job.status)).toEqual(['finished']);
 }
 

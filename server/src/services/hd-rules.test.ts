@@ -15,6 +15,7 @@ import { PermanentJobError, type JobContext, type JobScheduler } from '../jobs/r
 import type { ImageRecord, ImageRepository } from '../store/images.js';
 import { silentLogger } from '../testing/fixtures.js';
 import { HD_PARAMS, PREVIEW_PARAMS } from '../testing/job-params.js';
+import { imageRecord, jobRecord } from '../testing/records.js';
 import { strictFake } from '../testing/strict-fake.js';
 import { HdService, type HdStatusPublisher } from './hd.js';
 import type { Owner } from '../owner.js';
@@ -27,20 +28,7 @@ const bob: Owner = { id: 2, username: 'bob' };
 
 /** An LD image of the Square format (1024 × 1024), whose HD sizes are 30x30 … 120x120. */
 function ldImage(fields: Partial<ImageRecord> = {}): ImageRecord {
-  return {
-    id: 7,
-    ownerId: alice.id,
-    kind: 'ld',
-    filename: 'tile.png',
-    sourceImageId: null,
-    width: 1024,
-    height: 1024,
-    bytes: 100,
-    metadata: {},
-    createdAt: '2026-01-01T00:00:00.000Z',
-    starred: false,
-    ...fields,
-  };
+  return imageRecord({ ownerId: alice.id, ...fields });
 }
 
 function imagesHolding(held: ImageRecord[]): ImageRepository {
@@ -58,22 +46,10 @@ function command(sizeLabel: HdSizeLabel, image = 'tile.png'): CommandPayload<'ge
 
 function hdJob(fields: Partial<JobRecord<'hd'>> = {}): JobRecord<'hd'> {
   return {
-    id: 5,
-    publicId: 'order-1',
-    ownerId: alice.id,
-    kind: 'hd',
-    params: { ...HD_PARAMS, owner: alice, image: 'tile.png', size: '60x60' },
-    status: 'queued',
-    percent: 0,
-    output: null,
-    error: null,
-    attempts: 0,
-    maxAttempts: 3,
-    runAfter: '2026-01-01T00:00:00.000Z',
-    dedupeKey: 'hd:tile.png:60x60',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    queueOrder: 0,
-    remotePrompt: null,
+    ...jobRecord(
+      { kind: 'hd', params: { ...HD_PARAMS, owner: alice, image: 'tile.png', size: '60x60' } },
+      { id: 5, publicId: 'order-1', ownerId: alice.id, dedupeKey: 'hd:tile.png:60x60' },
+    ),
     ...fields,
   };
 }

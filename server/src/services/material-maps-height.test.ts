@@ -15,13 +15,14 @@ import type {
 import type { JobOrder, JobRecord, MapsJobParams } from '../jobs/job.js';
 import type { OwnerQueue } from '../jobs/queue.js';
 import type { JobContext, JobScheduler } from '../jobs/runner.js';
-import type { ImageRecord, ImageRepository } from '../store/images.js';
+import type { ImageRepository } from '../store/images.js';
 import type {
   MaterialMapRepository,
   MaterialMapSet,
   StoredMaterialMapSet,
 } from '../store/material-maps.js';
 import { silentLogger } from '../testing/fixtures.js';
+import { imageRecord, jobRecord } from '../testing/records.js';
 import { strictFake } from '../testing/strict-fake.js';
 import type { Owner } from '../owner.js';
 import { MaterialMapService } from './material-maps.js';
@@ -30,41 +31,21 @@ import { MaterialMapService } from './material-maps.js';
 // order carries the settings to the job, the job to the maker and the set, the set to the status.
 
 const ann: Owner = { id: 1, username: 'ann' };
-const WALL: ImageRecord = {
-  id: 7,
+const WALL = imageRecord({
   ownerId: ann.id,
-  kind: 'ld',
   filename: 'wall.png',
-  sourceImageId: null,
   width: 64,
   height: 64,
-  bytes: 100,
   metadata: { seamless: true },
-  createdAt: '2026-01-01T00:00:00.000Z',
-  starred: false,
-};
+});
 const INVERTED: HeightSettings = { invert: true, strength: 2.5 };
 const KEY = 'maps:ld:wall.png';
 
 function mapsJob(params: Partial<MapsJobParams>, status: JobRecord['status']): JobRecord<'maps'> {
-  return {
-    id: 3,
-    publicId: 'job-3',
-    ownerId: ann.id,
-    kind: 'maps',
-    params: { owner: ann, kind: 'ld', image: 'wall.png', ...params },
-    status,
-    percent: 0,
-    output: null,
-    error: null,
-    attempts: 0,
-    maxAttempts: 2,
-    runAfter: '2026-01-01T00:00:00.000Z',
-    dedupeKey: KEY,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    queueOrder: 0,
-    remotePrompt: null,
-  };
+  return jobRecord(
+    { kind: 'maps', params: { owner: ann, kind: 'ld', image: 'wall.png', ...params } },
+    { id: 3, publicId: 'job-3', ownerId: ann.id, status, maxAttempts: 2, dedupeKey: KEY },
+  );
 }
 
 /**

@@ -9,12 +9,11 @@ import {
   materialMapsStatusSchema,
   materialMapUrl,
   zipFileUrl,
-  type MaterialMapsStatus,
 } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withPngText } from '../imaging/png-text.js';
-import { signIn } from '../testing/http.js';
+import { pollUntilEnded, signIn } from '../testing/http.js';
 import type { TestClient } from '../testing/test-client.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 
@@ -78,18 +77,11 @@ describe('material maps as a job (embedded broker, SQLite file, worker thread)',
   };
 
   /** Polls as the page does until the job ends; every status seen on the way. */
-  async function untilDone(kind: 'ld' | 'hd', image: string): Promise<MaterialMapsStatus[]> {
-    const seen: MaterialMapsStatus[] = [];
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const { body } = await status('alice', kind, image);
-      seen.push(body!);
-      const state = body!.job?.status;
-      if (state === 'finished' || state === 'error') return seen;
-      if (Date.now() > deadline) throw new Error('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  const untilDone = (kind: 'ld' | 'hd', image: string) =>
+    pollUntilEnded(
+      async () => (await status('alice', kind, image)).body!,
+      (body) => body.job?.status === 'finished' || body.job?.status === 'error',
+    );
 
   beforeAll(async () => {
     t = await startTestServer(['alice', 'bob'], 'embedded');

@@ -9,7 +9,7 @@ import { createImageRepository } from '../store/images.js';
 import { createUserRepository } from '../store/users.js';
 import { passwordOf, tempDir } from '../testing/fixtures.js';
 import { signIn } from '../testing/http.js';
-import { captureOutput, finished, spawnEntry } from '../testing/processes.js';
+import { JOB_END_LINE, startServerProcess } from '../testing/processes.js';
 import { printFileName } from './print-files.js';
 import { UserService } from './users.js';
 
@@ -73,19 +73,9 @@ beforeEach(async () => {
 });
 afterEach(() => data.remove());
 
-async function start(faultPoint?: string) {
-  const server = spawnEntry('main.ts', [], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: data.dir,
-    BUILTIN_UPSCALER: 'lanczos',
-    LOG_LEVEL: 'info',
-    ...(faultPoint ? { TESSERA_FAULT_POINT: faultPoint } : {}),
-  });
-  const output = captureOutput(server);
-  const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/, 120_000);
-  return { server, url, output, done: finished(server) };
-}
+/** The server, a real process; with a fault point, it kills itself there. */
+const start = (faultPoint?: string) =>
+  startServerProcess(data.dir, faultPoint ? { TESSERA_FAULT_POINT: faultPoint } : {});
 
 async function rows<T>(read: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>) {
   const db = await openDatabase({ dataDir: data.dir });
@@ -115,7 +105,7 @@ describe('crash points of a print file', () => {
       const second = await start();
       const jobs = () => rows((db) => db.selectFrom('jobs').select(['kind', 'status']).execute());
       if ((await jobs()).some((job) => job.status !== 'finished')) {
-        await second.output.waitFor(/"msg":"job (finished|failed)"/, 60_000);
+        await second.output.waitFor(JOB_END_LINE, 60_000);
       }
       second.server.kill('SIGTERM');
       await second.done;

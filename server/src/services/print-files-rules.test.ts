@@ -9,6 +9,7 @@ import { PermanentJobError, type JobContext, type JobScheduler } from '../jobs/r
 import type { ImageRecord, ImageRepository } from '../store/images.js';
 import type { PrintFileRecord, PrintFileRepository } from '../store/print-files.js';
 import { silentLogger } from '../testing/fixtures.js';
+import { imageRecord, jobRecord } from '../testing/records.js';
 import { strictFake } from '../testing/strict-fake.js';
 import type { Owner } from '../owner.js';
 import { printFileName, PrintFileService } from './print-files.js';
@@ -20,7 +21,7 @@ import { printFileName, PrintFileService } from './print-files.js';
 const alice: Owner = { id: 1, username: 'alice' };
 
 /** An HD image of 30x30 cm (2150 px a side), made from a seamless LD image. */
-const HD: ImageRecord = {
+const HD = imageRecord({
   id: 9,
   ownerId: alice.id,
   kind: 'hd',
@@ -30,9 +31,7 @@ const HD: ImageRecord = {
   height: 2150,
   bytes: 1000,
   metadata: { size: '30x30', source_image: 'tile-1a2b.png' },
-  createdAt: '2026-01-01T00:00:00.000Z',
-  starred: false,
-};
+});
 const LD: ImageRecord = {
   ...HD,
   id: 7,
@@ -59,22 +58,20 @@ const profiles = strictFake<PrintProfiles>('profiles', {
 
 function printJob(fields: Partial<JobRecord<'print'>> = {}): JobRecord<'print'> {
   return {
-    id: 5,
-    publicId: 'job-5',
-    ownerId: alice.id,
-    kind: 'print',
-    params: { owner: alice, image: HD.filename, settings: PRINT_DEFAULT_SETTINGS },
-    status: 'queued',
-    percent: 0,
-    output: null,
-    error: null,
-    attempts: 0,
-    maxAttempts: 2,
-    runAfter: '2026-01-01T00:00:00.000Z',
-    dedupeKey: 'print:tile-1a2b_30x30.png:360:3:lzw:8:srgb',
-    createdAt: '2026-01-02T00:00:00.000Z',
-    queueOrder: 0,
-    remotePrompt: null,
+    ...jobRecord(
+      {
+        kind: 'print',
+        params: { owner: alice, image: HD.filename, settings: PRINT_DEFAULT_SETTINGS },
+      },
+      {
+        id: 5,
+        publicId: 'job-5',
+        ownerId: alice.id,
+        maxAttempts: 2,
+        dedupeKey: 'print:tile-1a2b_30x30.png:360:3:lzw:8:srgb',
+        createdAt: '2026-01-02T00:00:00.000Z',
+      },
+    ),
     ...fields,
   };
 }

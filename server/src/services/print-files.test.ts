@@ -19,7 +19,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withPngText } from '../imaging/png-text.js';
 import { testCmykProfile } from '../testing/icc-profile.js';
-import { signIn } from '../testing/http.js';
+import { pollUntilEnded, signIn } from '../testing/http.js';
 import type { TestClient } from '../testing/test-client.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 
@@ -50,18 +50,11 @@ describe('print files of an HD image', () => {
   };
 
   /** Polls as the dialog does until the file is made; every state seen on the way. */
-  async function untilMade(id: string): Promise<PrintFile[]> {
-    const seen: PrintFile[] = [];
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const files = (await filesOf('alice', hd.filename)) as PrintFile[];
-      const file = files.find((f) => f.id === id)!;
-      seen.push(file);
-      if (file.status === 'finished' || file.status === 'error') return seen;
-      if (Date.now() > deadline) throw new Error('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  const untilMade = (id: string) =>
+    pollUntilEnded(
+      async () => ((await filesOf('alice', hd.filename)) as PrintFile[]).find((f) => f.id === id)!,
+      (file) => file.status === 'finished' || file.status === 'error',
+    );
 
   beforeAll(async () => {
     t = await startTestServer(['alice', 'bob'], 'embedded');

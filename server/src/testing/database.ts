@@ -92,3 +92,33 @@ export async function addOwner(db: Db, username: string): Promise<number> {
   const user = await createUserRepository(db).create(username, `hash-of-${username}`);
   return user.id;
 }
+
+/**
+ * Records an HD image of a user as the HD job does once its file is stored (the file is the
+ * caller's to write): for tests that place an HD file themselves instead of ordering one.
+ */
+export async function recordHdImage(
+  db: Db,
+  username: string,
+  image: { filename: string; width: number; height: number; bytes: number; metadata: object },
+): Promise<void> {
+  const owner = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', username)
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('images')
+    .values({
+      owner_id: owner.id,
+      kind: 'hd',
+      filename: image.filename,
+      source_image_id: null,
+      width: image.width,
+      height: image.height,
+      bytes: image.bytes,
+      metadata: JSON.stringify(image.metadata),
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+}

@@ -163,3 +163,23 @@ async function readPreviewStatus(
   }
   return (await res.json()) as Omit<PreviewResult, 'seen'>;
 }
+
+/**
+ * Reads as a page polls a job's state (every 20 ms) until `ended` says the job is over: every
+ * value read on the way, the last the one that ended it. Throws after `timeoutMs`.
+ */
+export async function pollUntilEnded<T>(
+  read: () => Promise<T>,
+  ended: (value: T) => boolean,
+  timeoutMs = 120_000,
+): Promise<T[]> {
+  const seen: T[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    seen.push(value);
+    if (ended(value)) return seen;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -85,3 +85,29 @@ export function captureOutput(child: ChildProcess) {
     },
   };
 }
+
+/** The runner's line once a job's row says it ended: the event tests await a job's end on. */
+export const JOB_END_LINE = /"msg":"job (finished|failed)"/;
+
+/**
+ * The server program (main.ts) as its own process on a free port of 127.0.0.1, on `dataDir`, with
+ * the fast built-in upscaler; resolves once it says its address. LOG_LEVEL info: for the runner's
+ * job lines, the events tests wait on. `env` adds to or overrides these (a fault point, a hold).
+ */
+export async function startServerProcess(dataDir: string, env: NodeJS.ProcessEnv = {}) {
+  const server = spawnEntry('main.ts', [], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    BUILTIN_UPSCALER: 'lanczos',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  const done = finished(server);
+  const output = captureOutput(server);
+  // A tsx start on a loaded machine can take half a minute.
+  const [, url = ''] = await output.waitFor(/Tessera is running at (http:\/\/\S+)/, 120_000);
+  return { server, url, output, done, nextJobEnd: () => output.printedNext(JOB_END_LINE) };
+}
+
+export type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;

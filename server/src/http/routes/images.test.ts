@@ -5,14 +5,8 @@ import { API_ROUTES, errorText } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../../files/local-file-store.js';
-import { THEMES_DIR } from '../../runtime/paths.js';
-import {
-  createTestStore,
-  passwordOf,
-  silentLogger,
-  type TestStore,
-} from '../../testing/fixtures.js';
-import { strictFake } from '../../testing/strict-fake.js';
+import { createTestStore, passwordOf, type TestStore } from '../../testing/fixtures.js';
+import { httpTestDependencies } from '../../testing/http-app.js';
 import { buildHttpApp } from '../app.js';
 import { SESSION_COOKIE } from '../session.js';
 import { IMAGE_CACHE_CONTROL, matchesEntityTag, parseRange } from './images.js';
@@ -38,25 +32,8 @@ beforeAll(async () => {
   store = await createTestStore(['alice', 'bob']);
   filesRoot = path.join(store.dataDir, 'files');
   files = new LocalFileStore(filesRoot);
-  app = await buildHttpApp({
-    logger: silentLogger,
-    auth: store.auth,
-    title: 'Tessera Test',
-    theme: 'default',
-    brokerUrlFor: () => 'ws://localhost/mqtt',
-    brokerProtocolVersion: 4,
-    healthCheck: () => Promise.resolve(),
-    themesDir: THEMES_DIR,
-    files,
-    // Not these routes' business: any call fails the test.
-    generation: strictFake('generation'),
-    hdQueue: strictFake('hdQueue'),
-    references: strictFake('references'),
-    zips: strictFake('zips'),
-    materialMaps: strictFake('materialMaps'),
-    materialPackages: strictFake('materialPackages'),
-    printFiles: strictFake('printFiles'),
-  });
+  // Not these routes' business: every service is a strict fake, any call fails the test.
+  app = await buildHttpApp(httpTestDependencies(store, { files }));
   for (const user of ['alice', 'bob']) {
     const res = await app.inject({
       method: 'POST',

@@ -12,6 +12,7 @@ import {
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withPngText } from '../../imaging/png-text.js';
+import { recordHdImage } from '../../testing/database.js';
 import { validatedGlb } from '../../testing/gltf.js';
 import { signIn } from '../../testing/http.js';
 import { glbTile, materialxFiles, zipEntries, zipEntry } from '../../testing/material-package.js';
@@ -111,25 +112,13 @@ beforeAll(async () => {
   // An HD image ordered at 30x60 (small here: its size is what its metadata says).
   const hd = await sharp(png).resize(290, 145).png().toBuffer();
   const stored = await t.files.write('alice', 'hd', HD_NAME, hd);
-  const owner = await t.db
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', 'alice')
-    .executeTakeFirstOrThrow();
-  await t.db
-    .insertInto('images')
-    .values({
-      owner_id: owner.id,
-      kind: 'hd',
-      filename: HD_NAME,
-      source_image_id: null,
-      width: 290,
-      height: 145,
-      bytes: stored.bytes,
-      metadata: JSON.stringify({ size: '30x60', source_image: 'waves.png' }),
-      created_at: new Date().toISOString(),
-    })
-    .execute();
+  await recordHdImage(t.db, 'alice', {
+    filename: HD_NAME,
+    width: 290,
+    height: 145,
+    bytes: stored.bytes,
+    metadata: { size: '30x60', source_image: 'waves.png' },
+  });
   for (const map of (await makeMaps('ld', 'waves.png')).maps) ldMaps[map.map] = map.filename;
   await makeMaps('hd', HD_NAME);
 }, 120_000);

@@ -1,16 +1,9 @@
-import path from 'node:path';
 import { API_ROUTES, errorText, PRINT_DEFAULT_SETTINGS, type PrintFile } from '@tessera/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LocalFileStore } from '../../files/local-file-store.js';
-import { THEMES_DIR } from '../../runtime/paths.js';
 import type { PrintResult } from '../../services/print-files.js';
-import {
-  createTestStore,
-  passwordOf,
-  silentLogger,
-  type TestStore,
-} from '../../testing/fixtures.js';
+import { createTestStore, passwordOf, type TestStore } from '../../testing/fixtures.js';
+import { httpTestDependencies } from '../../testing/http-app.js';
 import { strictFake } from '../../testing/strict-fake.js';
 import { buildHttpApp } from '../app.js';
 import { SESSION_COOKIE } from '../session.js';
@@ -40,39 +33,26 @@ const QUEUED: PrintFile = {
 
 beforeAll(async () => {
   store = await createTestStore(['alice']);
-  app = await buildHttpApp({
-    logger: silentLogger,
-    auth: store.auth,
-    title: 'Tessera Test',
-    theme: 'default',
-    brokerUrlFor: () => 'ws://localhost/mqtt',
-    brokerProtocolVersion: 4,
-    healthCheck: () => Promise.resolve(),
-    themesDir: THEMES_DIR,
-    files: new LocalFileStore(path.join(store.dataDir, 'files')),
-    generation: strictFake('generation'),
-    hdQueue: strictFake('hdQueue'),
-    references: strictFake('references'),
-    zips: strictFake('zips'),
-    materialMaps: strictFake('materialMaps'),
-    materialPackages: strictFake('materialPackages'),
-    printFiles: strictFake<PrintFilesApi>('printFiles', {
-      order,
-      listProfiles: () =>
-        Promise.resolve({ profiles: [{ id: 'srgb', name: 'sRGB', colourSpace: 'rgb' }] }),
-      list: (_owner, image) =>
-        Promise.resolve(
-          image === ORDER.image
-            ? { ok: true, value: { files: [QUEUED] } }
-            : { ok: false, status: 404, error: errorText('ORDERED_IMAGE_NOT_FOUND', image) },
-        ),
-      estimate: () =>
-        Promise.resolve({
-          ok: true,
-          value: { width: 4337, height: 4337, uncompressedBytes: 56_430_000, estimatedBytes: 1 },
-        }),
+  app = await buildHttpApp(
+    httpTestDependencies(store, {
+      printFiles: strictFake<PrintFilesApi>('printFiles', {
+        order,
+        listProfiles: () =>
+          Promise.resolve({ profiles: [{ id: 'srgb', name: 'sRGB', colourSpace: 'rgb' }] }),
+        list: (_owner, image) =>
+          Promise.resolve(
+            image === ORDER.image
+              ? { ok: true, value: { files: [QUEUED] } }
+              : { ok: false, status: 404, error: errorText('ORDERED_IMAGE_NOT_FOUND', image) },
+          ),
+        estimate: () =>
+          Promise.resolve({
+            ok: true,
+            value: { width: 4337, height: 4337, uncompressedBytes: 56_430_000, estimatedBytes: 1 },
+          }),
+      }),
     }),
-  });
+  );
   const res = await app.inject({
     method: 'POST',
     url: '/api/login',

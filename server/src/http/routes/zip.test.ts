@@ -16,6 +16,7 @@ import {
 } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordHdImage } from '../../testing/database.js';
 import { signIn } from '../../testing/http.js';
 import { memoryWatch } from '../../testing/memory.js';
 import { startTestServer, type TestServer } from '../../testing/test-server.js';
@@ -245,25 +246,13 @@ describe('a selection as one ZIP (POST /api/command/zip-download, GET /api/image
         await handle.write(randomBytes(64 * 1024), 0, 64 * 1024, offset);
       }
       await handle.close();
-      const owner = await t.db
-        .selectFrom('users')
-        .select('id')
-        .where('username', '=', 'alice')
-        .executeTakeFirstOrThrow();
-      await t.db
-        .insertInto('images')
-        .values({
-          owner_id: owner.id,
-          kind: 'hd',
-          filename: hdName,
-          source_image_id: null,
-          width: 17000,
-          height: 7400,
-          bytes: HD_BYTES,
-          metadata: '{}',
-          created_at: new Date().toISOString(),
-        })
-        .execute();
+      await recordHdImage(t.db, 'alice', {
+        filename: hdName,
+        width: 17000,
+        height: 7400,
+        bytes: HD_BYTES,
+        metadata: {},
+      });
     });
 
     it('streams from disk: the server grows by far less than the file while sending it', async () => {

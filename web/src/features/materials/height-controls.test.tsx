@@ -2,7 +2,6 @@
 import {
   API_ROUTES,
   errorText,
-  MATERIAL_MAPS,
   MATERIAL_MAPS_TEXTS,
   type HeightSettings,
   type MaterialMapsStatus,
@@ -11,6 +10,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { finishedMaps } from './fixtures';
 import { MaterialMapsSection } from './material-maps-section';
 
 // The height controls of the material maps section (issue 26, part 4), against a server that
@@ -20,19 +20,7 @@ const MADE = '2026-03-01T10:00:00.000Z';
 const REMADE = '2026-03-01T10:05:00.000Z';
 
 function made(height: HeightSettings, madeAt: string): MaterialMapsStatus {
-  return {
-    job: { id: 'j1', status: 'finished', percent: 100 },
-    maps: MATERIAL_MAPS.map((map) => ({
-      map,
-      filename: `bricks_ld_${map}.png`,
-      bytes: 1000,
-      preview: `bricks_ld_${map}.preview.png`,
-    })),
-    colourPreview: 'bricks_ld_colour.preview.jpg',
-    seamless: true,
-    height,
-    madeAt,
-  };
+  return finishedMaps('bricks', { height, madeAt });
 }
 
 /**

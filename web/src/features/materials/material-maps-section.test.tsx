@@ -1,28 +1,13 @@
 // @vitest-environment jsdom
-import {
-  API_ROUTES,
-  DEFAULT_HEIGHT_SETTINGS,
-  MATERIAL_MAPS,
-  type MaterialMapsStatus,
-} from '@tessera/contract';
+import { API_ROUTES, DEFAULT_HEIGHT_SETTINGS, type MaterialMapsStatus } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { finishedMaps, NO_MAPS } from './fixtures';
 import { MaterialMapsSection } from './material-maps-section';
 
-const FINISHED: MaterialMapsStatus = {
-  job: { id: 'j1', status: 'finished', percent: 100 },
-  maps: MATERIAL_MAPS.map((map) => ({
-    map,
-    filename: `waves_ld_${map}.png`,
-    bytes: 1000,
-    preview: `waves_ld_${map}.preview.png`,
-  })),
-  colourPreview: 'waves_ld_colour.preview.jpg',
-  seamless: true,
-  height: DEFAULT_HEIGHT_SETTINGS,
-};
+const FINISHED = finishedMaps('waves');
 
 /** The server as the section sees it: each status poll answers the next of `answers`. */
 function serve(answers: MaterialMapsStatus[]) {
@@ -33,12 +18,7 @@ function serve(answers: MaterialMapsStatus[]) {
     let status = 200;
     if (path === API_ROUTES.materialMapsOrder) {
       orders.push(JSON.parse(String(init?.body)));
-      body = {
-        job: { id: 'j1', status: 'queued', percent: 0 },
-        maps: [],
-        seamless: true,
-        height: DEFAULT_HEIGHT_SETTINGS,
-      };
+      body = { ...NO_MAPS, job: { id: 'j1', status: 'queued', percent: 0 } };
       status = 202;
     } else {
       body = answers[Math.min(polls++, answers.length - 1)] ?? FINISHED;
@@ -65,19 +45,11 @@ afterEach(() => {
 
 describe('the material maps section', () => {
   it('orders the maps, shows the percent while they are made, then a link per map', async () => {
-    const none: MaterialMapsStatus = {
-      job: null,
-      maps: [],
-      seamless: true,
-      height: DEFAULT_HEIGHT_SETTINGS,
-    };
     const running: MaterialMapsStatus = {
+      ...NO_MAPS,
       job: { id: 'j1', status: 'in_progress', percent: 40 },
-      maps: [],
-      seamless: true,
-      height: DEFAULT_HEIGHT_SETTINGS,
     };
-    const server = serve([none, running, running, FINISHED]);
+    const server = serve([NO_MAPS, running, running, FINISHED]);
     show();
     await userEvent.click(await screen.findByRole('button', { name: 'Generate maps' }));
     expect(server.orders).toEqual([

@@ -1,16 +1,10 @@
 // @vitest-environment jsdom
-import {
-  MATERIAL_MAPS_TEXTS,
-  DEFAULT_HEIGHT_SETTINGS,
-  MATERIAL_MAPS,
-  MATERIAL_TEXTS,
-  materialPackageUrl,
-  type MaterialMapsStatus,
-} from '@tessera/contract';
+import { MATERIAL_MAPS_TEXTS, MATERIAL_TEXTS, materialPackageUrl } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { finishedMaps, NO_MAPS } from './fixtures';
 import { MaterialMapsSection } from './material-maps-section';
 import { MaterialPackageDownload } from './material-package-download';
 
@@ -61,26 +55,9 @@ describe('Download material', () => {
   });
 
   it('shows in the material maps section once the maps exist, not before', async () => {
-    const finished: MaterialMapsStatus = {
-      job: { id: 'j1', status: 'finished', percent: 100 },
-      maps: MATERIAL_MAPS.map((map) => ({
-        map,
-        filename: `waves_ld_${map}.png`,
-        bytes: 1000,
-        preview: `waves_ld_${map}.preview.png`,
-      })),
-      seamless: true,
-      height: DEFAULT_HEIGHT_SETTINGS,
-    };
-    const none: MaterialMapsStatus = {
-      job: null,
-      maps: [],
-      seamless: true,
-      height: DEFAULT_HEIGHT_SETTINGS,
-    };
     for (const [status, shown] of [
-      [none, false],
-      [finished, true],
+      [NO_MAPS, false],
+      [finishedMaps('waves'), true],
     ] as const) {
       vi.stubGlobal('fetch', () => Promise.resolve(new Response(JSON.stringify(status))));
       render(

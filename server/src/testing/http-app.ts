@@ -1,0 +1,36 @@
+import path from 'node:path';
+import type { HttpDependencies } from '../http/app.js';
+import { LocalFileStore } from '../files/local-file-store.js';
+import { THEMES_DIR } from '../runtime/paths.js';
+import { silentLogger, type TestStore } from './fixtures.js';
+import { strictFake } from './strict-fake.js';
+
+/**
+ * What buildHttpApp takes, for a route test on `store`: its users and sessions, its data folder's
+ * files, and every service a strict fake, so a call the test did not plan fails it. A test gives
+ * the service its routes reach, and whatever else it looks at, in `overrides`.
+ */
+export function httpTestDependencies(
+  store: TestStore,
+  overrides: Partial<HttpDependencies> = {},
+): HttpDependencies {
+  return {
+    logger: silentLogger,
+    auth: store.auth,
+    title: 'Tessera Test',
+    theme: 'default',
+    brokerUrlFor: () => 'ws://localhost/mqtt',
+    brokerProtocolVersion: 4,
+    healthCheck: () => Promise.resolve(),
+    themesDir: THEMES_DIR,
+    files: new LocalFileStore(path.join(store.dataDir, 'files')),
+    generation: strictFake('generation'),
+    hdQueue: strictFake('hdQueue'),
+    references: strictFake('references'),
+    zips: strictFake('zips'),
+    materialMaps: strictFake('materialMaps'),
+    materialPackages: strictFake('materialPackages'),
+    printFiles: strictFake('printFiles'),
+    ...overrides,
+  };
+}
