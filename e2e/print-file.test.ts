@@ -1,4 +1,5 @@
 import { buildHdCommand, DETAIL_TEXTS, PRINT_TEXTS } from '@tessera/contract';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,6 +15,9 @@ import { openScreen } from './support/screen.js';
  * the file's size before it is made, "Make print file" runs the job, and the TIFF that downloads
  * has the pixels and the density asked for. Real server, fast Lanczos upscaler, a small HD size.
  */
+
+/** `DOCS_PICTURE=1` also saves the dialog, its settings chosen, for docs/print.md. */
+const DOCS_PICTURE = new URL('../docs/images/print-dialog.png', import.meta.url);
 
 const SQUARE = { latent_width: 1024, latent_height: 1024, kseed: 42 };
 
@@ -99,6 +103,10 @@ describe.skipIf(browserMissing)('Download for print', () => {
     expect(await printDetail.locator('.detail-share').textContent()).toBe(
       "29 % of the print's detail was generated; the rest is enlargement.",
     );
+
+    if (process.env['DOCS_PICTURE'] === '1') {
+      await dialog.screenshot({ path: fileURLToPath(DOCS_PICTURE) });
+    }
 
     await dialog.getByRole('button', { name: PRINT_TEXTS.order }).click();
     const files = dialog.getByRole('region', { name: PRINT_TEXTS.files });
