@@ -49,6 +49,7 @@ describe('generation form defaults and ranges', () => {
       mask: false,
       batchSize: 1,
       faces: 1,
+      synthesis: 'auto',
       use_fixed_seed: true,
       seed: 10,
       latent_width: 1024,
@@ -205,6 +206,7 @@ describe('preview request', () => {
       circularVAE: 'disable',
       mask: 'disable',
       faces: 1,
+      synthesis: 'auto',
     });
     expect(previewRequestSchema.parse({ ...validFields, mask: 'enable' }).mask).toBe('enable');
     expect(previewRequestSchema.safeParse({ ...validFields, mask: 'on' }).success).toBe(false);
@@ -226,6 +228,25 @@ describe('preview request', () => {
       });
     expect(fields(1)).not.toHaveProperty('faces');
     expect(fields(4).faces).toBe('4');
+  });
+
+  it('takes a synthesis mode, auto when absent, and sends it only when not auto (issue 27)', () => {
+    expect(previewRequestSchema.parse({ ...validFields, synthesis: 'blending' }).synthesis).toBe(
+      'blending',
+    );
+    expect(previewRequestSchema.safeParse({ ...validFields, synthesis: 'noise' }).success).toBe(
+      false,
+    );
+    const fields = (synthesis: 'auto' | 'quilting') =>
+      previewRequestFields({
+        id: 'a',
+        user: 'u',
+        imageName: 'r.png',
+        form: { ...form, synthesis },
+        seed: 1,
+      });
+    expect(fields('auto')).not.toHaveProperty('synthesis');
+    expect(fields('quilting').synthesis).toBe('quilting');
   });
 
   it('[G9] [P1] requires both prompts, at most 2000 characters each', () => {
@@ -298,7 +319,7 @@ describe('preview settings', () => {
     }),
   );
 
-  it('[P1] lists the wire fields in the order of SPEC §7, then mask and faces (ours)', () => {
+  it('[P1] lists the wire fields in the order of SPEC §7, then mask, faces and synthesis (ours)', () => {
     expect(PREVIEW_REQUEST_FIELDS).toEqual([
       'id',
       'user',
@@ -317,6 +338,7 @@ describe('preview settings', () => {
       'circularVAE',
       'mask',
       'faces',
+      'synthesis',
     ]);
   });
 
@@ -333,6 +355,7 @@ describe('preview settings', () => {
       height: 1024,
       seamless: true,
       mask: true,
+      synthesis: 'auto',
     });
   });
 
@@ -352,6 +375,7 @@ describe('preview settings', () => {
       ['latent_height', 1024],
       ['seamless', true],
       ['mask', true],
+      ['synthesis', 'auto'],
     ]);
   });
 

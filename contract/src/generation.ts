@@ -10,6 +10,18 @@ export const FIXED_SEED = 10;
 export const SEED_LIMIT = 2 ** 32;
 export const PROMPT_MAX_LENGTH = 2000;
 
+/**
+ * Beyond the spec (issue 27): how the builtin engine makes a preview. 'quilting' copies patches
+ * of the reference (structured materials: bricks, planks, veins); 'blending' blends random
+ * tiles of it preserving its histogram (Heitz & Neyret 2018; stochastic materials: granite,
+ * sand, terrazzo); 'auto' lets the engine decide from the reference. Other engines ignore it.
+ */
+export const SYNTHESIS_MODES = ['auto', 'quilting', 'blending'] as const;
+export type SynthesisMode = (typeof SYNTHESIS_MODES)[number];
+/** The mode the builtin engine used (never 'auto'), recorded under SYNTHESIS_USED_METADATA_KEY. */
+export type SynthesisUsed = Exclude<SynthesisMode, 'auto'>;
+export const SYNTHESIS_USED_METADATA_KEY = 'synthesis_used';
+
 export interface GenerationForm {
   positivePrompt: string;
   negativePrompt: string;
@@ -28,6 +40,8 @@ export interface GenerationForm {
    * each other in any order.
    */
   faces: number;
+  /** Beyond the spec (issue 27): the builtin engine's synthesis mode; 'auto' by default. */
+  synthesis: SynthesisMode;
   use_fixed_seed: boolean;
   /**
    * The seed every image gets while use_fixed_seed is on: 10 (SPEC §9), or the seed of an image
@@ -47,6 +61,7 @@ export const GENERATION_DEFAULTS = {
   mask: false,
   batchSize: 1,
   faces: 1,
+  synthesis: 'auto',
   use_fixed_seed: true,
   seed: FIXED_SEED,
   latent_width: 1024,
@@ -147,6 +162,8 @@ export const previewRequestSchema = z
     mask: z.enum(['enable', 'disable']).default('disable'),
     // Beyond the spec (issue 25): the faces of a series; absent means 1, a single image.
     faces: integerField(GENERATION_RANGES.faces.min, GENERATION_RANGES.faces.max).default(1),
+    // Beyond the spec (issue 27): the builtin engine's synthesis mode; absent means 'auto'.
+    synthesis: z.enum(SYNTHESIS_MODES).default('auto'),
   })
   .refine((fields) => formatBySize(fields.latent_width, fields.latent_height) !== undefined, {
     message: TEXTS.outputFormatInvalid,
@@ -187,6 +204,8 @@ export interface PreviewSettings {
   seamless: boolean;
   /** Use the reference's alpha channel to choose the region synthesis may copy from. */
   mask: boolean;
+  /** The builtin engine's synthesis mode (issue 27); absent (jobs from before it) means 'auto'. */
+  synthesis?: SynthesisMode;
 }
 
 /** The settings a preview request carries (its id, user and image name aside). */
@@ -204,6 +223,7 @@ export function previewSettingsOf(request: PreviewRequest): PreviewSettings {
     // The form sends circularVAE equal to seamless (previewRequestFields).
     seamless: request.seamless === 'enable',
     mask: request.mask === 'enable',
+    synthesis: request.synthesis,
   };
 }
 
@@ -220,6 +240,7 @@ export const PREVIEW_METADATA_KEYS = {
   height: 'latent_height',
   seamless: 'seamless',
   mask: 'mask',
+  synthesis: 'synthesis',
 } as const satisfies Record<keyof PreviewSettings, string>;
 
 /** Every preview setting's name, once (the keys of PreviewSettings, in the metadata's order). */
@@ -280,6 +301,7 @@ export function previewRequestFields(request: {
     mask: form.mask ? 'enable' : 'disable',
     // Sent only for a series, so that a single image's request is the spec's, field for field.
     ...(form.faces > 1 && { faces: String(form.faces) }),
+    ...(form.synthesis !== 'auto' && { synthesis: form.synthesis }),
   };
 }
 

@@ -125,6 +125,11 @@ export interface UpscaleParams {
 export interface GeneratedImage {
   width: number;
   height: number;
+  /**
+   * What the engine adds to each image's metadata beside the settings (issue 27: the builtin
+   * engine's understood prompt terms and the synthesis mode it used).
+   */
+  metadata?: Record<string, unknown>;
 }
 
 /** What an upscale made: its size, and the width of the detail the engine generated. */

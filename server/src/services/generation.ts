@@ -130,7 +130,7 @@ export class GenerationService {
         output,
         file: index === 0 ? faceOne : scratch.newFile('png'),
       }));
-      await this.engine.generate(
+      const generated = await this.engine.generate(
         {
           ...previewSettingsIn(params),
           referencePath: await scratch.copyOf(owner.username, 'input', params.inputFile),
@@ -145,6 +145,7 @@ export class GenerationService {
       const metadata = {
         input_image_path: params.inputFile,
         ...previewMetadata(params),
+        ...generated.metadata,
         engine: this.engine.name,
         created_at: createdAt,
       };

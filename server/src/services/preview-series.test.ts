@@ -295,6 +295,7 @@ describe('a preview job of one image (faces absent or 1)', () => {
         'latent_height',
         'seamless',
         'mask',
+        'synthesis',
         'engine',
         'created_at',
       ]);

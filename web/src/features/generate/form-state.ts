@@ -75,6 +75,7 @@ export function toGenerationForm(fields: FormFields): GenerationForm {
     mask: fields.mask,
     batchSize: numberOf(fields.batchSize),
     faces: numberOf(fields.faces),
+    synthesis: GENERATION_DEFAULTS.synthesis,
     use_fixed_seed: fields.useFixedSeed,
     seed: fields.fixedSeed,
     latent_width: format?.width ?? Number.NaN,
