@@ -305,3 +305,52 @@ describe('LdImageDetailsModal', () => {
     expect(screen.getByRole('img', { name: 'brick.png (tiled 3×3)' })).toBeTruthy();
   });
 });
+
+describe("the builtin engine's record (issue 27)", () => {
+  const chips = (name: string) =>
+    within(screen.getByRole('list', { name }))
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+
+  it('lists the words each prompt was understood by, and the synthesis mode used', () => {
+    renderModal(
+      ldImage({
+        metadata: {
+          ...METADATA,
+          cliptextencode_585: 'piezas grandes terracota pulido, mossy wall',
+          cliptextencode_716: 'blanco roto',
+          prompt_terms: {
+            positive: [
+              { kind: 'scale', id: 'large', text: 'piezas grandes' },
+              { kind: 'colour', id: 'terracotta', modifiers: [], text: 'terracota' },
+              { kind: 'finish', id: 'polished', text: 'pulido' },
+            ],
+            negative: [{ kind: 'colour', id: 'off-white', modifiers: [], text: 'blanco roto' }],
+          },
+          synthesis: 'auto',
+          synthesis_used: 'quilting',
+        },
+      }),
+    );
+    expect(chips('Understood words')).toEqual(['Scalepiezas grandes', 'terracota', 'Finishpulido']);
+    const understood = screen.getByRole('list', { name: 'Understood words' });
+    const swatch = within(understood).getByRole('img', { name: 'Colour' });
+    expect(swatch.style.background).toBe('rgb(194, 100, 60)');
+    expect(chips('Excluded words')).toEqual(['blanco roto']);
+    expect(fieldValue('Synthesis')).toBe('Quilting (chosen automatically)');
+  });
+
+  it('says when no word was understood, and shows nothing for an image the engine kept no record of', () => {
+    const { unmount } = renderModal(
+      ldImage({
+        metadata: { ...METADATA, prompt_terms: { positive: [], negative: [] } },
+      }),
+    );
+    expect(fieldValue('Understood words')).toBe('-');
+    expect(fieldValue('Excluded words')).toBe('-');
+    unmount();
+    renderModal(ldImage({ metadata: { ...METADATA, synthesis: 'blending' } }));
+    expect(screen.queryByText('Understood words')).toBeNull();
+    expect(screen.queryByText('Synthesis')).toBeNull();
+  });
+});
