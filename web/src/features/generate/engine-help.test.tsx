@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { API_ROUTES, CONTROL_HELP, SCREEN_PATHS } from '@tessera/contract';
+import { API_ROUTES, CONTROL_HELP, SCREEN_PATHS, promptColour } from '@tessera/contract';
 import type { PreviewEngine } from '@tessera/contract';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -7,6 +7,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GenerateScreen } from './generate-screen';
 import { clearGenerateSessions } from './generate-session';
 import { fakeServer, renderWithApp } from './testing';
+
+/** A colour of the vocabulary as the browser computes a background: "rgb(194, 100, 60)". */
+function cssColour(id: string): string {
+  const hex = promptColour(id)?.hex ?? '';
+  const channels = [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+  return `rgb(${channels.join(', ')})`;
+}
 
 // Issue 27 on the Generate screen: the words the builtin engine understood under each prompt, the
 // help of each control on this server's engine, and the Synthesis select.
@@ -69,7 +76,7 @@ describe('the prompt chips (builtin engine)', () => {
     expect(chips('Understood:')).toEqual(['Scalepiezas grandes', 'terracota', 'Finishpulido']);
     const understood = screen.getByRole('list', { name: 'Understood:' });
     const swatch = within(understood).getByRole('img', { name: 'Colour' });
-    expect(swatch.style.background).toBe('rgb(194, 100, 60)');
+    expect(swatch.style.background).toBe(cssColour('terracotta'));
     expect(screen.getByText('Other words (mossy, wall) need the AI engine (ComfyUI)')).toBeTruthy();
 
     // Emptied, the field shows no chips and no line.

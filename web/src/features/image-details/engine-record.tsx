@@ -3,29 +3,29 @@ import type { ImageMetadata, UnderstoodTerm } from '@tessera/contract';
 import { TermChips } from '../../components/prompt-terms';
 import { Field } from './details-field';
 
-/**
- * Issue 27: what the builtin engine recorded of the generation, when it did: the words of the
- * prompts it acted on, and the synthesis mode it used.
- */
-export function EngineRecordFields({ metadata }: { metadata: ImageMetadata }) {
-  const { promptTerms, synthesisUsed, synthesis } = metadata;
+// Issue 27: what the builtin engine recorded of a generation, when it did.
+
+/** The words of the prompts the engine acted on, under the prompts. */
+export function PromptTermsFields({ metadata }: { metadata: ImageMetadata }) {
+  const { promptTerms } = metadata;
+  if (!promptTerms) return null;
   return (
     <>
-      {promptTerms && (
-        <>
-          <Field label={PROMPT_CHIP_TEXTS.understoodWords} wide>
-            <Terms terms={promptTerms.positive} label={PROMPT_CHIP_TEXTS.understoodWords} />
-          </Field>
-          <Field label={PROMPT_CHIP_TEXTS.excludedWords} wide>
-            <Terms terms={promptTerms.negative} label={PROMPT_CHIP_TEXTS.excludedWords} excluded />
-          </Field>
-        </>
-      )}
-      {synthesisUsed && (
-        <Field label={SYNTHESIS_TEXTS.label}>{synthesisUsedText(synthesisUsed, synthesis)}</Field>
-      )}
+      <Field label={PROMPT_CHIP_TEXTS.understoodWords} wide>
+        <Terms terms={promptTerms.positive} label={PROMPT_CHIP_TEXTS.understoodWords} />
+      </Field>
+      <Field label={PROMPT_CHIP_TEXTS.excludedWords} wide>
+        <Terms terms={promptTerms.negative} label={PROMPT_CHIP_TEXTS.excludedWords} excluded />
+      </Field>
     </>
   );
+}
+
+/** The synthesis mode the engine used, and whether it chose it. */
+export function SynthesisField({ metadata }: { metadata: ImageMetadata }) {
+  const { synthesisUsed, synthesis } = metadata;
+  if (!synthesisUsed) return null;
+  return <Field label={SYNTHESIS_TEXTS.label}>{synthesisUsedText(synthesisUsed, synthesis)}</Field>;
 }
 
 /** The words as chips; a dash for none. */

@@ -20,7 +20,7 @@ import { MaterialMapsSection } from '../materials';
 import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags';
 import { Field } from './details-field';
-import { EngineRecordFields } from './engine-record';
+import { PromptTermsFields, SynthesisField } from './engine-record';
 import type { RemixState } from './remix';
 import { SeriesHdButton, SeriesSection } from './series-section';
 import './ld-image-details-modal.css';
@@ -186,12 +186,13 @@ export function LdImageDetailsModal({
               <Field label="Negative prompt" wide>
                 {shown(metadata.negativePrompt)}
               </Field>
-              <EngineRecordFields metadata={metadata} />
+              <PromptTermsFields metadata={metadata} />
               <Field label="Imagination weight">{shown(metadata.imaginationWeight)}</Field>
               <Field label="Similarity">{shown(metadata.similarity)}</Field>
               <Field label="Prompt adherence">{shown(metadata.promptAdherence)}</Field>
               <Field label="Style weight">{shown(metadata.styleWeight)}</Field>
               <Field label="Seed">{shown(metadata.seed)}</Field>
+              <SynthesisField metadata={metadata} />
               <Field label="Tags" wide>
                 {imageTags.length === 0 ? (
                   '-'
