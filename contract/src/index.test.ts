@@ -105,6 +105,15 @@ const REQUIRED_EXPORTS = [
   'zipDownloadRequestSchema',
   'zipDownloadTicketSchema',
   'zipDownloadProgressSchema',
+  'engineInfoResponseSchema',
+  'PREVIEW_ENGINES',
+  'CONTROL_HELP',
+  'INERT_CONTROL_TEXT',
+  'PROMPT_CHIP_TEXTS',
+  'SYNTHESIS_TEXTS',
+  'synthesisOptionText',
+  'synthesisUsedText',
+  'readPromptTerms',
 ];
 
 describe('package root', () => {

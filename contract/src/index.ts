@@ -2,6 +2,7 @@
 export * from './constants.js';
 export * from './dates.js';
 export * from './detail.js';
+export * from './engine-help.js';
 export * from './errors.js';
 export * from './file-name.js';
 export * from './formats.js';

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   hdSeedFromMetadata,
   readImageMetadata,
+  readPromptTerms,
   readSeed,
   readSeriesFace,
   seriesMetadata,
 } from './metadata.js';
+import { understandPrompts } from './prompt-vocabulary.js';
 
 describe('image metadata', () => {
   it('[Z3] [M1] reads every field of the spec', () => {
@@ -112,5 +114,61 @@ describe('a face of a series (issue 25)', () => {
     ]) {
       expect(readSeriesFace(broken)).toBeUndefined();
     }
+  });
+});
+
+describe('the builtin engine’s record of a generation (issue 27)', () => {
+  const terracotta = { kind: 'colour', id: 'terracotta', modifiers: [], text: 'terracota' };
+  const large = { kind: 'scale', id: 'large', text: 'piezas grandes' };
+  const polished = { kind: 'finish', id: 'polished', text: 'pulido' };
+
+  it('reads the understood words of both prompts, and the synthesis mode asked and used', () => {
+    const view = readImageMetadata({
+      prompt_terms: { positive: [terracotta, large, polished], negative: [terracotta] },
+      synthesis: 'auto',
+      synthesis_used: 'blending',
+    });
+    expect(view.promptTerms).toEqual({
+      positive: [terracotta, large, polished],
+      negative: [terracotta],
+    });
+    expect(view.synthesis).toBe('auto');
+    expect(view.synthesisUsed).toBe('blending');
+    expect(readImageMetadata({ synthesis: 'quilting' }).synthesis).toBe('quilting');
+  });
+
+  it('has none for an image without them (another engine, or before issue 27)', () => {
+    const view = readImageMetadata({ cliptextencode_585: 'terracotta' });
+    expect(view.promptTerms).toBeUndefined();
+    expect(view.synthesis).toBeUndefined();
+    expect(view.synthesisUsed).toBeUndefined();
+    expect(readPromptTerms({ prompt_terms: 'terracotta' })).toBeUndefined();
+    expect(readPromptTerms({ prompt_terms: [terracotta] })).toBeUndefined();
+  });
+
+  it('leaves out what it cannot read, term by term', () => {
+    expect(
+      readPromptTerms({
+        prompt_terms: {
+          positive: [terracotta, { kind: 'smell', id: 'x', text: 'x' }, { id: 'large' }, 7, large],
+          negative: 'polished',
+        },
+      }),
+    ).toEqual({ positive: [terracotta, large], negative: [] });
+    expect(
+      readPromptTerms({
+        prompt_terms: { positive: [{ ...terracotta, modifiers: ['sparkly'] }] },
+      }),
+    ).toEqual({ positive: [], negative: [] });
+    // 'auto' is asked for, never used; an unknown mode is neither.
+    expect(readImageMetadata({ synthesis: 'collage', synthesis_used: 'auto' })).toMatchObject({
+      synthesis: undefined,
+      synthesisUsed: undefined,
+    });
+  });
+
+  it('reads back what understandPrompts records', () => {
+    const terms = understandPrompts('Warm grey piezas grandes, pulido', 'blanco roto');
+    expect(readPromptTerms({ prompt_terms: terms })).toEqual(terms);
   });
 });

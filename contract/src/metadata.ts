@@ -1,8 +1,24 @@
 // A typed view of the image metadata fields of SPEC §3 "Metadata fields read".
 import { parseDateValue, readImageDate } from './dates.js';
 import { sizeLabelFromFactors, type HdSizeLabel } from './hd-sizes.js';
-import { PREVIEW_METADATA_KEYS, weightFromStyle, type PreviewSettings } from './generation.js';
+import { z } from 'zod';
+import {
+  PREVIEW_METADATA_KEYS,
+  SYNTHESIS_MODES,
+  SYNTHESIS_USED_METADATA_KEY,
+  weightFromStyle,
+  type PreviewSettings,
+  type SynthesisMode,
+  type SynthesisUsed,
+} from './generation.js';
 import { DIGITS_PATTERN, toFiniteNumber } from './numbers.js';
+import {
+  PROMPT_COLOUR_MODIFIERS,
+  PROMPT_TERMS_METADATA_KEY,
+  type ColourModifier,
+  type PromptTerms,
+  type UnderstoodTerm,
+} from './prompt-vocabulary.js';
 
 /** The seed used for HD when the metadata has none (SPEC §9). */
 export const DEFAULT_HD_SEED = '10';
@@ -37,6 +53,12 @@ export interface ImageMetadata extends RecordedSettings {
   sizeLabel: HdSizeLabel | undefined;
   /** Beyond the spec (issue 25): the image is one face of a series. */
   series: SeriesFace | undefined;
+  /** Beyond the spec (issue 27): the prompts' words the builtin engine understood and acted on. */
+  promptTerms: PromptTerms | undefined;
+  /** Beyond the spec (issue 27): the synthesis mode asked for ('auto' included). */
+  synthesis: SynthesisMode | undefined;
+  /** Beyond the spec (issue 27): the synthesis mode the builtin engine used. */
+  synthesisUsed: SynthesisUsed | undefined;
 }
 
 /**
@@ -102,6 +124,45 @@ export function hdSeedFromMetadata(metadata: Record<string, unknown>): string {
 
 const KEYS = PREVIEW_METADATA_KEYS;
 
+const MODIFIERS = Object.keys(PROMPT_COLOUR_MODIFIERS) as [ColourModifier, ...ColourModifier[]];
+
+/** One recorded term; `modifiers` only where the shape allows it (a colour's). */
+const understoodTermSchema = z.object({
+  kind: z.enum(['colour', 'scale', 'finish']),
+  id: z.string().min(1),
+  modifiers: z.array(z.enum(MODIFIERS)).optional(),
+  text: z.string().min(1),
+});
+
+/** The terms of one side, each read alone: a term this version cannot read is left out. */
+function readTerms(value: unknown): UnderstoodTerm[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item) => {
+    const term = understoodTermSchema.safeParse(item);
+    return term.success ? [term.data as UnderstoodTerm] : [];
+  });
+}
+
+/**
+ * The terms the builtin engine recorded under PROMPT_TERMS_METADATA_KEY; undefined when the image
+ * has none (another engine's, or made before issue 27).
+ */
+export function readPromptTerms(metadata: Record<string, unknown>): PromptTerms | undefined {
+  const value = metadata[PROMPT_TERMS_METADATA_KEY];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const sides = value as Record<string, unknown>;
+  return { positive: readTerms(sides['positive']), negative: readTerms(sides['negative']) };
+}
+
+function readSynthesis(value: unknown): SynthesisMode | undefined {
+  return SYNTHESIS_MODES.find((mode) => mode === value);
+}
+
+function readSynthesisUsed(value: unknown): SynthesisUsed | undefined {
+  const mode = readSynthesis(value);
+  return mode === 'auto' ? undefined : mode;
+}
+
 export function readImageMetadata(metadata: Record<string, unknown>): ImageMetadata {
   const number = (key: string) => toFiniteNumber(metadata[key]);
   const style = number(KEYS.style);
@@ -125,5 +186,8 @@ export function readImageMetadata(metadata: Record<string, unknown>): ImageMetad
     scaleByImage692: number('scale_by_image692'),
     sizeLabel: sizeLabelFromFactors(metadata),
     series: readSeriesFace(metadata),
+    promptTerms: readPromptTerms(metadata),
+    synthesis: readSynthesis(metadata[KEYS.synthesis]),
+    synthesisUsed: readSynthesisUsed(metadata[SYNTHESIS_USED_METADATA_KEY]),
   };
 }

@@ -21,6 +21,10 @@ export const API_ROUTES = {
   previewStatus: '/api/query/status-generate-image/preview',
   hdStatus: '/api/query/status-generate-image',
 
+  // Beyond the spec (issue 27): what the Generate screen says depends on the preview engine.
+  /** GET → engineInfoResponseSchema: the engine this server makes previews with. */
+  engineInfo: '/api/query/engine',
+
   // Beyond the spec: the references library (/input).
   /** GET: the user's uploaded references, newest first (inputsResponseSchema). */
   inputs: '/api/query/inputs',

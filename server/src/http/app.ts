@@ -1,5 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
-import type { MqttProtocolVersion, ServerErrorCode } from '@tessera/contract';
+import type { MqttProtocolVersion, PreviewEngine, ServerErrorCode } from '@tessera/contract';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -15,6 +15,7 @@ import { contentSecurityPolicy } from './content-security-policy.js';
 import { DEFAULT_HTTP_DEADLINES, deadlineOptions, type HttpDeadlines } from './deadlines.js';
 import { generationRoutes, type GenerationApi } from './routes/generation.js';
 import { libraryRoutes, type HdQueueApi, type ReferencesApi } from './routes/hd-jobs.js';
+import { engineRoutes } from './routes/engine.js';
 import { imageRoutes } from './routes/images.js';
 import { materialMapRoutes, type MaterialMapsApi } from './routes/material-maps.js';
 import { materialPackageRoutes, type MaterialPackageApi } from './routes/material-package.js';
@@ -59,6 +60,8 @@ export interface HttpDependencies {
   brokerProtocolVersion: MqttProtocolVersion;
   /** Throws when a part the server needs (the database) does not answer. */
   healthCheck(): Promise<void>;
+  /** The engine previews are made with (issue 27: the Generate screen's help depends on it). */
+  previewEngine: PreviewEngine;
   /** The engine's own state (its ComfyUI servers), when it has one to tell. */
   engineHealth?: () => Promise<EngineHealth>;
   /** Where the built web app is; unset in development, where Vite serves it. */
@@ -155,6 +158,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     generation: deps.generation,
     files: deps.files,
   });
+  await app.register(engineRoutes, { previewEngine: deps.previewEngine });
   await app.register(libraryRoutes, { hdQueue: deps.hdQueue, references: deps.references });
   await app.register(zipRoutes, { zips: deps.zips });
   await app.register(materialMapRoutes, { materialMaps: deps.materialMaps });

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { PREVIEW_ENGINES, type PreviewEngine } from '@tessera/contract';
 import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import {
@@ -10,6 +11,7 @@ import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from '../broker/limits.js';
 import { generateServiceCredentials } from '../broker/service-principal.js';
 import type { Config } from '../config.js';
 import type { Container } from '../container.js';
+import type { Engine } from '../engines/engine.js';
 import { buildHttpApp } from '../http/app.js';
 import { allowedHostNames, brokerUrlAtOrigin, brokerUrlResolver } from '../http/public-address.js';
 import { clientAddressOf, trustFunction } from '../http/trusted-proxy.js';
@@ -78,6 +80,7 @@ export async function startWebTier(
     // Aedes, the embedded broker, speaks MQTT 3.1.1 only.
     brokerProtocolVersion: external?.publicProtocolVersion ?? EMBEDDED_BROKER_PROTOCOL_VERSION,
     healthCheck: () => c.health.check(),
+    previewEngine: previewEngineOf(c.engine),
     ...(c.engine.health ? { engineHealth: c.engine.health.bind(c.engine) } : {}),
     webDistDir: WEB_DIST_DIR,
     themesDir: THEMES_DIR,
@@ -191,6 +194,14 @@ function watchExternalConnections(client: MqttClient, metrics: PrometheusMetrics
     if (connections === 0 && count > 0) metrics.watch({ mqttConnections: () => connections });
     connections = count;
   }).catch((err: unknown) => log.warn({ err }, "the broker's connection count cannot be followed"));
+}
+
+/**
+ * The engine previews are made with, as the browser is told it: ComfyUI, or the builtin engine
+ * (which a test's stand-in engine, named otherwise, stands in for).
+ */
+function previewEngineOf(engine: Pick<Engine, 'name'>): PreviewEngine {
+  return PREVIEW_ENGINES.find((name) => name === engine.name) ?? 'builtin';
 }
 
 /** One user's commands together: twice what one connection may send, so two busy tabs fit. */

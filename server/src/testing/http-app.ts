@@ -22,6 +22,7 @@ export function httpTestDependencies(
     brokerUrlFor: () => 'ws://localhost/mqtt',
     brokerProtocolVersion: 4,
     healthCheck: () => Promise.resolve(),
+    previewEngine: 'builtin',
     themesDir: THEMES_DIR,
     files: new LocalFileStore(path.join(store.dataDir, 'files')),
     generation: strictFake('generation'),

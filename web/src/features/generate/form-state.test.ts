@@ -34,3 +34,27 @@ describe('the form read from an image', () => {
     expect(fieldsFromMetadata({ faces: '3' }, asked).faces).toBe('3');
   });
 });
+
+describe('the synthesis mode (issue 27)', () => {
+  it('is Automatic by default, and the form sends what is chosen', () => {
+    expect(DEFAULT_FIELDS.synthesis).toBe('auto');
+    expect(toGenerationForm(DEFAULT_FIELDS).synthesis).toBe('auto');
+    expect(toGenerationForm({ ...DEFAULT_FIELDS, synthesis: 'blending' }).synthesis).toBe(
+      'blending',
+    );
+  });
+
+  it("repeats an image's mode; an image without one (or with an unknown one) was Automatic", () => {
+    const asked = { ...DEFAULT_FIELDS, synthesis: 'quilting' as const };
+    expect(fieldsFromMetadata({ synthesis: 'blending' }, DEFAULT_FIELDS).synthesis).toBe(
+      'blending',
+    );
+    expect(fieldsFromMetadata({ synthesis: 'auto' }, asked).synthesis).toBe('auto');
+    expect(fieldsFromMetadata({ kseed: 5 }, asked).synthesis).toBe('auto');
+    expect(fieldsFromMetadata({ synthesis: 'collage' }, asked).synthesis).toBe('auto');
+    // The mode the engine used is not what was asked: Automatic stays Automatic.
+    expect(
+      fieldsFromMetadata({ synthesis: 'auto', synthesis_used: 'blending' }, asked).synthesis,
+    ).toBe('auto');
+  });
+});

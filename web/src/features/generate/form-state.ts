@@ -7,7 +7,7 @@ import {
   readImageMetadata,
   reusableSeed,
 } from '@tessera/contract';
-import type { GenerationForm, OutputFormatName } from '@tessera/contract';
+import type { GenerationForm, OutputFormatName, SynthesisMode } from '@tessera/contract';
 
 /**
  * The Generate form as the screen holds it. Number fields stay the text the person typed, so
@@ -26,6 +26,8 @@ export interface FormFields {
   batchSize: string;
   /** Beyond the spec (issue 25): the faces of a series, 1 for a single image. */
   faces: string;
+  /** Beyond the spec (issue 27): how the builtin engine makes the previews. */
+  synthesis: SynthesisMode;
   useFixedSeed: boolean;
   /** The seed of every image while useFixedSeed is on: 10, or that of an image reused. */
   fixedSeed: number;
@@ -52,6 +54,7 @@ export const DEFAULT_FIELDS: FormFields = {
   mask: GENERATION_DEFAULTS.mask,
   batchSize: String(GENERATION_DEFAULTS.batchSize),
   faces: String(GENERATION_DEFAULTS.faces),
+  synthesis: GENERATION_DEFAULTS.synthesis,
   useFixedSeed: GENERATION_DEFAULTS.use_fixed_seed,
   fixedSeed: GENERATION_DEFAULTS.seed,
 };
@@ -75,7 +78,7 @@ export function toGenerationForm(fields: FormFields): GenerationForm {
     mask: fields.mask,
     batchSize: numberOf(fields.batchSize),
     faces: numberOf(fields.faces),
-    synthesis: GENERATION_DEFAULTS.synthesis,
+    synthesis: fields.synthesis,
     use_fixed_seed: fields.useFixedSeed,
     seed: fields.fixedSeed,
     latent_width: format?.width ?? Number.NaN,
@@ -114,7 +117,8 @@ function facesFromMetadata(metadata: Record<string, unknown>): string {
 /**
  * The fields an image was generated with, read from its metadata (a footer thumbnail clicked);
  * what the metadata lacks keeps its current value, but Faces, which is 1 for an image without
- * it. The batch size is the person's, not the image's.
+ * it, and Synthesis, Automatic (issue 27: an image made before it was asked nothing). The batch
+ * size is the person's, not the image's.
  */
 export function fieldsFromMetadata(
   metadata: Record<string, unknown>,
@@ -144,6 +148,7 @@ export function fieldsFromMetadata(
     tiling: flag('seamless', current.tiling),
     mask: flag('mask', current.mask),
     faces: facesFromMetadata(metadata),
+    synthesis: read.synthesis ?? GENERATION_DEFAULTS.synthesis,
     ...seedFields(read.seed, current),
   };
 }

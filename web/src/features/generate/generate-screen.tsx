@@ -5,10 +5,11 @@ import {
   validateGenerationForm,
 } from '@tessera/contract';
 import type { GenerationFormErrors, LdImage } from '@tessera/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { fetchPreviewEngine } from '../../lib/api/engine';
 import { fetchInputImage } from '../../lib/api/generation';
 import { createGenerationApi } from '../../lib/api/generation-flow';
 import { LD_IMAGES_QUERY_KEY } from '../../lib/images/ld-images';
@@ -66,6 +67,12 @@ export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateSc
   const [errors, setErrors] = useState<GenerationFormErrors>({});
   const [referenceError, setReferenceError] = useState<string | undefined>();
   const [details, setDetails] = useState<LdImage | null>(null);
+  // Issue 27: the help and the prompt chips say what the controls do on this engine.
+  const engine = useQuery({
+    queryKey: ['preview-engine'],
+    queryFn: fetchPreviewEngine,
+    staleTime: Infinity,
+  }).data;
   useReferenceFromLink(session);
   useRemixFromLink(session);
 
@@ -125,7 +132,12 @@ export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateSc
             error={state.reference ? undefined : referenceError}
             onFile={(file) => void chooseFile(file)}
           />
-          <ParametersSection fields={state.fields} errors={errors} onChange={changeFields} />
+          <ParametersSection
+            fields={state.fields}
+            errors={errors}
+            onChange={changeFields}
+            engine={engine}
+          />
           <TagsSection
             tags={tags}
             isLoading={tagsLoading}

@@ -1,17 +1,36 @@
-import { GENERATION_RANGES, OUTPUT_FORMATS, TEXTS } from '@tessera/contract';
-import type { GenerationFormErrors, OutputFormatName } from '@tessera/contract';
+import {
+  GENERATION_RANGES,
+  OUTPUT_FORMATS,
+  SYNTHESIS_MODES,
+  SYNTHESIS_TEXTS,
+  TEXTS,
+  synthesisOptionText,
+} from '@tessera/contract';
+import type {
+  GenerationFormErrors,
+  OutputFormatName,
+  PreviewEngine,
+  SynthesisMode,
+} from '@tessera/contract';
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
+import { ControlHelpLine, controlHelp, isHelpedControl } from './control-help';
 import type { FormFields, NumberFieldName } from './form-state';
+import { PromptChips } from './prompt-chips';
+import './engine-help.css';
 
 export interface ParametersSectionProps {
   fields: FormFields;
   errors: GenerationFormErrors;
   onChange: (change: Partial<FormFields>) => void;
+  /** The engine previews are made with (issue 27): each control's help says what it does there. */
+  engine?: PreviewEngine | undefined;
 }
 
+type FieldName = keyof GenerationFormErrors | 'synthesis';
+
 /** The collapsible Generation Parameters of SPEC §2 (checklist G2, G7–G11). */
-export function ParametersSection({ fields, errors, onChange }: ParametersSectionProps) {
+export function ParametersSection({ fields, errors, onChange, engine }: ParametersSectionProps) {
   const id = useId();
   const section = useRef<HTMLDetailsElement>(null);
   const hasErrors = Object.keys(errors).length > 0;
@@ -20,37 +39,52 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
     if (hasErrors && section.current) section.current.open = true;
   }, [hasErrors, errors]);
 
+  const errorOf = (name: FieldName) => (name === 'synthesis' ? undefined : errors[name]);
+  /** The id of the control's help line, when it has one on a known engine. */
+  const helpId = (name: string) =>
+    isHelpedControl(name) && controlHelp(engine, name) ? `${id}-${name}-help` : undefined;
+  const inert = (name: string) => isHelpedControl(name) && controlHelp(engine, name)?.inert;
+
   const field = (
-    name: keyof GenerationFormErrors,
+    name: FieldName,
     label: string,
     control: ReactNode,
     hint?: string,
+    after?: ReactNode,
   ) => (
-    <div className="field">
+    <div className={`field${inert(name) ? ' is-inert' : ''}`}>
       <label className="field-label" htmlFor={`${id}-${name}`}>
         {label}
       </label>
       {control}
+      {isHelpedControl(name) && (
+        <ControlHelpLine id={`${id}-${name}-help`} engine={engine} control={name} />
+      )}
       {hint && (
         <p id={`${id}-${name}-hint`} className="generate-hint">
           {hint}
         </p>
       )}
-      {errors[name] && (
+      {after}
+      {errorOf(name) && (
         <p id={`${id}-${name}-error`} className="generate-field-error">
-          {errors[name]}
+          {errorOf(name)}
         </p>
       )}
     </div>
   );
 
-  /** The error (when refused) and the hint (when it has one) describe the control. */
-  const errorProps = (name: keyof GenerationFormErrors, hint = false) => {
-    const described = [hint && `${id}-${name}-hint`, errors[name] && `${id}-${name}-error`]
+  /** The help (on a known engine), the hint (when it has one) and the error describe the control. */
+  const describedBy = (name: FieldName, hint = false) => {
+    const described = [
+      helpId(name),
+      hint && `${id}-${name}-hint`,
+      errorOf(name) && `${id}-${name}-error`,
+    ]
       .filter(Boolean)
       .join(' ');
     return {
-      ...(errors[name] && { 'aria-invalid': true as const }),
+      ...(errorOf(name) && { 'aria-invalid': true as const }),
       ...(described !== '' && { 'aria-describedby': described }),
     };
   };
@@ -65,8 +99,16 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
         rows={3}
         value={fields[name]}
         onChange={(event) => onChange({ [name]: event.target.value })}
-        {...errorProps(name)}
+        {...describedBy(name)}
       />,
+      undefined,
+      // Beyond the spec (issue 27): what the builtin engine understood of the prompt.
+      engine === 'builtin' && (
+        <PromptChips
+          prompt={fields[name]}
+          side={name === 'positivePrompt' ? 'positive' : 'negative'}
+        />
+      ),
     );
 
   const number = (name: NumberFieldName, label: string, hint?: string) => {
@@ -85,7 +127,7 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
         step={range.step}
         value={fields[name]}
         onChange={(event) => onChange({ [name]: event.target.value })}
-        {...errorProps(name, hint !== undefined)}
+        {...describedBy(name, hint !== undefined)}
       />,
       hint,
     );
@@ -98,9 +140,18 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
         role="switch"
         checked={fields[name]}
         onChange={(event) => onChange({ [name]: event.target.checked })}
+        {...(helpId(name) && { 'aria-describedby': helpId(name) })}
       />
       <span>{label}</span>
     </label>
+  );
+
+  /** Seamless and Mask, side by side as ever, each with its help under it (issue 27). */
+  const helpedToggle = (name: 'tiling' | 'mask', label: string) => (
+    <div className="generate-toggle-field">
+      {toggle(name, label)}
+      <ControlHelpLine id={`${id}-${name}-help`} engine={engine} control={name} />
+    </div>
   );
 
   return (
@@ -117,7 +168,7 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
             className="field-input"
             value={fields.outputFormat}
             onChange={(event) => onChange({ outputFormat: event.target.value as OutputFormatName })}
-            {...errorProps('outputFormat')}
+            {...describedBy('outputFormat')}
           >
             {OUTPUT_FORMATS.map((format) => (
               <option key={format.name} value={format.name}>
@@ -133,9 +184,27 @@ export function ParametersSection({ fields, errors, onChange }: ParametersSectio
           {number('styleWeight', 'Style Weight')}
         </div>
         <div className="generate-toggles">
-          {toggle('tiling', 'Seamless')}
-          {toggle('mask', 'Mask')}
+          {helpedToggle('tiling', 'Seamless')}
+          {helpedToggle('mask', 'Mask')}
         </div>
+        {/* Beyond the spec (issue 27): how the builtin engine makes the previews. */}
+        {field(
+          'synthesis',
+          SYNTHESIS_TEXTS.label,
+          <select
+            id={`${id}-synthesis`}
+            className="field-input"
+            value={fields.synthesis}
+            onChange={(event) => onChange({ synthesis: event.target.value as SynthesisMode })}
+            {...describedBy('synthesis')}
+          >
+            {SYNTHESIS_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {synthesisOptionText(mode)}
+              </option>
+            ))}
+          </select>,
+        )}
         <div className="generate-grid">
           {number('batchSize', 'Batch Size')}
           {/* Beyond the spec (issue 25): each batch item is a series of this many faces. */}

@@ -1,6 +1,6 @@
 // Test doubles for the Generate and Input screens: a fake server behind fetch and messaging.
 import { API_ROUTES, ldThumbnailUrl, seriesMetadata } from '@tessera/contract';
-import type { GenerationStatusResponse, LdImage, Tag } from '@tessera/contract';
+import type { GenerationStatusResponse, LdImage, PreviewEngine, Tag } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -16,6 +16,8 @@ export interface FakeServerOptions {
   /** Metadata of the image job `index` makes. */
   metadata?: (index: number) => Record<string, unknown>;
   inputs?: unknown;
+  /** The engine the server makes previews with (issue 27); the builtin one unless told. */
+  engine?: PreviewEngine;
 }
 
 /**
@@ -96,6 +98,7 @@ export function fakeServer(options: FakeServerOptions = {}) {
         headers: { 'content-type': 'image/png' },
       });
     }
+    if (url === API_ROUTES.engineInfo) return json({ preview: options.engine ?? 'builtin' });
     if (url === API_ROUTES.inputs) {
       return options.inputs instanceof Response
         ? options.inputs

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { TEXTS } from '@tessera/contract';
+import { TEXTS, promptColour } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -15,6 +15,13 @@ import {
   stubFetch,
 } from '../hd/testing';
 import type { FakeClient, FetchCall } from '../hd/testing';
+
+/** A colour of the vocabulary as the browser computes a background: "rgb(194, 100, 60)". */
+function cssColour(id: string): string {
+  const hex = promptColour(id)?.hex ?? '';
+  const channels = [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+  return `rgb(${channels.join(', ')})`;
+}
 
 const TAGS = [
   { id: 't1', name: 'Brick', color: '#aa0000' },
@@ -303,5 +310,54 @@ describe('LdImageDetailsModal', () => {
     await user.click(toggle);
     expect(toggle.getAttribute('aria-pressed')).toBe('true');
     expect(screen.getByRole('img', { name: 'brick.png (tiled 3×3)' })).toBeTruthy();
+  });
+});
+
+describe("the builtin engine's record (issue 27)", () => {
+  const chips = (name: string) =>
+    within(screen.getByRole('list', { name }))
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+
+  it('lists the words each prompt was understood by, and the synthesis mode used', () => {
+    renderModal(
+      ldImage({
+        metadata: {
+          ...METADATA,
+          cliptextencode_585: 'piezas grandes terracota pulido, mossy wall',
+          cliptextencode_716: 'blanco roto',
+          prompt_terms: {
+            positive: [
+              { kind: 'scale', id: 'large', text: 'piezas grandes' },
+              { kind: 'colour', id: 'terracotta', modifiers: [], text: 'terracota' },
+              { kind: 'finish', id: 'polished', text: 'pulido' },
+            ],
+            negative: [{ kind: 'colour', id: 'off-white', modifiers: [], text: 'blanco roto' }],
+          },
+          synthesis: 'auto',
+          synthesis_used: 'quilting',
+        },
+      }),
+    );
+    expect(chips('Understood words')).toEqual(['Scalepiezas grandes', 'terracota', 'Finishpulido']);
+    const understood = screen.getByRole('list', { name: 'Understood words' });
+    const swatch = within(understood).getByRole('img', { name: 'Colour' });
+    expect(swatch.style.background).toBe(cssColour('terracotta'));
+    expect(chips('Excluded words')).toEqual(['blanco roto']);
+    expect(fieldValue('Synthesis')).toBe('Quilting (chosen automatically)');
+  });
+
+  it('says when no word was understood, and shows nothing for an image the engine kept no record of', () => {
+    const { unmount } = renderModal(
+      ldImage({
+        metadata: { ...METADATA, prompt_terms: { positive: [], negative: [] } },
+      }),
+    );
+    expect(fieldValue('Understood words')).toBe('-');
+    expect(fieldValue('Excluded words')).toBe('-');
+    unmount();
+    renderModal(ldImage({ metadata: { ...METADATA, synthesis: 'blending' } }));
+    expect(screen.queryByText('Understood words')).toBeNull();
+    expect(screen.queryByText('Synthesis')).toBeNull();
   });
 });

@@ -10,7 +10,6 @@ import {
 } from '@tessera/contract';
 import type { HdSizeLabel, LdImage, Tag } from '@tessera/contract';
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { StarImageButton } from '../../components/gallery/image-actions';
 import { CrossIcon } from '../../components/icons';
@@ -20,6 +19,8 @@ import { LayingPreviewButton } from '../laying';
 import { MaterialMapsSection } from '../materials';
 import { SeamlessPreview } from '../seamless';
 import { useTags } from '../tags';
+import { Field } from './details-field';
+import { PromptTermsFields, SynthesisField } from './engine-record';
 import type { RemixState } from './remix';
 import { SeriesHdButton, SeriesSection } from './series-section';
 import './ld-image-details-modal.css';
@@ -185,11 +186,13 @@ export function LdImageDetailsModal({
               <Field label="Negative prompt" wide>
                 {shown(metadata.negativePrompt)}
               </Field>
+              <PromptTermsFields metadata={metadata} />
               <Field label="Imagination weight">{shown(metadata.imaginationWeight)}</Field>
               <Field label="Similarity">{shown(metadata.similarity)}</Field>
               <Field label="Prompt adherence">{shown(metadata.promptAdherence)}</Field>
               <Field label="Style weight">{shown(metadata.styleWeight)}</Field>
               <Field label="Seed">{shown(metadata.seed)}</Field>
+              <SynthesisField metadata={metadata} />
               <Field label="Tags" wide>
                 {imageTags.length === 0 ? (
                   '-'
@@ -280,14 +283,5 @@ export function LdImageDetailsModal({
         </div>
       </div>
     </dialog>
-  );
-}
-
-function Field({ label, wide, children }: { label: string; wide?: boolean; children: ReactNode }) {
-  return (
-    <div className={`details-field${wide ? ' is-wide' : ''}`}>
-      <dt className="details-label">{label}</dt>
-      <dd className="details-value">{children}</dd>
-    </div>
   );
 }

@@ -1,0 +1,113 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promptColour } from '@tessera/contract';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, launchBrowser } from './support/browser.js';
+import { grainyPhoto } from './support/reference.js';
+import { startServer, type RunningServer } from './support/server.js';
+import { addNewUser, collectAlerts, openPage, signIn, type User } from './support/session.js';
+
+/** A colour of the vocabulary as the browser computes a background: "rgb(194, 100, 60)". */
+function cssColour(id: string): string {
+  const hex = promptColour(id)?.hex ?? '';
+  const channels = [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+  return `rgb(${channels.join(', ')})`;
+}
+
+/**
+ * Issue 27 in the browser, on the real server and its builtin engine: the words of a prompt the
+ * engine understands show as chips while the person types, with a line naming the words left to
+ * the AI engine; the image made lists them in its details; and "Use these settings" brings the
+ * same prompt, chips and synthesis mode back.
+ */
+
+const PROMPT = 'piezas grandes terracota pulido, mossy wall';
+/** The chips of PROMPT as the list reads them (a scale's and a finish's with their kind). */
+const CHIPS = ['Scalepiezas grandes', 'terracota', 'Finishpulido'];
+const OTHER_WORDS = 'Other words (mossy, wall) need the AI engine (ComfyUI)';
+
+describe.skipIf(browserMissing)('prompt chips (issue 27)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let user: User;
+  let folder: string;
+
+  beforeAll(async () => {
+    server = await startServer({ BUILTIN_UPSCALER: 'lanczos' });
+    user = addNewUser(server, 'chips');
+    folder = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-chips-'));
+    await fs.writeFile(
+      path.join(folder, 'clay.png'),
+      await grainyPhoto({ width: 128, height: 128, base: [150, 90, 60], grain: 50, format: 'png' }),
+    );
+    browser = await launchBrowser();
+    page = await openPage(browser, server);
+  });
+  afterAll(async () => {
+    await page?.context().close();
+    await browser?.close();
+    await server?.stop();
+    if (folder) await fs.rm(folder, { recursive: true, force: true });
+  });
+
+  const chipsOf = (where: Page | Locator, name: string) =>
+    where.getByRole('list', { name }).getByRole('listitem').allTextContents();
+  const generateButton = () => page.getByRole('button', { name: /^Generat/ });
+
+  it('shows the understood words as they are typed, records them with the image, and Remix brings them back', async () => {
+    const alerts = collectAlerts(page);
+    await signIn(page, user.username, user.password);
+    await page.goto(new URL('/generate', server.url).toString());
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: /reference image/ }).click();
+    await (await chooser).setFiles(path.join(folder, 'clay.png'));
+    await page.getByRole('button', { name: 'Change reference image (clay.png)' }).waitFor();
+
+    // Typed key by key, as a person would: the chips follow the words.
+    const positive = page.getByLabel('Positive Prompt');
+    await positive.pressSequentially('piezas grandes terracota');
+    await expect.poll(() => chipsOf(page, 'Understood:')).toEqual(CHIPS.slice(0, 2));
+    await positive.pressSequentially(PROMPT.slice('piezas grandes terracota'.length));
+    await expect.poll(() => chipsOf(page, 'Understood:')).toEqual(CHIPS);
+    await page.getByText(OTHER_WORDS).waitFor();
+    // The colour chip shows its colour.
+    const swatch = page.getByRole('list', { name: 'Understood:' }).getByRole('img', {
+      name: 'Colour',
+    });
+    expect(await swatch.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
+      cssColour('terracotta'),
+    );
+    await page.getByLabel('Negative Prompt').pressSequentially('blanco roto');
+    await expect.poll(() => chipsOf(page, 'Excluded:')).toEqual(['blanco roto']);
+    await page.getByLabel('Synthesis').selectOption('quilting');
+
+    // One image; its details list the words the engine understood and acted on.
+    const preview = page.getByRole('button', { name: /^Open details of / });
+    await generateButton().click();
+    await preview.waitFor({ timeout: 90_000 });
+    await expect.poll(() => generateButton().textContent(), { timeout: 10_000 }).toBe('Generate');
+    const name = ((await preview.getAttribute('aria-label')) ?? '').replace('Open details of ', '');
+    await preview.click();
+    const details = page.getByRole('dialog', { name });
+    expect(await chipsOf(details, 'Understood words')).toEqual(CHIPS);
+    expect(await chipsOf(details, 'Excluded words')).toEqual(['blanco roto']);
+    expect(await details.locator('dt:text-is("Synthesis") + dd').textContent()).toBe('Quilting');
+
+    // The person moves on to other words; Remix brings the image's back, chips and mode with them.
+    await details.getByRole('button', { name: 'Close' }).click();
+    await positive.fill('granito gris');
+    await page.getByLabel('Synthesis').selectOption('auto');
+    await expect.poll(() => chipsOf(page, 'Understood:')).toEqual(['gris']);
+    await preview.click();
+    await details.getByRole('button', { name: 'Use these settings' }).click();
+    await details.waitFor({ state: 'detached' });
+    await expect.poll(() => positive.inputValue()).toBe(PROMPT);
+    await expect.poll(() => chipsOf(page, 'Understood:')).toEqual(CHIPS);
+    await page.getByText(OTHER_WORDS).waitFor();
+    expect(await page.getByLabel('Synthesis').inputValue()).toBe('quilting');
+    expect(alerts).toEqual([]);
+  }, 180_000);
+});

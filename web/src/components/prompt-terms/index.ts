@@ -1,0 +1,2 @@
+export { TermChips } from './term-chips';
+export type { TermChipsProps } from './term-chips';

@@ -1,0 +1,195 @@
+// @vitest-environment jsdom
+import { API_ROUTES, CONTROL_HELP, SCREEN_PATHS, promptColour } from '@tessera/contract';
+import type { PreviewEngine } from '@tessera/contract';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GenerateScreen } from './generate-screen';
+import { clearGenerateSessions } from './generate-session';
+import { fakeServer, renderWithApp } from './testing';
+
+/** A colour of the vocabulary as the browser computes a background: "rgb(194, 100, 60)". */
+function cssColour(id: string): string {
+  const hex = promptColour(id)?.hex ?? '';
+  const channels = [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+  return `rgb(${channels.join(', ')})`;
+}
+
+// Issue 27 on the Generate screen: the words the builtin engine understood under each prompt, the
+// help of each control on this server's engine, and the Synthesis select.
+
+vi.mock('./image-size', () => ({ readImageSize: async () => ({ width: 512, height: 512 }) }));
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  URL.createObjectURL = vi.fn(() => 'blob:reference');
+  URL.revokeObjectURL = vi.fn();
+});
+
+afterEach(() => {
+  cleanup();
+  clearGenerateSessions();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+function setUp(options: Parameters<typeof fakeServer>[0] = {}) {
+  const server = fakeServer(options);
+  vi.stubGlobal('fetch', server.fetch);
+  renderWithApp(server.client, SCREEN_PATHS.generate, [
+    { path: SCREEN_PATHS.generate, element: <GenerateScreen pollIntervalMs={0} /> },
+  ]);
+  return { server, user: userEvent.setup() };
+}
+
+/** The control's description (aria-describedby), as a screen reader reads it. */
+function description(label: string): string {
+  const ids = screen.getByLabelText(label).getAttribute('aria-describedby') ?? '';
+  return ids
+    .split(' ')
+    .filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ');
+}
+
+const chips = (name: string) =>
+  within(screen.getByRole('list', { name }))
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
+
+/** Waits for the engine's answer: the Similarity help shows once it is known. */
+async function engineKnown(engine: PreviewEngine) {
+  // The first render of a file waits on the loaded machine's transform: more than 1 s at times.
+  await screen.findByText(CONTROL_HELP[engine].similarity.text, {}, { timeout: 5_000 });
+}
+
+describe('the prompt chips (builtin engine)', () => {
+  it('show the understood words as typed, and name the words left to the AI engine', async () => {
+    const { user } = setUp();
+    await engineKnown('builtin');
+    const positive = screen.getByLabelText('Positive Prompt');
+    await user.type(positive, 'piezas grandes terracota');
+    expect(chips('Understood:')).toEqual(['Scalepiezas grandes', 'terracota']);
+    expect(screen.queryByText(/^Other words/)).toBeNull();
+
+    await user.type(positive, ' pulido, mossy wall');
+    expect(chips('Understood:')).toEqual(['Scalepiezas grandes', 'terracota', 'Finishpulido']);
+    const understood = screen.getByRole('list', { name: 'Understood:' });
+    const swatch = within(understood).getByRole('img', { name: 'Colour' });
+    expect(swatch.style.background).toBe(cssColour('terracotta'));
+    expect(screen.getByText('Other words (mossy, wall) need the AI engine (ComfyUI)')).toBeTruthy();
+
+    // Emptied, the field shows no chips and no line.
+    await user.clear(positive);
+    expect(screen.queryByRole('list', { name: 'Understood:' })).toBeNull();
+    expect(screen.queryByText(/^Other words/)).toBeNull();
+  });
+
+  it("say the negative prompt's words are excluded", async () => {
+    const { user } = setUp();
+    await engineKnown('builtin');
+    await user.type(screen.getByLabelText('Negative Prompt'), 'Blanco roto, glossy people');
+    expect(chips('Excluded:')).toEqual(['Blanco roto', 'Finishglossy']);
+    expect(screen.getByText('Other words (people) need the AI engine (ComfyUI)')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Understood:' })).toBeNull();
+  });
+
+  it('are not shown with ComfyUI, which reads every word', async () => {
+    const { user } = setUp({ engine: 'comfyui' });
+    await engineKnown('comfyui');
+    await user.type(screen.getByLabelText('Positive Prompt'), 'terracotta mossy wall');
+    expect(screen.queryByRole('list', { name: 'Understood:' })).toBeNull();
+    expect(screen.queryByText(/^Other words/)).toBeNull();
+    expect(description('Positive Prompt')).toBe(CONTROL_HELP.comfyui.positivePrompt.text);
+  });
+});
+
+describe("each control's help on the engine", () => {
+  it('says what the sliders do on the builtin engine, and marks nothing inert', async () => {
+    setUp();
+    await engineKnown('builtin');
+    expect(description('Similarity')).toBe('How closely the layout follows the reference');
+    expect(description('Prompt Adherence')).toMatch(/^Patch size/);
+    expect(description('Imagination Weight')).toMatch(/^Variation/);
+    expect(description('Style Weight')).toMatch(/^Stylisation/);
+    expect(description('Positive Prompt')).toBe(CONTROL_HELP.builtin.positivePrompt.text);
+    expect(description('Negative Prompt')).toBe(CONTROL_HELP.builtin.negativePrompt.text);
+    const mask = screen.getByRole('switch', { name: 'Mask' });
+    const maskHelp = document.getElementById(mask.getAttribute('aria-describedby') ?? '');
+    expect(maskHelp?.textContent).toBe(CONTROL_HELP.builtin.mask.text);
+    expect(description('Synthesis')).toBe(CONTROL_HELP.builtin.synthesis.text);
+    expect(screen.queryByText('No effect on this engine.')).toBeNull();
+  });
+
+  it('says the AI meaning with ComfyUI, and marks Synthesis as doing nothing there', async () => {
+    setUp({ engine: 'comfyui' });
+    await engineKnown('comfyui');
+    expect(description('Imagination Weight')).toBe(CONTROL_HELP.comfyui.imaginationWeight.text);
+    expect(description('Prompt Adherence')).toMatch(/IP-Adapter/);
+    expect(description('Synthesis')).toBe(
+      `No effect on this engine. ${CONTROL_HELP.comfyui.synthesis.text}`,
+    );
+    expect(screen.getAllByText('No effect on this engine.')).toHaveLength(1);
+    const seamless = screen.getByRole('switch', { name: 'Seamless' });
+    const help = document.getElementById(seamless.getAttribute('aria-describedby') ?? '');
+    expect(help?.textContent).toBe(CONTROL_HELP.comfyui.tiling.text);
+  });
+
+  it('says nothing while the engine is not known (its query failed)', async () => {
+    const server = fakeServer();
+    const fetched: string[] = [];
+    vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+      fetched.push(String(input));
+      return String(input) === API_ROUTES.engineInfo
+        ? new Response('{"error":"down"}', { status: 503 })
+        : server.fetch(input, init);
+    });
+    renderWithApp(server.client, SCREEN_PATHS.generate, [
+      { path: SCREEN_PATHS.generate, element: <GenerateScreen pollIntervalMs={0} /> },
+    ]);
+    await waitFor(() => expect(fetched).toContain(API_ROUTES.engineInfo));
+    await userEvent.setup().type(screen.getByLabelText('Positive Prompt'), 'terracotta');
+    expect(screen.queryByRole('list', { name: 'Understood:' })).toBeNull();
+    expect(screen.getByLabelText('Similarity').getAttribute('aria-describedby')).toBeNull();
+  });
+});
+
+describe('the Synthesis select', () => {
+  it('offers Automatic (the default), Quilting and Blending, and sends a mode only when chosen', async () => {
+    const { server, user } = setUp();
+    const select = screen.getByLabelText<HTMLSelectElement>('Synthesis');
+    expect(select.value).toBe('auto');
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual([
+      'Automatic',
+      'Quilting (structured: bricks, planks, veins)',
+      'Blending (stochastic: granite, sand, terrazzo)',
+    ]);
+
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]');
+    if (!input) throw new Error('No file input');
+    await user.upload(input, new File([new Uint8Array(8)], 'granite.png', { type: 'image/png' }));
+    await screen.findByRole('button', { name: /Change reference image/ });
+    await user.type(screen.getByLabelText('Positive Prompt'), 'granite');
+    await user.type(screen.getByLabelText('Negative Prompt'), 'blurry');
+    const generate = () => user.click(screen.getByRole('button', { name: /^Generat/ }));
+    const done = async (count: number) => {
+      await waitFor(() => expect(server.posted).toHaveLength(count));
+      await waitFor(() =>
+        expect(screen.getByRole('button', { name: /^Generat/ }).textContent).toBe('Generate'),
+      );
+    };
+
+    await generate();
+    await done(1);
+    expect(server.posted[0]?.has('synthesis')).toBe(false);
+
+    await user.selectOptions(select, 'blending');
+    await generate();
+    await done(2);
+    expect(server.posted[1]?.get('synthesis')).toBe('blending');
+  });
+});
