@@ -41,7 +41,7 @@ function colourMove(mean: Lab, target: Lab): ColourMove {
     mean,
     cos: Math.cos(turn),
     sin: Math.sin(turn),
-    chroma: clamp((targetChroma + HUELESS) / (meanChroma + HUELESS), 0.25, 1.5),
+    chroma: clamp((targetChroma + HUELESS) / (meanChroma + HUELESS), 0.25, 1.25),
     darker: Math.min(1, target.l / Math.max(1e-3, mean.l)),
     lighter: Math.min(1, (1 - target.l) / Math.max(1e-3, 1 - mean.l)),
   };
