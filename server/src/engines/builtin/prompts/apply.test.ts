@@ -87,6 +87,11 @@ describe('colour words', () => {
     },
   );
 
+  it('keeps a named colour when the negative prompt names a colour near it', () => {
+    const hue = meanHue(quilt(references.stone, 'terracotta', 'red'));
+    expect(hueDistance(hue, hueOf('terracotta'))).toBeLessThan(15);
+  });
+
   it('reads Spanish modifiers: "gris cálido" is warmer than "gris frío"', () => {
     const b = (prompt: string) => mean(pixels(quilt(references.stone, prompt)).map((p) => p.b));
     const warm = b('hormigón gris cálido');

@@ -10,7 +10,7 @@
  *
  * The order: source pixels dominated by an avoided colour are masked out (quilting's mask, when
  * enough remains), the colours are moved to the named ones, the finish is applied, and the
- * pixels still near an avoided colour are pulled away from it. Scale is the worker's: it resizes
+ * pixels still near an avoided colour are pulled away from it (unless it is near a named one). Scale is the worker's: it resizes
  * the prepared reference (scale.ts).
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
@@ -28,7 +28,7 @@ import { MASK_ALPHA_THRESHOLD } from '../../engine.js';
 import { maskRegion } from '../quilting/mask-region.js';
 import { patchSize, type SynthesisOptions } from '../quilting/synthesize.js';
 import { shiftColours } from './colour-shift.js';
-import { dominated, pullAway } from './exclusion.js';
+import { closeness, dominated, pullAway } from './exclusion.js';
 import { applyFinish } from './finish.js';
 import { fromOklab, toOklab, type Lab } from './oklab.js';
 import { targetColour } from './target-colour.js';
@@ -100,7 +100,13 @@ export function applyPrompts(
   const counted = masked ? Uint8Array.from({ length: n }, (_, i) => opaque(alpha, i)) : undefined;
   shiftColours(planes, plan.targets, counted);
   if (plan.finish) applyFinish(planes, plan.finish, options.seed, counted);
-  pullAway(planes, plan.avoid);
+  // An avoided colour near one the positive prompt asks for is not pulled away from: the asked
+  // colour wins ("terracotta", not "red", stays terracotta).
+  const near = (avoided: Lab) => plan.targets.some((t) => closeness(t.l, t.a, t.b, avoided) > 0);
+  pullAway(
+    planes,
+    plan.avoid.filter((avoided) => !near(avoided)),
+  );
   return { reference: fromOklab(planes, alpha), options: { ...options, mask: masked } };
 }
 
