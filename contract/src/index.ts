@@ -15,6 +15,7 @@ export * from './messages.js';
 export * from './metadata.js';
 export * from './numbers.js';
 export * from './print.js';
+export * from './prompt-request.js';
 export * from './prompt-vocabulary.js';
 export * from './routes.js';
 export * from './search.js';

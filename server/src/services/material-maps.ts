@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_HEIGHT_SETTINGS,
   errorText,
+  PROMPT_TERMS_METADATA_KEY,
+  promptRequest,
+  promptTermsOf,
   serverError,
   type HeightSettings,
   type MaterialMapsJob,
@@ -11,6 +14,7 @@ import {
 } from '@tessera/contract';
 import type { Logger } from 'pino';
 import type { FileStore } from '../files/file-store.js';
+import type { FinishId } from '../imaging/finishes.js';
 import type { MaterialMapsMaker } from '../imaging/material-maps/maker.js';
 import type { JobRecord, MapsJobParams } from '../jobs/job.js';
 import { QueueFullError, type OwnerQueue } from '../jobs/queue.js';
@@ -132,11 +136,25 @@ export class MaterialMapService {
    * Seamless option); an HD image is seamless when its LD source is.
    */
   private async isSeamless(owner: Owner, image: ImageRecord): Promise<boolean> {
-    if (image.kind === 'ld') return image.metadata['seamless'] === true;
+    return (await this.ldOf(owner, image))?.metadata['seamless'] === true;
+  }
+
+  /**
+   * The finish the image's prompts name (issue 27: its LD metadata's understood terms, an HD
+   * image's LD source's), which puts the roughness map in its range; none for other images.
+   */
+  private async finishOf(owner: Owner, image: ImageRecord): Promise<FinishId | undefined> {
+    const ld = await this.ldOf(owner, image);
+    const terms = promptTermsOf(ld?.metadata[PROMPT_TERMS_METADATA_KEY]);
+    return terms && promptRequest(terms).finish;
+  }
+
+  /** The LD image an image is or was upscaled from (undefined when that is gone). */
+  private async ldOf(owner: Owner, image: ImageRecord): Promise<ImageRecord | undefined> {
+    if (image.kind === 'ld') return image;
     const source = image.metadata['source_image'];
-    if (typeof source !== 'string') return false;
-    const ld = await this.images.find(owner.id, 'ld', source);
-    return ld?.metadata['seamless'] === true;
+    if (typeof source !== 'string') return undefined;
+    return this.images.find(owner.id, 'ld', source);
   }
 
   /**
@@ -149,9 +167,11 @@ export class MaterialMapService {
     const record = await this.images.find(owner.id, kind, image);
     if (!record) throw new PermanentJobError(serverError('IMAGE_GONE', image));
     const seamless = await this.isSeamless(owner, record);
+    const finish = await this.finishOf(owner, record);
     const made = await this.maker.make(this.files.read(owner.username, kind, image), {
       seamless,
       height,
+      ...(finish && { finish }),
       onProgress: (percent) => progress(percent * 0.95),
       signal,
     });

@@ -55,7 +55,7 @@ describe('BuiltinEngine', () => {
     const percents: number[] = [];
     const result = await engine.generate(job, (p) => percents.push(p), never);
 
-    expect(result).toEqual({ width: 2506, height: 418 });
+    expect(result).toMatchObject({ width: 2506, height: 418 });
     const info = await sharp(job.outputPath).metadata();
     expect([info.format, info.width, info.height]).toEqual(['png', 2506, 418]);
     // No partial file is left beside it.
@@ -111,7 +111,7 @@ describe('BuiltinEngine', () => {
     const job = params({ width: 240, height: 160, seamless: true, seriesPaths });
     job.outputPath = seriesPaths[0] ?? '';
     const percents: number[] = [];
-    await expect(engine.generate(job, (p) => percents.push(p), never)).resolves.toEqual({
+    await expect(engine.generate(job, (p) => percents.push(p), never)).resolves.toMatchObject({
       width: 240,
       height: 160,
     });
@@ -174,7 +174,7 @@ describe('BuiltinEngine', () => {
     const bmp = path.join(dir, 'reference.bmp');
     fs.writeFileSync(bmp, encodeBmp24(bricks(96, 64)));
     const job = params({ referencePath: bmp, width: 200, height: 150, mask: true });
-    await expect(engine.generate(job, () => undefined, never)).resolves.toEqual({
+    await expect(engine.generate(job, () => undefined, never)).resolves.toMatchObject({
       width: 200,
       height: 150,
     });

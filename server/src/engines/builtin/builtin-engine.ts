@@ -6,11 +6,18 @@
  * worker, every face written to its partial name as it comes, and all renamed into place once
  * all are written. On abort the worker is terminated, any write in progress is awaited and every
  * name (partial and final, of every face) is removed before the promise rejects, so an aborted
- * job leaves no file. The prompts are not read.
+ * job leaves no file. The prompts are read for the words of the vocabulary (issue 27,
+ * contract/src/prompt-vocabulary.ts): colours, scale and finish act on the reference in the
+ * worker (prompts/apply.ts), and the terms understood are returned as the images' metadata.
  */
 import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { previewSettingsIn } from '@tessera/contract';
+import {
+  PROMPT_TERMS_METADATA_KEY,
+  previewSettingsIn,
+  understandPrompts,
+  type PreviewSettings,
+} from '@tessera/contract';
 import type {
   Engine,
   GeneratedImage,
@@ -113,7 +120,7 @@ export class BuiltinEngine implements Engine {
               report(100);
               settled = true;
               signal.removeEventListener('abort', onAbort);
-              resolve(size);
+              resolve({ ...size, metadata: imageMetadata(job.settings) });
             },
             (error: unknown) => fail(error instanceof Error ? error : new Error(String(error))),
           );
@@ -152,6 +159,20 @@ export class BuiltinEngine implements Engine {
       });
     });
   }
+}
+
+/**
+ * What the engine adds to each image's metadata (services/generation.ts merges it in): the
+ * prompt terms it understood, which Image Details shows and a Remix, sending the same prompts,
+ * records again.
+ */
+export function imageMetadata(settings: PreviewSettings): Record<string, unknown> {
+  return {
+    [PROMPT_TERMS_METADATA_KEY]: understandPrompts(
+      settings.positivePrompt,
+      settings.negativePrompt,
+    ),
+  };
 }
 
 function abortError(signal: AbortSignal): Error {

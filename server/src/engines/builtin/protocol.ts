@@ -1,7 +1,7 @@
 /** Messages between the builtin engine and its worker thread (`worker.ts`). */
 import type { PreviewSettings } from '@tessera/contract';
 
-/** The worker's `workerData`: the job's settings as they came (quilting reads all but the prompts). */
+/** The worker's `workerData`: the job's settings as they came (prompts/apply.ts reads prompts). */
 export interface WorkerJob {
   referencePath: string;
   settings: PreviewSettings;

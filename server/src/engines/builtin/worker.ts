@@ -1,7 +1,8 @@
 /**
  * The builtin engine's worker thread: decodes the reference, resizes it to the working size,
- * synthesizes the texture (quilting/synthesize.ts) and encodes the PNG, reporting progress on
- * the way. All the heavy work of a preview happens here, off the server's event loop. Started by
+ * applies the prompts to it (prompts/apply.ts: colours, finish, then the scale), synthesizes the
+ * texture (quilting/synthesize.ts) and encodes the PNG, reporting progress on the way. All the
+ * heavy work of a preview happens here, off the server's event loop. Started by
  * builtin-engine.ts with a {@link WorkerJob} as `workerData`; a series makes every face here, in
  * one worker, posting each face's PNG as it is encoded. It may be terminated at any time, and
  * writes no file (the engine does, so that a terminated worker can leave none behind).
@@ -10,6 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { decodeToRaw } from '../../imaging/decode.js';
 import type { RawImage } from '../../imaging/raw-image.js';
+import { applyPrompts, promptPlan, scaledWorkingSize } from './prompts/apply.js';
 import type { WorkerJob, WorkerMessage } from './protocol.js';
 import { synthesizeSeries } from './quilting/series.js';
 import { synthesize, workingSize } from './quilting/synthesize.js';
@@ -33,10 +35,15 @@ function report(percent: number): void {
 }
 
 async function run(job: WorkerJob): Promise<void> {
-  const { settings } = job;
   report(0);
   const decoded = await decodeToRaw(job.referencePath);
-  const reference = await toWorkingSize(decoded, settings.width, settings.height);
+  const { width: W, height: H } = job.settings;
+  // The prompts (prompts/apply.ts): colours and finish on the working reference, then the scale.
+  const plan = promptPlan(job.settings);
+  const working = await toWorkingSize(decoded, workingSize(decoded.width, decoded.height, W, H));
+  const { reference: prepared, options: settings } = applyPrompts(working, job.settings, plan);
+  const scaled = scaledWorkingSize(decoded.width, decoded.height, W, H, plan.scale);
+  const reference = await toWorkingSize(prepared, scaled);
   report(DECODED);
   const onProgress = (fraction: number) => report(DECODED + (SYNTHESIZED - DECODED) * fraction);
   if (job.faces <= 1) {
@@ -66,9 +73,8 @@ async function encodeAndPost(face: number, image: RawImage, last: boolean): Prom
   post({ type: 'done', face, width: image.width, height: image.height, png }, [png.buffer]);
 }
 
-/** The reference resized (Lanczos, alpha-aware) to quilting's working size, if not already. */
-async function toWorkingSize(image: RawImage, outWidth: number, outHeight: number) {
-  const size = workingSize(image.width, image.height, outWidth, outHeight);
+/** The reference resized (Lanczos, alpha-aware) to `size`, a working size, if not already. */
+async function toWorkingSize(image: RawImage, size: { width: number; height: number }) {
   if (size.width === image.width && size.height === image.height) return image;
   const { data, info } = await sharp(image.data, {
     raw: { width: image.width, height: image.height, channels: 4 },

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { runWorkerJob } from '../../runtime/worker-job.js';
 import type { HeightSettings } from '@tessera/contract';
+import type { FinishId } from '../finishes.js';
 import type { MaterialMapName } from './maps.js';
 import type { MapsWorkerDone, MapsWorkerTask } from './protocol.js';
 
@@ -12,6 +13,8 @@ export interface MakeMapsOptions {
   seamless: boolean;
   /** How the height is read from the picture: inverted or not, and the relief's strength. */
   height: HeightSettings;
+  /** The finish the image's prompts name (issue 27), which puts the roughness in its range. */
+  finish?: FinishId;
   /** 0 to 100. */
   onProgress: (percent: number) => void;
   signal: AbortSignal;
@@ -77,6 +80,7 @@ export class WorkerMaterialMapsMaker implements MaterialMapsMaker {
         workDir,
         seamless: options.seamless,
         height: options.height,
+        ...(options.finish && { finish: options.finish }),
       };
       const done = await runWorkerJob<MapsWorkerDone>(import.meta.url, 'worker', task, {
         onProgress: options.onProgress,

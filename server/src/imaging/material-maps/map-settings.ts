@@ -1,6 +1,7 @@
 // How the maps of one image are made: its size, its edges, and the strengths of the filters,
 // from the image's size and the height settings its owner chose (issue 26, part 4).
 import { DEFAULT_HEIGHT_SETTINGS, type HeightSettings } from '@tessera/contract';
+import { roughnessRange, type FinishId, type RoughnessRange } from '../finishes.js';
 
 /**
  * How the filters read past the image's edges: `wrap` takes the pixels of the opposite edge (a
@@ -20,18 +21,22 @@ export interface MapSettings {
   occlusionStrength: number;
   /** Dark is high: the height is 1 − the smoothed luminance, and the relief turns over. */
   invertHeight: boolean;
+  /** Where the roughness lies: the finish the image's prompts name (issue 27), or 0..1. */
+  roughness: RoughnessRange;
 }
 
 /**
  * The settings for an image of this size: filters scale with it so LD and HD maps look alike.
  * The height's strength scales the relief the normals and the occlusion show; at strength 1,
- * not inverted, the maps are those made before the height settings existed, byte for byte.
+ * not inverted, the maps are those made before the height settings existed, byte for byte; and
+ * without a finish, so is the roughness.
  */
 export function settingsFor(
   width: number,
   height: number,
   edges: EdgeMode,
   heightSettings: HeightSettings = DEFAULT_HEIGHT_SETTINGS,
+  finish?: FinishId,
 ): MapSettings {
   // Filters are tuned on a 1024 px LD image; an HD image of the same texture has gentler slopes
   // per pixel and wider crevices, in proportion to its size.
@@ -45,6 +50,7 @@ export function settingsFor(
     occlusionRadius: Math.min(32, Math.round(6 * scale)),
     occlusionStrength: 5 * heightSettings.strength,
     invertHeight: heightSettings.invert,
+    roughness: roughnessRange(finish),
   };
 }
 

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { PLAIN_ROUGHNESS } from '../finishes.js';
 import { marginRows, settingsFor, type MapSettings } from './map-settings.js';
 import { MATERIAL_MAP_NAMES, unitToByte } from './maps.js';
 import { greyImage as image, heightAt, mapsOf, normalAt } from '../../testing/material-maps.js';
@@ -21,6 +22,7 @@ describe('normal maps of a known slope', () => {
     occlusionRadius: 2,
     occlusionStrength: 5,
     invertHeight: false,
+    roughness: PLAIN_ROUGHNESS,
   });
   // Luminance rising 4 levels per pixel: a height slope of 4/255 per pixel.
   const slope = 4 / 255;

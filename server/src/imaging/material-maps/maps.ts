@@ -77,6 +77,7 @@ export class StripWorkspace {
     out: MapRows = allocateRows(this.settings.width),
   ): void {
     const { width, occlusionRadius, occlusionStrength, invertHeight } = this.settings;
+    const { low, high } = this.settings.roughness;
     // Inverted, the height is 1 − the smoothed luminance h: its slopes are −h's and a crevice
     // of it (below its blur) is a crest of h. Computed from h so that the roughness, which
     // reads brightness and not relief, stays as it is; and at 1, not inverted, no value changes.
@@ -164,7 +165,8 @@ export class StripWorkspace {
         heightRow[2 * x] = level >> 8;
         heightRow[2 * x + 1] = level & 0xff;
 
-        // Roughness: dark and detailed parts are rough, bright smooth parts shine.
+        // Roughness: dark and detailed parts are rough, bright smooth parts shine; the finish
+        // (polished, matte, ...) puts the whole map in its range (imaging/finishes.ts).
         const a = lum[up + l]!,
           b = lum[up + x]!,
           c = lum[up + r]!;
@@ -178,7 +180,8 @@ export class StripWorkspace {
         const squares = a * a + b * b + c * c + d * d + e * e + f * f + g * g + k * k + m * m;
         const mean = sum / 9;
         const deviation = Math.sqrt(Math.max(0, squares / 9 - mean * mean));
-        rough[x] = Math.round(255 * clamp01(0.3 + 0.45 * (1 - height) + 2.5 * deviation));
+        const plain = clamp01(0.3 + 0.45 * (1 - height) + 2.5 * deviation);
+        rough[x] = Math.round(255 * (low + (high - low) * plain));
 
         const cavity = Math.max(0, relief * (this.blurred[mid + x]! - height));
         ao[x] = Math.round(255 * clamp01(1 - occlusionStrength * cavity));

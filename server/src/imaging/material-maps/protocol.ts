@@ -1,4 +1,5 @@
 import type { HeightSettings } from '@tessera/contract';
+import type { FinishId } from '../finishes.js';
 import type { WorkerJobMessage } from '../../runtime/worker-job.js';
 import type { MaterialMapName } from './maps.js';
 
@@ -8,6 +9,8 @@ export interface MapsWorkerTask {
   workDir: string;
   seamless: boolean;
   height: HeightSettings;
+  /** The finish the image's prompts name (issue 27): where the roughness lies. */
+  finish?: FinishId;
 }
 
 /** The worker's result: the maps' files, beside the source. */

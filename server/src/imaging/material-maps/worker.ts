@@ -46,7 +46,8 @@ async function run(task: MapsWorkerTask): Promise<void> {
       return new Uint8Array(rows.buffer, rows.byteOffset, rows.length);
     },
   };
-  const settings = settingsFor(width, height, task.seamless ? 'wrap' : 'clamp', task.height);
+  const edges = task.seamless ? 'wrap' : 'clamp';
+  const settings = settingsFor(width, height, edges, task.height, task.finish);
   const files = {} as Record<MaterialMapName, string>;
   const writers = {} as Record<MaterialMapName, PngStreamWriter>;
   for (const map of MATERIAL_MAP_NAMES) {
