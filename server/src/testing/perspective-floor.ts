@@ -61,20 +61,39 @@ export interface FloorView {
  * towards its top. Every pixel's ray must meet the floor (the horizon above the picture).
  */
 export function floorPhoto(texture: FloorTexture, view: FloorView): RawImage {
+  if (view.pitchDegrees - view.fovDegrees / 2 <= 1) throw new RangeError('The horizon is in view');
+  const { floorAt } = floorCamera(view);
+  return render(view.width, view.height, (u, v) => {
+    const { x, z } = floorAt(u, v);
+    return texture(x, z);
+  });
+}
+
+/**
+ * The camera of {@link floorPhoto}: where a point of the picture (pixels) lies on the floor, and
+ * where a point of the floor (floor units) shows in the picture.
+ */
+export function floorCamera(view: FloorView) {
   const { width: W, height: H, cameraHeight } = view;
   const pitch = (view.pitchDegrees * Math.PI) / 180;
   const focal = H / 2 / Math.tan((view.fovDegrees * Math.PI) / 360);
-  if (view.pitchDegrees - view.fovDegrees / 2 <= 1) throw new RangeError('The horizon is in view');
-  return render(W, H, (u, v) => {
-    const xc = (u - W / 2) / focal;
-    const yc = (H / 2 - v) / focal;
-    // Camera axes in the world: right (1,0,0), up (0,cos,sin), forward (0,−sin,cos).
-    const dx = xc;
-    const dy = yc * Math.cos(pitch) - Math.sin(pitch);
-    const dz = yc * Math.sin(pitch) + Math.cos(pitch);
-    const t = cameraHeight / -dy;
-    return texture(t * dx, t * dz);
-  });
+  // Camera axes in the world: right (1,0,0), up (0,cos,sin), forward (0,−sin,cos).
+  const [cos, sin] = [Math.cos(pitch), Math.sin(pitch)];
+  return {
+    floorAt(u: number, v: number): { x: number; z: number } {
+      const xc = (u - W / 2) / focal;
+      const yc = (H / 2 - v) / focal;
+      const dy = yc * cos - sin;
+      const dz = yc * sin + cos;
+      const t = cameraHeight / -dy;
+      return { x: t * xc, z: t * dz };
+    },
+    pictureAt(x: number, z: number): { u: number; v: number } {
+      const up = -cameraHeight * cos + z * sin;
+      const ahead = cameraHeight * sin + z * cos;
+      return { u: W / 2 + (focal * x) / ahead, v: H / 2 - (focal * up) / ahead };
+    },
+  };
 }
 
 /** The floor seen straight from above: `span` floor units across the picture's width. */
