@@ -85,7 +85,6 @@ export const REFERENCE_PREP_TEXTS = {
   checkFailed: (reason: string) => `The reference could not be checked: ${reason}`,
   prepare: 'Prepare reference',
   dialogTitle: 'Prepare the reference',
-  close: 'Close',
   tools: 'Preparation',
   crop: 'Crop',
   perspective: 'Straighten perspective',

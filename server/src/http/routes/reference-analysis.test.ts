@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import {
   API_ROUTES,
   errorText,
@@ -148,6 +149,32 @@ describe('POST reference-analysis', () => {
     const flat = await post(API_ROUTES.referenceAnalysis, { name: 'floor.jpg', data: above });
     expect(flat.statusCode).toBe(200);
     expect(referenceAnalysisSchema.parse(flat.json()).warnings).toEqual([]);
+    expect(leftovers()).toEqual([]);
+  });
+});
+
+describe('a reference whose header reads but whose pixels do not', () => {
+  it("is answered with the contract's text for a damaged image, the detail kept to the log", async () => {
+    const whole = await png(floorFromAbove(tileFloor(), 64, 64, 2));
+    const chunk = (type: string, data: Buffer) => {
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(data.length);
+      const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(crc32(body) >>> 0);
+      return Buffer.concat([length, body, crc]);
+    };
+    // The signature and IHDR as they are, then pixel data that is no zlib stream.
+    const broken = Buffer.concat([
+      whole.subarray(0, 8 + 25),
+      chunk('IDAT', Buffer.from('these bytes are not a zlib stream')),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
+    for (const url of [API_ROUTES.referenceAnalysis, API_ROUTES.referenceDelight]) {
+      const res = await post(url, { name: 'broken.png', data: broken });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ error: errorText('IMAGE_UNREADABLE') });
+    }
     expect(leftovers()).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { referenceFiguresSchema } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../../../imaging/raw-image.js';
 import {
@@ -111,5 +112,19 @@ describe("the repository's test references", () => {
     expect(figures.spacingRatio).toBeLessThan(SPACING_RATIO * 0.85);
     expect(figures.scaleRatio).toBeLessThan(SCALE_RATIO * 0.8);
     expect(figures.objectArea).toBeLessThan(OBJECT_AREA / 4);
+  });
+});
+
+describe('pictures with nothing to measure', () => {
+  it.each([
+    [1, 1],
+    [3, 2],
+    [16, 16],
+    [2000, 8],
+  ])('a plain %i × %i picture: figures the contract accepts, no warning', (width, height) => {
+    const data = new Uint8Array(width * height * 4).fill(128);
+    const { figures, warnings } = analyseReference({ data, width, height });
+    expect(referenceFiguresSchema.safeParse(figures).success).toBe(true);
+    expect(warnings).toEqual([]);
   });
 });
