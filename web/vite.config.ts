@@ -33,6 +33,8 @@ export default defineConfig({
             { name: 'mqtt', test: /node_modules[\\/]mqtt[\\/]/ },
             // Only the material preview and the laying preview's room use three.js, loaded when they open.
             { name: 'three', test: /node_modules[\\/]three[\\/]/ },
+            // Only the reference preparation step uses ml-matrix, loaded when it opens.
+            { name: 'matrix', test: /node_modules[\\/](ml-[^\\/]+|is-any-array)[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

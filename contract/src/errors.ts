@@ -3,6 +3,7 @@
 // and the tests, so a text can be reworded without hunting for its copies.
 import { MAX_COMMAND_BYTES } from './constants.js';
 import { MATERIAL_HEIGHT_STRENGTH_RANGE } from './material-maps.js';
+import { REFERENCE_ERROR_TEXTS } from './reference-analysis.js';
 import { TEXTS } from './texts.js';
 
 type ErrorText = string | ((...args: never[]) => string);
@@ -96,6 +97,10 @@ const TEXTS_BY_CODE = {
   // Material packages (issue 26, part 3)
   MATERIAL_PACKAGE_REQUEST_INVALID: `The material package needs the gallery ('ld' or 'hd'), the image's file name and a preset (standard, unreal or unity-hdrp)`,
   MATERIAL_PACKAGE_NO_MAPS: 'Make the material maps first: the package is made from them',
+
+  // References that cannot work (issue 27, part 5)
+  /** More reference checks or lighting removals at once than the server runs for one user. */
+  REFERENCE_CHECKS_BUSY: REFERENCE_ERROR_TEXTS.busy,
 
   // Images and tags (messaging commands)
   IMAGE_NOT_FOUND: (filename: string) => `Image '${filename}' not found`,

@@ -17,6 +17,7 @@ export * from './numbers.js';
 export * from './print.js';
 export * from './prompt-request.js';
 export * from './prompt-vocabulary.js';
+export * from './reference-analysis.js';
 export * from './routes.js';
 export * from './search.js';
 export * from './status.js';

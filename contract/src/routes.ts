@@ -65,6 +65,12 @@ export const API_ROUTES = {
   /** GET ?image= → printFilesResponseSchema: the HD image's print files and their jobs. */
   printFiles: '/api/query/print-files',
 
+  // Beyond the spec: references that cannot work (issue 27, part 5).
+  /** POST multipart `image` → referenceAnalysisSchema: the reference checked, nothing stored. */
+  referenceAnalysis: '/api/command/reference-analysis',
+  /** POST multipart `image` → image/png: the reference with its lighting drift taken out. */
+  referenceDelight: '/api/command/reference-delight',
+
   // The user's image files (SPEC §7), to their owner only.
   /** A print file (issue 26): the TIFF, as an attachment. */
   printFile: '/api/images/print/:filename',
@@ -96,6 +102,9 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.zipCreate },
   { method: 'POST', path: API_ROUTES.materialMapsOrder },
   { method: 'POST', path: API_ROUTES.printOrder },
+  // They store nothing, but cost a worker's time: no page of another origin may spend it.
+  { method: 'POST', path: API_ROUTES.referenceAnalysis },
+  { method: 'POST', path: API_ROUTES.referenceDelight },
 ] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
 
 /**

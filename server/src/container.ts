@@ -6,6 +6,7 @@ import type { BrokerSettings } from './broker/settings.js';
 import type { Config } from './config.js';
 import type { Engine } from './engines/engine.js';
 import { createEngine } from './engines/index.js';
+import { WorkerReferenceAnalyzer } from './engines/builtin/reference/worker-analyzer.js';
 import type { FileStore } from './files/file-store.js';
 import { createFileStore } from './files/index.js';
 import { initialPasswordFile } from './files/initial-password-file.js';
@@ -26,6 +27,7 @@ import { ImageService } from './services/images.js';
 import { MaterialMapService } from './services/material-maps.js';
 import { MaterialPackageService } from './services/material-package.js';
 import { PrintFileService } from './services/print-files.js';
+import { ReferenceAnalysisService } from './services/reference-analysis.js';
 import {
   connectRedisLimiters,
   memoryLimiters,
@@ -95,6 +97,8 @@ export interface Container {
   materialPackages: MaterialPackageService;
   /** Print files of HD images (issue 26, part 1). */
   printFiles: PrintFileService;
+  /** References checked at upload and prepared (issue 27, part 5). */
+  referenceAnalysis: ReferenceAnalysisService;
   recovery: RecoveryService;
   /** Where login failures and command rates are counted: memory, the database or Redis. */
   limits: Limiters;
@@ -246,6 +250,7 @@ export async function buildContainer(
       log,
     ),
     printFiles,
+    referenceAnalysis: new ReferenceAnalysisService(new WorkerReferenceAnalyzer(), log),
     recovery: new RecoveryService(users, imageRepo, images, jobQueue, files, log),
     limits,
   };

@@ -21,6 +21,7 @@ import { materialMapRoutes, type MaterialMapsApi } from './routes/material-maps.
 import { materialPackageRoutes, type MaterialPackageApi } from './routes/material-package.js';
 import { metaRoutes } from './routes/meta.js';
 import { printRoutes, type PrintFilesApi } from './routes/print.js';
+import { referenceAnalysisRoutes, type ReferenceAnalysisApi } from './routes/reference-analysis.js';
 import {
   observeRequests,
   operationsRoutes,
@@ -83,6 +84,8 @@ export interface HttpDependencies {
   materialPackages: MaterialPackageApi;
   /** Print files of HD images (issue 26, part 1). */
   printFiles: PrintFilesApi;
+  /** References checked at upload and prepared (issue 27, part 5). */
+  referenceAnalysis: ReferenceAnalysisApi;
   /** The origin browsers reach the server at (PUBLIC_URL's); unset: each request's Host. */
   publicOrigin?: string;
   /**
@@ -164,6 +167,10 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   await app.register(materialMapRoutes, { materialMaps: deps.materialMaps });
   await app.register(materialPackageRoutes, { packages: deps.materialPackages });
   await app.register(printRoutes, { printFiles: deps.printFiles });
+  await app.register(referenceAnalysisRoutes, {
+    references: deps.referenceAnalysis,
+    files: deps.files,
+  });
   await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
   return app;
 }

@@ -92,6 +92,7 @@ export async function startWebTier(
     materialMaps: c.materialMaps,
     materialPackages: c.materialPackages,
     printFiles: c.printFiles,
+    referenceAnalysis: c.referenceAnalysis,
     ...(config.publicOrigin !== undefined && { publicOrigin: config.publicOrigin }),
     ...(config.httpsOnly && { httpsOnly: true }),
     ...(trustProxy && { trustProxy }),

@@ -32,6 +32,7 @@ export function httpTestDependencies(
     materialMaps: strictFake('materialMaps'),
     materialPackages: strictFake('materialPackages'),
     printFiles: strictFake('printFiles'),
+    referenceAnalysis: strictFake('referenceAnalysis'),
     ...overrides,
   };
 }

@@ -1,21 +1,16 @@
-import { createHash, type Hash } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import {
   API_ROUTES,
   errorText,
   previewRequestSchema,
-  TEXTS,
-  UPLOAD_MAX_BYTES,
-  validateUploadFile,
   type PreviewRequest,
 } from '@tessera/contract';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { FileStore, Scratch, ScratchFile } from '../../files/file-store.js';
-import { diskFullPoint } from '../../runtime/faults.js';
-import { validateStoredUpload } from '../../imaging/image-header.js';
+import type { FastifyPluginAsync } from 'fastify';
+import type { FileStore, ScratchFile } from '../../files/file-store.js';
 import type { EnqueueOutcome, GenerationStatus } from '../../services/generation.js';
 import type { Owner } from '../../owner.js';
 import { ownerOf } from '../session.js';
+import { checkUploadedImage, receiveUpload, UPLOAD_FORM_LIMITS } from '../multipart-upload.js';
 
 /** What the HTTP side needs of generation (GenerationService). */
 export interface GenerationApi {
@@ -28,13 +23,6 @@ export interface GenerationApi {
   latestStatus(owner: Owner, kind: 'preview' | 'hd'): Promise<GenerationStatus | undefined>;
 }
 
-interface Upload {
-  fields: Record<string, string>;
-  /** The uploaded file is streamed to a scratch file, so big uploads never sit in memory. */
-  scratch: Scratch;
-  file?: { scratchFile: ScratchFile; bytes: number; name: string; sha256: string };
-}
-
 /** SPEC §7: post a preview job (multipart) and read the latest preview and HD status. */
 export const generationRoutes: FastifyPluginAsync<{
   generation: GenerationApi;
@@ -43,7 +31,7 @@ export const generationRoutes: FastifyPluginAsync<{
 }> = async (app, { generation, files }) => {
   await app.register(fastifyMultipart, {
     // The size limit stops the upload while it streams, before it is all read.
-    limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 40, fieldSize: 16 * 1024, parts: 41 },
+    limits: UPLOAD_FORM_LIMITS,
   });
 
   app.post(
@@ -52,19 +40,11 @@ export const generationRoutes: FastifyPluginAsync<{
     { preHandler: app.requireUser },
     async (request, reply) => {
       const owner = ownerOf(request);
-      let upload: Upload;
-      try {
-        upload = await receive(request, files);
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          return reply.status(413).send({ error: errorText('UPLOAD_TOO_LARGE') });
-        }
-        if (isMalformedForm(err)) {
-          request.log.info({ reason: (err as Error).message }, 'malformed multipart refused');
-          return reply.status(400).send({ error: errorText('FORM_MALFORMED') });
-        }
-        throw err;
+      const received = await receiveUpload(request, files);
+      if (!received.ok) {
+        return reply.status(received.refusal.status).send({ error: received.refusal.error });
       }
+      const { upload } = received;
       try {
         const fields = previewRequestSchema.safeParse(upload.fields);
         if (!fields.success) {
@@ -74,23 +54,15 @@ export const generationRoutes: FastifyPluginAsync<{
         }
         if (fields.data.user !== owner.username)
           return reply.status(403).send({ error: errorText('FORM_USER_MISMATCH') });
-        if (!upload.file) return reply.status(400).send({ error: errorText('UPLOAD_MISSING') });
-        // SPEC §5 in the browser's order: the name's extension and size, then the content.
-        const refusal = validateUploadFile({ name: upload.file.name, size: upload.file.bytes });
-        if (refusal)
-          return reply
-            .status(refusal === TEXTS.uploadTooLarge ? 413 : 400)
-            .send({ error: refusal });
-        const checked = await validateStoredUpload(upload.file.scratchFile.path, upload.file.bytes);
-        if (!checked.ok)
-          return reply
-            .status(checked.message === TEXTS.uploadTooLarge ? 413 : 400)
-            .send({ error: checked.message });
+        const checked = await checkUploadedImage(upload.file);
+        if (!checked.ok) {
+          return reply.status(checked.refusal.status).send({ error: checked.refusal.error });
+        }
 
         const outcome = await generation.enqueuePreview(owner, fields.data, {
-          file: upload.file.scratchFile,
-          format: checked.format,
-          sha256: upload.file.sha256,
+          file: checked.file.scratchFile,
+          format: checked.header.format,
+          sha256: checked.file.sha256,
         });
         if (outcome.status === 'duplicate')
           return reply.status(409).send({ error: errorText('JOB_ID_TAKEN') });
@@ -115,50 +87,3 @@ export const generationRoutes: FastifyPluginAsync<{
     });
   }
 };
-
-/** Reads the multipart form: text fields into memory, the one file part streamed to a scratch file. */
-async function receive(request: FastifyRequest, files: FileStore): Promise<Upload> {
-  const upload: Upload = { fields: {}, scratch: await files.openScratch() };
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        if (typeof part.value === 'string') upload.fields[part.fieldname] = part.value;
-        continue;
-      }
-      if (part.fieldname !== 'image' || upload.file) {
-        part.file.resume();
-        continue;
-      }
-      const scratchFile = upload.scratch.newFile();
-      upload.file = { scratchFile, bytes: 0, name: part.filename, sha256: '' };
-      // Hashed as it streams: the same reference uploaded again is stored once (issue 22, part 13).
-      const hash = createHash('sha256');
-      diskFullPoint('upload:write', scratchFile.path);
-      upload.file.bytes = await scratchFile.write(hashing(part.file, hash));
-      upload.file.sha256 = hash.digest('hex');
-    }
-  } catch (err) {
-    await upload.scratch.dispose();
-    throw err;
-  }
-  return upload;
-}
-
-/** The bytes of `source` as they come, each also fed to `hash`. */
-async function* hashing(source: AsyncIterable<Buffer>, hash: Hash): AsyncGenerator<Buffer> {
-  for await (const chunk of source) {
-    hash.update(chunk);
-    yield chunk;
-  }
-}
-
-/**
- * A body the multipart parser could not read (no boundary, cut short, broken headers) is the
- * client's fault; only a failure of the server's own disk (a system error) is the server's.
- */
-function isMalformedForm(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if ('syscall' in err) return false;
-  const status = (err as { statusCode?: number }).statusCode;
-  return status === undefined || (status >= 400 && status < 500);
-}
