@@ -1,0 +1,155 @@
+/**
+ * The blend itself, pixel by pixel: each output pixel's triangle, its three windows, the two
+ * bands' variance-preserving sums, and the inverse histogram transformation back to RGB. The
+ * hot loop of blending; kept free of allocation.
+ */
+/* eslint-disable @typescript-eslint/no-non-null-assertion --
+ * A numeric kernel over typed arrays: every index is in bounds by construction. */
+import type { RawImage } from '../../../imaging/raw-image.js';
+import { writeBack } from '../quilting/tones.js';
+import type { PreparedReference } from './blend.js';
+import { fromGaussian, type InverseTable } from './gaussianise.js';
+import { keyCount, vertexPixel } from './lattice.js';
+import type { BlendPlan } from './plan.js';
+import type { VertexDraws } from './vertices.js';
+
+/**
+ * The broad band's share of the variance below which it is blended as crisply as the detail
+ * (one band: objects such as terrazzo's chips are not split across two blends), and above
+ * which it is blended linearly (cloudy tones larger than a triangle); in between, in step.
+ */
+const LOW_SHARE_CRISP = 0.05;
+const LOW_SHARE_SOFT = 0.15;
+
+/** Entries of the tables of w^γ (interpolated linearly). */
+const POWER_STEPS = 1024;
+
+/** The blend itself, over the whole output, with the vertices' draws. */
+export function blendWith(
+  prepared: PreparedReference,
+  plan: BlendPlan,
+  draws: VertexDraws,
+  onProgress?: (fraction: number) => void,
+): RawImage {
+  const { lattice, sharpness } = plan;
+  const t = (prepared.lowShare - LOW_SHARE_CRISP) / (LOW_SHARE_SOFT - LOW_SHARE_CRISP);
+  const lowSharpness = sharpness - (sharpness - 1) * Math.min(1, Math.max(0, t));
+  const { W, H, Wr, seamless } = plan.checked;
+  const { cx, cy, transform } = draws;
+  const [l0, l1, l2] = prepared.low as [Float32Array, Float32Array, Float32Array];
+  const [h0, h1, h2] = prepared.high as [Float32Array, Float32Array, Float32Array];
+  const [i0, i1, i2] = prepared.inverse as [InverseTable, InverseTable, InverseTable];
+  const r = new Float32Array(W * H);
+  const g = new Float32Array(W * H);
+  const b = new Float32Array(W * H);
+  const tri = new Float64Array(9);
+  const invA = 1 / lattice.a;
+  const halfSteps = 2 * lattice.columns;
+  const { rows } = lattice;
+  // Each key's pixel position (wrapped); a key that names no vertex is never read.
+  const keys = keyCount(lattice);
+  const kx = new Int32Array(keys);
+  const ky = new Int32Array(keys);
+  for (let key = 0; key < keys; key++) {
+    const half = key % halfSteps;
+    const row = Math.floor(key / halfSteps);
+    if ((half - row) % 2 !== 0) continue;
+    [kx[key], ky[key]] = vertexPixel(lattice, (half - row) / 2, row);
+  }
+  const lowPowers = powers(lowSharpness);
+  const highPowers = powers(sharpness);
+  const { axes, mean } = prepared.basis;
+  onProgress?.(0);
+  for (let y = 0; y < H; y++) {
+    const v = y / lattice.b;
+    const bv = Math.floor(v);
+    const fv = v - bv;
+    for (let x = 0; x < W; x++) {
+      // The triangle (lattice.ts's locate, inlined): skewed coordinates u, v.
+      const u = x * invA - v / 2;
+      const bu = Math.floor(u);
+      const fu = u - bu;
+      const lower = fu + fv < 1;
+      tri[0] = lower ? bu : bu + 1;
+      tri[1] = lower ? bv : bv + 1;
+      tri[2] = lower ? 1 - fu - fv : fu + fv - 1;
+      tri[3] = bu + 1;
+      tri[4] = bv;
+      tri[5] = lower ? fu : 1 - fv;
+      tri[6] = bu;
+      tri[7] = bv + 1;
+      tri[8] = lower ? fv : 1 - fu;
+      let low0 = 0;
+      let low1 = 0;
+      let low2 = 0;
+      let lowNorm = 0;
+      let high0 = 0;
+      let high1 = 0;
+      let high2 = 0;
+      let highNorm = 0;
+      for (let k = 0; k < 3; k++) {
+        const w = tri[3 * k + 2]!;
+        if (!(w > 0)) continue;
+        const i = tri[3 * k]!;
+        const j = tri[3 * k + 1]!;
+        // The vertex's key and its pixel position, a whole number of outputs from the key's.
+        const half = 2 * i + j;
+        const halfWraps = Math.floor(half / halfSteps);
+        const rowWraps = Math.floor(j / rows);
+        const key = (j - rowWraps * rows) * halfSteps + half - halfWraps * halfSteps;
+        const dx = x - kx[key]! - halfWraps * W;
+        const dy = y - ky[key]! - rowWraps * H;
+        // The window's turn (vertices.ts): bit 0 swaps x and y, 1 mirrors x, 2 mirrors y.
+        const t = transform[key]!;
+        let ox = t & 1 ? dy : dx;
+        let oy = t & 1 ? dx : dy;
+        if (t & 2) ox = -ox;
+        if (t & 4) oy = -oy;
+        const s = (cy[key]! + oy) * Wr + cx[key]! + ox;
+        const wl = power(lowPowers, w);
+        low0 += wl * l0[s]!;
+        low1 += wl * l1[s]!;
+        low2 += wl * l2[s]!;
+        lowNorm += wl * wl;
+        const wh = power(highPowers, w);
+        high0 += wh * h0[s]!;
+        high1 += wh * h1[s]!;
+        high2 += wh * h2[s]!;
+        highNorm += wh * wh;
+      }
+      // Variance-preserving: a sum of independent Gaussians weighted w_i / √(Σ w_j²) has the
+      // variance of each, whatever the weights; so has each band, and so their sum.
+      const ls = lowNorm > 0 ? 1 / Math.sqrt(lowNorm) : 0;
+      const hs = highNorm > 0 ? 1 / Math.sqrt(highNorm) : 0;
+      const c0 = fromGaussian(i0, low0 * ls + high0 * hs);
+      const c1 = fromGaussian(i1, low1 * ls + high1 * hs);
+      const c2 = fromGaussian(i2, low2 * ls + high2 * hs);
+      // Back to RGB (colour-space.ts's unproject, inlined: the basis is orthonormal).
+      const p = y * W + x;
+      r[p] = mean[0] + axes[0]! * c0 + axes[3]! * c1 + axes[6]! * c2;
+      g[p] = mean[1] + axes[1]! * c0 + axes[4]! * c1 + axes[7]! * c2;
+      b[p] = mean[2] + axes[2]! * c0 + axes[5]! * c1 + axes[8]! * c2;
+    }
+    if ((y & 15) === 15) onProgress?.((y + 1) / H);
+  }
+  const data = new Uint8Array(W * H * 4);
+  writeBack(data, [r, g, b], W, H, seamless ? undefined : prepared.lighting, prepared.style);
+  for (let p = 3; p < data.length; p += 4) data[p] = 255;
+  onProgress?.(1);
+  return { data, width: W, height: H };
+}
+
+/** w^γ for w = k / POWER_STEPS, k = 0..POWER_STEPS (and one more, for the interpolation). */
+function powers(gamma: number): Float64Array {
+  return Float64Array.from(
+    { length: POWER_STEPS + 2 },
+    (_, k) => Math.min(1, k / POWER_STEPS) ** gamma,
+  );
+}
+
+/** w^γ (0 ≤ w ≤ 1) from its table. */
+function power(table: Float64Array, w: number): number {
+  const t = w * POWER_STEPS;
+  const k = Math.floor(t);
+  return table[k]! + (table[k + 1]! - table[k]!) * (t - k);
+}
