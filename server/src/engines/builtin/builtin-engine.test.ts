@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYNTHESIS_USED_METADATA_KEY, type SynthesisMode } from '@tessera/contract';
 import type { GenerateParams } from '../engine.js';
 import type { RawImage } from '../../imaging/raw-image.js';
 import { BuiltinEngine } from './builtin-engine.js';
 import { FORM_DEFAULTS } from '../../testing/generate-params.js';
 import { bricks } from './test-references.js';
+import { granite } from './test-references-stochastic.js';
 
 let dir: string;
 let referencePath: string;
@@ -55,7 +57,7 @@ describe('BuiltinEngine', () => {
     const percents: number[] = [];
     const result = await engine.generate(job, (p) => percents.push(p), never);
 
-    expect(result).toEqual({ width: 2506, height: 418 });
+    expect(result).toMatchObject({ width: 2506, height: 418 });
     const info = await sharp(job.outputPath).metadata();
     expect([info.format, info.width, info.height]).toEqual(['png', 2506, 418]);
     // No partial file is left beside it.
@@ -111,7 +113,7 @@ describe('BuiltinEngine', () => {
     const job = params({ width: 240, height: 160, seamless: true, seriesPaths });
     job.outputPath = seriesPaths[0] ?? '';
     const percents: number[] = [];
-    await expect(engine.generate(job, (p) => percents.push(p), never)).resolves.toEqual({
+    await expect(engine.generate(job, (p) => percents.push(p), never)).resolves.toMatchObject({
       width: 240,
       height: 160,
     });
@@ -152,6 +154,24 @@ describe('BuiltinEngine', () => {
     expect(outputs()).toEqual([]);
   });
 
+  it('blends a stochastic reference and quilts a structured one unless told, and says which (issue 27)', async () => {
+    const granitePath = path.join(dir, 'reference-granite.png');
+    await writePng(granite(192, 192), granitePath);
+    const run = async (reference: string, synthesis?: SynthesisMode) => {
+      const job = params({ referencePath: reference, width: 256, height: 256, synthesis });
+      const result = await engine.generate(job, () => undefined, never);
+      fs.rmSync(job.outputPath);
+      return result.metadata?.[SYNTHESIS_USED_METADATA_KEY];
+    };
+    const used = await Promise.all([
+      run(granitePath),
+      run(referencePath),
+      run(granitePath, 'quilting'),
+      run(referencePath, 'blending'),
+    ]);
+    expect(used).toEqual(['blending', 'quilting', 'quilting', 'blending']);
+  });
+
   it('a job aborted before it starts rejects at once', async () => {
     const controller = new AbortController();
     controller.abort();
@@ -174,7 +194,7 @@ describe('BuiltinEngine', () => {
     const bmp = path.join(dir, 'reference.bmp');
     fs.writeFileSync(bmp, encodeBmp24(bricks(96, 64)));
     const job = params({ referencePath: bmp, width: 200, height: 150, mask: true });
-    await expect(engine.generate(job, () => undefined, never)).resolves.toEqual({
+    await expect(engine.generate(job, () => undefined, never)).resolves.toMatchObject({
       width: 200,
       height: 150,
     });

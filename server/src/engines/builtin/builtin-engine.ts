@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { previewSettingsIn } from '@tessera/contract';
+import { previewSettingsIn, SYNTHESIS_USED_METADATA_KEY } from '@tessera/contract';
 import type {
   Engine,
   GeneratedImage,
@@ -132,7 +132,12 @@ export class BuiltinEngine implements Engine {
               break;
             }
             encoded++;
-            size = { width, height };
+            // The synthesis used goes into every image's metadata (issue 27).
+            size = {
+              width,
+              height,
+              metadata: { [SYNTHESIS_USED_METADATA_KEY]: message.synthesis },
+            };
             writes.push(writeFile(partial, png));
             if (encoded === paths.length) writes.push(finish());
             break;
