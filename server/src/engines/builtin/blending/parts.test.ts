@@ -34,7 +34,7 @@ describe('blending parts', () => {
       locate(lattice, x, y, tri);
       const w = [tri[2] ?? -1, tri[5] ?? -1, tri[8] ?? -1];
       for (const v of w) expect(v).toBeGreaterThanOrEqual(0);
-      expect(w[0] + w[1] + w[2]).toBeCloseTo(1, 9);
+      expect(w.reduce((s, v) => s + v, 0)).toBeCloseTo(1, 9);
     }
   });
 
