@@ -10,7 +10,8 @@
 /**
  * `values` (W × H) blurred by two passes of a (2·radius + 1)² box (a tent, near a Gaussian),
  * edges clamped; with `included`, a normalised blur of the included pixels only. Also the
- * detail, values − blur.
+ * detail, values − blur. A blur that wide is smooth: it is computed on a grid `radius / 8`
+ * times coarser (block means) and interpolated back bilinearly.
  */
 export function splitBands(
   values: Float32Array,
@@ -19,24 +20,60 @@ export function splitBands(
   radius: number,
   included?: Uint8Array,
 ): { low: Float32Array; high: Float32Array } {
-  let low: Float32Array;
-  if (!included) {
-    low = boxBlur(boxBlur(values, W, H, radius), W, H, radius);
-  } else {
-    const weights = new Float32Array(W * H);
-    const masked = new Float32Array(W * H);
-    for (let i = 0; i < W * H; i++) {
-      if (included[i] !== 1) continue;
-      weights[i] = 1;
-      masked[i] = values[i]!;
+  const f = Math.max(1, Math.floor(radius / 8));
+  const w = Math.ceil(W / f);
+  const h = Math.ceil(H / f);
+  // Block sums of the included values and their counts.
+  const sums = new Float32Array(w * h);
+  const counts = new Float32Array(w * h);
+  for (let y = 0; y < H; y++) {
+    const row = Math.floor(y / f) * w;
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      if (included && included[i] !== 1) continue;
+      const k = row + Math.floor(x / f);
+      sums[k]! += values[i]!;
+      counts[k]!++;
     }
-    low = boxBlur(boxBlur(masked, W, H, radius), W, H, radius);
-    const norm = boxBlur(boxBlur(weights, W, H, radius), W, H, radius);
-    for (let i = 0; i < W * H; i++) low[i] = norm[i]! > 1e-6 ? low[i]! / norm[i]! : 0;
   }
+  const r = Math.max(1, Math.round(radius / f));
+  const sum = boxBlur(boxBlur(sums, w, h, r), w, h, r);
+  const count = boxBlur(boxBlur(counts, w, h, r), w, h, r);
+  for (let k = 0; k < w * h; k++) sum[k] = count[k]! > 1e-6 ? sum[k]! / count[k]! : 0;
+  const low = upsample(sum, w, h, f, W, H);
   const high = new Float32Array(W * H);
   for (let i = 0; i < W * H; i++) high[i] = values[i]! - low[i]!;
   return { low, high };
+}
+
+/** A w × h grid of block means (blocks of f × f) interpolated bilinearly to W × H. */
+function upsample(
+  grid: Float32Array,
+  w: number,
+  h: number,
+  f: number,
+  W: number,
+  H: number,
+): Float32Array {
+  if (f === 1) return grid;
+  const out = new Float32Array(W * H);
+  for (let y = 0; y < H; y++) {
+    // Block k's mean sits at its centre, (k + ½) · f − ½.
+    const gy = Math.min(h - 1, Math.max(0, (y + 0.5) / f - 0.5));
+    const y0 = Math.floor(gy);
+    const y1 = Math.min(h - 1, y0 + 1);
+    const ty = gy - y0;
+    for (let x = 0; x < W; x++) {
+      const gx = Math.min(w - 1, Math.max(0, (x + 0.5) / f - 0.5));
+      const x0 = Math.floor(gx);
+      const x1 = Math.min(w - 1, x0 + 1);
+      const tx = gx - x0;
+      const top = grid[y0 * w + x0]! * (1 - tx) + grid[y0 * w + x1]! * tx;
+      const bottom = grid[y1 * w + x0]! * (1 - tx) + grid[y1 * w + x1]! * tx;
+      out[y * W + x] = top * (1 - ty) + bottom * ty;
+    }
+  }
+  return out;
 }
 
 /** A separable (2·radius + 1)² box mean, edges clamped; running sums, row by row. */

@@ -30,10 +30,12 @@ const BAND_SPLIT = 0.5;
 /** The reference made ready for blending: its Gaussianised channels and their inverses. */
 export interface PreparedReference {
   basis: ColourBasis;
-  /** Per decorrelated channel, each reference pixel's Gaussian value: its broad part. */
-  low: Float32Array[];
-  /** And its detail (the Gaussian value is low + high). */
-  high: Float32Array[];
+  /**
+   * Per reference pixel, six values: per decorrelated channel its Gaussian value's broad part,
+   * then per channel its detail (the Gaussian value is broad + detail); one pixel's values
+   * together, as the blend reads them.
+   */
+  bands: Float32Array;
   /** The broad band's share of the Gaussian values' variance (mean over the channels). */
   lowShare: number;
   inverse: InverseTable[];
@@ -81,10 +83,16 @@ export function prepareReference(
   const bands = gaussianised.map((g) =>
     splitBands(g.gaussian, reference.width, reference.height, radius, plan.included),
   );
+  const interleaved = new Float32Array(n * 6);
+  bands.forEach(({ low, high }, c) => {
+    for (let i = 0; i < n; i++) {
+      interleaved[i * 6 + c] = low[i]!;
+      interleaved[i * 6 + 3 + c] = high[i]!;
+    }
+  });
   return {
     basis,
-    low: bands.map((b) => b.low),
-    high: bands.map((b) => b.high),
+    bands: interleaved,
     lowShare: lowShare(bands),
     inverse: gaussianised.map((g) => g.inverse),
     lighting,
@@ -109,7 +117,9 @@ function lowShare(bands: { low: Float32Array; high: Float32Array }[]): number {
 function variance(values: Float32Array): number {
   let s = 0;
   let q = 0;
-  for (const v of values) {
+  const n = values.length;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
     s += v;
     q += v * v;
   }

@@ -9,7 +9,7 @@ import type { RawImage } from '../../../imaging/raw-image.js';
 import { writeBack } from '../quilting/tones.js';
 import type { PreparedReference } from './blend.js';
 import { fromGaussian, type InverseTable } from './gaussianise.js';
-import { keyCount, vertexPixel } from './lattice.js';
+import { vertexKey, vertexPixel, type Lattice } from './lattice.js';
 import type { BlendPlan } from './plan.js';
 import type { VertexDraws } from './vertices.js';
 
@@ -35,27 +35,14 @@ export function blendWith(
   const t = (prepared.lowShare - LOW_SHARE_CRISP) / (LOW_SHARE_SOFT - LOW_SHARE_CRISP);
   const lowSharpness = sharpness - (sharpness - 1) * Math.min(1, Math.max(0, t));
   const { W, H, Wr, seamless } = plan.checked;
-  const { cx, cy, transform } = draws;
-  const [l0, l1, l2] = prepared.low as [Float32Array, Float32Array, Float32Array];
-  const [h0, h1, h2] = prepared.high as [Float32Array, Float32Array, Float32Array];
+  const { bands } = prepared;
   const [i0, i1, i2] = prepared.inverse as [InverseTable, InverseTable, InverseTable];
   const r = new Float32Array(W * H);
   const g = new Float32Array(W * H);
   const b = new Float32Array(W * H);
   const tri = new Float64Array(9);
   const invA = 1 / lattice.a;
-  const halfSteps = 2 * lattice.columns;
-  const { rows } = lattice;
-  // Each key's pixel position (wrapped); a key that names no vertex is never read.
-  const keys = keyCount(lattice);
-  const kx = new Int32Array(keys);
-  const ky = new Int32Array(keys);
-  for (let key = 0; key < keys; key++) {
-    const half = key % halfSteps;
-    const row = Math.floor(key / halfSteps);
-    if ((half - row) % 2 !== 0) continue;
-    [kx[key], ky[key]] = vertexPixel(lattice, (half - row) / 2, row);
-  }
+  const table = vertexTable(lattice, draws, Wr);
   const lowPowers = powers(lowSharpness);
   const highPowers = powers(sharpness);
   const { axes, mean } = prepared.basis;
@@ -90,31 +77,22 @@ export function blendWith(
       for (let k = 0; k < 3; k++) {
         const w = tri[3 * k + 2]!;
         if (!(w > 0)) continue;
-        const i = tri[3 * k]!;
-        const j = tri[3 * k + 1]!;
-        // The vertex's key and its pixel position, a whole number of outputs from the key's.
-        const half = 2 * i + j;
-        const halfWraps = Math.floor(half / halfSteps);
-        const rowWraps = Math.floor(j / rows);
-        const key = (j - rowWraps * rows) * halfSteps + half - halfWraps * halfSteps;
-        const dx = x - kx[key]! - halfWraps * W;
-        const dy = y - ky[key]! - rowWraps * H;
-        // The window's turn (vertices.ts): bit 0 swaps x and y, 1 mirrors x, 2 mirrors y.
-        const t = transform[key]!;
-        let ox = t & 1 ? dy : dx;
-        let oy = t & 1 ? dx : dy;
-        if (t & 2) ox = -ox;
-        if (t & 4) oy = -oy;
-        const s = (cy[key]! + oy) * Wr + cx[key]! + ox;
+        const at = (tri[3 * k + 1]! - table.jMin) * table.span + tri[3 * k]! - table.iMin;
+        // The window's pixel for this one: its centre plus the offset from the vertex, turned.
+        const s =
+          (table.base[at]! +
+            (x - table.vx[at]!) * table.xStep[at]! +
+            (y - table.vy[at]!) * table.yStep[at]!) *
+          6;
         const wl = power(lowPowers, w);
-        low0 += wl * l0[s]!;
-        low1 += wl * l1[s]!;
-        low2 += wl * l2[s]!;
+        low0 += wl * bands[s]!;
+        low1 += wl * bands[s + 1]!;
+        low2 += wl * bands[s + 2]!;
         lowNorm += wl * wl;
         const wh = power(highPowers, w);
-        high0 += wh * h0[s]!;
-        high1 += wh * h1[s]!;
-        high2 += wh * h2[s]!;
+        high0 += wh * bands[s + 3]!;
+        high1 += wh * bands[s + 4]!;
+        high2 += wh * bands[s + 5]!;
         highNorm += wh * wh;
       }
       // Variance-preserving: a sum of independent Gaussians weighted w_i / √(Σ w_j²) has the
@@ -152,4 +130,43 @@ function power(table: Float64Array, w: number): number {
   const t = w * POWER_STEPS;
   const k = Math.floor(t);
   return table[k]! + (table[k + 1]! - table[k]!) * (t - k);
+}
+
+/**
+ * Per lattice vertex (i, j) that a pixel of the output can meet (i from −rows/2 − 1 to
+ * columns + 1, j from 0 to rows + 1), at index (j − jMin) · span + i − iMin: its pixel position
+ * (not wrapped), and where its window reads: source index = base + dx · xStep + dy · yStep for
+ * an offset (dx, dy) from the vertex, the turn (vertices.ts: bit 0 swaps x and y, bit 1 mirrors
+ * x, bit 2 mirrors y) folded into the steps.
+ */
+function vertexTable(lattice: Lattice, draws: VertexDraws, Wr: number) {
+  const iMin = -Math.ceil(lattice.rows / 2) - 1;
+  const jMin = 0;
+  const span = lattice.columns + 2 - iMin;
+  const n = span * (lattice.rows + 2);
+  const table = {
+    iMin,
+    jMin,
+    span,
+    vx: new Int32Array(n),
+    vy: new Int32Array(n),
+    base: new Int32Array(n),
+    xStep: new Int32Array(n),
+    yStep: new Int32Array(n),
+  };
+  for (let j = jMin; j < jMin + lattice.rows + 2; j++) {
+    for (let i = iMin; i < iMin + span; i++) {
+      const at = (j - jMin) * span + i - iMin;
+      const key = vertexKey(lattice, i, j);
+      [table.vx[at], table.vy[at]] = vertexPixel(lattice, i, j);
+      table.base[at] = draws.cy[key]! * Wr + draws.cx[key]!;
+      const t = draws.transform[key]!;
+      const sx = t & 2 ? -1 : 1;
+      const sy = t & 4 ? -Wr : Wr;
+      // Unturned, dx moves along x and dy along y; swapped, the other way round.
+      table.xStep[at] = t & 1 ? sy : sx;
+      table.yStep[at] = t & 1 ? sx : sy;
+    }
+  }
+  return table;
 }
