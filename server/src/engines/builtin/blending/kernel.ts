@@ -53,7 +53,7 @@ export function blendWith(
     const fv = v - bv;
     for (let x = 0; x < W; x++) {
       // The triangle (lattice.ts's locate, inlined): skewed coordinates u, v.
-      const u = x * invA - v / 2;
+      const u = (x + lattice.shift) * invA - v / 2;
       const bu = Math.floor(u);
       const fu = u - bu;
       const lower = fu + fv < 1;

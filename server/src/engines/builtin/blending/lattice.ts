@@ -2,7 +2,10 @@
  * The triangle grid of tiling and blending (Heitz & Neyret 2018; Deliot & Heitz 2019), made
  * periodic over the output: rows of vertices `b` apart, each row shifted by half a step `a`
  * from the one before, with `a` dividing the width and `b` the height into whole steps (an even
- * number of rows, so the half-step shift comes round too). Every point of the output lies in one
+ * number of rows, so the half-step shift comes round too), laid a quarter step to the left so
+ * that the output's left and right edges run between vertex columns (the pixels there differ
+ * from their neighbours a little less than on a vertex column, where more windows meet; the
+ * wrap is then like any other column). Every point of the output lies in one
  * triangle and is given its three vertices and barycentric weights; a vertex is named by its
  * position modulo the output (its key), so the vertices of opposite edges are the same vertices
  * and anything drawn per key tiles.
@@ -19,6 +22,8 @@ export interface Lattice {
   columns: number;
   /** Even. */
   rows: number;
+  /** The lattice's origin lies this far left of the output's: a / 4. */
+  shift: number;
 }
 
 /**
@@ -28,7 +33,8 @@ export interface Lattice {
 export function triangleLattice(W: number, H: number, side: number): Lattice {
   const columns = Math.max(3, Math.round(W / side));
   const rows = Math.max(4, 2 * Math.round(H / (side * Math.sqrt(3))));
-  return { W, H, a: W / columns, b: H / rows, columns, rows };
+  const a = W / columns;
+  return { W, H, a, b: H / rows, columns, rows, shift: a / 4 };
 }
 
 /** The number of distinct vertex keys: 2 · columns half-steps × rows (half of them are used). */
@@ -38,12 +44,12 @@ export function keyCount(lattice: Lattice): number {
 
 /**
  * The triangle of the point (x, y): its vertices as lattice coordinates (i, j), the vertex at
- * x = (i + j/2) · a, y = j · b (not wrapped), and their barycentric weights, into `out`
+ * x = (i + j/2) · a − shift, y = j · b (not wrapped), and their barycentric weights, into `out`
  * (i0, j0, w0, i1, j1, w1, i2, j2, w2).
  */
 export function locate(lattice: Lattice, x: number, y: number, out: Float64Array): void {
   const v = y / lattice.b;
-  const u = x / lattice.a - v / 2;
+  const u = (x + lattice.shift) / lattice.a - v / 2;
   const bu = Math.floor(u);
   const bv = Math.floor(v);
   const fu = u - bu;
@@ -82,7 +88,8 @@ export function vertexPixel(lattice: Lattice, i: number, j: number): [number, nu
   const wrappedHalf = mod(half, 2 * columns);
   const wrappedRow = mod(j, rows);
   return [
-    Math.round((wrappedHalf * W) / (2 * columns)) + ((half - wrappedHalf) / (2 * columns)) * W,
+    Math.round((wrappedHalf * W) / (2 * columns) - lattice.shift) +
+      ((half - wrappedHalf) / (2 * columns)) * W,
     Math.round((wrappedRow * H) / rows) + ((j - wrappedRow) / rows) * H,
   ];
 }
@@ -91,7 +98,8 @@ export function vertexPixel(lattice: Lattice, i: number, j: number): [number, nu
 export function keyPosition(lattice: Lattice, key: number): [number, number] {
   const half = key % (2 * lattice.columns);
   const row = Math.floor(key / (2 * lattice.columns));
-  return [(half * lattice.a) / 2, row * lattice.b];
+  const x = (half * lattice.a) / 2 - lattice.shift;
+  return [x < 0 ? x + lattice.W : x, row * lattice.b];
 }
 
 function mod(v: number, n: number): number {
