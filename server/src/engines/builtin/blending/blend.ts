@@ -56,19 +56,16 @@ export function blendSynthesize(
 ): RawImage | undefined {
   const plan = planBlending(reference, options);
   if (!plan) return undefined;
-  const prepared = prepareReference(reference, plan, options.mask);
+  const prepared = prepareReference(reference, plan);
   const draws = drawVertices(plan.lattice, plan.region, () => options.seed >>> 0, plan.turnChance);
   return blendWith(prepared, plan, draws, onProgress);
 }
 
 /** The reference's lighting drift out, the style pass, the colour basis and Gaussianisation. */
-export function prepareReference(
-  reference: RawImage,
-  plan: BlendPlan,
-  mask: boolean,
-): PreparedReference {
+export function prepareReference(reference: RawImage, plan: BlendPlan): PreparedReference {
   const { style } = plan.checked;
-  const lighting = fitLighting(reference, mask && plan.included !== undefined);
+  // With a mask, the drift is fitted where windows come from (alpha ≥ 128), as quilting does.
+  const lighting = fitLighting(reference, plan.included !== undefined);
   const ref = stylise(removeLighting(reference, lighting), style).data;
   const n = reference.width * reference.height;
   const basis = principalAxes(ref, n, plan.included);

@@ -21,7 +21,10 @@ export interface BlendPlan {
   region: SourceRegion;
   /** With a mask: 1 for the reference pixels the histograms are taken from (alpha ≥ 128). */
   included?: Uint8Array;
-  /** The exponent of the barycentric weights: 1 a soft blend, higher a crisper one. */
+  /**
+   * The exponent of the barycentric weights in the detail's blend, 2 + 6 × similarity: 2 a soft
+   * blend, 8 a crisp one (kernel.ts eases the broad band's towards 1).
+   */
   sharpness: number;
   /** The chance that a vertex's window is turned or mirrored. */
   turnChance: number;

@@ -32,7 +32,7 @@ export function blendSeries(
   if (!Number.isInteger(faces) || faces < 1) throw new RangeError('faces must be at least 1');
   const plan = planBlending(reference, options);
   if (!plan) return undefined;
-  const prepared = prepareReference(reference, plan, options.mask);
+  const prepared = prepareReference(reference, plan);
   const { lattice, region, turnChance } = plan;
   const seed = options.seed >>> 0;
   const done: RawImage[] = [];
