@@ -20,7 +20,7 @@ import { stylise } from '../quilting/tones.js';
 import { principalAxes, project, type ColourBasis } from './colour-space.js';
 import { gaussianise, type InverseTable } from './gaussianise.js';
 import { splitBands } from './bands.js';
-import { blendWith } from './kernel.js';
+import { blendWith, colourBin } from './kernel.js';
 import { planBlending, type BlendPlan } from './plan.js';
 import { drawVertices } from './vertices.js';
 
@@ -39,6 +39,13 @@ export interface PreparedReference {
   /** The broad band's share of the Gaussian values' variance (mean over the channels). */
   lowShare: number;
   inverse: InverseTable[];
+  /** The reference's colours (after the lighting and style passes), RGBA. */
+  colours: Uint8Array;
+  /**
+   * 1 for the colour bins (kernel.ts's colourBin) within one bin of a colour the reference has
+   * (at least 1 pixel in 10 000): a blended colour outside them is replaced.
+   */
+  palette: Uint8Array;
   /** The lighting drift taken out (put back over a non-seamless output). */
   lighting: ReturnType<typeof fitLighting>;
   style: number;
@@ -90,6 +97,8 @@ export function prepareReference(reference: RawImage, plan: BlendPlan): Prepared
   return {
     basis,
     bands: interleaved,
+    colours: ref,
+    palette: palette(ref, n, plan.included),
     lowShare: lowShare(bands),
     inverse: gaussianised.map((g) => g.inverse),
     lighting,
@@ -122,4 +131,27 @@ function variance(values: Float32Array): number {
   }
   const mean = s / values.length;
   return q / values.length - mean * mean;
+}
+
+/** The colour bins near the reference's colours (see PreparedReference.palette). */
+function palette(colours: Uint8Array, n: number, included?: Uint8Array): Uint8Array {
+  const counts = new Uint32Array(4096);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    if (included && included[i] !== 1) continue;
+    counts[colourBin(colours[i * 4]!, colours[i * 4 + 1]!, colours[i * 4 + 2]!)]!++;
+    total++;
+  }
+  const near = new Uint8Array(4096);
+  for (let k = 0; k < 4096; k++) {
+    if (counts[k]! < Math.max(1, total * 1e-4)) continue;
+    const [r, g, b] = [k >> 8, (k >> 4) & 15, k & 15];
+    for (let i = Math.max(0, r - 1); i <= Math.min(15, r + 1); i++) {
+      for (let j = Math.max(0, g - 1); j <= Math.min(15, g + 1); j++) {
+        for (let l = Math.max(0, b - 1); l <= Math.min(15, b + 1); l++)
+          near[(i * 16 + j) * 16 + l] = 1;
+      }
+    }
+  }
+  return near;
 }

@@ -46,6 +46,7 @@ export function blendWith(
   const lowPowers = powers(lowSharpness);
   const highPowers = powers(sharpness);
   const { axes, mean } = prepared.basis;
+  const { palette, colours } = prepared;
   onProgress?.(0);
   for (let y = 0; y < H; y++) {
     const v = y / lattice.b;
@@ -74,6 +75,8 @@ export function blendWith(
       let high1 = 0;
       let high2 = 0;
       let highNorm = 0;
+      let dominant = 0;
+      let dominantWeight = -1;
       for (let k = 0; k < 3; k++) {
         const w = tri[3 * k + 2]!;
         if (!(w > 0)) continue;
@@ -84,6 +87,10 @@ export function blendWith(
             (x - table.vx[at]!) * table.xStep[at]! +
             (y - table.vy[at]!) * table.yStep[at]!) *
           6;
+        if (w > dominantWeight) {
+          dominantWeight = w;
+          dominant = s / 6;
+        }
         const wl = power(lowPowers, w);
         low0 += wl * bands[s]!;
         low1 += wl * bands[s + 1]!;
@@ -104,9 +111,19 @@ export function blendWith(
       const c2 = fromGaussian(i2, low2 * ls + high2 * hs);
       // Back to RGB (colour-space.ts's unproject, inlined: the basis is orthonormal).
       const p = y * W + x;
-      r[p] = mean[0] + axes[0]! * c0 + axes[3]! * c1 + axes[6]! * c2;
-      g[p] = mean[1] + axes[1]! * c0 + axes[4]! * c1 + axes[7]! * c2;
-      b[p] = mean[2] + axes[2]! * c0 + axes[5]! * c1 + axes[8]! * c2;
+      const rv = mean[0] + axes[0]! * c0 + axes[3]! * c1 + axes[6]! * c2;
+      const gv = mean[1] + axes[1]! * c0 + axes[4]! * c1 + axes[7]! * c2;
+      const bv2 = mean[2] + axes[2]! * c0 + axes[5]! * c1 + axes[8]! * c2;
+      if (palette[colourBin(rv, gv, bv2)] === 1) {
+        r[p] = rv;
+        g[p] = gv;
+        b[p] = bv2;
+      } else {
+        // A colour the reference has (almost) nowhere: the dominant window's pixel instead.
+        r[p] = colours[dominant * 4]!;
+        g[p] = colours[dominant * 4 + 1]!;
+        b[p] = colours[dominant * 4 + 2]!;
+      }
     }
     if ((y & 15) === 15) onProgress?.((y + 1) / H);
   }
@@ -169,4 +186,10 @@ function vertexTable(lattice: Lattice, draws: VertexDraws, Wr: number) {
     }
   }
   return table;
+}
+
+/** The bin of a colour in the palette (16 levels per channel), values clamped to 0..255. */
+export function colourBin(r: number, g: number, b: number): number {
+  const q = (v: number) => (v <= 0 ? 0 : v >= 255 ? 15 : Math.floor(v / 16));
+  return (q(r) * 16 + q(g)) * 16 + q(b);
 }
