@@ -190,6 +190,9 @@ function vertexTable(lattice: Lattice, draws: VertexDraws, Wr: number) {
 
 /** The bin of a colour in the palette (16 levels per channel), values clamped to 0..255. */
 export function colourBin(r: number, g: number, b: number): number {
-  const q = (v: number) => (v <= 0 ? 0 : v >= 255 ? 15 : Math.floor(v / 16));
-  return (q(r) * 16 + q(g)) * 16 + q(b);
+  return (level16(r) * 16 + level16(g)) * 16 + level16(b);
+}
+
+function level16(v: number): number {
+  return v <= 0 ? 0 : v >= 255 ? 15 : Math.floor(v / 16);
 }
