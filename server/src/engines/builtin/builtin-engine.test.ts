@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYNTHESIS_USED_METADATA_KEY, type SynthesisMode } from '@tessera/contract';
 import type { GenerateParams } from '../engine.js';
 import type { RawImage } from '../../imaging/raw-image.js';
 import { BuiltinEngine } from './builtin-engine.js';
 import { FORM_DEFAULTS } from '../../testing/generate-params.js';
 import { bricks } from './test-references.js';
+import { granite } from './test-references-stochastic.js';
 
 let dir: string;
 let referencePath: string;
@@ -150,6 +152,24 @@ describe('BuiltinEngine', () => {
     );
     await expect(running).rejects.toMatchObject({ name: 'AbortError' });
     expect(outputs()).toEqual([]);
+  });
+
+  it('blends a stochastic reference and quilts a structured one unless told, and says which (issue 27)', async () => {
+    const granitePath = path.join(dir, 'reference-granite.png');
+    await writePng(granite(192, 192), granitePath);
+    const run = async (reference: string, synthesis?: SynthesisMode) => {
+      const job = params({ referencePath: reference, width: 256, height: 256, synthesis });
+      const result = await engine.generate(job, () => undefined, never);
+      fs.rmSync(job.outputPath);
+      return result.metadata?.[SYNTHESIS_USED_METADATA_KEY];
+    };
+    const used = await Promise.all([
+      run(granitePath),
+      run(referencePath),
+      run(granitePath, 'quilting'),
+      run(referencePath, 'blending'),
+    ]);
+    expect(used).toEqual(['blending', 'quilting', 'quilting', 'blending']);
   });
 
   it('a job aborted before it starts rejects at once', async () => {

@@ -15,8 +15,10 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import {
   PROMPT_TERMS_METADATA_KEY,
   previewSettingsIn,
+  SYNTHESIS_USED_METADATA_KEY,
   understandPrompts,
   type PreviewSettings,
+  type SynthesisUsed,
 } from '@tessera/contract';
 import type {
   Engine,
@@ -79,6 +81,7 @@ export class BuiltinEngine implements Engine {
       let lastPercent = -1;
       let encoded = 0;
       let size: GeneratedImage = { width: 0, height: 0 };
+      let used: SynthesisUsed = 'quilting';
       const writes: Promise<unknown>[] = [];
 
       const report = (percent: number) => {
@@ -120,7 +123,7 @@ export class BuiltinEngine implements Engine {
               report(100);
               settled = true;
               signal.removeEventListener('abort', onAbort);
-              resolve({ ...size, metadata: imageMetadata(job.settings) });
+              resolve({ ...size, metadata: imageMetadata(job.settings, used) });
             },
             (error: unknown) => fail(error instanceof Error ? error : new Error(String(error))),
           );
@@ -140,6 +143,7 @@ export class BuiltinEngine implements Engine {
             }
             encoded++;
             size = { width, height };
+            used = message.synthesis;
             writes.push(writeFile(partial, png));
             if (encoded === paths.length) writes.push(finish());
             break;
@@ -164,14 +168,18 @@ export class BuiltinEngine implements Engine {
 /**
  * What the engine adds to each image's metadata (services/generation.ts merges it in): the
  * prompt terms it understood, which Image Details shows and a Remix, sending the same prompts,
- * records again.
+ * records again; and the synthesis it used (quilting or blending; issue 27).
  */
-export function imageMetadata(settings: PreviewSettings): Record<string, unknown> {
+export function imageMetadata(
+  settings: PreviewSettings,
+  used: SynthesisUsed,
+): Record<string, unknown> {
   return {
     [PROMPT_TERMS_METADATA_KEY]: understandPrompts(
       settings.positivePrompt,
       settings.negativePrompt,
     ),
+    [SYNTHESIS_USED_METADATA_KEY]: used,
   };
 }
 

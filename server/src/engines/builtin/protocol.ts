@@ -1,5 +1,5 @@
 /** Messages between the builtin engine and its worker thread (`worker.ts`). */
-import type { PreviewSettings } from '@tessera/contract';
+import type { PreviewSettings, SynthesisUsed } from '@tessera/contract';
 
 /** The worker's `workerData`: the job's settings as they came (prompts/apply.ts reads prompts). */
 export interface WorkerJob {
@@ -14,7 +14,14 @@ export type WorkerMessage =
   | { type: 'progress'; percent: number }
   /**
    * One face's encoded PNG (its buffer transferred; face 1 for a single image), as each is
-   * finished; the engine writes it to the face's path.
+   * finished; the engine writes it to the face's path. `synthesis`: the mode that made it.
    */
-  | { type: 'done'; face: number; width: number; height: number; png: Uint8Array }
+  | {
+      type: 'done';
+      face: number;
+      width: number;
+      height: number;
+      png: Uint8Array;
+      synthesis: SynthesisUsed;
+    }
   | { type: 'failed'; message: string };

@@ -1,20 +1,22 @@
 /**
  * The builtin engine's worker thread: decodes the reference, resizes it to the working size,
  * applies the prompts to it (prompts/apply.ts: colours, finish, then the scale), synthesizes the
- * texture (quilting/synthesize.ts) and encodes the PNG, reporting progress on the way. All the
- * heavy work of a preview happens here, off the server's event loop. Started by
+ * texture (quilting, or blending for a stochastic reference: blending/dispatch.ts) and encodes
+ * the PNG, reporting progress on the way. All the heavy work of a preview happens here, off the
+ * server's event loop. Started by
  * builtin-engine.ts with a {@link WorkerJob} as `workerData`; a series makes every face here, in
  * one worker, posting each face's PNG as it is encoded. It may be terminated at any time, and
  * writes no file (the engine does, so that a terminated worker can leave none behind).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { SynthesisUsed } from '@tessera/contract';
 import sharp from 'sharp';
 import { decodeToRaw } from '../../imaging/decode.js';
 import type { RawImage } from '../../imaging/raw-image.js';
+import { chooseSynthesis, synthesizeFaces } from './blending/dispatch.js';
 import { applyPrompts, promptPlan, scaledWorkingSize } from './prompts/apply.js';
 import type { WorkerJob, WorkerMessage } from './protocol.js';
-import { synthesizeSeries } from './quilting/series.js';
-import { synthesize, workingSize } from './quilting/synthesize.js';
+import { workingSize } from './quilting/synthesize.js';
 
 /** Progress milestones, in percent: decoded and resized, synthesized, encoded. */
 const DECODED = 5;
@@ -46,21 +48,23 @@ async function run(job: WorkerJob): Promise<void> {
   const reference = await toWorkingSize(prepared, scaled);
   report(DECODED);
   const onProgress = (fraction: number) => report(DECODED + (SYNTHESIZED - DECODED) * fraction);
-  if (job.faces <= 1) {
-    const image = synthesize(reference, settings, onProgress);
-    await encodeAndPost(1, image, true);
-    return;
-  }
-  // A series: each face is encoded (on sharp's threads) while the next one is synthesized.
+  // Quilting or blending (issue 27): the settings' choice, or by the reference when 'auto'.
+  const { used } = chooseSynthesis(reference, settings);
+  // Each face of a series is encoded (on sharp's threads) while the next one is synthesized.
   const posted: Promise<void>[] = [];
-  synthesizeSeries(reference, settings, job.faces, onProgress, (face, { image }) => {
-    posted.push(encodeAndPost(face, image, face === job.faces));
+  synthesizeFaces(reference, settings, job.faces, used, onProgress, (face, image) => {
+    posted.push(encodeAndPost(face, image, face === job.faces, used));
   });
   await Promise.all(posted);
 }
 
 /** Encodes a face and posts it; `last`: the job's last face (progress reaches ENCODED). */
-async function encodeAndPost(face: number, image: RawImage, last: boolean): Promise<void> {
+async function encodeAndPost(
+  face: number,
+  image: RawImage,
+  last: boolean,
+  synthesis: SynthesisUsed,
+): Promise<void> {
   const encoded = await sharp(image.data, {
     raw: { width: image.width, height: image.height, channels: 4 },
   })
@@ -70,7 +74,9 @@ async function encodeAndPost(face: number, image: RawImage, last: boolean): Prom
   if (last) report(ENCODED);
   // A copy owning its memory, so that it can be transferred rather than cloned.
   const png = new Uint8Array(encoded);
-  post({ type: 'done', face, width: image.width, height: image.height, png }, [png.buffer]);
+  post({ type: 'done', face, width: image.width, height: image.height, png, synthesis }, [
+    png.buffer,
+  ]);
 }
 
 /** The reference resized (Lanczos, alpha-aware) to `size`, a working size, if not already. */
