@@ -3,7 +3,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROMPT_TERMS_METADATA_KEY, promptColour, understandPrompts } from '@tessera/contract';
+import {
+  PROMPT_TERMS_METADATA_KEY,
+  promptColour,
+  SYNTHESIS_USED_METADATA_KEY,
+  understandPrompts,
+} from '@tessera/contract';
 import { converter } from 'culori';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +136,7 @@ describe('the builtin engine reads the prompts', () => {
     expect(a!.pixels.equals(c!.pixels)).toBe(false);
     expect(a!.result.metadata).toEqual({
       [PROMPT_TERMS_METADATA_KEY]: understandPrompts('terracotta', 'blurry'),
+      [SYNTHESIS_USED_METADATA_KEY]: 'quilting',
     });
     expect(c!.result.metadata?.[PROMPT_TERMS_METADATA_KEY]).toEqual({
       positive: [{ kind: 'colour', id: 'sage', modifiers: [], text: 'sage' }],
