@@ -1,12 +1,16 @@
 // @vitest-environment jsdom
 import { API_ROUTES, CONTROL_HELP, SCREEN_PATHS, promptColour } from '@tessera/contract';
 import type { PreviewEngine } from '@tessera/contract';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GenerateScreen } from './generate-screen';
-import { clearGenerateSessions } from './generate-session';
-import { fakeServer, renderWithApp } from './testing';
+import {
+  fakeServer,
+  renderGenerateScreen,
+  renderWithApp,
+  setUpGenerateScreenTests,
+} from './testing';
 
 /** A colour of the vocabulary as the browser computes a background: "rgb(194, 100, 60)". */
 function cssColour(id: string): string {
@@ -20,27 +24,7 @@ function cssColour(id: string): string {
 
 vi.mock('./image-size', () => ({ readImageSize: async () => ({ width: 512, height: 512 }) }));
 
-beforeEach(() => {
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  URL.createObjectURL = vi.fn(() => 'blob:reference');
-  URL.revokeObjectURL = vi.fn();
-});
-
-afterEach(() => {
-  cleanup();
-  clearGenerateSessions();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
-
-function setUp(options: Parameters<typeof fakeServer>[0] = {}) {
-  const server = fakeServer(options);
-  vi.stubGlobal('fetch', server.fetch);
-  renderWithApp(server.client, SCREEN_PATHS.generate, [
-    { path: SCREEN_PATHS.generate, element: <GenerateScreen pollIntervalMs={0} /> },
-  ]);
-  return { server, user: userEvent.setup() };
-}
+setUpGenerateScreenTests();
 
 /** The control's description (aria-describedby), as a screen reader reads it. */
 function description(label: string): string {
@@ -65,7 +49,7 @@ async function engineKnown(engine: PreviewEngine) {
 
 describe('the prompt chips (builtin engine)', () => {
   it('show the understood words as typed, and name the words left to the AI engine', async () => {
-    const { user } = setUp();
+    const { user } = renderGenerateScreen();
     await engineKnown('builtin');
     const positive = screen.getByLabelText('Positive Prompt');
     await user.type(positive, 'piezas grandes terracota');
@@ -86,7 +70,7 @@ describe('the prompt chips (builtin engine)', () => {
   });
 
   it("say the negative prompt's words are excluded", async () => {
-    const { user } = setUp();
+    const { user } = renderGenerateScreen();
     await engineKnown('builtin');
     await user.type(screen.getByLabelText('Negative Prompt'), 'Blanco roto, glossy people');
     expect(chips('Excluded:')).toEqual(['Blanco roto', 'Finishglossy']);
@@ -95,7 +79,7 @@ describe('the prompt chips (builtin engine)', () => {
   });
 
   it('are not shown with ComfyUI, which reads every word', async () => {
-    const { user } = setUp({ engine: 'comfyui' });
+    const { user } = renderGenerateScreen({ engine: 'comfyui' });
     await engineKnown('comfyui');
     await user.type(screen.getByLabelText('Positive Prompt'), 'terracotta mossy wall');
     expect(screen.queryByRole('list', { name: 'Understood:' })).toBeNull();
@@ -106,7 +90,7 @@ describe('the prompt chips (builtin engine)', () => {
 
 describe("each control's help on the engine", () => {
   it('says what the sliders do on the builtin engine, and marks nothing inert', async () => {
-    setUp();
+    renderGenerateScreen();
     await engineKnown('builtin');
     expect(description('Similarity')).toBe('How closely the layout follows the reference');
     expect(description('Prompt Adherence')).toMatch(/^Patch size/);
@@ -122,7 +106,7 @@ describe("each control's help on the engine", () => {
   });
 
   it('says the AI meaning with ComfyUI, and marks Synthesis as doing nothing there', async () => {
-    setUp({ engine: 'comfyui' });
+    renderGenerateScreen({ engine: 'comfyui' });
     await engineKnown('comfyui');
     expect(description('Imagination Weight')).toBe(CONTROL_HELP.comfyui.imaginationWeight.text);
     expect(description('Prompt Adherence')).toMatch(/IP-Adapter/);
@@ -156,7 +140,7 @@ describe("each control's help on the engine", () => {
 
 describe('the Synthesis select', () => {
   it('offers Automatic (the default), Quilting and Blending, and sends a mode only when chosen', async () => {
-    const { server, user } = setUp();
+    const { server, user } = renderGenerateScreen();
     const select = screen.getByLabelText<HTMLSelectElement>('Synthesis');
     expect(select.value).toBe('auto');
     expect(

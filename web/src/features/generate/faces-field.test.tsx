@@ -1,37 +1,15 @@
 // @vitest-environment jsdom
-import { TEXTS, SCREEN_PATHS } from '@tessera/contract';
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GenerateScreen } from './generate-screen';
-import { clearGenerateSessions } from './generate-session';
-import { fakeServer, renderWithApp } from './testing';
+import { TEXTS } from '@tessera/contract';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import type userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { renderGenerateScreen, setUpGenerateScreenTests } from './testing';
 
 // The Faces field of the Generate screen and its series in the footer (issue 25).
 
 vi.mock('./image-size', () => ({ readImageSize: async () => ({ width: 512, height: 512 }) }));
 
-beforeEach(() => {
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  URL.createObjectURL = vi.fn(() => 'blob:reference');
-  URL.revokeObjectURL = vi.fn();
-});
-
-afterEach(() => {
-  cleanup();
-  clearGenerateSessions();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
-
-function setUp(options: Parameters<typeof fakeServer>[0] = {}) {
-  const server = fakeServer(options);
-  vi.stubGlobal('fetch', server.fetch);
-  renderWithApp(server.client, SCREEN_PATHS.generate, [
-    { path: SCREEN_PATHS.generate, element: <GenerateScreen pollIntervalMs={0} /> },
-  ]);
-  return { server, user: userEvent.setup() };
-}
+setUpGenerateScreenTests();
 
 async function readyToGenerate(user: ReturnType<typeof userEvent.setup>) {
   const input = document.querySelector<HTMLInputElement>('input[type="file"]');
@@ -51,7 +29,7 @@ const generateButton = () => screen.getByRole('button', { name: /^Generat/ });
 
 describe('the Faces field (issue 25)', () => {
   it('sits beside Batch Size: 1 to 12, 1 by default, with its hint', () => {
-    setUp();
+    renderGenerateScreen();
     const faces = screen.getByLabelText<HTMLInputElement>('Faces');
     expect([faces.value, faces.min, faces.max, faces.step]).toEqual(['1', '1', '12', '1']);
     expect(faces.closest('.generate-grid')).toBe(
@@ -62,7 +40,7 @@ describe('the Faces field (issue 25)', () => {
   });
 
   it.each(['0', '13', '2.5', ''])('refuses %j with its range and posts nothing', async (value) => {
-    const { server, user } = setUp();
+    const { server, user } = renderGenerateScreen();
     await readyToGenerate(user);
     await setFaces(user, value);
     await user.click(generateButton());
@@ -74,7 +52,7 @@ describe('the Faces field (issue 25)', () => {
   });
 
   it('with Faces 1 posts no faces field and fills one placeholder per item, as the spec has it', async () => {
-    const { server, user } = setUp();
+    const { server, user } = renderGenerateScreen();
     await readyToGenerate(user);
     await user.click(generateButton());
     await waitFor(() => expect(generateButton().textContent).toBe('Generate'));
@@ -89,7 +67,9 @@ describe('the Faces field (issue 25)', () => {
   });
 
   it('Faces 3: one placeholder per face, then the series in the footer, every face tagged', async () => {
-    const { server, user } = setUp({ tags: [{ id: 'tag-stone', name: 'Stone', color: '#777' }] });
+    const { server, user } = renderGenerateScreen({
+      tags: [{ id: 'tag-stone', name: 'Stone', color: '#777' }],
+    });
     await readyToGenerate(user);
     await setFaces(user, '3');
     await user.click(screen.getByText('Tags'));
@@ -128,7 +108,7 @@ describe('the Faces field (issue 25)', () => {
   });
 
   it("a face reloaded from the footer sets Faces to its series' size; a single image sets 1", async () => {
-    const { user } = setUp();
+    const { user } = renderGenerateScreen();
     await readyToGenerate(user);
     await setFaces(user, '2');
     await user.click(generateButton());

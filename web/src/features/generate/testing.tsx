@@ -2,11 +2,15 @@
 import { API_ROUTES, ldThumbnailUrl, seriesMetadata } from '@tessera/contract';
 import type { GenerationStatusResponse, LdImage, PreviewEngine, Tag } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { cleanup, render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { SCREEN_PATHS } from '@tessera/contract';
 import { MessagingProvider } from '../../lib/messaging';
+import { GenerateScreen } from './generate-screen';
+import { clearGenerateSessions } from './generate-session';
 import type { RequestClient } from '../../lib/messaging';
 
 export interface FakeServerOptions {
@@ -169,4 +173,33 @@ export function renderWithApp(
       </MessagingProvider>
     </QueryClientProvider>,
   );
+}
+
+/**
+ * What every Generate screen test needs around it: the object URLs jsdom has not, logged
+ * failures kept off the output (the tests read the screen), and a clean screen and session
+ * after each test. Call it at the top of the test file.
+ */
+export function setUpGenerateScreenTests(): void {
+  beforeEach(() => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    URL.createObjectURL = vi.fn(() => 'blob:reference');
+    URL.revokeObjectURL = vi.fn();
+  });
+  afterEach(() => {
+    cleanup();
+    clearGenerateSessions();
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+}
+
+/** The Generate screen at its route on a fake server, and a user to drive it. */
+export function renderGenerateScreen(options: FakeServerOptions = {}) {
+  const server = fakeServer(options);
+  vi.stubGlobal('fetch', server.fetch);
+  renderWithApp(server.client, SCREEN_PATHS.generate, [
+    { path: SCREEN_PATHS.generate, element: <GenerateScreen pollIntervalMs={0} /> },
+  ]);
+  return { server, user: userEvent.setup() };
 }
