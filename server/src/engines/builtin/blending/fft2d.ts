@@ -62,24 +62,7 @@ export function circularAutocorrelation(
   H: number,
   gain?: (fx: number, fy: number) => number,
 ): Float64Array {
-  const s: Spectrum = { data: new Float64Array(2 * W * H), W, H };
-  let mean = 0;
-  for (let i = 0; i < W * H; i++) mean += values[i]!;
-  mean /= W * H;
-  for (let i = 0; i < W * H; i++) s.data[2 * i] = values[i]! - mean;
-  fft2d(s);
-  // Power spectrum (filtered): its inverse transform is the autocorrelation (Wiener–Khinchin).
-  for (let fy = 0; fy < H; fy++) {
-    const vy = fy < H / 2 ? fy / H : fy / H - 1;
-    for (let fx = 0; fx < W; fx++) {
-      const vx = fx < W / 2 ? fx / W : fx / W - 1;
-      const k = 2 * (fy * W + fx);
-      const g = gain ? gain(vx, vy) : 1;
-      s.data[k] = (s.data[k]! ** 2 + s.data[k + 1]! ** 2) * g * g;
-      s.data[k + 1] = 0;
-    }
-  }
-  fft2d(s, true);
+  const s = autocorrelationSpectrum(values, W, H, W, H, gain);
   const out = new Float64Array(W * H);
   const zero = s.data[0]!;
   if (!(zero > 1e-9)) return out;
@@ -101,6 +84,34 @@ export function linearAutocorrelation(
 ): Float64Array {
   const PW = powerOfTwoAtLeast(2 * W);
   const PH = powerOfTwoAtLeast(2 * H);
+  const s = autocorrelationSpectrum(values, W, H, PW, PH, gain);
+  const OW = 2 * W - 1;
+  const out = new Float64Array(OW * (2 * H - 1));
+  const zero = s.data[0]! / (W * H);
+  if (!(zero > 1e-9)) return out;
+  for (let dy = 1 - H; dy < H; dy++) {
+    for (let dx = 1 - W; dx < W; dx++) {
+      const k = ((dy + PH) % PH) * PW + ((dx + PW) % PW);
+      const pairs = (W - Math.abs(dx)) * (H - Math.abs(dy));
+      out[(dy + H - 1) * OW + dx + W - 1] = s.data[2 * k]! / pairs / zero;
+    }
+  }
+  return out;
+}
+
+/**
+ * The W × H values, less their mean, laid in the corner of a PW × PH plane (zeros elsewhere),
+ * transformed, squared to the power spectrum (times the gain squared) and transformed back:
+ * the circular autocorrelation of that plane, unnormalised (Wiener–Khinchin).
+ */
+function autocorrelationSpectrum(
+  values: Float64Array,
+  W: number,
+  H: number,
+  PW: number,
+  PH: number,
+  gain?: (fx: number, fy: number) => number,
+): Spectrum {
   const s: Spectrum = { data: new Float64Array(2 * PW * PH), W: PW, H: PH };
   let mean = 0;
   for (let i = 0; i < W * H; i++) mean += values[i]!;
@@ -120,16 +131,5 @@ export function linearAutocorrelation(
     }
   }
   fft2d(s, true);
-  const OW = 2 * W - 1;
-  const out = new Float64Array(OW * (2 * H - 1));
-  const zero = s.data[0]! / (W * H);
-  if (!(zero > 1e-9)) return out;
-  for (let dy = 1 - H; dy < H; dy++) {
-    for (let dx = 1 - W; dx < W; dx++) {
-      const k = ((dy + PH) % PH) * PW + ((dx + PW) % PW);
-      const pairs = (W - Math.abs(dx)) * (H - Math.abs(dy));
-      out[(dy + H - 1) * OW + dx + W - 1] = s.data[2 * k]! / pairs / zero;
-    }
-  }
-  return out;
+  return s;
 }
