@@ -14,6 +14,7 @@ import type { ImageRecord, ImageRepository, NewImage } from '../store/images.js'
 import { silentLogger, tempDir } from '../testing/fixtures.js';
 import { bricksPng } from '../testing/http.js';
 import { PREVIEW_PARAMS } from '../testing/job-params.js';
+import { jobRecord } from '../testing/records.js';
 import { strictFake } from '../testing/strict-fake.js';
 import { GenerationService } from './generation.js';
 
@@ -60,24 +61,13 @@ function service(): GenerationService {
 let jobs = 0;
 function previewJob(params: Partial<PreviewJobParams>): JobRecord<'preview'> {
   jobs++;
-  return {
-    id: jobs,
-    publicId: `job-${jobs}`,
-    ownerId: owner.id,
-    status: 'in_progress',
-    percent: 0,
-    output: null,
-    error: null,
-    attempts: 1,
-    maxAttempts: 3,
-    runAfter: '2026-01-01T00:00:00.000Z',
-    dedupeKey: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    queueOrder: 0,
-    remotePrompt: null,
-    kind: 'preview',
-    params: { ...PREVIEW_PARAMS, width: 128, height: 128, seamless: false, ...params },
-  };
+  return jobRecord(
+    {
+      kind: 'preview',
+      params: { ...PREVIEW_PARAMS, width: 128, height: 128, seamless: false, ...params },
+    },
+    { id: jobs, publicId: `job-${jobs}`, ownerId: owner.id, status: 'in_progress', attempts: 1 },
+  );
 }
 
 /** Runs the job as the runner does; the LD image's record. */

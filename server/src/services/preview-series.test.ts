@@ -11,6 +11,7 @@ import type { ImageRecord, ImageRepository, NewImage } from '../store/images.js'
 import { silentLogger, tempDir } from '../testing/fixtures.js';
 import { bricksPng } from '../testing/http.js';
 import { PREVIEW_PARAMS } from '../testing/job-params.js';
+import { jobRecord } from '../testing/records.js';
 import { faceColour, seriesTestEngine, type SeriesTestEngine } from '../testing/series-engine.js';
 import { strictFake } from '../testing/strict-fake.js';
 import { GenerationService } from './generation.js';
@@ -70,24 +71,10 @@ function previewJob(faces: number | undefined, output: string | null): JobRecord
     height: 64,
     ...(faces !== undefined && { faces }),
   };
-  return {
-    id: 1,
-    publicId: 'job-1',
-    ownerId: owner.id,
-    status: 'in_progress',
-    percent: 0,
-    output,
-    error: null,
-    attempts: output === null ? 1 : 2,
-    maxAttempts: 3,
-    runAfter: '2026-01-01T00:00:00.000Z',
-    dedupeKey: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    queueOrder: 0,
-    remotePrompt: null,
-    kind: 'preview',
-    params,
-  };
+  return jobRecord(
+    { kind: 'preview', params },
+    { ownerId: owner.id, status: 'in_progress', output, attempts: output === null ? 1 : 2 },
+  );
 }
 
 /** Runs the job as the runner does; `reserved` holds the name it reserved. */
