@@ -2,14 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SYNTHESIS_USED_METADATA_KEY, type SynthesisMode } from '@tessera/contract';
-import sharp from 'sharp';
 import { repetition } from '../server/src/engines/builtin/blending/repetition.js';
 import { BuiltinEngine } from '../server/src/engines/builtin/builtin-engine.js';
 import type { GenerateParams } from '../server/src/engines/engine.js';
 import { stochasticReferences } from '../server/src/engines/builtin/test-references-stochastic.js';
-import type { RawImage } from '../server/src/imaging/raw-image.js';
 import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
 import { machineLine } from './machine.js';
+import { readRawImage, writeRawPng } from './raw-png.js';
 import { ms, ratio, verdict } from './stats.js';
 
 /**
@@ -40,7 +39,7 @@ async function main(): Promise<void> {
     for (const size of SIZES) {
       for (const [name, reference] of Object.entries(stochasticReferences(size))) {
         const referencePath = path.join(dir, `${name}-${size}.png`);
-        await writePng(reference, referencePath);
+        await writeRawPng(reference, referencePath);
         const run = async (synthesis: SynthesisMode) => {
           const params: GenerateParams = {
             ...FORM_DEFAULTS,
@@ -61,7 +60,7 @@ async function main(): Promise<void> {
             new AbortController().signal,
           );
           const time = performance.now() - start;
-          const image = await readPng(params.outputPath);
+          const image = await readRawImage(params.outputPath);
           return {
             time,
             used: result.metadata?.[SYNTHESIS_USED_METADATA_KEY],
@@ -89,20 +88,6 @@ async function main(): Promise<void> {
       `slowest blending job ${ms(slowest)} | goal < ${TIME_GOAL_MS / 1000} s per LD image: ` +
       verdict(slowest < TIME_GOAL_MS),
   );
-}
-
-function writePng(image: RawImage, target: string): Promise<unknown> {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
-    .png()
-    .toFile(target);
-}
-
-async function readPng(file: string): Promise<RawImage> {
-  const { data, info } = await sharp(file)
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data), width: info.width, height: info.height };
 }
 
 await main();

@@ -1,15 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
 import { BuiltinEngine } from '../server/src/engines/builtin/builtin-engine.js';
 import { autocorrelation, layFloor } from '../server/src/engines/builtin/quilting/floor.js';
 import { joinRatio } from '../server/src/engines/builtin/quilting/seam-metrics.js';
 import type { GenerateParams } from '../server/src/engines/engine.js';
-import type { RawImage } from '../server/src/imaging/raw-image.js';
 import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
 import { bricksPng } from '../server/src/testing/http.js';
 import { machineLine } from './machine.js';
+import { readRawImage } from './raw-png.js';
 import { ms, ratio, verdict } from './stats.js';
 
 /**
@@ -67,7 +66,7 @@ async function main(): Promise<void> {
         `ratio ${ratio(series / singles)} | goal < ${TIME_GOAL}×: ${verdict(series / singles < TIME_GOAL)}`,
     );
 
-    const faces = await Promise.all(seriesPaths.map(readRaw));
+    const faces = await Promise.all(seriesPaths.map(readRawImage));
     let worstJoin = 0;
     for (const a of faces) {
       for (const b of faces) {
@@ -84,14 +83,6 @@ async function main(): Promise<void> {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function readRaw(file: string): Promise<RawImage> {
-  const { data, info } = await sharp(file)
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data), width: info.width, height: info.height };
 }
 
 await main();
