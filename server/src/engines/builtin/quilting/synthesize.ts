@@ -40,6 +40,7 @@ import {
   restoreKeep,
   type SharedFrame,
 } from './frame.js';
+import { followStructure, readStructure } from './structure.js';
 import { stylise, writeBack } from './tones.js';
 import { frameTorus, gridPositions } from './torus.js';
 
@@ -109,6 +110,18 @@ export function synthesizeTraced(
 
   // Patch size, and where patches may be copied from (the mask).
   let P = patchSize(reference, { width: W, height: H, seamless, promptAdherence: adherence });
+  // An oriented reference (planks, stripes): patches that carry a typical run along the grain.
+  let structureWeight = repair ? STRUCTURE_WEIGHT : 0;
+  if (repair && seams.followStructure !== false && !options.mask) {
+    const outSide = Math.min(W, H);
+    const maxSide = Math.min(Wr, Hr, seamless ? Math.floor(outSide / 2) : outSide);
+    ({ P, structureWeight } = followStructure(
+      readStructure(reference),
+      P,
+      structureWeight,
+      maxSide,
+    ));
+  }
   let region = options.mask ? maskRegion(reference, P) : undefined;
   while (region && region.count === 0 && P > 8) {
     P = Math.max(8, Math.floor(P * 0.75));
@@ -126,7 +139,7 @@ export function synthesizeTraced(
   const space: SearchSpace = {
     ref,
     grad: luminanceGradient(ref, Wr, Hr),
-    structureWeight: repair ? STRUCTURE_WEIGHT : 0,
+    structureWeight,
     Wr,
     nvx,
     nvy,
