@@ -114,7 +114,9 @@ export function synthesizeTraced(
   let structureWeight = repair ? STRUCTURE_WEIGHT : 0;
   if (repair && seams.followStructure !== false && !options.mask) {
     const outSide = Math.min(W, H);
-    const maxSide = Math.min(Wr, Hr, seamless ? Math.floor(outSide / 2) : outSide);
+    // Room for a choice: a patch as large as the reference would leave the seed nothing to draw.
+    const refSide = Math.floor((3 * Math.min(Wr, Hr)) / 4);
+    const maxSide = Math.min(refSide, seamless ? Math.floor(outSide / 2) : outSide);
     ({ P, structureWeight } = followStructure(
       readStructure(reference),
       P,
