@@ -17,6 +17,9 @@
  * per-pixel overlap error) on each side where it overlaps existing pixels, combined at the
  * corners (a pixel is new only if every cut says so) and feathered over 3×3 pixels.
  *
+ * Structured references (planks, stripes: a strongly oriented structure tensor) get patches that
+ * carry a typical straight run along the grain and a heavier structure term (structure.ts).
+ *
  * Seamless: the grid is laid on a torus. The last column overlaps and cuts against the first,
  * the last row against the first (those closing patches are searched harder), so the
  * wrap-around is made of ordinary cuts. A torus has no edge, so the result is then framed
