@@ -29,6 +29,11 @@ export interface SeamHandling {
    * benchmark).
    */
   repair: boolean;
+  /**
+   * true (default): with `repair`, a strongly oriented reference gets patches that carry its
+   * straight runs and a heavier structure term (structure.ts). false: today's, for the benchmark.
+   */
+  followStructure?: boolean;
 }
 
 /** The options checked (sizes) and clamped to their ranges (the rest, defaulted when not finite). */

@@ -17,6 +17,9 @@
  * per-pixel overlap error) on each side where it overlaps existing pixels, combined at the
  * corners (a pixel is new only if every cut says so) and feathered over 3×3 pixels.
  *
+ * Structured references (planks, stripes: a strongly oriented structure tensor) get patches that
+ * carry a typical straight run along the grain and a heavier structure term (structure.ts).
+ *
  * Seamless: the grid is laid on a torus. The last column overlaps and cuts against the first,
  * the last row against the first (those closing patches are searched harder), so the
  * wrap-around is made of ordinary cuts. A torus has no edge, so the result is then framed
@@ -40,6 +43,7 @@ import {
   restoreKeep,
   type SharedFrame,
 } from './frame.js';
+import { followStructure, readStructure } from './structure.js';
 import { stylise, writeBack } from './tones.js';
 import { frameTorus, gridPositions } from './torus.js';
 
@@ -109,6 +113,20 @@ export function synthesizeTraced(
 
   // Patch size, and where patches may be copied from (the mask).
   let P = patchSize(reference, { width: W, height: H, seamless, promptAdherence: adherence });
+  // An oriented reference (planks, stripes): patches that carry a typical run along the grain.
+  let structureWeight = repair ? STRUCTURE_WEIGHT : 0;
+  if (repair && seams.followStructure !== false && !options.mask) {
+    const outSide = Math.min(W, H);
+    // Room for a choice: a patch as large as the reference would leave the seed nothing to draw.
+    const refSide = Math.floor((3 * Math.min(Wr, Hr)) / 4);
+    const maxSide = Math.min(refSide, seamless ? Math.floor(outSide / 2) : outSide);
+    ({ P, structureWeight } = followStructure(
+      readStructure(reference),
+      P,
+      structureWeight,
+      maxSide,
+    ));
+  }
   let region = options.mask ? maskRegion(reference, P) : undefined;
   while (region && region.count === 0 && P > 8) {
     P = Math.max(8, Math.floor(P * 0.75));
@@ -126,7 +144,7 @@ export function synthesizeTraced(
   const space: SearchSpace = {
     ref,
     grad: luminanceGradient(ref, Wr, Hr),
-    structureWeight: repair ? STRUCTURE_WEIGHT : 0,
+    structureWeight,
     Wr,
     nvx,
     nvy,

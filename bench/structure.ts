@@ -1,0 +1,87 @@
+import { synthesizeTraced } from '../server/src/engines/builtin/quilting/synthesize.js';
+import type { SynthesisOptions } from '../server/src/engines/builtin/quilting/synthesize.js';
+import { runLengths, type RunLengths } from '../server/src/engines/builtin/quilting/run-lengths.js';
+import { readStructure } from '../server/src/engines/builtin/quilting/structure.js';
+import { structuredReferences } from '../server/src/engines/builtin/test-references-stochastic.js';
+import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
+import { machineLine } from './machine.js';
+import { ms, ratio, verdict } from './stats.js';
+
+/**
+ * Structured materials (issue 27, part 6): per generated reference (planks, marble, stripes,
+ * bricks) at 1024², Square 1024×1024, plain and seamless, the form's defaults, seed 10: the
+ * straight-run lengths (quilting/run-lengths.ts: median and 75th percentile along the dominant
+ * orientation) of the reference, of today's quilting (before: structure not followed) and of
+ * structure-following quilting (after), each with its ratio to the reference's; and the
+ * synthesis time (synthesizeTraced in this process, the structure reading included) before ->
+ * after. Goal: run lengths within 25 % of the reference's, and < 3 s per LD image.
+ * STRUCTURE_BENCH_SIZE (default 1024) and STRUCTURE_BENCH_NAMES (comma-separated) narrow it.
+ */
+const SIZE = Number(process.env.STRUCTURE_BENCH_SIZE ?? 1024);
+const NAMES = (process.env.STRUCTURE_BENCH_NAMES ?? 'planks,marble,stripes,bricks').split(',');
+const TIME_GOAL_MS = 3000;
+const MARGIN = 0.25;
+
+function within(r: RunLengths, ref: RunLengths): boolean {
+  const ok = (a: number, b: number) => Math.abs(a / b - 1) <= MARGIN;
+  return ok(r.median, ref.median) && ok(r.p75, ref.p75);
+}
+
+function figures(r: RunLengths, ref: RunLengths): string {
+  return (
+    `${r.median.toFixed(0)}/${r.p75.toFixed(0)} px ` +
+    `(${ratio(r.median / ref.median)}/${ratio(r.p75 / ref.p75)})`
+  );
+}
+
+function main(): void {
+  console.log(machineLine());
+  console.log(
+    `structure, builtin engine quilting, ${SIZE}² references -> Square 1024x1024, defaults, seed 10: ` +
+      'run length median/p75 (ratio to the reference), before (today) -> after (structure followed)',
+  );
+  const references = structuredReferences(SIZE);
+  let allMet = true;
+  let slowest = 0;
+  for (const name of NAMES) {
+    const reference = references[name];
+    if (!reference) throw new Error(`no reference ${name}`);
+    const ref = runLengths(reference);
+    const reading = readStructure(reference);
+    for (const seamless of [false, true]) {
+      const options: SynthesisOptions = {
+        ...FORM_DEFAULTS,
+        width: 1024,
+        height: 1024,
+        seed: 10,
+        seamless,
+      };
+      const run = (followStructure: boolean) => {
+        const start = performance.now();
+        const { image } = synthesizeTraced(reference, options, undefined, {
+          repair: true,
+          followStructure,
+        });
+        return { time: performance.now() - start, runs: runLengths(image, ref) };
+      };
+      const before = run(false);
+      const after = run(true);
+      const met = within(after.runs, ref);
+      allMet &&= met;
+      slowest = Math.max(slowest, after.time);
+      console.log(
+        `${name.padEnd(8)} ${seamless ? 'seamless' : 'plain   '} | coherence ` +
+          `${reading.orientation.coherence.toFixed(2)} | reference ${ref.median.toFixed(0)}/${ref.p75.toFixed(0)} px | ` +
+          `${figures(before.runs, ref)} -> ${figures(after.runs, ref)}: ${verdict(met)} | ` +
+          `time ${ms(before.time)} -> ${ms(after.time)} (${ratio(after.time / before.time)})`,
+      );
+    }
+  }
+  console.log(
+    `run lengths within ${MARGIN * 100} % of the reference's: ${verdict(allMet)}; ` +
+      `slowest after ${ms(slowest)} | goal < ${TIME_GOAL_MS / 1000} s per LD image: ` +
+      verdict(slowest < TIME_GOAL_MS),
+  );
+}
+
+main();
