@@ -29,6 +29,11 @@ export interface SeamHandling {
    * benchmark).
    */
   repair: boolean;
+  /**
+   * With `repair`, whether the cut defects are re-synthesised (defect-repair.ts); default true.
+   * false: the output before that step (the baseline of the defect benchmark).
+   */
+  defects?: boolean;
 }
 
 /** The options checked (sizes) and clamped to their ranges (the rest, defaulted when not finite). */

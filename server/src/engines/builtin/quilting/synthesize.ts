@@ -25,6 +25,7 @@
 import type { RawImage } from '../../../imaging/raw-image.js';
 import { mulberry32 } from '../prng.js';
 import { fitLighting, removeLighting } from './lighting.js';
+import { repairDefects } from './defect-repair.js';
 import { maskRegion } from './mask-region.js';
 import { clampInt, colourVariance, gradientEnergy, luminanceGradient } from './numeric.js';
 import { checkOptions, patchSize, type SeamHandling, type SynthesisOptions } from './options.js';
@@ -182,7 +183,12 @@ export function synthesizeTraced(
   };
   onProgress?.(0);
   placer.placeAll(onPlaced);
-  if (redo > 0) placer.redoWorst(redo, 3 * Math.max(1, gradientEnergy(ref, Wr, Hr)), onPlaced);
+  const energy = 3 * Math.max(1, gradientEnergy(ref, Wr, Hr));
+  if (redo > 0) placer.redoWorst(redo, energy, onPlaced);
+  // Cut defects (a line that stops at a cut) re-synthesised until none is above the bound.
+  if (repair && seams.defects !== false) {
+    repairDefects(placer, { ref, Wr, Hr, energy, length: Math.ceil(P / 2) });
+  }
 
   const { canvas } = placer;
   if (repair) {
