@@ -4,18 +4,23 @@
  * seamless texture such a stretch repeats on every tile of a floor, as a stripe.
  *
  * The measure. Every pixel knows the reference pixel it was copied from (`source`). Across a cut
- * (two neighbours not copied from neighbouring reference pixels) the reference says what the step
- * should be: at the first pixel's source, its step to its own next pixel; at the second's, the
- * step from its own previous pixel; the expected step is their mean. A line that goes on across
- * the cut has a small step in the output and in the reference; a line that ends at the cut has a
- * large step in the output that the reference never has there. The disagreement of a pair is the
- * squared difference (summed over RGB) between the output's step and the expected one, divided
- * by the reference's gradient energy (the mean squared step between its neighbours, summed over
- * RGB): about 1 for a step as large as the texture's ordinary ones. A defect's score is the mean
- * disagreement along a stretch of `length` rows (for a vertical cut) or columns (horizontal), the
- * cut allowed to wander by a pixel either side, at least three quarters of it on a cut. The
- * stripe measure of an output is its worst defect score; on a seamless output the wrap-around
- * pairs count as well, since they are what a tiled floor repeats.
+ * (two neighbours not copied from neighbouring reference pixels) the reference says what the
+ * output should look like there, in two ways:
+ * - the step across the cut: at the first pixel's source, the step to its own next pixel; at the
+ *   second's, the step from its own previous pixel; the expected step is their mean, and the
+ *   output's step is compared with it (a line ending at the cut is a large step the reference
+ *   never has there);
+ * - the lines crossing the cut: the step along the cut beside the second pixel against the step
+ *   the reference has beside the first pixel's source, and the other way round (a mortar joint
+ *   whose edges stop at the cut, or edges that start from nothing). These come from the sources,
+ *   so Poisson blending, which evens out the steps, cannot hide them.
+ * A pair's disagreement is the squared difference (summed over RGB) of both, divided by the
+ * reference's gradient energy (the mean squared step between its neighbours, summed over RGB):
+ * about 1 for a step as large as the texture's ordinary ones. A defect's score is the mean
+ * disagreement along a stretch of `length` (about half a patch) rows for a vertical cut, columns
+ * for a horizontal one, the cut allowed to wander by a pixel either side, at least three quarters
+ * of it on a cut. The stripe measure of an output is its worst defect score; on a seamless output
+ * the wrap-around pairs count as well, since they are what a tiled floor repeats.
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
@@ -24,8 +29,12 @@ import { gradientEnergy } from './numeric.js';
 
 /** The pixels and their sources, and the reference they came from. */
 export interface DefectInput {
-  /** The output (RGBA), its size, and whether it is on a torus. */
-  data: Uint8Array;
+  /**
+   * The output's pixels (RGBA), for the steps across the cuts; without them (the repair, before
+   * Poisson blending evens those steps out) only the lines crossing the cuts count.
+   */
+  data?: Uint8Array;
+  /** The output's size, and whether it is on a torus. */
   W: number;
   H: number;
   seamless: boolean;
@@ -39,11 +48,6 @@ export interface DefectInput {
   energy: number;
   /** The stretch length: about half a patch. */
   length: number;
-  /**
-   * Whether the step across the cut counts (default true). Off for the repair before Poisson
-   * blending, which evens out those steps but keeps the lines along the cut as they are.
-   */
-  steps?: boolean;
 }
 
 /** A rectangle of the output to search: per column/row its output index (−1: outside). */
@@ -195,6 +199,8 @@ function pairAt(
   const hasNext = nextC < (direction === 'vertical' ? input.H : W);
   const [pn, qn] =
     direction === 'vertical' ? [nextC * W + a0, nextC * W + a1] : [a0 * W + nextC, a1 * W + nextC];
+  const spn = hasNext ? source[pn]! : -1;
+  const sqn = hasNext ? source[qn]! : -1;
   const alongR = direction === 'vertical' ? Wr : 1;
   const refHasNext = (s: number) =>
     direction === 'vertical' ? s + Wr < Wr * Hr : s % Wr !== Wr - 1;
@@ -212,13 +218,16 @@ function pairAt(
       expected += ref[sq * 4 + ch]! - ref[(sq - step) * 4 + ch]!;
       k++;
     }
-    const d = data[q * 4 + ch]! - data[p * 4 + ch]! - (k > 0 ? expected / k : 0);
-    if (input.steps !== false) e += d * d;
-    if (!hasNext) continue;
+    if (data) {
+      const d = data[q * 4 + ch]! - data[p * 4 + ch]! - (k > 0 ? expected / k : 0);
+      e += d * d;
+    }
+    // Only where both sides go on along the cut as copied (not where the cut path turns).
+    if (spn !== sp + alongR || sqn !== sq + alongR) continue;
     // The lines crossing the cut: q's step along it against the step beside p's source, and p's
     // against the step beside q's source (half weight each: two looks at one pair).
-    const dq = data[qn * 4 + ch]! - data[q * 4 + ch]! - (pHasNext ? alongRef(sp + step, ch) : 0);
-    const dp = data[pn * 4 + ch]! - data[p * 4 + ch]! - (qHasPrev ? alongRef(sq - step, ch) : 0);
+    const dq = ref[sqn * 4 + ch]! - ref[sq * 4 + ch]! - (pHasNext ? alongRef(sp + step, ch) : 0);
+    const dp = ref[spn * 4 + ch]! - ref[sp * 4 + ch]! - (qHasPrev ? alongRef(sq - step, ch) : 0);
     e += (dq * dq + dp * dp) / 2;
   }
   return e / input.energy;

@@ -137,9 +137,11 @@ export class PatchPlacer {
 
   /**
    * Searches the patch of `cell` again, held on all four sides, and keeps it only if `score` of
-   * its window (lower is better) falls; otherwise the window is put back as it was.
+   * its window (lower is better) falls; otherwise the window is put back as it was. `avoidOwn`:
+   * the search leaves out the neighbourhood of the cell's present source (else it may well find
+   * the same patch again).
    */
-  retry(cell: number, score: (window: PatchWindow) => number): boolean {
+  retry(cell: number, score: (window: PatchWindow) => number, avoidOwn = false): boolean {
     const { canvas, window, srcX, srcY, nx } = this;
     const i = cell % nx;
     const j = Math.floor(cell / nx);
@@ -147,7 +149,7 @@ export class PatchPlacer {
     const before = score(window);
     this.saved = saveWindow(canvas, window, this.saved);
     const [keptX, keptY] = [srcX[cell]!, srcY[cell]!];
-    this.place(i, j, true);
+    this.place(i, j, true, avoidOwn);
     if (score(window) < before) return true;
     restoreWindow(canvas, window, this.saved);
     srcX[cell] = keptX;
@@ -175,9 +177,9 @@ export class PatchPlacer {
   /**
    * Places the patch of grid cell (i, j): searches its source, cuts it against what is there
    * and pastes it. `again`: a re-synthesis, the patch held on all four sides by the `O`-wide
-   * frame of its window (its core was cleared).
+   * frame of its window (its core was cleared); `avoidOwn`: not near the source it has now.
    */
-  private place(i: number, j: number, again: boolean): void {
+  private place(i: number, j: number, again: boolean, avoidOwn = false): void {
     const { canvas, window, overlap, srcX, srcY, nx, ny } = this;
     const { W, H, seamless, P, O, xs, ys } = this.plan;
     const { ref, grad: refGrad, structureWeight, Wr, nvx, nvy } = this.space;
@@ -216,6 +218,7 @@ export class PatchPlacer {
     // A series' face cuts against face 1's frame but must not continue its copies inwards, nor
     // copy what an earlier face has here (it would repeat it): those positions are avoided.
     const avoid = this.earlierCopies(x0, y0);
+    if (avoidOwn) avoid.push(srcX[j * nx + i]!, srcY[j * nx + i]!);
 
     // Where the layout term wants this patch: the reference, shifted by a seeded offset and
     // repeated (every W − P + 1 pixels, so that every patch position is a valid one), laid
