@@ -185,7 +185,9 @@ function pairAt(
   const c = (direction === 'vertical' ? view.rows : view.cols)[b]!;
   if (a0 < 0 || a1 < 0 || c < 0) return -1;
   const { W, data, source, ref, Wr, Hr } = input;
-  const [p, q] = direction === 'vertical' ? [c * W + a0, c * W + a1] : [a0 * W + c, a1 * W + c];
+  const vertical = direction === 'vertical';
+  const p = vertical ? c * W + a0 : a0 * W + c;
+  const q = vertical ? c * W + a1 : a1 * W + c;
   const sp = source[p]!;
   const sq = source[q]!;
   if (sp < 0 || sq < 0) return -1;
