@@ -34,6 +34,11 @@ export interface SeamHandling {
    * straight runs and a heavier structure term (structure.ts). false: today's, for the benchmark.
    */
   followStructure?: boolean;
+  /**
+   * With `repair`, whether the cut defects are re-synthesised (defect-repair.ts); default true.
+   * false: the output before that step (the baseline of the defect benchmark).
+   */
+  defects?: boolean;
 }
 
 /** The options checked (sizes) and clamped to their ranges (the rest, defaulted when not finite). */

@@ -74,6 +74,8 @@ export class PatchPlacer {
   private readonly search: PatchSearch;
   private readonly err: Float64Array;
   private readonly take: Uint8Array;
+  /** The window as it was before a retry. */
+  private saved: WindowState | undefined;
 
   constructor(
     private readonly space: SearchSpace,
@@ -116,7 +118,7 @@ export class PatchPlacer {
    * `onPlaced` after each of the `count`.
    */
   redoWorst(count: number, insideEnergy: number, onPlaced: () => void): void {
-    const { canvas, window, srcX, srcY, nx } = this;
+    const { canvas, window, nx } = this;
     const { xs, ys } = this.plan;
     const { Wr } = this.space;
     const ranked: { cell: number; cost: number }[] = [];
@@ -126,33 +128,58 @@ export class PatchPlacer {
       ranked.push({ cell, cost: pairs > 0 ? sum / pairs / insideEnergy : 0 });
     }
     ranked.sort((a, b) => b.cost - a.cost || a.cell - b.cell);
-    let saved: WindowState | undefined;
     for (let k = 0; k < count; k++) {
       const entry = ranked[k]!;
-      if (entry.cost > REDO_ABOVE) {
-        const i = entry.cell % nx;
-        const j = Math.floor(entry.cell / nx);
-        window.moveTo(canvas, xs[i]!, ys[j]!);
-        const before = windowCutCost(canvas, window, Wr).sum;
-        saved = saveWindow(canvas, window, saved);
-        const [keptX, keptY] = [srcX[entry.cell]!, srcY[entry.cell]!];
-        this.place(i, j, true);
-        if (windowCutCost(canvas, window, Wr).sum >= before) {
-          restoreWindow(canvas, window, saved);
-          srcX[entry.cell] = keptX;
-          srcY[entry.cell] = keptY;
-        }
-      }
+      if (entry.cost > REDO_ABOVE) this.retry(entry.cell, (w) => windowCutCost(canvas, w, Wr).sum);
       onPlaced();
     }
   }
 
   /**
+   * Searches the patch of `cell` again, held on all four sides, and keeps it only if `score` of
+   * its window (lower is better) falls; otherwise the window is put back as it was. `avoidOwn`:
+   * the search leaves out the neighbourhood of the cell's present source (else it may well find
+   * the same patch again).
+   */
+  retry(cell: number, score: (window: PatchWindow) => number, avoidOwn = false): boolean {
+    const { canvas, window, srcX, srcY, nx } = this;
+    const i = cell % nx;
+    const j = Math.floor(cell / nx);
+    window.moveTo(canvas, this.plan.xs[i]!, this.plan.ys[j]!);
+    const before = score(window);
+    this.saved = saveWindow(canvas, window, this.saved);
+    const [keptX, keptY] = [srcX[cell]!, srcY[cell]!];
+    this.place(i, j, true, avoidOwn);
+    if (score(window) < before) return true;
+    restoreWindow(canvas, window, this.saved);
+    srcX[cell] = keptX;
+    srcY[cell] = keptY;
+    return false;
+  }
+
+  /** The grid cell whose window is centred nearest to output pixel (x, y). */
+  cellNear(x: number, y: number): number {
+    const { W, H, seamless, P, xs, ys } = this.plan;
+    const nearest = (t: number, starts: Int32Array, size: number) => {
+      let best = 0;
+      for (let k = 1; k < starts.length; k++) {
+        const d = (s: number) => {
+          const off = t - (s + (P - 1) / 2);
+          return Math.abs(seamless ? torusDelta(off, size) : off);
+        };
+        if (d(starts[k]!) < d(starts[best]!)) best = k;
+      }
+      return best;
+    };
+    return nearest(y, ys, H) * this.nx + nearest(x, xs, W);
+  }
+
+  /**
    * Places the patch of grid cell (i, j): searches its source, cuts it against what is there
    * and pastes it. `again`: a re-synthesis, the patch held on all four sides by the `O`-wide
-   * frame of its window (its core was cleared).
+   * frame of its window (its core was cleared); `avoidOwn`: not near the source it has now.
    */
-  private place(i: number, j: number, again: boolean): void {
+  private place(i: number, j: number, again: boolean, avoidOwn = false): void {
     const { canvas, window, overlap, srcX, srcY, nx, ny } = this;
     const { W, H, seamless, P, O, xs, ys } = this.plan;
     const { ref, grad: refGrad, structureWeight, Wr, nvx, nvy } = this.space;
@@ -191,6 +218,7 @@ export class PatchPlacer {
     // A series' face cuts against face 1's frame but must not continue its copies inwards, nor
     // copy what an earlier face has here (it would repeat it): those positions are avoided.
     const avoid = this.earlierCopies(x0, y0);
+    if (avoidOwn) avoid.push(srcX[j * nx + i]!, srcY[j * nx + i]!);
 
     // Where the layout term wants this patch: the reference, shifted by a seeded offset and
     // repeated (every W − P + 1 pixels, so that every patch position is a valid one), laid

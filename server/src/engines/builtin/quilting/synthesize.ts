@@ -28,6 +28,7 @@
 import type { RawImage } from '../../../imaging/raw-image.js';
 import { mulberry32 } from '../prng.js';
 import { fitLighting, removeLighting } from './lighting.js';
+import { repairDefects } from './defect-repair.js';
 import { maskRegion } from './mask-region.js';
 import { clampInt, colourVariance, gradientEnergy, luminanceGradient } from './numeric.js';
 import { checkOptions, patchSize, type SeamHandling, type SynthesisOptions } from './options.js';
@@ -113,6 +114,9 @@ export function synthesizeTraced(
 
   // Patch size, and where patches may be copied from (the mask).
   let P = patchSize(reference, { width: W, height: H, seamless, promptAdherence: adherence });
+  // Defects are looked for over half of this patch whatever the structure makes of it: how long a
+  // broken line must be to show does not grow with the patches that carry planks whole.
+  const defectStretch = Math.ceil(P / 2);
   // An oriented reference (planks, stripes): patches that carry a typical run along the grain.
   let structureWeight = repair ? STRUCTURE_WEIGHT : 0;
   if (repair && seams.followStructure !== false && !options.mask) {
@@ -200,7 +204,12 @@ export function synthesizeTraced(
   };
   onProgress?.(0);
   placer.placeAll(onPlaced);
-  if (redo > 0) placer.redoWorst(redo, 3 * Math.max(1, gradientEnergy(ref, Wr, Hr)), onPlaced);
+  const energy = 3 * Math.max(1, gradientEnergy(ref, Wr, Hr));
+  if (redo > 0) placer.redoWorst(redo, energy, onPlaced);
+  // Cut defects (a line that stops at a cut) re-synthesised until none is above the bound.
+  if (repair && seams.defects !== false) {
+    repairDefects(placer, { ref, Wr, Hr, energy, length: defectStretch });
+  }
 
   const { canvas } = placer;
   if (repair) {

@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { DEFECT_BOUND } from '../server/src/engines/builtin/quilting/defect-repair.js';
+import { stripeMeasure } from '../server/src/engines/builtin/quilting/defects.js';
+import {
+  patchSize,
+  synthesizeTraced,
+  type SynthesisOptions,
+} from '../server/src/engines/builtin/quilting/synthesize.js';
+import { seamReferences } from '../server/src/engines/builtin/test-references.js';
+import type { RawImage } from '../server/src/imaging/raw-image.js';
+import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
+
+/**
+ * The pictures of docs/engines.md's "Defects that repeat" (not a benchmark; run by hand:
+ * `cd bench && node --import tsx defect-pictures.ts`): bricks, planks and stone tiles, each a
+ * seamless 320 × 320 result from a 256² seam reference (seed 10, defaults), tiled 2 × 2 as a
+ * floor repeats it; before (without the defect repair) and after. The stretches of cut the
+ * stripe measure scores above the repair's bound are marked with a red line beside them.
+ */
+const IMAGES = fileURLToPath(new URL('../docs/images/', import.meta.url));
+const SIDE = 320;
+const GAP = 12;
+const NAMES = ['bricks', 'planks', 'stone tiles'] as const;
+
+async function main(): Promise<void> {
+  const references = seamReferences(256);
+  for (const [file, defects] of [
+    ['ld-defects-before.png', false],
+    ['ld-defects-after.png', true],
+  ] as const) {
+    const panels = NAMES.map((name) => {
+      const reference = references[name];
+      if (!reference) throw new Error(`no reference ${name}`);
+      const options: SynthesisOptions = {
+        ...FORM_DEFAULTS,
+        width: SIDE,
+        height: SIDE,
+        seed: 10,
+        seamless: true,
+      };
+      const P = patchSize(reference, { ...options, promptAdherence: options.promptAdherence });
+      const { image, source } = synthesizeTraced(reference, options, undefined, {
+        repair: true,
+        defects,
+      });
+      const found = stripeMeasure(image, source, reference, true, Math.ceil(P / 2), DEFECT_BOUND);
+      console.log(
+        `${file} ${name}: stripe ${found.worst.toFixed(2)}, ${found.defects.length} marked`,
+      );
+      for (const d of found.defects) mark(image, d.x, d.y, d.direction === 'vertical', d.length);
+      return tile2x2(image);
+    });
+    const width = NAMES.length * 2 * SIDE + (NAMES.length - 1) * GAP;
+    await save(
+      sharp({ create: { width, height: 2 * SIDE, channels: 4, background: '#ffffff' } }).composite(
+        panels.map((panel, k) => ({
+          input: Buffer.from(panel.data.buffer, panel.data.byteOffset, panel.data.byteLength),
+          raw: { width: panel.width, height: panel.height, channels: 4 as const },
+          left: k * (2 * SIDE + GAP),
+          top: 0,
+        })),
+      ),
+      file,
+    );
+  }
+}
+
+/** A red line 3 pixels beside the stretch (so the defect itself stays visible). */
+function mark(image: RawImage, x: number, y: number, vertical: boolean, length: number): void {
+  const { width: W, height: H } = image;
+  for (let t = 0; t < length; t++) {
+    const px = vertical ? (x + 4) % W : (x + t) % W;
+    const py = vertical ? (y + t) % H : (y + 4) % H;
+    image.data.set([230, 20, 20, 255], (py * W + px) * 4);
+  }
+}
+
+/** The image laid 2 × 2, as tiles are. */
+function tile2x2(image: RawImage): RawImage {
+  const { width: W, height: H } = image;
+  const data = new Uint8Array(W * H * 16);
+  for (let y = 0; y < 2 * H; y++) {
+    for (let k = 0; k < 2; k++) {
+      const row = image.data.subarray((y % H) * W * 4, ((y % H) + 1) * W * 4);
+      data.set(row, (y * 2 * W + k * W) * 4);
+    }
+  }
+  return { data, width: 2 * W, height: 2 * H };
+}
+
+async function save(image: sharp.Sharp, name: string): Promise<void> {
+  const flat = await image.png().toBuffer();
+  const info = await sharp(flat)
+    .removeAlpha()
+    .png({ palette: true, colours: 256, effort: 10 })
+    .toFile(path.join(IMAGES, name));
+  console.log(`${name}: ${info.width}x${info.height}, ${Math.round(info.size / 1024)} KB`);
+}
+
+await main();

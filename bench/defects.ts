@@ -1,0 +1,78 @@
+import { STRIPE_BOUND } from '../server/src/engines/builtin/quilting/defect-repair.js';
+import { stripeMeasure } from '../server/src/engines/builtin/quilting/defects.js';
+import {
+  patchSize,
+  synthesizeTraced,
+  type SynthesisOptions,
+} from '../server/src/engines/builtin/quilting/synthesize.js';
+import { seamReferences } from '../server/src/engines/builtin/test-references.js';
+import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
+import { machineLine } from './machine.js';
+import { ms, ratio, verdict } from './stats.js';
+
+/**
+ * Cut defects of the builtin engine's LD synthesis (issue 27, part 4): on the six generated seam
+ * references of 1024×1024 at Square 1024×1024, the form's defaults, seed 10, plain and seamless,
+ * the stripe measure (the worst defect score, quilting/defects.ts; the wrap-around included when
+ * seamless) and the number of defects above the bound, before (the output without the defect
+ * repair: `{ repair: true, defects: false }`, measured in the same run) and after, with the
+ * synthesis time (in-process, one thread). For scale, the stripe measure of plain quilting
+ * (`{ repair: false }`) and its defect count come first.
+ */
+const SIZE = 1024;
+const TIME_GOAL_MS = 3000;
+
+function main(): void {
+  console.log(machineLine());
+  console.log(
+    `LD cut defects, builtin engine, ${SIZE}x${SIZE} references -> Square 1024x1024, defaults, seed 10; ` +
+      `stripe measure (defects above ${STRIPE_BOUND}) before the defect repair -> after, one run each`,
+  );
+  let worst = 0;
+  let slowest = 0;
+  for (const [name, reference] of Object.entries(seamReferences(SIZE))) {
+    for (const seamless of [false, true]) {
+      const options: SynthesisOptions = {
+        ...FORM_DEFAULTS,
+        width: 1024,
+        height: 1024,
+        seed: 10,
+        seamless,
+      };
+      const P = patchSize(reference, { ...options, promptAdherence: options.promptAdherence });
+      const measure = (repair: boolean, defects: boolean) => {
+        const start = performance.now();
+        const { image, source } = synthesizeTraced(reference, options, undefined, {
+          repair,
+          defects,
+        });
+        const time = performance.now() - start;
+        const found = stripeMeasure(
+          image,
+          source,
+          reference,
+          seamless,
+          Math.ceil(P / 2),
+          STRIPE_BOUND,
+        );
+        return { time, stripe: found.worst, count: found.defects.length };
+      };
+      const plain = measure(false, false);
+      const before = measure(true, false);
+      const after = measure(true, true);
+      worst = Math.max(worst, after.stripe);
+      slowest = Math.max(slowest, after.time);
+      console.log(
+        `${name.padEnd(11)} ${seamless ? 'seamless' : 'plain   '} | plain quilting ${plain.stripe.toFixed(2).padStart(5)} (${plain.count}) | stripe ${before.stripe.toFixed(2).padStart(5)} -> ${after.stripe.toFixed(2).padStart(5)}` +
+          ` | defects ${String(before.count).padStart(2)} -> ${String(after.count).padStart(2)}` +
+          ` | time ${ms(before.time).padStart(8)} -> ${ms(after.time).padStart(8)} (${ratio(after.time / before.time)})`,
+      );
+    }
+  }
+  console.log(
+    `worst stripe measure ${worst.toFixed(2)} | bound <= ${STRIPE_BOUND}: ${verdict(worst <= STRIPE_BOUND)}; ` +
+      `slowest ${ms(slowest)} | goal < ${TIME_GOAL_MS / 1000} s: ${verdict(slowest < TIME_GOAL_MS)}`,
+  );
+}
+
+main();

@@ -1,0 +1,82 @@
+/**
+ * Repair of cut defects (defects.ts) after the first pass and the re-synthesis of the worst
+ * cuts, before Poisson blending: the patches whose windows hold a defect above the bound are
+ * searched again, held on all four sides, and a new patch is kept only if its window's worst
+ * defect falls; in rounds, until none is above the bound or the rounds are spent.
+ */
+import type { PatchWindow } from './canvas.js';
+import { findDefects, wholeView, type DefectInput } from './defects.js';
+import type { PatchPlacer } from './placement.js';
+
+/**
+ * The bound the repair works to, before Poisson blending: on the lines crossing the cuts only
+ * (defects.ts without the output's pixels), since the blending evens out the colour steps across
+ * the cuts but not a line that stops. A margin under {@link STRIPE_BOUND}, because the blending
+ * leaves a little step. Measured on the six seam references (docs/engines.md, "Defects that
+ * repeat").
+ */
+export const DEFECT_BOUND = 2;
+/**
+ * The bound on a finished output's stripe measure (steps and lines). On the six seam references
+ * (256² → 320², seed 10) the repaired outputs score at most 2.4; plain quilting scores 3.7–20 on
+ * six of the twelve (a grout or plank line, or an edge, ending at a cut); the textures' own cuts
+ * through noise stay under 2.
+ */
+export const STRIPE_BOUND = 3;
+/** Rounds of repair at most: each finds the defects again over the whole output. */
+export const DEFECT_ROUNDS = 3;
+
+/** What the repair needs besides the placer: the reference, its energy, the stretch length. */
+export type RepairInput = Omit<DefectInput, 'source' | 'W' | 'H' | 'seamless'>;
+
+/** Runs the rounds; returns how many patches were replaced. */
+export function repairDefects(
+  placer: PatchPlacer,
+  reference: RepairInput,
+  bound = DEFECT_BOUND,
+  rounds = DEFECT_ROUNDS,
+): number {
+  const { canvas } = placer;
+  const input: DefectInput = {
+    ...reference,
+    source: canvas.source,
+    W: canvas.W,
+    H: canvas.H,
+    seamless: canvas.seamless,
+  };
+  const whole = wholeView(canvas.W, canvas.H, canvas.seamless);
+  const windowScore = (window: PatchWindow) =>
+    findDefects(input, { cols: window.colMap, rows: window.rowMap, wrap: false }).worst;
+  let replaced = 0;
+  for (let round = 0; round < rounds; round++) {
+    const { defects } = findDefects(input, whole, bound);
+    if (defects.length === 0) break;
+    // Per defect, the cells on either side of its cut (a quarter patch each way from its middle),
+    // tried in turn until one is replaced; each cell once per round. A retry draws anew, so a
+    // cell not replaced in one round may be in the next.
+    const tried = new Set<number>();
+    for (const d of defects) {
+      const half = Math.floor(d.length / 2);
+      const quarter = Math.ceil(reference.length / 2);
+      const vertical = d.direction === 'vertical';
+      const [x, y] = vertical ? [d.x, d.y + half] : [d.x + half, d.y];
+      for (const side of [-quarter, quarter]) {
+        const cell = placer.cellNear(
+          mod(x + (vertical ? side : 0), canvas.W),
+          mod(y + (vertical ? 0 : side), canvas.H),
+        );
+        if (tried.has(cell)) continue;
+        tried.add(cell);
+        if (placer.retry(cell, windowScore, true)) {
+          replaced++;
+          break;
+        }
+      }
+    }
+  }
+  return replaced;
+}
+
+function mod(v: number, n: number): number {
+  return ((v % n) + n) % n;
+}

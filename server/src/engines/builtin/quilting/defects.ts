@@ -1,0 +1,272 @@
+/**
+ * Cut defects: straight stretches of a patch cut along which the output's lines break (a mortar
+ * line or a plank's gap that stops at the cut, a line that starts from nothing there). In a
+ * seamless texture such a stretch repeats on every tile of a floor, as a stripe.
+ *
+ * The measure. Every pixel knows the reference pixel it was copied from (`source`). Across a cut
+ * (two neighbours not copied from neighbouring reference pixels) the reference says what the
+ * output should look like there, in two ways:
+ * - the step across the cut: at the first pixel's source, the step to its own next pixel; at the
+ *   second's, the step from its own previous pixel; the expected step is their mean, and the
+ *   output's step is compared with it (a line ending at the cut is a large step the reference
+ *   never has there);
+ * - the lines crossing the cut: the step along the cut beside the second pixel against the step
+ *   the reference has beside the first pixel's source, and the other way round (a mortar joint
+ *   whose edges stop at the cut, or edges that start from nothing). These come from the sources,
+ *   so Poisson blending, which evens out the steps, cannot hide them.
+ * A pair's disagreement is the squared difference (summed over RGB) of both, divided by the
+ * reference's gradient energy (the mean squared step between its neighbours, summed over RGB):
+ * about 1 for a step as large as the texture's ordinary ones. A defect's score is the mean
+ * disagreement along a stretch of `length` (about half a patch) rows for a vertical cut, columns
+ * for a horizontal one, the cut allowed to wander by a pixel either side, at least three quarters
+ * of it on a cut. The stripe measure of an output is its worst defect score; on a seamless output
+ * the wrap-around pairs count as well, since they are what a tiled floor repeats.
+ */
+/* eslint-disable @typescript-eslint/no-non-null-assertion --
+ * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
+import type { RawImage } from '../../../imaging/raw-image.js';
+import { gradientEnergy } from './numeric.js';
+
+/** The pixels and their sources, and the reference they came from. */
+export interface DefectInput {
+  /**
+   * The output's pixels (RGBA), for the steps across the cuts; without them (the repair, before
+   * Poisson blending evens those steps out) only the lines crossing the cuts count.
+   */
+  data?: Uint8Array;
+  /** The output's size, and whether it is on a torus. */
+  W: number;
+  H: number;
+  seamless: boolean;
+  /** Per output pixel, the reference pixel (y · Wr + x) it was copied from (−1: none). */
+  source: Int32Array;
+  /** The reference (RGBA) and its size. */
+  ref: ArrayLike<number>;
+  Wr: number;
+  Hr: number;
+  /** The reference's gradient energy summed over RGB (3 × numeric.ts' `gradientEnergy`). */
+  energy: number;
+  /** The stretch length: about half a patch. */
+  length: number;
+}
+
+/** A rectangle of the output to search: per column/row its output index (−1: outside). */
+export interface DefectView {
+  cols: Int32Array;
+  rows: Int32Array;
+  /** The last column pairs with the first and the last row with the first (a whole torus). */
+  wrap: boolean;
+}
+
+export interface CutDefect {
+  /** Output pixel where the stretch starts (its first pair's first pixel). */
+  x: number;
+  y: number;
+  /** 'vertical': a cut running down between columns x and x + 1; 'horizontal': along rows. */
+  direction: 'vertical' | 'horizontal';
+  length: number;
+  score: number;
+}
+
+/** Share of a stretch that must be on a cut. */
+const ON_CUT = 0.75;
+
+/** The whole output as a view (wrapping when seamless). */
+export function wholeView(W: number, H: number, seamless: boolean): DefectView {
+  return {
+    cols: Int32Array.from({ length: W }, (_, i) => i),
+    rows: Int32Array.from({ length: H }, (_, i) => i),
+    wrap: seamless,
+  };
+}
+
+/**
+ * The defects in `view` scoring at least `minScore` (strongest first, overlapping stretches
+ * merged), and the worst score there (0 without any stretch of cut).
+ */
+export function findDefects(
+  input: DefectInput,
+  view: DefectView,
+  minScore = Infinity,
+): { worst: number; defects: CutDefect[] } {
+  const candidates: CutDefect[] = [];
+  let worst = 0;
+  for (const direction of ['vertical', 'horizontal'] as const) {
+    const across = direction === 'vertical' ? view.cols : view.rows;
+    const along = direction === 'vertical' ? view.rows : view.cols;
+    const n = across.length;
+    const m = along.length;
+    const L = Math.min(input.length, m);
+    // Per stretch position, the band's strongest disagreement (−1: no cut in the band).
+    const pairs = new Float64Array(n * m);
+    for (let a = 0; a < n; a++) {
+      for (let b = 0; b < m; b++) pairs[a * m + b] = pairAt(input, view, direction, a, b);
+    }
+    const band = new Float64Array(m);
+    for (let a = 0; a < n; a++) {
+      for (let b = 0; b < m; b++) {
+        let best = -1;
+        for (let da = -1; da <= 1; da++) {
+          const at = view.wrap ? (a + da + n) % n : a + da;
+          if (at >= 0 && at < n && pairs[at * m + b]! > best) best = pairs[at * m + b]!;
+        }
+        band[b] = best;
+      }
+      const starts = view.wrap ? m : m - L + 1;
+      let sum = 0;
+      let cuts = 0;
+      const add = (b: number, sign: number) => {
+        const e = band[b % m]!;
+        if (e >= 0) {
+          sum += sign * e;
+          cuts += sign;
+        }
+      };
+      for (let b = 0; b < L; b++) add(b, 1);
+      for (let s = 0; s < starts; s++) {
+        if (s > 0) {
+          add(s - 1, -1);
+          add(s + L - 1, 1);
+        }
+        if (cuts < ON_CUT * L) continue;
+        const score = Math.max(0, sum) / L;
+        if (score > worst) worst = score;
+        if (score >= minScore) {
+          const [x, y] =
+            direction === 'vertical' ? [across[a]!, along[s]!] : [along[s]!, across[a]!];
+          candidates.push({ x, y, direction, length: L, score });
+        }
+      }
+    }
+  }
+  return { worst, defects: merge(candidates, input) };
+}
+
+/** The stripe measure of a finished output against its reference: its worst defect score. */
+export function stripeMeasure(
+  image: RawImage,
+  source: Int32Array,
+  reference: RawImage,
+  seamless: boolean,
+  length: number,
+  minScore = Infinity,
+): { worst: number; defects: CutDefect[] } {
+  const input: DefectInput = {
+    data: image.data,
+    W: image.width,
+    H: image.height,
+    seamless,
+    source,
+    ref: reference.data,
+    Wr: reference.width,
+    Hr: reference.height,
+    energy: 3 * Math.max(1, gradientEnergy(reference.data, reference.width, reference.height)),
+    length,
+  };
+  return findDefects(input, wholeView(image.width, image.height, seamless), minScore);
+}
+
+/**
+ * The disagreement of the pair at view column/row `a` (across) and `b` (along): for a vertical
+ * cut, the pixel at (a, b) and its right neighbour; −1 when the pair is not a cut or not there.
+ */
+function pairAt(
+  input: DefectInput,
+  view: DefectView,
+  direction: 'vertical' | 'horizontal',
+  a: number,
+  b: number,
+): number {
+  const across = direction === 'vertical' ? view.cols : view.rows;
+  const n = across.length;
+  if (!view.wrap && (a < 0 || a + 1 >= n)) return -1;
+  const a0 = across[(a + n) % n]!;
+  const a1 = across[(a + 1) % n]!;
+  const c = (direction === 'vertical' ? view.rows : view.cols)[b]!;
+  if (a0 < 0 || a1 < 0 || c < 0) return -1;
+  const { W, data, source, ref, Wr, Hr } = input;
+  const vertical = direction === 'vertical';
+  const p = vertical ? c * W + a0 : a0 * W + c;
+  const q = vertical ? c * W + a1 : a1 * W + c;
+  const sp = source[p]!;
+  const sq = source[q]!;
+  if (sp < 0 || sq < 0) return -1;
+  const step = direction === 'vertical' ? 1 : Wr;
+  const pHasNext = direction === 'vertical' ? sp % Wr !== Wr - 1 : sp + Wr < Wr * Hr;
+  if (sq === sp + step && pHasNext) return -1; // copied from neighbours: not a cut
+  const qHasPrev = direction === 'vertical' ? sq % Wr !== 0 : sq >= Wr;
+  // Along the cut: the output's next pixels after p and q, and the reference's step that way.
+  const nextC =
+    view.wrap || input.seamless ? (c + 1) % (direction === 'vertical' ? input.H : W) : c + 1;
+  const hasNext = nextC < (direction === 'vertical' ? input.H : W);
+  const [pn, qn] =
+    direction === 'vertical' ? [nextC * W + a0, nextC * W + a1] : [a0 * W + nextC, a1 * W + nextC];
+  const spn = hasNext ? source[pn]! : -1;
+  const sqn = hasNext ? source[qn]! : -1;
+  const alongR = direction === 'vertical' ? Wr : 1;
+  const refHasNext = (s: number) =>
+    direction === 'vertical' ? s + Wr < Wr * Hr : s % Wr !== Wr - 1;
+  const alongRef = (s: number, ch: number) =>
+    refHasNext(s) ? ref[(s + alongR) * 4 + ch]! - ref[s * 4 + ch]! : 0;
+  let e = 0;
+  for (let ch = 0; ch < 3; ch++) {
+    let expected = 0;
+    let k = 0;
+    if (pHasNext) {
+      expected += ref[(sp + step) * 4 + ch]! - ref[sp * 4 + ch]!;
+      k++;
+    }
+    if (qHasPrev) {
+      expected += ref[sq * 4 + ch]! - ref[(sq - step) * 4 + ch]!;
+      k++;
+    }
+    if (data) {
+      const d = data[q * 4 + ch]! - data[p * 4 + ch]! - (k > 0 ? expected / k : 0);
+      e += d * d;
+    }
+    // Only where both sides go on along the cut as copied (not where the cut path turns).
+    if (spn !== sp + alongR || sqn !== sq + alongR) continue;
+    // The lines crossing the cut: q's step along it against the step beside p's source, and p's
+    // against the step beside q's source (half weight each: two looks at one pair).
+    const dq = ref[sqn * 4 + ch]! - ref[sq * 4 + ch]! - (pHasNext ? alongRef(sp + step, ch) : 0);
+    const dp = ref[spn * 4 + ch]! - ref[sp * 4 + ch]! - (qHasPrev ? alongRef(sq - step, ch) : 0);
+    e += (dq * dq + dp * dp) / 2;
+  }
+  return e / input.energy;
+}
+
+/**
+ * Overlapping stretches (the same cut seen from neighbouring columns, or shifted by a row) as
+ * one defect: the strongest kept, its span grown to cover the others.
+ */
+function merge(candidates: CutDefect[], input: DefectInput): CutDefect[] {
+  candidates.sort((a, b) => b.score - a.score);
+  const kept: CutDefect[] = [];
+  for (const c of candidates) {
+    const same = kept.find((k) => k.direction === c.direction && overlaps(k, c, input));
+    if (!same) {
+      kept.push({ ...c });
+      continue;
+    }
+    const vertical = c.direction === 'vertical';
+    const start = Math.min(vertical ? same.y : same.x, vertical ? c.y : c.x);
+    const end = Math.max(
+      (vertical ? same.y : same.x) + same.length,
+      (vertical ? c.y : c.x) + c.length,
+    );
+    if (vertical) same.y = start;
+    else same.x = start;
+    same.length = end - start;
+  }
+  return kept;
+}
+
+function overlaps(a: CutDefect, b: CutDefect, input: DefectInput): boolean {
+  const vertical = a.direction === 'vertical';
+  const acrossA = vertical ? a.x : a.y;
+  const acrossB = vertical ? b.x : b.y;
+  if (Math.abs(acrossA - acrossB) > 2) return false;
+  const alongA = vertical ? a.y : a.x;
+  const alongB = vertical ? b.y : b.x;
+  return alongB < alongA + a.length && alongA < alongB + b.length && input.length > 0;
+}
