@@ -7,7 +7,7 @@ const names = Object.keys(STOCHASTIC_THRESHOLDS) as (keyof StochasticFigures)[];
 
 /** The largest figure-to-threshold ratio: below 1 for a stochastic reference. */
 function worst(figures: StochasticFigures): number {
-  return Math.max(...names.map((name) => figures[name] / STOCHASTIC_THRESHOLDS[name]));
+  return Math.max(...names.map((name) => (figures[name] ?? 0) / STOCHASTIC_THRESHOLDS[name]));
 }
 
 describe('isStochastic', () => {

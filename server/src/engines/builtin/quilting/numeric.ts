@@ -4,22 +4,21 @@
 
 /** Mean squared RGB difference between horizontal and vertical neighbours, per channel. */
 export function gradientEnergy(data: ArrayLike<number>, W: number, H: number): number {
+  // Integer sums: exact in any order, so the two directions are summed in separate loops
+  // without an allocation per pixel.
   let sum = 0;
-  let n = 0;
+  const pairs = (H * (W - 1) + W * (H - 1)) * 3;
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const p = (y * W + x) * 4;
-      for (const q of [x + 1 < W ? p + 4 : -1, y + 1 < H ? p + W * 4 : -1]) {
-        if (q < 0) continue;
-        for (let c = 0; c < 3; c++) {
-          const d = (data[p + c] as number) - (data[q + c] as number);
-          sum += d * d;
-        }
-        n += 3;
+      for (let c = 0; c < 3; c++) {
+        const v = data[p + c]!;
+        if (x + 1 < W) sum += (v - data[p + 4 + c]!) ** 2;
+        if (y + 1 < H) sum += (v - data[p + W * 4 + c]!) ** 2;
       }
     }
   }
-  return n > 0 ? sum / n : 0;
+  return pairs > 0 ? sum / pairs : 0;
 }
 
 /** Mean per-channel variance of the RGB values. */

@@ -168,6 +168,7 @@ export function synthesizeTraced(
   // error of a patch shifted by one pixel), so that it means the same on smooth and rough
   // textures.
   const variance = Math.max(25, colourVariance(ref, Wr * Hr));
+  const refEnergy = Math.max(1, gradientEnergy(ref, Wr, Hr));
   const placer = new PatchPlacer(
     space,
     {
@@ -182,7 +183,7 @@ export function synthesizeTraced(
       pull: similarity > 0 ? (4 * variance) / (P * P) : 0,
       slack: Math.floor(P / 4 + ((1 - similarity) * Math.max(Wr, Hr)) / 2),
       nearLayout: similarity > 0,
-      temperature: 0.04 * imagination * Math.max(1, gradientEnergy(ref, Wr, Hr)),
+      temperature: 0.04 * imagination * refEnergy,
       breakAwayChance: 0.5 * (imagination / 20) ** 2,
       // Drawn before any patch is searched: the seed's first two numbers.
       offX: rng.int(nvx),
@@ -204,7 +205,7 @@ export function synthesizeTraced(
   };
   onProgress?.(0);
   placer.placeAll(onPlaced);
-  const energy = 3 * Math.max(1, gradientEnergy(ref, Wr, Hr));
+  const energy = 3 * refEnergy;
   if (redo > 0) placer.redoWorst(redo, energy, onPlaced);
   // Cut defects (a line that stops at a cut) re-synthesised until none is above the bound.
   if (repair && seams.defects !== false) {
