@@ -1,5 +1,3 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { DEFECT_BOUND } from '../server/src/engines/builtin/quilting/defect-repair.js';
 import { stripeMeasure } from '../server/src/engines/builtin/quilting/defects.js';
@@ -11,6 +9,7 @@ import {
 import { seamReferences } from '../server/src/engines/builtin/test-references.js';
 import type { RawImage } from '../server/src/imaging/raw-image.js';
 import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
+import { rawInput, savePicture, tile2x2 } from './doc-pictures.js';
 
 /**
  * The pictures of docs/engines.md's "Defects that repeat" (not a benchmark; run by hand:
@@ -19,7 +18,6 @@ import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
  * floor repeats it; before (without the defect repair) and after. The stretches of cut the
  * stripe measure scores above the repair's bound are marked with a red line beside them.
  */
-const IMAGES = fileURLToPath(new URL('../docs/images/', import.meta.url));
 const SIDE = 320;
 const GAP = 12;
 const NAMES = ['bricks', 'planks', 'stone tiles'] as const;
@@ -53,10 +51,10 @@ async function main(): Promise<void> {
       return tile2x2(image);
     });
     const width = NAMES.length * 2 * SIDE + (NAMES.length - 1) * GAP;
-    await save(
+    await savePicture(
       sharp({ create: { width, height: 2 * SIDE, channels: 4, background: '#ffffff' } }).composite(
         panels.map((panel, k) => ({
-          input: Buffer.from(panel.data.buffer, panel.data.byteOffset, panel.data.byteLength),
+          input: rawInput(panel),
           raw: { width: panel.width, height: panel.height, channels: 4 as const },
           left: k * (2 * SIDE + GAP),
           top: 0,
@@ -75,28 +73,6 @@ function mark(image: RawImage, x: number, y: number, vertical: boolean, length: 
     const py = vertical ? (y + t) % H : (y + 4) % H;
     image.data.set([230, 20, 20, 255], (py * W + px) * 4);
   }
-}
-
-/** The image laid 2 × 2, as tiles are. */
-function tile2x2(image: RawImage): RawImage {
-  const { width: W, height: H } = image;
-  const data = new Uint8Array(W * H * 16);
-  for (let y = 0; y < 2 * H; y++) {
-    for (let k = 0; k < 2; k++) {
-      const row = image.data.subarray((y % H) * W * 4, ((y % H) + 1) * W * 4);
-      data.set(row, (y * 2 * W + k * W) * 4);
-    }
-  }
-  return { data, width: 2 * W, height: 2 * H };
-}
-
-async function save(image: sharp.Sharp, name: string): Promise<void> {
-  const flat = await image.png().toBuffer();
-  const info = await sharp(flat)
-    .removeAlpha()
-    .png({ palette: true, colours: 256, effort: 10 })
-    .toFile(path.join(IMAGES, name));
-  console.log(`${name}: ${info.width}x${info.height}, ${Math.round(info.size / 1024)} KB`);
 }
 
 await main();

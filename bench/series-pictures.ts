@@ -1,13 +1,11 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { layFloor } from '../server/src/engines/builtin/quilting/floor.js';
 import { synthesizeSeries } from '../server/src/engines/builtin/quilting/series.js';
 import type { SynthesisOptions } from '../server/src/engines/builtin/quilting/synthesize.js';
 import { marble, terrazzo } from '../server/src/engines/builtin/test-references-surfaces.js';
 import { stoneTiles } from '../server/src/engines/builtin/test-references.js';
-import type { RawImage } from '../server/src/imaging/raw-image.js';
 import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
+import { rawInput, savePicture } from './doc-pictures.js';
 
 /**
  * The pictures of docs/engines.md's "Series of faces" (not a benchmark; run by hand:
@@ -15,7 +13,6 @@ import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
  * three generated references, and a 6 × 6 floor laid at random from one series beside one face
  * tiled 6 × 6. Deterministic; palette PNGs so each stays a few hundred KB.
  */
-const IMAGES = fileURLToPath(new URL('../docs/images/', import.meta.url));
 const FACES = 6;
 const SIDE = 160;
 const GAP = 8;
@@ -36,7 +33,7 @@ async function main(): Promise<void> {
   // Each series in a row, its faces apart.
   const width = FACES * SIDE + (FACES - 1) * GAP;
   const height = series.length * SIDE + (series.length - 1) * GAP;
-  await save(
+  await savePicture(
     sharp({ create: { width, height, channels: 4, background: '#ffffff' } }).composite(
       series.flatMap((faces, row) =>
         faces.map((face, k) => ({
@@ -55,7 +52,7 @@ async function main(): Promise<void> {
   const random = layFloor(faces, 6, 6, 7).floor;
   const tiled = layFloor(faces.slice(0, 1), 6, 6, 7).floor;
   const side = 6 * SIDE;
-  await save(
+  await savePicture(
     sharp({
       create: { width: 2 * side + 2 * GAP, height: side, channels: 4, background: '#ffffff' },
     }).composite([
@@ -68,23 +65,8 @@ async function main(): Promise<void> {
       },
     ]),
     'series-floor.png',
-    960,
+    { maxWidth: 960 },
   );
-}
-
-function rawInput(image: RawImage): Buffer {
-  return Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
-}
-
-async function save(image: sharp.Sharp, name: string, maxWidth?: number): Promise<void> {
-  // Flattened first: composite's result is one image, then resized (when asked) and quantised.
-  const flat = await image.png().toBuffer();
-  let out = sharp(flat).removeAlpha();
-  if (maxWidth) out = out.resize({ width: maxWidth, kernel: 'lanczos3' });
-  const info = await out
-    .png({ palette: true, colours: 256, effort: 10 })
-    .toFile(path.join(IMAGES, name));
-  console.log(`${name}: ${info.width}x${info.height}, ${Math.round(info.size / 1024)} KB`);
 }
 
 await main();

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { synthesizeTraced } from '../server/src/engines/builtin/quilting/synthesize.js';
 import type { SynthesisOptions } from '../server/src/engines/builtin/quilting/synthesize.js';
@@ -6,6 +5,7 @@ import { planks } from '../server/src/engines/builtin/test-references.js';
 import { marble } from '../server/src/engines/builtin/test-references-surfaces.js';
 import type { RawImage } from '../server/src/imaging/raw-image.js';
 import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
+import { rawInput, savePicture } from './doc-pictures.js';
 
 /**
  * The pictures of docs/engines.md's "Structured materials" (not a benchmark; run by hand:
@@ -15,8 +15,6 @@ import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
  * ld-structure-after.png follows the structure. Deterministic; palette PNGs.
  * STRUCTURE_PICTURES_DIR writes elsewhere (to look without touching docs/).
  */
-const IMAGES =
-  process.env.STRUCTURE_PICTURES_DIR ?? fileURLToPath(new URL('../docs/images/', import.meta.url));
 const SIDE = 320;
 const GAP = 12;
 const OPTIONS: SynthesisOptions = {
@@ -41,17 +39,18 @@ async function main(): Promise<void> {
     });
     const width = 256 + GAP + SIDE;
     const height = 2 * SIDE + GAP;
-    await sharp({ create: { width, height, channels: 4, background: '#ffffff' } })
-      .composite(
+    await savePicture(
+      sharp({ create: { width, height, channels: 4, background: '#ffffff' } }).composite(
         panels.map(({ image, left, top }) => ({
-          input: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+          input: rawInput(image),
           raw: { width: image.width, height: image.height, channels: 4 as const },
           left,
           top,
         })),
-      )
-      .png({ palette: true })
-      .toFile(`${IMAGES}/ld-structure-${followStructure ? 'after' : 'before'}.png`);
+      ),
+      `ld-structure-${followStructure ? 'after' : 'before'}.png`,
+      { dir: process.env.STRUCTURE_PICTURES_DIR },
+    );
   }
 }
 
