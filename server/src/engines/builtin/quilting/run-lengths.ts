@@ -23,6 +23,7 @@
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction. */
 import type { RawImage } from '../../../imaging/raw-image.js';
+import { luma } from './numeric.js';
 
 /** Below this many complete runs, the runs cut off by the border are counted too. */
 export const MIN_RUNS = 20;
@@ -56,7 +57,7 @@ export function smoothLuminance(image: RawImage): Float32Array {
   const { data, width: W, height: H } = image;
   const lum = new Float32Array(W * H);
   for (let i = 0, p = 0; i < W * H; i++, p += 4) {
-    lum[i] = 0.299 * data[p]! + 0.587 * data[p + 1]! + 0.114 * data[p + 2]!;
+    lum[i] = luma(data[p]!, data[p + 1]!, data[p + 2]!);
   }
   const out = new Float32Array(W * H);
   for (let y = 0; y < H; y++) {
