@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { CloseIcon } from '../icons';
+import './dialog.css';
 import './gallery.css';
 
 export interface DialogProps {

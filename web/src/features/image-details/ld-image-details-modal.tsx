@@ -23,6 +23,7 @@ import { Field } from './details-field';
 import { PromptTermsFields, SynthesisField } from './engine-record';
 import type { RemixState } from './remix';
 import { SeriesHdButton, SeriesSection } from './series-section';
+import '../../components/gallery/dialog.css';
 import './ld-image-details-modal.css';
 
 export interface LdImageDetailsModalProps {
@@ -128,7 +129,7 @@ export function LdImageDetailsModal({
   return (
     <dialog
       ref={dialogRef}
-      className="details-modal"
+      className="dialog details-modal"
       aria-labelledby={titleId}
       onClose={close}
       onClick={(event) => {

@@ -6,6 +6,7 @@ import { loadPixels, toPng } from './image-io';
 import { LightingStep, type LightingResult } from './lighting-step';
 import { crop, preparedName, warpQuad, type Pixels, type Rect } from './pixels';
 import { PrepStage } from './prep-stage';
+import '../../components/gallery/dialog.css';
 
 export type PrepTool = 'crop' | 'perspective' | 'lighting';
 
@@ -121,7 +122,7 @@ export default function PrepDialog({ file, firstTool, onClose, onUse }: PrepDial
   return createPortal(
     <dialog
       ref={dialog}
-      className="prep-dialog"
+      className="dialog prep-dialog"
       aria-labelledby={titleId}
       onClose={onClose}
       onClick={(event) => {
