@@ -1,6 +1,6 @@
-// The Dashboard in Chromium with 10,000 LD images of one user, and with 1,000 (issue 6): time
-// from navigation to the first thumbnails painted and to the whole list loaded, and the DOM size,
-// which must not grow with the number of images. Needs the built web app (npm run build).
+// The Dashboard in Chromium with 50,000 LD images of one user, and with 1,000 (issues 6 and 28):
+// time from navigation to the first thumbnails painted and to the whole list loaded, and the DOM
+// size, which must not grow with the number of images. Needs the built web app (npm run build).
 // Run: node --import tsx dashboard-browser.ts
 import { performance } from 'node:perf_hooks';
 import { IMAGE_PAGE_SIZE } from '@tessera/contract';
@@ -17,13 +17,14 @@ import {
 import { browserMissing, launchBrowser } from '../e2e/support/browser.js';
 import { signIn } from '../e2e/support/session.js';
 import { BenchClient } from './client.js';
+import { printHeadline } from './headline.js';
 import { FORMATS, seedLdImages, TAGS } from './ld-seed.js';
 import { machineLine } from './machine.js';
 import { median, ms, ratio, verdict } from './stats.js';
 
-const SIZES = [10_000, 1_000] as const;
+const SIZES = [50_000, 1_000] as const;
 const RUNS = 5;
-const FIRST_GOAL_MS = 1500;
+const FIRST_GOAL_MS = 1000;
 const FULL_GOAL_MS = 3000;
 /** DOM sizes within this share of each other count as independent of the image count. */
 const DOM_TOLERANCE = 0.1;
@@ -275,6 +276,9 @@ async function main(): Promise<void> {
       const context = await browser.newContext({
         baseURL: `http://127.0.0.1:${server.server.port}`,
         viewport: { width: 1440, height: 900 },
+        // Playwright's waitForFunction evaluates its predicate with eval, which the app's CSP
+        // (rightly) forbids; the measures read the page, they do not change what it runs.
+        bypassCSP: true,
       });
       try {
         const page = await context.newPage();
@@ -341,6 +345,19 @@ async function main(): Promise<void> {
       `${ratio(big.count / small.count)} the images | independent of the count: ` +
         verdict(Math.abs(domRatio - 1) <= DOM_TOLERANCE),
     );
+    const n = big.count.toLocaleString('en');
+    printHeadline({
+      figure: `Dashboard, ${n} images: first screen painted`,
+      value: ms(big.firstScreen),
+      goal: `< ${FIRST_GOAL_MS / 1000} s`,
+      met: big.firstScreen < FIRST_GOAL_MS,
+    });
+    printHeadline({
+      figure: `Dashboard DOM elements, ${n} / ${small.count.toLocaleString('en')} images`,
+      value: ratio(domRatio),
+      goal: `within ${DOM_TOLERANCE * 100} % of 1×`,
+      met: Math.abs(domRatio - 1) <= DOM_TOLERANCE,
+    });
   } finally {
     await browser.close();
     await server.stop();

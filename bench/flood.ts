@@ -9,6 +9,7 @@ import { passwordOf } from '../server/src/testing/fixtures.js';
 import { startFlood, type Flood } from '../server/src/testing/flood.js';
 import { startTestServer } from '../server/src/testing/test-server.js';
 import { BenchClient } from './client.js';
+import { printHeadline } from './headline.js';
 import { machineLine } from './machine.js';
 import { ms, percentile, ratio, sleep } from './stats.js';
 
@@ -88,6 +89,10 @@ console.log(
     `; ${held.sent.toLocaleString('en')} commands sent, ${held.received.toLocaleString('en')} ` +
     `messages received, ${held.closedByServer} connections closed`,
 );
+printHeadline({
+  figure: `victim's list p99, ${CONNECTIONS} flooding connections / quiet`,
+  value: ratio(percentile(loud, 99) / percentile(quiet, 99)),
+});
 
 const fast = await flood('fast', FAST_RATE);
 await fast.go();

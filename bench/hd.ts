@@ -16,6 +16,7 @@ import { bricks } from '../server/src/engines/builtin/test-references.js';
 import type { UpscaleParams } from '../server/src/engines/engine.js';
 import { HD_ENCODINGS, hdEncodingFor } from '../server/src/imaging/hd-encodings.js';
 import { measureInChild, printMeasurement, type ChildMeasurement } from './child-measurement.js';
+import { printHeadline } from './headline.js';
 import { machineLine } from './machine.js';
 import { median, ratio, verdict } from './stats.js';
 
@@ -170,6 +171,14 @@ async function main(): Promise<void> {
           `${ratio(tfjs.cpuSeconds / onnx.cpuSeconds)}), peak ${ratio(onnx.peakBytes / tfjs.peakBytes)} ` +
           `of tfjs' | onnxruntime vs floor ${ratio(onnx.seconds / floor.seconds)} | ${goals.join(', ')}`,
       );
+      printHeadline({
+        figure: `HD ${c.format} ${c.size} (${mp.toFixed(0)} MP), onnxruntime / Lanczos floor`,
+        value: `${onnx.seconds.toFixed(1)} s, ${ratio(onnx.seconds / floor.seconds)}`,
+        ...(c.goalSeconds !== undefined && {
+          goal: `< ${c.goalSeconds} s`,
+          met: onnx.seconds < c.goalSeconds,
+        }),
+      });
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { WorkerMaterialMapsMaker } from '../server/src/imaging/material-maps/maker.js';
 import { LocalFileStore } from '../server/src/files/local-file-store.js';
 import { measureInChild, printMeasurement, type ChildMeasurement } from './child-measurement.js';
+import { printHeadline } from './headline.js';
 import { machineLine } from './machine.js';
 import { makeSeamlessTexture } from './seamless-texture.js';
 import { median, ratio } from './stats.js';
@@ -99,6 +100,10 @@ async function main(): Promise<void> {
           `maps peak memory ${Math.round(peak / 2 ** 20)} MB ` +
           `(the image as one float plane: ${Math.round((width * height * 4) / 2 ** 20)} MB)`,
       );
+      printHeadline({
+        figure: `material maps ${width}×${height} / blur baseline`,
+        value: `${mapsSeconds.toFixed(1)} s, ${ratio(mapsSeconds / blurSeconds)}`,
+      });
       fs.rmSync(source);
     }
   } finally {

@@ -15,6 +15,7 @@ import { renderWithProgress } from '../server/src/imaging/print/progress.js';
 import type { PrintWorkerTask } from '../server/src/imaging/print/protocol.js';
 import { testCmykProfile } from '../server/src/testing/icc-profile.js';
 import { measureInChild, printMeasurement, type ChildMeasurement } from './child-measurement.js';
+import { printHeadline } from './headline.js';
 import { machineLine } from './machine.js';
 import { makeSeamlessTexture } from './seamless-texture.js';
 import { ratio } from './stats.js';
@@ -121,6 +122,10 @@ async function main(): Promise<void> {
           `${Math.round(plain.peakBytes / 2 ** 20)} MB; the pixels uncompressed: ` +
           `${Math.round(uncompressed / 2 ** 20)} MB)`,
       );
+      printHeadline({
+        figure: `print file, ${c.label} (${megapixels.toFixed(0)} MP) / plain TIFF`,
+        value: `${print.seconds.toFixed(1)} s, ${ratio(print.seconds / plain.seconds)}`,
+      });
       fs.rmSync(sourcePath);
     }
   } finally {

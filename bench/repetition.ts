@@ -7,6 +7,7 @@ import { BuiltinEngine } from '../server/src/engines/builtin/builtin-engine.js';
 import type { GenerateParams } from '../server/src/engines/engine.js';
 import { stochasticReferences } from '../server/src/engines/builtin/test-references-stochastic.js';
 import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
+import { printHeadline } from './headline.js';
 import { machineLine } from './machine.js';
 import { readRawImage, writeRawPng } from './raw-png.js';
 import { ms, ratio, verdict } from './stats.js';
@@ -88,6 +89,16 @@ async function main(): Promise<void> {
       `slowest blending job ${ms(slowest)} | goal < ${TIME_GOAL_MS / 1000} s per LD image: ` +
       verdict(slowest < TIME_GOAL_MS),
   );
+  printHeadline({
+    figure: 'worst repetition peak, blending / quilting',
+    value: ratio(worstRatio),
+  });
+  printHeadline({
+    figure: 'slowest blending LD job',
+    value: ms(slowest),
+    goal: `< ${TIME_GOAL_MS / 1000} s`,
+    met: slowest < TIME_GOAL_MS,
+  });
 }
 
 await main();

@@ -7,6 +7,7 @@ import { joinRatio } from '../server/src/engines/builtin/quilting/seam-metrics.j
 import type { GenerateParams } from '../server/src/engines/engine.js';
 import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
 import { bricksPng } from '../server/src/testing/http.js';
+import { printHeadline } from './headline.js';
 import { machineLine } from './machine.js';
 import { readRawImage } from './raw-png.js';
 import { ms, ratio, verdict } from './stats.js';
@@ -65,6 +66,12 @@ async function main(): Promise<void> {
       `${FACES} single images: ${ms(singles)} | series of ${FACES}: ${ms(series)} | ` +
         `ratio ${ratio(series / singles)} | goal < ${TIME_GOAL}×: ${verdict(series / singles < TIME_GOAL)}`,
     );
+    printHeadline({
+      figure: `series of ${FACES} / ${FACES} single images`,
+      value: ratio(series / singles),
+      goal: `< ${TIME_GOAL}×`,
+      met: series / singles < TIME_GOAL,
+    });
 
     const faces = await Promise.all(seriesPaths.map(readRawImage));
     let worstJoin = 0;
@@ -80,6 +87,12 @@ async function main(): Promise<void> {
         `goal <= ${JOIN_GOAL}×: ${verdict(worstJoin <= JOIN_GOAL)} | random 6x6 floor's ` +
         `autocorrelation at the face period ${repeat.toFixed(2)} (one face tiled: 1.00)`,
     );
+    printHeadline({
+      figure: 'worst join between faces / inside',
+      value: `${worstJoin.toFixed(2)}×`,
+      goal: `≤ ${JOIN_GOAL}×`,
+      met: worstJoin <= JOIN_GOAL,
+    });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
