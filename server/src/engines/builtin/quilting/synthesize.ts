@@ -114,9 +114,9 @@ export function synthesizeTraced(
 
   // Patch size, and where patches may be copied from (the mask).
   let P = patchSize(reference, { width: W, height: H, seamless, promptAdherence: adherence });
-  // Defects are looked for over half of this patch whatever the structure makes of it: how long a
-  // broken line must be to show does not grow with the patches that carry planks whole.
-  const defectStretch = Math.ceil(P / 2);
+  // Defects are looked for over a half and a quarter of this patch whatever the structure makes of
+  // it: how long a broken line must be to show does not grow with the patches that carry planks.
+  const defectPatch = P;
   // An oriented reference (planks, stripes): patches that carry a typical run along the grain.
   let structureWeight = repair ? STRUCTURE_WEIGHT : 0;
   if (repair && seams.followStructure !== false && !options.mask) {
@@ -209,7 +209,7 @@ export function synthesizeTraced(
   if (redo > 0) placer.redoWorst(redo, energy, onPlaced);
   // Cut defects (a line that stops at a cut) re-synthesised until none is above the bound.
   if (repair && seams.defects !== false) {
-    repairDefects(placer, { ref, Wr, Hr, energy, length: defectStretch });
+    repairDefects(placer, { ref, Wr, Hr, energy, patch: defectPatch });
   }
 
   const { canvas } = placer;
