@@ -116,12 +116,18 @@ export function findDefects(
     const along = direction === 'vertical' ? view.rows : view.cols;
     const n = across.length;
     const m = along.length;
-    // Per stretch position, the band's strongest disagreement (−1: no cut in the band).
+    // Per pair, its disagreement (−1: not a cut).
     const pairs = new Float64Array(n * m);
     for (let a = 0; a < n; a++) {
       for (let b = 0; b < m; b++) pairs[a * m + b] = pairAt(input, view, direction, a, b);
     }
+    // Per column (row) of the view and stretch position, the band's strongest disagreement (the
+    // cut may wander a pixel; −1: no cut in the band), and prefix sums over it (wrapping once on a
+    // torus) of the disagreements and of the pairs on a cut: any scale's stretch is two lookups.
+    const reach = view.wrap ? 2 * m : m;
     const band = new Float64Array(m);
+    const sums = new Float64Array(reach + 1);
+    const cuts = new Int32Array(reach + 1);
     for (let a = 0; a < n; a++) {
       for (let b = 0; b < m; b++) {
         let best = -1;
@@ -131,26 +137,18 @@ export function findDefects(
         }
         band[b] = best;
       }
-      scales.forEach((scale, k) => {
+      for (let b = 0; b < reach; b++) {
+        const e = band[b < m ? b : b - m]!;
+        sums[b + 1] = sums[b]! + (e >= 0 ? e : 0);
+        cuts[b + 1] = cuts[b]! + (e >= 0 ? 1 : 0);
+      }
+      for (let k = 0; k < scales.length; k++) {
+        const scale = scales[k]!;
         const L = Math.min(scale.length, m);
         const starts = view.wrap ? m : m - L + 1;
-        let sum = 0;
-        let cuts = 0;
-        const add = (b: number, sign: number) => {
-          const e = band[b % m]!;
-          if (e >= 0) {
-            sum += sign * e;
-            cuts += sign;
-          }
-        };
-        for (let b = 0; b < L; b++) add(b, 1);
         for (let s = 0; s < starts; s++) {
-          if (s > 0) {
-            add(s - 1, -1);
-            add(s + L - 1, 1);
-          }
-          if (cuts < ON_CUT * L) continue;
-          const score = Math.max(0, sum) / L;
+          if (cuts[s + L]! - cuts[s]! < ON_CUT * L) continue;
+          const score = Math.max(0, sums[s + L]! - sums[s]!) / L;
           if (score > worst[k]!) worst[k] = score;
           if (score >= scale.minScore) {
             const [x, y] =
@@ -158,7 +156,7 @@ export function findDefects(
             candidates.push({ x, y, direction, length: L, score, excess: score / scale.minScore });
           }
         }
-      });
+      }
     }
   }
   return { worst, defects: merge(candidates) };
