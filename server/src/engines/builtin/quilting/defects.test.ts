@@ -4,6 +4,7 @@ import { FORM_DEFAULTS } from '../../../testing/generate-params.js';
 import { seamReferences } from '../test-references.js';
 import { FINE_STRIPE_BOUND, STRIPE_BOUND } from './defect-repair.js';
 import { defectScales, stripeMeasure } from './defects.js';
+import { readStructure } from './structure.js';
 import { patchSize, synthesizeTraced } from './synthesize.js';
 
 /** A grey reference of `size`² with a dark horizontal line, 3 rows thick, at rows 10..12. */
@@ -115,7 +116,10 @@ describe('cut defects', () => {
         const [coarse = 0, fine = 0] = measure(true);
         const label = `${name} ${seamless ? 'seamless' : 'plain'}`;
         expect(coarse, label).toBeLessThanOrEqual(STRIPE_BOUND);
-        expect(fine, `${label}, fine`).toBeLessThanOrEqual(FINE_STRIPE_BOUND);
+        // Not where patches follow the structure (the planks): the fine repair is left out there.
+        if (!readStructure(ref).oriented) {
+          expect(fine, `${label}, fine`).toBeLessThanOrEqual(FINE_STRIPE_BOUND);
+        }
         // Plain quilting only until two of each are found (the test stays short).
         if (plainAbove < 2 || plainFineAbove < 2) {
           const [plainCoarse = 0, plainFine = 0] = measure(false);
