@@ -1,6 +1,9 @@
 import sharp from 'sharp';
-import { DEFECT_BOUND } from '../server/src/engines/builtin/quilting/defect-repair.js';
-import { stripeMeasure } from '../server/src/engines/builtin/quilting/defects.js';
+import {
+  DEFECT_BOUND,
+  FINE_DEFECT_BOUND,
+} from '../server/src/engines/builtin/quilting/defect-repair.js';
+import { defectScales, stripeMeasure } from '../server/src/engines/builtin/quilting/defects.js';
 import {
   patchSize,
   synthesizeTraced,
@@ -16,7 +19,7 @@ import { rawInput, savePicture, tile2x2 } from './doc-pictures.js';
  * `cd bench && node --import tsx defect-pictures.ts`): bricks, planks and stone tiles, each a
  * seamless 320 × 320 result from a 256² seam reference (seed 10, defaults), tiled 2 × 2 as a
  * floor repeats it; before (without the defect repair) and after. The stretches of cut the
- * stripe measure scores above the repair's bound are marked with a red line beside them.
+ * stripe measure scores above the repair's bounds (half a patch and a quarter) are marked with a red line beside them.
  */
 const SIDE = 320;
 const GAP = 12;
@@ -43,9 +46,11 @@ async function main(): Promise<void> {
         repair: true,
         defects,
       });
-      const found = stripeMeasure(image, source, reference, true, Math.ceil(P / 2), DEFECT_BOUND);
+      const scales = defectScales(P, DEFECT_BOUND, FINE_DEFECT_BOUND);
+      const found = stripeMeasure(image, source, reference, true, scales);
+      const [stripe = 0, fine = 0] = found.worst;
       console.log(
-        `${file} ${name}: stripe ${found.worst.toFixed(2)}, ${found.defects.length} marked`,
+        `${file} ${name}: stripe ${stripe.toFixed(2)} / fine ${fine.toFixed(2)}, ${found.defects.length} marked`,
       );
       for (const d of found.defects) mark(image, d.x, d.y, d.direction === 'vertical', d.length);
       return tile2x2(image);

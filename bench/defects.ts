@@ -1,5 +1,8 @@
-import { STRIPE_BOUND } from '../server/src/engines/builtin/quilting/defect-repair.js';
-import { stripeMeasure } from '../server/src/engines/builtin/quilting/defects.js';
+import {
+  FINE_STRIPE_BOUND,
+  STRIPE_BOUND,
+} from '../server/src/engines/builtin/quilting/defect-repair.js';
+import { defectScales, stripeMeasure } from '../server/src/engines/builtin/quilting/defects.js';
 import {
   patchSize,
   synthesizeTraced,
@@ -14,7 +17,8 @@ import { ms, ratio, verdict } from './stats.js';
  * Cut defects of the builtin engine's LD synthesis (issue 27, part 4): on the six generated seam
  * references of 1024×1024 at Square 1024×1024, the form's defaults, seed 10, plain and seamless,
  * the stripe measure (the worst defect score, quilting/defects.ts; the wrap-around included when
- * seamless) and the number of defects above the bound, before (the output without the defect
+ * seamless) over half a patch and, fine, over a quarter, and the number of defects above the
+ * bounds, before (the output without the defect
  * repair: `{ repair: true, defects: false }`, measured in the same run) and after, with the
  * synthesis time (in-process, one thread). For scale, the stripe measure of plain quilting
  * (`{ repair: false }`) and its defect count come first.
@@ -26,9 +30,11 @@ function main(): void {
   console.log(machineLine());
   console.log(
     `LD cut defects, builtin engine, ${SIZE}x${SIZE} references -> Square 1024x1024, defaults, seed 10; ` +
-      `stripe measure (defects above ${STRIPE_BOUND}) before the defect repair -> after, one run each`,
+      `stripe measure over half a patch / a quarter (defects above ${STRIPE_BOUND} / ${FINE_STRIPE_BOUND}) ` +
+      'before the defect repair -> after, one run each',
   );
   let worst = 0;
+  let worstFine = 0;
   let slowest = 0;
   for (const [name, reference] of Object.entries(seamReferences(SIZE))) {
     for (const seamless of [false, true]) {
@@ -47,23 +53,22 @@ function main(): void {
           defects,
         });
         const time = performance.now() - start;
-        const found = stripeMeasure(
-          image,
-          source,
-          reference,
-          seamless,
-          Math.ceil(P / 2),
-          STRIPE_BOUND,
-        );
-        return { time, stripe: found.worst, count: found.defects.length };
+        const scales = defectScales(P, STRIPE_BOUND, FINE_STRIPE_BOUND);
+        const found = stripeMeasure(image, source, reference, seamless, scales);
+        const [stripe = 0, fine = 0] = found.worst;
+        return { time, stripe, fine, count: found.defects.length };
       };
       const plain = measure(false, false);
       const before = measure(true, false);
       const after = measure(true, true);
       worst = Math.max(worst, after.stripe);
+      worstFine = Math.max(worstFine, after.fine);
       slowest = Math.max(slowest, after.time);
+      const figures = (m: { stripe: number; fine: number }) =>
+        `${m.stripe.toFixed(2).padStart(5)} / ${m.fine.toFixed(2).padStart(6)}`;
       console.log(
-        `${name.padEnd(11)} ${seamless ? 'seamless' : 'plain   '} | plain quilting ${plain.stripe.toFixed(2).padStart(5)} (${plain.count}) | stripe ${before.stripe.toFixed(2).padStart(5)} -> ${after.stripe.toFixed(2).padStart(5)}` +
+        `${name.padEnd(11)} ${seamless ? 'seamless' : 'plain   '} | plain quilting ${figures(plain)} (${plain.count})` +
+          ` | stripe ${figures(before)} -> ${figures(after)}` +
           ` | defects ${String(before.count).padStart(2)} -> ${String(after.count).padStart(2)}` +
           ` | time ${ms(before.time).padStart(8)} -> ${ms(after.time).padStart(8)} (${ratio(after.time / before.time)})`,
       );
@@ -71,6 +76,7 @@ function main(): void {
   }
   console.log(
     `worst stripe measure ${worst.toFixed(2)} | bound <= ${STRIPE_BOUND}: ${verdict(worst <= STRIPE_BOUND)}; ` +
+      `fine ${worstFine.toFixed(2)} | bound <= ${FINE_STRIPE_BOUND}: ${verdict(worstFine <= FINE_STRIPE_BOUND)}; ` +
       `slowest ${ms(slowest)} | goal < ${TIME_GOAL_MS / 1000} s: ${verdict(slowest < TIME_GOAL_MS)}`,
   );
 }

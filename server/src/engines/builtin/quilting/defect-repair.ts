@@ -5,7 +5,7 @@
  * defect falls; in rounds, until none is above the bound or the rounds are spent.
  */
 import type { PatchWindow } from './canvas.js';
-import { findDefects, wholeView, type DefectInput } from './defects.js';
+import { defectScales, findDefects, wholeView, type DefectInput } from './defects.js';
 import type { PatchPlacer } from './placement.js';
 
 /**
@@ -23,20 +23,30 @@ export const DEFECT_BOUND = 2;
  * through noise stay under 2.
  */
 export const STRIPE_BOUND = 3;
+/**
+ * The bounds of the fine scale (a quarter patch: a single thin line ending at a cut), on a
+ * finished output and, with the same margin as the coarse ones, for the repair. Measured on the
+ * six seam references (docs/engines.md, "Defects that repeat"): noise and grain score up to 2.6
+ * there; repaired at the coarse scale only, a plank gap or a mortar line ending at a cut still
+ * scores up to 7.2.
+ */
+export const FINE_STRIPE_BOUND = 4;
+export const FINE_DEFECT_BOUND = (FINE_STRIPE_BOUND * DEFECT_BOUND) / STRIPE_BOUND;
 /** Rounds of repair at most: each finds the defects again over the whole output. */
-export const DEFECT_ROUNDS = 3;
+export const DEFECT_ROUNDS = 4;
 
-/** What the repair needs besides the placer: the reference, its energy, the stretch length. */
-export type RepairInput = Omit<DefectInput, 'source' | 'W' | 'H' | 'seamless'>;
+/** What the repair needs besides the placer: the reference, its energy, the form's patch size. */
+export type RepairInput = Omit<DefectInput, 'source' | 'W' | 'H' | 'seamless'> & { patch: number };
 
 /** Runs the rounds; returns how many patches were replaced. */
 export function repairDefects(
   placer: PatchPlacer,
   reference: RepairInput,
-  bound = DEFECT_BOUND,
+  bounds: readonly [coarse: number, fine: number] = [DEFECT_BOUND, FINE_DEFECT_BOUND],
   rounds = DEFECT_ROUNDS,
 ): number {
   const { canvas } = placer;
+  const scales = defectScales(reference.patch, ...bounds);
   const input: DefectInput = {
     ...reference,
     source: canvas.source,
@@ -45,11 +55,15 @@ export function repairDefects(
     seamless: canvas.seamless,
   };
   const whole = wholeView(canvas.W, canvas.H, canvas.seamless);
-  const windowScore = (window: PatchWindow) =>
-    findDefects(input, { cols: window.colMap, rows: window.rowMap, wrap: false }).worst;
+  // A window's worst defect over the scales, each against its bound.
+  const windowScore = (window: PatchWindow) => {
+    const view = { cols: window.colMap, rows: window.rowMap, wrap: false };
+    const { worst } = findDefects(input, view, scales);
+    return scales.reduce((most, scale, k) => Math.max(most, (worst[k] ?? 0) / scale.minScore), 0);
+  };
   let replaced = 0;
   for (let round = 0; round < rounds; round++) {
-    const { defects } = findDefects(input, whole, bound);
+    const { defects } = findDefects(input, whole, scales);
     if (defects.length === 0) break;
     // Per defect, the cells on either side of its cut (a quarter patch each way from its middle),
     // tried in turn until one is replaced; each cell once per round. A retry draws anew, so a
@@ -57,7 +71,7 @@ export function repairDefects(
     const tried = new Set<number>();
     for (const d of defects) {
       const half = Math.floor(d.length / 2);
-      const quarter = Math.ceil(reference.length / 2);
+      const quarter = Math.ceil(reference.patch / 4);
       const vertical = d.direction === 'vertical';
       const [x, y] = vertical ? [d.x, d.y + half] : [d.x + half, d.y];
       for (const side of [-quarter, quarter]) {

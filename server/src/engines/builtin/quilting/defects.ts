@@ -17,10 +17,12 @@
  * A pair's disagreement is the squared difference (summed over RGB) of both, divided by the
  * reference's gradient energy (the mean squared step between its neighbours, summed over RGB):
  * about 1 for a step as large as the texture's ordinary ones. A defect's score is the mean
- * disagreement along a stretch of `length` (about half a patch) rows for a vertical cut, columns
- * for a horizontal one, the cut allowed to wander by a pixel either side, at least three quarters
- * of it on a cut. The stripe measure of an output is its worst defect score; on a seamless output
- * the wrap-around pairs count as well, since they are what a tiled floor repeats.
+ * disagreement along a stretch of rows for a vertical cut, columns for a horizontal one, the cut
+ * allowed to wander by a pixel either side, at least three quarters of it on a cut. Two scales
+ * (`DefectScale`): half a patch finds long broken rows; a quarter patch finds a single thin line
+ * ending at a cut, which over half a patch is diluted by the agreeing pairs around it. The stripe
+ * measure of an output is its worst defect score per scale; on a seamless output the wrap-around
+ * pairs count as well, since they are what a tiled floor repeats.
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
@@ -46,8 +48,23 @@ export interface DefectInput {
   Hr: number;
   /** The reference's gradient energy summed over RGB (3 × numeric.ts' `gradientEnergy`). */
   energy: number;
-  /** The stretch length: about half a patch. */
+}
+
+/** A scale of the search: the stretch length, and the score from which a stretch is a defect. */
+export interface DefectScale {
   length: number;
+  minScore: number;
+}
+
+/**
+ * The two scales for a patch of `P` pixels: half a patch (`coarse`) and a quarter (`fine`), each
+ * with its bound (Infinity: only the worst score is wanted).
+ */
+export function defectScales(P: number, coarse = Infinity, fine = Infinity): DefectScale[] {
+  return [
+    { length: Math.ceil(P / 2), minScore: coarse },
+    { length: Math.ceil(P / 4), minScore: fine },
+  ];
 }
 
 /** A rectangle of the output to search: per column/row its output index (−1: outside). */
@@ -66,6 +83,8 @@ export interface CutDefect {
   direction: 'vertical' | 'horizontal';
   length: number;
   score: number;
+  /** The score over its scale's bound (what ranks defects of different scales). */
+  excess: number;
 }
 
 /** Share of a stretch that must be on a cut. */
@@ -81,28 +100,34 @@ export function wholeView(W: number, H: number, seamless: boolean): DefectView {
 }
 
 /**
- * The defects in `view` scoring at least `minScore` (strongest first, overlapping stretches
- * merged), and the worst score there (0 without any stretch of cut).
+ * The defects in `view` scoring at least their scale's `minScore` (strongest over its bound first,
+ * overlapping stretches merged across the scales), and per scale the worst score there (0 without
+ * any stretch of cut). The pairs are scored once for all scales.
  */
 export function findDefects(
   input: DefectInput,
   view: DefectView,
-  minScore = Infinity,
-): { worst: number; defects: CutDefect[] } {
+  scales: readonly DefectScale[],
+): { worst: number[]; defects: CutDefect[] } {
   const candidates: CutDefect[] = [];
-  let worst = 0;
+  const worst = scales.map(() => 0);
   for (const direction of ['vertical', 'horizontal'] as const) {
     const across = direction === 'vertical' ? view.cols : view.rows;
     const along = direction === 'vertical' ? view.rows : view.cols;
     const n = across.length;
     const m = along.length;
-    const L = Math.min(input.length, m);
-    // Per stretch position, the band's strongest disagreement (−1: no cut in the band).
+    // Per pair, its disagreement (−1: not a cut).
     const pairs = new Float64Array(n * m);
     for (let a = 0; a < n; a++) {
       for (let b = 0; b < m; b++) pairs[a * m + b] = pairAt(input, view, direction, a, b);
     }
+    // Per column (row) of the view and stretch position, the band's strongest disagreement (the
+    // cut may wander a pixel; −1: no cut in the band), and prefix sums over it (wrapping once on a
+    // torus) of the disagreements and of the pairs on a cut: any scale's stretch is two lookups.
+    const reach = view.wrap ? 2 * m : m;
     const band = new Float64Array(m);
+    const sums = new Float64Array(reach + 1);
+    const cuts = new Int32Array(reach + 1);
     for (let a = 0; a < n; a++) {
       for (let b = 0; b < m; b++) {
         let best = -1;
@@ -112,34 +137,29 @@ export function findDefects(
         }
         band[b] = best;
       }
-      const starts = view.wrap ? m : m - L + 1;
-      let sum = 0;
-      let cuts = 0;
-      const add = (b: number, sign: number) => {
-        const e = band[b % m]!;
-        if (e >= 0) {
-          sum += sign * e;
-          cuts += sign;
-        }
-      };
-      for (let b = 0; b < L; b++) add(b, 1);
-      for (let s = 0; s < starts; s++) {
-        if (s > 0) {
-          add(s - 1, -1);
-          add(s + L - 1, 1);
-        }
-        if (cuts < ON_CUT * L) continue;
-        const score = Math.max(0, sum) / L;
-        if (score > worst) worst = score;
-        if (score >= minScore) {
-          const [x, y] =
-            direction === 'vertical' ? [across[a]!, along[s]!] : [along[s]!, across[a]!];
-          candidates.push({ x, y, direction, length: L, score });
+      for (let b = 0; b < reach; b++) {
+        const e = band[b < m ? b : b - m]!;
+        sums[b + 1] = sums[b]! + (e >= 0 ? e : 0);
+        cuts[b + 1] = cuts[b]! + (e >= 0 ? 1 : 0);
+      }
+      for (let k = 0; k < scales.length; k++) {
+        const scale = scales[k]!;
+        const L = Math.min(scale.length, m);
+        const starts = view.wrap ? m : m - L + 1;
+        for (let s = 0; s < starts; s++) {
+          if (cuts[s + L]! - cuts[s]! < ON_CUT * L) continue;
+          const score = Math.max(0, sums[s + L]! - sums[s]!) / L;
+          if (score > worst[k]!) worst[k] = score;
+          if (score >= scale.minScore) {
+            const [x, y] =
+              direction === 'vertical' ? [across[a]!, along[s]!] : [along[s]!, across[a]!];
+            candidates.push({ x, y, direction, length: L, score, excess: score / scale.minScore });
+          }
         }
       }
     }
   }
-  return { worst, defects: merge(candidates, input) };
+  return { worst, defects: merge(candidates) };
 }
 
 /** The stripe measure of a finished output against its reference: its worst defect score. */
@@ -148,9 +168,8 @@ export function stripeMeasure(
   source: Int32Array,
   reference: RawImage,
   seamless: boolean,
-  length: number,
-  minScore = Infinity,
-): { worst: number; defects: CutDefect[] } {
+  scales: readonly DefectScale[],
+): { worst: number[]; defects: CutDefect[] } {
   const input: DefectInput = {
     data: image.data,
     W: image.width,
@@ -161,9 +180,8 @@ export function stripeMeasure(
     Wr: reference.width,
     Hr: reference.height,
     energy: 3 * Math.max(1, gradientEnergy(reference.data, reference.width, reference.height)),
-    length,
   };
-  return findDefects(input, wholeView(image.width, image.height, seamless), minScore);
+  return findDefects(input, wholeView(image.width, image.height, seamless), scales);
 }
 
 /**
@@ -236,14 +254,15 @@ function pairAt(
 }
 
 /**
- * Overlapping stretches (the same cut seen from neighbouring columns, or shifted by a row) as
- * one defect: the strongest kept, its span grown to cover the others.
+ * Overlapping stretches (the same cut seen from neighbouring columns, shifted by a row, or at the
+ * other scale) as one defect: the strongest over its bound kept, its span grown to cover the
+ * others.
  */
-function merge(candidates: CutDefect[], input: DefectInput): CutDefect[] {
-  candidates.sort((a, b) => b.score - a.score);
+function merge(candidates: CutDefect[]): CutDefect[] {
+  candidates.sort((a, b) => b.excess - a.excess);
   const kept: CutDefect[] = [];
   for (const c of candidates) {
-    const same = kept.find((k) => k.direction === c.direction && overlaps(k, c, input));
+    const same = kept.find((k) => k.direction === c.direction && overlaps(k, c));
     if (!same) {
       kept.push({ ...c });
       continue;
@@ -261,12 +280,12 @@ function merge(candidates: CutDefect[], input: DefectInput): CutDefect[] {
   return kept;
 }
 
-function overlaps(a: CutDefect, b: CutDefect, input: DefectInput): boolean {
+function overlaps(a: CutDefect, b: CutDefect): boolean {
   const vertical = a.direction === 'vertical';
   const acrossA = vertical ? a.x : a.y;
   const acrossB = vertical ? b.x : b.y;
   if (Math.abs(acrossA - acrossB) > 2) return false;
   const alongA = vertical ? a.y : a.x;
   const alongB = vertical ? b.y : b.x;
-  return alongB < alongA + a.length && alongA < alongB + b.length && input.length > 0;
+  return alongB < alongA + a.length && alongA < alongB + b.length;
 }

@@ -28,7 +28,7 @@
 import type { RawImage } from '../../../imaging/raw-image.js';
 import { mulberry32 } from '../prng.js';
 import { fitLighting, removeLighting } from './lighting.js';
-import { repairDefects } from './defect-repair.js';
+import { DEFECT_BOUND, FINE_DEFECT_BOUND, repairDefects } from './defect-repair.js';
 import { maskRegion } from './mask-region.js';
 import { clampInt, colourVariance, gradientEnergy, luminanceGradient } from './numeric.js';
 import { checkOptions, patchSize, type SeamHandling, type SynthesisOptions } from './options.js';
@@ -114,22 +114,20 @@ export function synthesizeTraced(
 
   // Patch size, and where patches may be copied from (the mask).
   let P = patchSize(reference, { width: W, height: H, seamless, promptAdherence: adherence });
-  // Defects are looked for over half of this patch whatever the structure makes of it: how long a
-  // broken line must be to show does not grow with the patches that carry planks whole.
-  const defectStretch = Math.ceil(P / 2);
+  // Defects are looked for over a half and a quarter of this patch whatever the structure makes of
+  // it: how long a broken line must be to show does not grow with the patches that carry planks.
+  const defectPatch = P;
   // An oriented reference (planks, stripes): patches that carry a typical run along the grain.
   let structureWeight = repair ? STRUCTURE_WEIGHT : 0;
+  let followsStructure = false;
   if (repair && seams.followStructure !== false && !options.mask) {
     const outSide = Math.min(W, H);
     // Room for a choice: a patch as large as the reference would leave the seed nothing to draw.
     const refSide = Math.floor((3 * Math.min(Wr, Hr)) / 4);
     const maxSide = Math.min(refSide, seamless ? Math.floor(outSide / 2) : outSide);
-    ({ P, structureWeight } = followStructure(
-      readStructure(reference),
-      P,
-      structureWeight,
-      maxSide,
-    ));
+    const structure = readStructure(reference);
+    followsStructure = structure.oriented;
+    ({ P, structureWeight } = followStructure(structure, P, structureWeight, maxSide));
   }
   let region = options.mask ? maskRegion(reference, P) : undefined;
   while (region && region.count === 0 && P > 8) {
@@ -209,7 +207,11 @@ export function synthesizeTraced(
   if (redo > 0) placer.redoWorst(redo, energy, onPlaced);
   // Cut defects (a line that stops at a cut) re-synthesised until none is above the bound.
   if (repair && seams.defects !== false) {
-    repairDefects(placer, { ref, Wr, Hr, energy, length: defectStretch });
+    // Not at the fine scale where patches follow the structure: a thin line's repair there draws
+    // patches that shift the boards' end joints, and the boards' lengths (part 6) suffer more than
+    // the line gains (docs/engines.md, "Defects that repeat").
+    const fine = followsStructure ? Infinity : FINE_DEFECT_BOUND;
+    repairDefects(placer, { ref, Wr, Hr, energy, patch: defectPatch }, [DEFECT_BOUND, fine]);
   }
 
   const { canvas } = placer;
