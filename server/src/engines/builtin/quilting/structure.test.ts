@@ -78,7 +78,7 @@ describe('structure-following synthesis', () => {
   it('keeps seamless planks whole where a torus row holds 1.7 boards (256² → 256², as at 1024²)', () => {
     // The bench's 1024² case at the tests' size: the torus cannot hold whole boards, and with
     // patches capped at half the side the columns slipped phase at different heights (gap lines
-    // ended in stubs, 0.48–0.69× median over seeds 10–14); 3/4 of the side and the phase held
+    // ended in stubs, 0.43–0.70× median over seeds 10–14); 3/4 of the side and the phase held
     // across the grain: 0.78–0.90×.
     const ref = runLengths(reference('planks'));
     const { image } = synthesizeTraced(reference('planks'), options(true, 256));
