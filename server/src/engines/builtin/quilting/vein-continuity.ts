@@ -155,7 +155,10 @@ function prune(m: Uint8Array, W: number, H: number, times: number): void {
   }
 }
 
-/** The vein continuity of `image` (see the module comment), optionally measured `like` another. */
+/**
+ * The vein continuity of `image` (see the module comment), optionally measured `like` another;
+ * `endsAt` receives the ends' pixel indices (y · W + x), to look at where veins stop.
+ */
 export function veinContinuity(
   image: RawImage,
   like?: Pick<VeinContinuity, 'ground' | 'threshold'>,
