@@ -7,6 +7,7 @@
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
+import { layoutCost, type Grain } from './layout-term.js';
 import type { Prng } from '../prng.js';
 import { SAMPLE_VALUES, type Overlap, type OverlapSamples } from './overlap.js';
 
@@ -43,6 +44,12 @@ export interface PatchQuery {
   ty: number;
   slack: number;
   pull: number;
+  /**
+   * For an oriented reference (structure.ts): the grain's unit vector and the pull across it,
+   * which has no slack, so that every patch keeps the layout's phase across the grain and the
+   * lines (a plank's gap lines) meet their neighbours' in every column; the slack is along it.
+   */
+  grain?: Grain;
   /** Whether to sample candidates near the layout's position (similarity > 0). */
   nearLayout: boolean;
   /** Source positions that continue the placed neighbours' copies, as x, y pairs. */
@@ -96,9 +103,7 @@ export class PatchSearch {
   ): number {
     const { ref, grad, structureWeight, Wr } = this.space;
     const { offs, vals, n } = samples;
-    const dx = Math.max(0, Math.abs(sx - query.tx) - query.slack);
-    const dy = Math.max(0, Math.abs(sy - query.ty) - query.slack);
-    const layout = query.pull * (dx * dx + dy * dy);
+    const layout = layoutCost(query, sx - query.tx, sy - query.ty);
     if (n === 0) return layout;
     const limit = (cutoff - layout) * n * 3;
     if (limit <= 0) return Infinity;
@@ -136,13 +141,16 @@ export class PatchSearch {
 
     // Candidates: the layout's position, continuations of the placed neighbours, a sample.
     if (query.nearLayout) {
-      const { tx, ty, slack } = query;
+      const { tx, ty, slack, grain } = query;
       this.consider(query, tx, ty);
       for (let r = 0; r < NEAR_CANDIDATES; r++) {
+        const u = rng.int(2 * slack + 1) - slack;
+        // Along the grain only when the phase across it is held.
+        const v = grain ? 0 : rng.int(2 * slack + 1) - slack;
         this.consider(
           query,
-          tx + rng.int(2 * slack + 1) - slack,
-          ty + rng.int(2 * slack + 1) - slack,
+          grain ? tx + Math.round(u * grain.tx) : tx + u,
+          grain ? ty + Math.round(u * grain.ty) : ty + v,
         );
       }
     }

@@ -5,6 +5,7 @@
  */
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
+import type { Grain } from './layout-term.js';
 import type { Prng } from '../prng.js';
 import { paste } from './assembly.js';
 import { cutMask } from './boundary-cut.js';
@@ -45,6 +46,8 @@ export interface PlacementPlan {
   pull: number;
   /** Whether the layout term applies at all (similarity > 0). */
   nearLayout: boolean;
+  /** An oriented reference's grain and the layout's pull across it (patch-search.ts). */
+  grain?: Grain;
   /** Temperature of the draw among good candidates, and the chance to break away. */
   temperature: number;
   breakAwayChance: number;
@@ -230,6 +233,8 @@ export class PatchPlacer {
       ty: (y0 + this.plan.offY) % nvy,
       slack: this.plan.slack,
       pull: closing ? pull * 0.1 : pull,
+      // Not eased for closing patches: a phase slip across the grain shows as broken lines.
+      grain: this.plan.grain,
       nearLayout: this.plan.nearLayout,
       coherent,
       closing,

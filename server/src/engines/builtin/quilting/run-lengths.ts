@@ -220,3 +220,24 @@ export function runLengthsLike(output: RawImage, reference: RunLengths): RunLeng
   const h = Math.min(output.height, reference.height);
   return runLengths(reference.complete ? output : crop(output, w, h), reference);
 }
+
+/** `image` laid `nx × ny` times side by side, as a seamless tile is laid on a floor. */
+export function tiled(image: RawImage, nx: number, ny: number): RawImage {
+  const { width: W, height: H } = image;
+  const w = W * nx;
+  const data = new Uint8Array(w * H * ny * 4);
+  for (let y = 0; y < H * ny; y++) {
+    const row = image.data.subarray((y % H) * W * 4, ((y % H) + 1) * W * 4);
+    for (let i = 0; i < nx; i++) data.set(row, (y * w + i * W) * 4);
+  }
+  return { data, width: w, height: H * ny };
+}
+
+/**
+ * A seamless output's runs measured as it is used: laid 2 × 2, so that a board or vein that
+ * crosses the tile's edge is measured whole (it continues on the next tile) rather than left
+ * out as cut off by the border. Measured like its reference otherwise.
+ */
+export function seamlessRunLengthsLike(output: RawImage, reference: RunLengths): RunLengths {
+  return runLengthsLike(tiled(output, 2, 2), reference);
+}

@@ -26,6 +26,12 @@ export const ORIENTED_STRUCTURE_WEIGHT = 4;
  * leaves planks 0.6× too short, 1.3–1.4 matches them; 2 copies runs into longer ones).
  */
 export const RUN_SPAN = 1.4;
+/**
+ * The layout's pull across the grain, in units of its pull beyond the slack: strong enough that
+ * every column keeps the layout's phase across the grain (measured on seamless planks: 1 left
+ * neighbouring columns' gap lines 10–90 px apart; 64 lines them up).
+ */
+export const ACROSS_PULL = 64;
 
 export interface StructureReading {
   orientation: Orientation;
@@ -55,10 +61,12 @@ export function followStructure(
   P: number,
   weight: number,
   maxSide: number,
-): { P: number; structureWeight: number } {
+): { P: number; structureWeight: number; grain?: { tx: number; ty: number } } {
   if (!reading.oriented) return { P, structureWeight: weight };
+  const { tx, ty } = reading.orientation;
   return {
     P: Math.max(P, Math.min(maxSide, Math.round(RUN_SPAN * reading.run))),
     structureWeight: Math.max(weight, ORIENTED_STRUCTURE_WEIGHT),
+    grain: { tx, ty },
   };
 }

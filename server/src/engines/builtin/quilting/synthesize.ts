@@ -44,7 +44,7 @@ import {
   restoreKeep,
   type SharedFrame,
 } from './frame.js';
-import { followStructure, readStructure } from './structure.js';
+import { ACROSS_PULL, followStructure, readStructure } from './structure.js';
 import { stylise, writeBack } from './tones.js';
 import { frameTorus, gridPositions } from './torus.js';
 
@@ -119,15 +119,20 @@ export function synthesizeTraced(
   const defectPatch = P;
   // An oriented reference (planks, stripes): patches that carry a typical run along the grain.
   let structureWeight = repair ? STRUCTURE_WEIGHT : 0;
-  let followsStructure = false;
+  let grain: { tx: number; ty: number } | undefined;
   if (repair && seams.followStructure !== false && !options.mask) {
     const outSide = Math.min(W, H);
     // Room for a choice: a patch as large as the reference would leave the seed nothing to draw.
     const refSide = Math.floor((3 * Math.min(Wr, Hr)) / 4);
-    const maxSide = Math.min(refSide, seamless ? Math.floor(outSide / 2) : outSide);
-    const structure = readStructure(reference);
-    followsStructure = structure.oriented;
-    ({ P, structureWeight } = followStructure(structure, P, structureWeight, maxSide));
+    // On a torus, at most 3/4 of the side: two patches per row and column, each overlapping the
+    // other on both sides (1/2 of the side left seamless planks' boards half as long).
+    const maxSide = Math.min(refSide, seamless ? Math.floor((3 * outSide) / 4) : outSide);
+    ({ P, structureWeight, grain } = followStructure(
+      readStructure(reference),
+      P,
+      structureWeight,
+      maxSide,
+    ));
   }
   let region = options.mask ? maskRegion(reference, P) : undefined;
   while (region && region.count === 0 && P > 8) {
@@ -181,6 +186,13 @@ export function synthesizeTraced(
       pull: similarity > 0 ? (4 * variance) / (P * P) : 0,
       slack: Math.floor(P / 4 + ((1 - similarity) * Math.max(Wr, Hr)) / 2),
       nearLayout: similarity > 0,
+      // On a torus, an oriented reference's lines are held in the layout's phase across the grain
+      // (the closure forces a slip somewhere; every column makes it at the same place). On a
+      // plane nothing forces one, and holding it there copied boards into longer ones (1.5×).
+      grain:
+        grain && onTorus && similarity > 0
+          ? { ...grain, acrossPull: (ACROSS_PULL * 4 * variance) / (P * P) }
+          : undefined,
       temperature: 0.04 * imagination * refEnergy,
       breakAwayChance: 0.5 * (imagination / 20) ** 2,
       // Drawn before any patch is searched: the seed's first two numbers.
@@ -210,7 +222,7 @@ export function synthesizeTraced(
     // Not at the fine scale where patches follow the structure: a thin line's repair there draws
     // patches that shift the boards' end joints, and the boards' lengths (part 6) suffer more than
     // the line gains (docs/engines.md, "Defects that repeat").
-    const fine = followsStructure ? Infinity : FINE_DEFECT_BOUND;
+    const fine = grain ? Infinity : FINE_DEFECT_BOUND;
     repairDefects(placer, { ref, Wr, Hr, energy, patch: defectPatch }, [DEFECT_BOUND, fine]);
   }
 
