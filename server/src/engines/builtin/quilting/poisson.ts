@@ -120,13 +120,12 @@ export function poissonBlend(input: PoissonInput): Float32Array[] {
 
 function hierarchy(W: number, H: number, wrap: boolean, eps: number): Level[] {
   const N = W * H;
-  const ex = new Float32Array(N);
-  const ey = new Float32Array(N);
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      if ((x + 1 < W || wrap) && W > 1) ex[y * W + x] = 1;
-      if ((y + 1 < H || wrap) && H > 1) ey[y * W + x] = 1;
-    }
+  // Every edge weighs 1, but those leaving the image when it does not wrap.
+  const ex = new Float32Array(N).fill(W > 1 ? 1 : 0);
+  const ey = new Float32Array(N).fill(H > 1 ? 1 : 0);
+  if (!wrap) {
+    for (let y = 0; y < H; y++) ex[y * W + W - 1] = 0;
+    ey.fill(0, (H - 1) * W);
   }
   const levels = [
     level(W, H, wrap && W > 1, wrap && H > 1, ex, ey, new Float32Array(N).fill(eps), true),
