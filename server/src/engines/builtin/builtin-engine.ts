@@ -28,8 +28,8 @@ import type {
   UpscaledImage,
   UpscaleParams,
 } from '../engine.js';
-import { startWorker } from '../../runtime/worker-url.js';
 import type { WorkerJob, WorkerMessage } from './protocol.js';
+import { SpareWorker } from './spare-worker.js';
 import { upscaleImage } from './upscale/index.js';
 import type { EsrganRuntime } from './upscale/plan.js';
 
@@ -46,8 +46,14 @@ export interface BuiltinEngineOptions {
 
 export class BuiltinEngine implements Engine {
   readonly name = 'builtin';
+  /** Each job's thread, started ahead of it (spare-worker.ts). */
+  private readonly workers = new SpareWorker(import.meta.url, 'worker');
 
   constructor(private readonly options: BuiltinEngineOptions = { upscaler: 'esrgan' }) {}
+
+  close(): void {
+    this.workers.close();
+  }
 
   upscale(
     params: UpscaleParams,
@@ -76,7 +82,8 @@ export class BuiltinEngine implements Engine {
     const partials = paths.map((target) => `${target}.${randomUUID()}.partial`);
 
     return new Promise<GeneratedImage>((resolve, reject) => {
-      const worker = startWorker(import.meta.url, 'worker', { workerData: job });
+      const worker = this.workers.take();
+      worker.postMessage(job);
       let settled = false;
       let lastPercent = -1;
       let encoded = 0;

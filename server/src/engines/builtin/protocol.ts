@@ -1,7 +1,7 @@
 /** Messages between the builtin engine and its worker thread (`worker.ts`). */
 import type { PreviewSettings, SynthesisUsed } from '@tessera/contract';
 
-/** The worker's `workerData`: the job's settings as they came (prompts/apply.ts reads prompts). */
+/** The worker's first message: the job's settings as they came (prompts/apply.ts reads prompts). */
 export interface WorkerJob {
   referencePath: string;
   settings: PreviewSettings;

@@ -3,12 +3,12 @@
  * applies the prompts to it (prompts/apply.ts: colours, finish, then the scale), synthesizes the
  * texture (quilting, or blending for a stochastic reference: blending/dispatch.ts) and encodes
  * the PNG, reporting progress on the way. All the heavy work of a preview happens here, off the
- * server's event loop. Started by
- * builtin-engine.ts with a {@link WorkerJob} as `workerData`; a series makes every face here, in
- * one worker, posting each face's PNG as it is encoded. It may be terminated at any time, and
+ * server's event loop. Started by builtin-engine.ts, ahead of its job (spare-worker.ts), and
+ * sent a {@link WorkerJob} as its first message; a series makes every face here, in one worker,
+ * posting each face's PNG as it is encoded. It may be terminated at any time, and
  * writes no file (the engine does, so that a terminated worker can leave none behind).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { SynthesisUsed } from '@tessera/contract';
 import sharp from 'sharp';
 import { decodeToRaw } from '../../imaging/decode.js';
@@ -91,6 +91,10 @@ async function toWorkingSize(image: RawImage, size: { width: number; height: num
   return { data, width: info.width, height: info.height };
 }
 
-run(workerData as WorkerJob).catch((error: unknown) => {
-  post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+// The job comes as the first message: the thread may be started (and its modules loaded) ahead
+// of it (spare-worker.ts).
+port.once('message', (job: WorkerJob) => {
+  run(job).catch((error: unknown) => {
+    post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  });
 });
