@@ -10,6 +10,7 @@ import {
 } from '../server/src/engines/builtin/quilting/synthesize.js';
 import { seamReferences } from '../server/src/engines/builtin/test-references.js';
 import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
+import { printHeadline } from './headline.js';
 import { machineLine } from './machine.js';
 import { ms, ratio, verdict } from './stats.js';
 
@@ -79,6 +80,12 @@ function main(): void {
       `fine ${worstFine.toFixed(2)} | bound <= ${FINE_STRIPE_BOUND}: ${verdict(worstFine <= FINE_STRIPE_BOUND)}; ` +
       `slowest ${ms(slowest)} | goal < ${TIME_GOAL_MS / 1000} s: ${verdict(slowest < TIME_GOAL_MS)}`,
   );
+  printHeadline({
+    figure: 'worst stripe measure after repair, half / quarter patch',
+    value: `${worst.toFixed(2)} / ${worstFine.toFixed(2)}`,
+    goal: `≤ ${STRIPE_BOUND} / ≤ ${FINE_STRIPE_BOUND}`,
+    met: worst <= STRIPE_BOUND && worstFine <= FINE_STRIPE_BOUND,
+  });
 }
 
 main();

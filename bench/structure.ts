@@ -14,6 +14,7 @@ import { repetition } from '../server/src/engines/builtin/blending/repetition.js
 import type { RawImage } from '../server/src/imaging/raw-image.js';
 import { structuredReferences } from '../server/src/engines/builtin/test-references-stochastic.js';
 import { FORM_DEFAULTS } from '../server/src/testing/generate-params.js';
+import { printHeadline } from './headline.js';
 import { machineLine } from './machine.js';
 import { ms, ratio, verdict } from './stats.js';
 
@@ -64,6 +65,10 @@ function main(): void {
   const references = structuredReferences(SIZE);
   let allMet = true;
   let slowest = 0;
+  let metCount = 0;
+  let cases = 0;
+  /** Marble's mean vein length after, as a share of the reference's, per output kind. */
+  const veinShares: number[] = [];
   for (const name of NAMES) {
     const reference = references[name];
     if (!reference) throw new Error(`no reference ${name}`);
@@ -95,6 +100,8 @@ function main(): void {
       const after = run(true);
       const met = within(after.runs, ref);
       allMet &&= met;
+      cases += 1;
+      if (met) metCount += 1;
       slowest = Math.max(slowest, after.time);
       console.log(
         `${name.padEnd(8)} ${seamless ? 'seamless' : 'plain   '} | coherence ` +
@@ -107,6 +114,7 @@ function main(): void {
       );
       if (name === 'marble') {
         const veins = veinContinuity(reference);
+        veinShares.push(veinContinuity(after.image, veins).length / veins.length);
         console.log(
           `  veins: reference ${veins.length.toFixed(0)} px, ${veins.ends} ends, repetition ` +
             `${repetition(reference).top.toFixed(3)} | before ${veinLine(before.image, veins)} -> ` +
@@ -120,6 +128,19 @@ function main(): void {
       `slowest after ${ms(slowest)} | goal < ${TIME_GOAL_MS / 1000} s per LD image: ` +
       verdict(slowest < TIME_GOAL_MS),
   );
+  printHeadline({
+    figure: 'outputs with run lengths (median, p75) within 25 % of the reference',
+    value: `${metCount} of ${cases}`,
+    goal: 'all',
+    met: allMet,
+  });
+  const worstVeins = Math.min(...veinShares);
+  printHeadline({
+    figure: "marble's mean vein length / the reference's, worst of plain and seamless",
+    value: ratio(worstVeins),
+    goal: `within ${MARGIN * 100} %`,
+    met: Math.abs(worstVeins - 1) <= MARGIN,
+  });
 }
 
 main();
