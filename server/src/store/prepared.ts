@@ -13,6 +13,8 @@ class Argument {
  *
  * `build` must use each argument as a value of the query (a parameter), never to shape its SQL:
  * the first call checks that every argument became a parameter (one or more), and throws otherwise.
+ * Every call shares one query id: right while the database has no plugins (database.ts), which
+ * may keep state per query id between a query and its result.
  */
 export function preparedQuery<DB, Args extends unknown[], Row>(
   db: Kysely<DB>,
