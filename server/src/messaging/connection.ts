@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Socket } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 
@@ -22,8 +21,6 @@ export async function connectServiceClient(login: BrokerLogin, log: Logger): Pro
     connectTimeout: 10_000,
     reconnectPeriod: 1000,
   });
-  sendAtOnce(client);
-  client.on('connect', () => sendAtOnce(client));
   client.on('error', (err) => log.warn({ err: err.message }, 'messaging connection error'));
   client.on('reconnect', () => log.info('messaging reconnecting'));
   // An operator sees the broker's outage end, not only its start (issue 23).
@@ -37,18 +34,6 @@ export async function connectServiceClient(login: BrokerLogin, log: Logger): Pro
     lost = false;
   });
   return client;
-}
-
-/**
- * Turns Nagle's algorithm off on a TCP connection (an external broker at mqtt://; Node leaves it
- * on): with it, an answer waited for the broker to acknowledge the one before, up to its delayed
- * ACK (40 ms on Linux), and list-tag at 50 clients on Mosquitto took 2–4× a raw echo. Mosquitto
- * sets the same on its side (deploy/mosquitto: set_tcp_nodelay). WebSocket streams (ws sets it
- * on their socket) have no such method.
- */
-function sendAtOnce(client: MqttClient): void {
-  const stream = client.stream as Partial<Pick<Socket, 'setNoDelay'>> | undefined;
-  stream?.setNoDelay?.(true);
 }
 
 /**
