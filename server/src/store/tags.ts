@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database.js';
+import { preparedQuery } from './prepared.js';
 
 export interface TagRecord {
   id: string;
@@ -29,21 +30,41 @@ class OverCap extends Error {}
 
 export function createTagRepository(db: Db): TagRepository {
   const columns = ['id', 'name', 'color'] as const;
+  const count = preparedQuery(db, 1, (ownerId: number) =>
+    db
+      .selectFrom('tags')
+      .where('owner_id', '=', ownerId)
+      .select((eb) => eb.fn.countAll<number>().as('n')),
+  );
+  // The page and the owner's count in one statement: list-tag runs on every tags panel and
+  // each statement costs a command more than its SQL (docs/architecture.md).
+  const pageWithTotal = preparedQuery(db, 3, (ownerId: number, limit: number, offset: number) =>
+    db
+      .selectFrom('tags')
+      .where('owner_id', '=', ownerId)
+      .select(columns)
+      .select((eb) =>
+        eb
+          .selectFrom('tags as counted')
+          .where('counted.owner_id', '=', ownerId)
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .as('total'),
+      )
+      // Creation order; seq breaks ties within the same millisecond.
+      .orderBy('created_at')
+      .orderBy('seq')
+      .limit(limit)
+      .offset(offset),
+  );
   return {
     async page(ownerId, page, size) {
-      const base = db.selectFrom('tags').where('owner_id', '=', ownerId);
-      const [tags, count] = await Promise.all([
-        base
-          .select(columns)
-          // Creation order; seq breaks ties within the same millisecond.
-          .orderBy('created_at')
-          .orderBy('seq')
-          .limit(size)
-          .offset((page - 1) * size)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { tags, total: Number(count.n) };
+      const rows = await pageWithTotal(ownerId, size, (page - 1) * size);
+      // A page past the end has no row to carry the count.
+      const total = rows[0]?.total ?? (await count(ownerId))[0]?.n ?? 0;
+      return {
+        tags: rows.map(({ id, name, color }) => ({ id, name, color })),
+        total: Number(total),
+      };
     },
     find(ownerId, id) {
       return db

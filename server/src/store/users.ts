@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { preparedQuery } from './prepared.js';
 
 export interface UserRecord {
   id: number;
@@ -32,13 +33,13 @@ export function createUserRepository(db: Db): UserRepository {
     passwordHash: row.password_hash,
     createdAt: row.created_at,
   });
+  // Every command looks its user up (services/users.ts, owner): built and compiled once.
+  const byUsername = preparedQuery(db, 1, (username: string) =>
+    db.selectFrom('users').select(columns).where('username', '=', username),
+  );
   return {
     async findByUsername(username) {
-      const row = await db
-        .selectFrom('users')
-        .select(columns)
-        .where('username', '=', username)
-        .executeTakeFirst();
+      const [row] = await byUsername(username);
       return row && toRecord(row);
     },
     async create(username, passwordHash) {
