@@ -16,6 +16,7 @@ import * as inputReferences from './0017-input-references.js';
 import * as jobNotice from './0018-job-notice.js';
 import * as printFiles from './0019-print-files.js';
 import * as materialHeight from './0020-material-height.js';
+import * as imageListVersion from './0021-image-list-version.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0018-job-notice': jobNotice,
   '0019-print-files': printFiles,
   '0020-material-height': materialHeight,
+  '0021-image-list-version': imageListVersion,
 };
 
 export const migrationProvider: MigrationProvider = {
