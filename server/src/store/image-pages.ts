@@ -143,15 +143,18 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
       }
     }
 
-    const [rows, count] = await Promise.all([
-      rowsOf(base)
-        .select(versionOf(ownerId).as('list_version'))
-        .offset((page - 1) * size)
-        .execute(),
-      base
-        .select((eb) => [eb.fn.countAll<number>().as('n'), versionOf(ownerId).as('list_version')])
-        .executeTakeFirstOrThrow(),
-    ]);
+    const rows = await rowsOf(base)
+      .select(versionOf(ownerId).as('list_version'))
+      .offset((page - 1) * size)
+      .execute();
+    // A short page is the last: it tells the total itself, with no second pass over the rows (a
+    // search that finds nothing read every row twice).
+    const short = rows.length < size && (rows.length > 0 || page === 1);
+    const count = short
+      ? { n: (page - 1) * size + rows.length, list_version: rows[0]?.list_version ?? null }
+      : await base
+          .select((eb) => [eb.fn.countAll<number>().as('n'), versionOf(ownerId).as('list_version')])
+          .executeTakeFirstOrThrow();
     const total = Number(count.n);
     // Kept only when the rows and the count were read at the same version.
     const version = count.list_version;
