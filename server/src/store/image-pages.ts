@@ -127,7 +127,8 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
         ),
       );
       if (after) {
-        const [strictly, orEqual] = way === 'desc' ? (['<', '<='] as const) : (['>', '>='] as const);
+        const [strictly, orEqual] =
+          way === 'desc' ? (['<', '<='] as const) : (['>', '>='] as const);
         from = from.where((eb: ExpressionBuilder<Database, 'images'>) =>
           eb.and([
             eb(key, orEqual, after.sortKey),
