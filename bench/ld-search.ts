@@ -3,6 +3,7 @@
 // in the same run. Run: node --import tsx ld-search.ts; LD_SEARCH_IMAGES sets the gallery size
 // (50,000 by default: issue 28's goal is the first page at 50,000).
 import { IMAGE_PAGE_SIZE, type LdSearchInput } from '@tessera/contract';
+import { sql } from 'kysely';
 import { BROKER_PATH } from '../server/src/broker/embedded.js';
 import { passwordOf } from '../server/src/testing/fixtures.js';
 import { startTestServer, UNLIMITED_PUBLISHING } from '../server/src/testing/test-server.js';
@@ -95,13 +96,24 @@ async function main(): Promise<void> {
     for (const [, search] of CASES) await firstPage(client, search);
     await firstPage(client);
 
+    // The server remembers a listing's total and page ends until the user's images change
+    // (store/image-pages.ts): a first page asked again is served from that. "Cold" is the first
+    // page after a change (a no-op update the triggers count), as after each generation.
+    const change = sql`update images set bytes = bytes where owner_id = ${ownerId} and id = (select max(id) from images where owner_id = ${ownerId})`;
+    const cold = async (search?: LdSearchInput) => {
+      await change.execute(server.db);
+      return firstPage(client as BenchClient, search);
+    };
     // Interleaved, so a slow moment of the machine costs every case alike.
     const baseline: number[] = [];
     const samples = CASES.map(() => [] as number[]);
+    const colds = CASES.map(() => [] as number[]);
     for (let run = 0; run < RUNS; run++) {
       baseline.push(await firstPage(client));
-      for (const [i, [, search]] of CASES.entries())
+      for (const [i, [, search]] of CASES.entries()) {
         samples[i]?.push(await firstPage(client, search));
+        colds[i]?.push(await cold(search));
+      }
     }
     const base = median(baseline);
     const line = (label: string, value: number, rest: string) =>
@@ -109,12 +121,14 @@ async function main(): Promise<void> {
     line('baseline: spec list-low-definition, page 1', base, 'ratio 1.00×');
     for (const [i, [label, search]] of CASES.entries()) {
       const value = median(samples[i] ?? []);
+      const coldValue = median(colds[i] ?? []);
       const all = await allPages(client, search);
       const pages = Math.floor(all.found / IMAGE_PAGE_SIZE) + 1;
       line(
         label,
         value,
-        `ratio ${ratio(value / base)} | goal < ${GOAL_MS} ms: ${verdict(value < GOAL_MS)} | ` +
+        `ratio ${ratio(value / base)} | cold ${ms(coldValue)}: goal < ${GOAL_MS} ms ` +
+          `${verdict(Math.max(value, coldValue) < GOAL_MS)} | ` +
           `all ${all.found} found, ${pages} page${pages === 1 ? '' : 's'}: ${ms(all.ms)}`,
       );
     }
