@@ -1,8 +1,10 @@
-// Paging through 10,000 LD images of one user in pages of 100, as the browser does after each
-// generation, against a plain SQLite read of the same rows in the same run (issue 3).
-// Run: node --import tsx ld-paging.ts
+// Paging through all LD images of one user in pages of 100, as the browser does after each
+// generation, against a plain SQLite read of the same rows in the same run (issues 3 and 28).
+// Run: node --import tsx ld-paging.ts; LD_PAGING_IMAGES=10000,50000 (the default) sets the
+// gallery sizes, one server each, so that the growth from one size to the next shows.
 import path from 'node:path';
 import { IMAGE_PAGE_SIZE } from '@tessera/contract';
+import { sql } from 'kysely';
 import { BROKER_PATH } from '../server/src/broker/embedded.js';
 import { SQLite } from '../server/src/store/sqlite-driver.js';
 import { passwordOf } from '../server/src/testing/fixtures.js';
@@ -13,7 +15,8 @@ import { machineLine } from './machine.js';
 import { median, ms, ratio, verdict } from './stats.js';
 
 const USER = 'bench-ld';
-const IMAGES = 10_000;
+/** Gallery sizes, each measured on a server of its own. */
+const SIZES = (process.env.LD_PAGING_IMAGES ?? '10000,50000').split(',').map(Number);
 const RUNS = 11;
 const RUNS_TIME_LIMIT_MS = 120_000;
 const GOAL_MS = 1000;
@@ -56,16 +59,16 @@ function sqliteReader(dataDir: string, ownerId: number) {
   };
 }
 
-async function main(): Promise<void> {
-  console.log(machineLine());
+/** The median time to page through all of `images` over MQTT. */
+async function measure(images: number): Promise<number> {
   const server = await startTestServer([USER], 'embedded', {}, UNLIMITED_PUBLISHING);
   let client: BenchClient | undefined;
   let reader: ReturnType<typeof sqliteReader> | undefined;
   try {
     const seeding = performance.now();
-    const { ownerId } = await seedLdImages(server, USER, IMAGES);
+    const { ownerId } = await seedLdImages(server, USER, images);
     console.log(
-      `LD paging: ${IMAGES.toLocaleString('en')} LD images of one user (16 metadata fields, ` +
+      `LD paging: ${images.toLocaleString('en')} LD images of one user (16 metadata fields, ` +
         `${TAGS} tags on ~40% of them), seeded in ${ms(performance.now() - seeding)}; ` +
         `pages of ${IMAGE_PAGE_SIZE} until a page has fewer than ${IMAGE_PAGE_SIZE} items`,
     );
@@ -80,15 +83,19 @@ async function main(): Promise<void> {
     const first = await client.pageThroughLd();
     const base = reader.paged();
     reader.single();
-    if (first.filenames.length !== IMAGES || first.filenames.join() !== base.filenames.join())
+    if (first.filenames.length !== images || first.filenames.join() !== base.filenames.join())
       throw new Error('the browser and the baseline did not read the same rows');
-    const pages = Math.floor(IMAGES / IMAGE_PAGE_SIZE) + 1;
+    const pages = Math.floor(images / IMAGE_PAGE_SIZE) + 1;
 
+    const changed = sql`update images set bytes = bytes where owner_id = ${ownerId} and id = (select max(id) from images where owner_id = ${ownerId})`;
     const browser: number[] = [];
     const paged: number[] = [];
     const single: number[] = [];
     const deadline = performance.now() + RUNS_TIME_LIMIT_MS;
     while (browser.length < RUNS && performance.now() < deadline) {
+      // As after a generation: the user's images changed (a no-op update the triggers count), so
+      // the server reads page 1 and the total afresh, and the following pages by keyset.
+      await changed.execute(server.db);
       browser.push((await client.pageThroughLd()).ms);
       paged.push(reader.paged().ms);
       single.push(reader.single());
@@ -110,10 +117,27 @@ async function main(): Promise<void> {
       const value = median(samples);
       line(label, value, `${runs} | ratio MQTT / this ${ratio(total / value)}`);
     }
+    return total;
   } finally {
     reader?.close();
     await client?.close();
     await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(machineLine());
+  const totals: number[] = [];
+  for (const images of SIZES) totals.push(await measure(images));
+  // Linear cost keeps the time per image flat from one size to the next; OFFSET makes it grow.
+  for (let i = 1; i < SIZES.length; i++) {
+    const [from, to] = [SIZES[i - 1] as number, SIZES[i] as number];
+    const growth = (totals[i] as number) / (totals[i - 1] as number);
+    console.log(
+      `growth ${from.toLocaleString('en')} → ${to.toLocaleString('en')} images: ` +
+        `${ratio(growth)} the time for ${ratio(to / from)} the images ` +
+        `(per image ${ratio(growth / (to / from))}; linear: 1.00×)`,
+    );
   }
 }
 

@@ -1,7 +1,9 @@
 // Finding LD images (issue 13, feature 8): list-low-definition with a search, over 10,000 images
-// of one user (and 10,000 of another beside them), against the spec's plain first page measured
-// in the same run. Run: node --import tsx ld-search.ts
+// of one user (and as many of another beside them), against the spec's plain first page measured
+// in the same run. Run: node --import tsx ld-search.ts; LD_SEARCH_IMAGES sets the gallery size
+// (50,000 by default: issue 28's goal is the first page at 50,000).
 import { IMAGE_PAGE_SIZE, type LdSearchInput } from '@tessera/contract';
+import { sql } from 'kysely';
 import { BROKER_PATH } from '../server/src/broker/embedded.js';
 import { passwordOf } from '../server/src/testing/fixtures.js';
 import { startTestServer, UNLIMITED_PUBLISHING } from '../server/src/testing/test-server.js';
@@ -12,8 +14,8 @@ import { median, ms, ratio, verdict } from './stats.js';
 
 const USER = 'bench-find';
 const NEIGHBOUR = 'bench-other';
-const IMAGES = 10_000;
-/** Every STAR_EVERY-th image is starred: 200 of 10,000. */
+const IMAGES = Number(process.env.LD_SEARCH_IMAGES ?? 50_000);
+/** Every STAR_EVERY-th image is starred: 1,000 of 50,000. */
 const STAR_EVERY = 50;
 const RUNS = 21;
 /** A first page of results should come about as fast as the plain first page. */
@@ -25,7 +27,7 @@ const CASES: [string, LdSearchInput][] = [
   ['prompt "zebra" (none match: every row read)', { text: 'zebra' }],
   ['seed 10 (1 in 3 match)', { seed: '10' }],
   ['one day (2025-01-02)', { from: '2025-01-02T00:00:00Z', to: '2025-01-03T00:00:00Z' }],
-  ['starred (200)', { starred: true }],
+  [`starred (${Math.floor(IMAGES / STAR_EVERY)})`, { starred: true }],
   ['oldest first', { sort: 'oldest' }],
   ['by name', { sort: 'name' }],
   ['prompt "wooden" + starred + by name', { text: 'wooden', starred: true, sort: 'name' }],
@@ -94,13 +96,24 @@ async function main(): Promise<void> {
     for (const [, search] of CASES) await firstPage(client, search);
     await firstPage(client);
 
+    // The server remembers a listing's total and page ends until the user's images change
+    // (store/image-pages.ts): a first page asked again is served from that. "Cold" is the first
+    // page after a change (a no-op update the triggers count), as after each generation.
+    const change = sql`update images set bytes = bytes where owner_id = ${ownerId} and id = (select max(id) from images where owner_id = ${ownerId})`;
+    const cold = async (search?: LdSearchInput) => {
+      await change.execute(server.db);
+      return firstPage(client as BenchClient, search);
+    };
     // Interleaved, so a slow moment of the machine costs every case alike.
     const baseline: number[] = [];
     const samples = CASES.map(() => [] as number[]);
+    const colds = CASES.map(() => [] as number[]);
     for (let run = 0; run < RUNS; run++) {
       baseline.push(await firstPage(client));
-      for (const [i, [, search]] of CASES.entries())
+      for (const [i, [, search]] of CASES.entries()) {
         samples[i]?.push(await firstPage(client, search));
+        colds[i]?.push(await cold(search));
+      }
     }
     const base = median(baseline);
     const line = (label: string, value: number, rest: string) =>
@@ -108,12 +121,14 @@ async function main(): Promise<void> {
     line('baseline: spec list-low-definition, page 1', base, 'ratio 1.00×');
     for (const [i, [label, search]] of CASES.entries()) {
       const value = median(samples[i] ?? []);
+      const coldValue = median(colds[i] ?? []);
       const all = await allPages(client, search);
       const pages = Math.floor(all.found / IMAGE_PAGE_SIZE) + 1;
       line(
         label,
         value,
-        `ratio ${ratio(value / base)} | goal < ${GOAL_MS} ms: ${verdict(value < GOAL_MS)} | ` +
+        `ratio ${ratio(value / base)} | cold ${ms(coldValue)}: goal < ${GOAL_MS} ms ` +
+          `${verdict(Math.max(value, coldValue) < GOAL_MS)} | ` +
           `all ${all.found} found, ${pages} page${pages === 1 ? '' : 's'}: ${ms(all.ms)}`,
       );
     }

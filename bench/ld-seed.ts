@@ -65,10 +65,11 @@ export async function seedLdImages(
   if (!owner) throw new Error(`no user ${username}`);
   const start = Date.parse('2025-01-01T00:00:00Z');
   const rows: SeededRow[] = [];
+  // Before the images' transaction: a tag's insert opens a transaction of its own (its cap).
+  const tags = createTagRepository(server.db);
+  for (let t = 0; t < TAGS; t++)
+    await tags.insert(owner.id, { id: `tag-${t}`, name: `Tag ${t}`, color: '#3a7bd5' });
   await server.db.transaction().execute(async (trx) => {
-    const tags = createTagRepository(trx);
-    for (let t = 0; t < TAGS; t++)
-      await tags.insert(owner.id, { id: `tag-${t}`, name: `Tag ${t}`, color: '#3a7bd5' });
     const images = createImageRepository(trx);
     for (let i = 0; i < count; i++) {
       const createdAt = new Date(start + i * 37_000).toISOString();

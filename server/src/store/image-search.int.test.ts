@@ -140,6 +140,42 @@ describe('the search queries', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const repository = createImageRepository(db);
+    // Five starred images, so that a second page of two is read by keyset after the first (image-pages.ts).
+    for (let i = 0; i < 5; i++) {
+      const image = await repository.insert({
+        ownerId,
+        kind: 'ld',
+        filename: `tile_${i}.png`,
+        sourceImageId: null,
+        width: 1,
+        height: 1,
+        bytes: 1,
+        metadata: { cliptextencode_585: 'stone', seed: 42 },
+        createdAt: `2025-01-0${i + 1}T00:00:00.000Z`,
+      });
+      await repository.setStarred(ownerId, image.id, true);
+    }
+    const plansOf = (queries: CompiledQuery[]) =>
+      queries
+        .filter((query) => /^select/i.test(query.sql) && query.sql.includes('"images"'))
+        .map((query) =>
+          (
+            sqlite
+              .prepare(`explain query plan ${query.sql}`)
+              .all(...(query.parameters as unknown[])) as { detail: string }[]
+          ).map((row) => row.detail),
+        );
+    const expectIndexed = (plans: string[][], search: ImageSearch | undefined) => {
+      for (const plan of plans) {
+        const onImages = plan.filter((step) => / images\b/.test(step));
+        expect(onImages, JSON.stringify({ search, plan })).not.toEqual([]);
+        for (const step of onImages)
+          expect(step, JSON.stringify(search)).toMatch(
+            /^SEARCH images USING (COVERING )?INDEX images_owner_kind_/,
+          );
+        expect(plan.join('\n'), JSON.stringify(search)).not.toMatch(/TEMP B-TREE/);
+      }
+    };
 
     const searches: ImageSearch[] = [
       { sort: 'newest' },
@@ -154,25 +190,19 @@ describe('the search queries', () => {
     for (const search of searches) {
       queries.length = 0;
       await repository.page({ ownerId, kind: 'ld', page: 3, size: 100, search });
-      const plans = queries
-        .filter((query) => /^select/i.test(query.sql) && query.sql.includes('"images"'))
-        .map((query) =>
-          (
-            sqlite
-              .prepare(`explain query plan ${query.sql}`)
-              .all(...(query.parameters as unknown[])) as { detail: string }[]
-          ).map((row) => row.detail),
-        );
+      const plans = plansOf(queries);
       expect(plans.length, JSON.stringify(search)).toBe(2);
-      for (const plan of plans) {
-        const onImages = plan.filter((step) => / images\b/.test(step));
-        expect(onImages, JSON.stringify({ search, plan })).not.toEqual([]);
-        for (const step of onImages)
-          expect(step, JSON.stringify(search)).toMatch(
-            /^SEARCH images USING (COVERING )?INDEX images_owner_kind_/,
-          );
-        expect(plan.join('\n'), JSON.stringify(search)).not.toMatch(/TEMP B-TREE/);
-      }
+      expectIndexed(plans, search);
+    }
+    // Page 2 after page 1: one keyset query, no count, through the same indexes.
+    for (const search of [undefined, ...searches]) {
+      await repository.page({ ownerId, kind: 'ld', page: 1, size: 2, search });
+      queries.length = 0;
+      await repository.page({ ownerId, kind: 'ld', page: 2, size: 2, search });
+      const plans = plansOf(queries);
+      expect(plans.length, JSON.stringify(search)).toBe(1);
+      expect(queries[0]?.sql, JSON.stringify(search)).not.toMatch(/offset|count\(/i);
+      expectIndexed(plans, search);
     }
   });
 });

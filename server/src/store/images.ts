@@ -1,53 +1,23 @@
-import { imageSearchKeys, type LdSort } from '@tessera/contract';
-import { sql, type Selectable } from 'kysely';
-import { databaseDialect, type Db } from './database.js';
-import type { ImagesTable } from './schema.js';
+import { imageSearchKeys } from '@tessera/contract';
+import type { Db } from './database.js';
+import { createImagePager, type ImagePage, type ImagePageQuery } from './image-pages.js';
+import {
+  IMAGE_COLUMNS as COLUMNS,
+  parseMetadata,
+  toImageRecord as toRecord,
+  type ImageKind,
+  type ImageRecord,
+} from './image-rows.js';
 
-export type ImageKind = ImagesTable['kind'];
-
-export interface ImageRecord {
-  id: number;
-  ownerId: number;
-  kind: ImageKind;
-  filename: string;
-  sourceImageId: number | null;
-  width: number;
-  height: number;
-  bytes: number;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-  starred: boolean;
-}
+export type { ImageKind, ImageRecord } from './image-rows.js';
+export type { ImagePageQuery, ImageSearch } from './image-pages.js';
 
 export type NewImage = Omit<ImageRecord, 'id' | 'starred'>;
 
-/** A search in the terms of the columns of migration 0009: keys already folded as stored. */
-export interface ImageSearch {
-  /** Part of the folded positive prompt; empty or missing matches all. */
-  promptKey?: string;
-  seedKey?: string;
-  /** Dated at or after (ISO text). */
-  from?: string;
-  /** Dated before (ISO text). */
-  to?: string;
-  starredOnly?: boolean;
-  sort: LdSort;
-}
-
-export interface ImagePageQuery {
-  ownerId: number;
-  kind: ImageKind;
-  page: number;
-  size: number;
-  /** Keep images that carry any of these tags; empty or missing keeps all. */
-  anyOfTags?: readonly string[];
-  /** Missing: every image, newest added first (SPEC §7's list, as it always was). */
-  search?: ImageSearch;
-}
-
 /** The images and image_tags tables: one method per query. */
 export interface ImageRepository {
-  page(query: ImagePageQuery): Promise<{ images: ImageRecord[]; total: number }>;
+  /** Exactly LIMIT/OFFSET's rows; read by keyset when it can (image-pages.ts). */
+  page(query: ImagePageQuery): Promise<ImagePage>;
   /** Tag ids per image id, for the images of one page. */
   tagsOf(imageIds: readonly number[]): Promise<Map<number, string[]>>;
   find(ownerId: number, kind: ImageKind, filename: string): Promise<ImageRecord | undefined>;
@@ -62,111 +32,10 @@ export interface ImageRepository {
   setStarred(ownerId: number, imageId: number, starred: boolean): Promise<void>;
 }
 
-type Row = Omit<Selectable<ImagesTable>, 'prompt_key' | 'seed_key' | 'dated_at'>;
-
-const COLUMNS = [
-  'images.id',
-  'images.owner_id',
-  'images.kind',
-  'images.filename',
-  'images.source_image_id',
-  'images.width',
-  'images.height',
-  'images.bytes',
-  'images.metadata',
-  'images.created_at',
-  'images.starred',
-] as const;
-
-function toRecord(row: Row): ImageRecord {
-  return {
-    id: row.id,
-    ownerId: row.owner_id,
-    kind: row.kind,
-    filename: row.filename,
-    sourceImageId: row.source_image_id,
-    width: row.width,
-    height: row.height,
-    bytes: row.bytes,
-    metadata: parseMetadata(row.metadata),
-    createdAt: row.created_at,
-    starred: row.starred === 1,
-  };
-}
-
-function parseMetadata(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-}
-
 export function createImageRepository(db: Db): ImageRepository {
-  const postgres = databaseDialect(db) === 'postgres';
-  // By name, upper and lower case together, as migration 0009's index orders: SQLite's NOCASE;
-  // on PostgreSQL the name lowered and compared byte by byte.
-  const byName = postgres
-    ? sql`lower(images.filename) collate "C"`
-    : sql`images.filename collate nocase`;
-  // Where the prompt key holds the text: a plain substring test, with no wildcards to escape.
-  const position = postgres ? 'strpos' : 'instr';
+  const page = createImagePager(db);
   return {
-    async page({ ownerId, kind, page, size, anyOfTags, search }) {
-      let base = db
-        .selectFrom('images')
-        .where('images.owner_id', '=', ownerId)
-        .where('images.kind', '=', kind);
-      if (anyOfTags && anyOfTags.length > 0) {
-        const tags = [...anyOfTags];
-        base = base.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('image_tags')
-              .select('image_tags.image_id')
-              .whereRef('image_tags.image_id', '=', 'images.id')
-              .where('image_tags.owner_id', '=', ownerId)
-              .where('image_tags.tag_id', 'in', tags),
-          ),
-        );
-      }
-      if (search?.promptKey) {
-        // instr (strpos), not LIKE: the user's text is matched as it is, no wildcards to escape.
-        const key = search.promptKey;
-        base = base.where((eb) => eb(eb.fn(position, ['images.prompt_key', eb.val(key)]), '>', 0));
-      }
-      if (search?.seedKey !== undefined) base = base.where('images.seed_key', '=', search.seedKey);
-      if (search?.from !== undefined) base = base.where('images.dated_at', '>=', search.from);
-      if (search?.to !== undefined) base = base.where('images.dated_at', '<', search.to);
-      if (search?.starredOnly) base = base.where('images.starred', '=', 1);
-
-      let rows = base.select(COLUMNS);
-      switch (search?.sort) {
-        case undefined:
-          rows = rows.orderBy('images.created_at', 'desc').orderBy('images.id', 'desc');
-          break;
-        case 'newest':
-          rows = rows.orderBy('images.dated_at', 'desc').orderBy('images.id', 'desc');
-          break;
-        case 'oldest':
-          rows = rows.orderBy('images.dated_at', 'asc').orderBy('images.id', 'asc');
-          break;
-        case 'name':
-          rows = rows.orderBy(byName).orderBy('images.id', 'asc');
-          break;
-      }
-      const [found, count] = await Promise.all([
-        rows
-          .limit(size)
-          .offset((page - 1) * size)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { images: found.map(toRecord), total: Number(count.n) };
-    },
+    page,
     async tagsOf(imageIds) {
       const result = new Map<number, string[]>();
       if (imageIds.length === 0) return result;

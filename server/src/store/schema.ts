@@ -24,6 +24,8 @@ export interface UsersTable {
   password_hash: string;
   created_at: string;
   updated_at: string;
+  /** Raised by triggers on every change to the user's images or their tags (migration 0022). */
+  images_version: Generated<number>;
 }
 
 export interface SessionsTable {

@@ -17,6 +17,7 @@ import * as jobNotice from './0018-job-notice.js';
 import * as printFiles from './0019-print-files.js';
 import * as materialHeight from './0020-material-height.js';
 import * as tagPageIndex from './0021-tag-page-index.js';
+import * as imageListVersion from './0022-image-list-version.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0019-print-files': printFiles,
   '0020-material-height': materialHeight,
   '0021-tag-page-index': tagPageIndex,
+  '0022-image-list-version': imageListVersion,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,171 @@
+import type { LdSort } from '@tessera/contract';
+import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { databaseDialect, type Db } from './database.js';
+import { ImageListings, listingKey, type Listing } from './image-listings.js';
+import { IMAGE_COLUMNS, toImageRecord, type ImageKind, type ImageRecord } from './image-rows.js';
+import type { Database } from './schema.js';
+
+/** A search in the terms of the columns of migration 0009: keys already folded as stored. */
+export interface ImageSearch {
+  /** Part of the folded positive prompt; empty or missing matches all. */
+  promptKey?: string;
+  seedKey?: string;
+  /** Dated at or after (ISO text). */
+  from?: string;
+  /** Dated before (ISO text). */
+  to?: string;
+  starredOnly?: boolean;
+  sort: LdSort;
+}
+
+export interface ImagePageQuery {
+  ownerId: number;
+  kind: ImageKind;
+  page: number;
+  size: number;
+  /** Keep images that carry any of these tags; empty or missing keeps all. */
+  anyOfTags?: readonly string[];
+  /** Missing: every image, newest added first (SPEC §7's list, as it always was). */
+  search?: ImageSearch;
+}
+
+export interface ImagePage {
+  images: ImageRecord[];
+  total: number;
+}
+
+type Filtered = SelectQueryBuilder<Database, 'images', object>;
+
+/**
+ * The page query: page N of a listing, exactly the rows LIMIT/OFFSET gives. When the listing's
+ * page N-1 was served at the owner's current images_version, page N is read by keyset after
+ * its last row and the total is the one counted then: the cost of a page no longer grows with
+ * its number, and no page counts the listing again (issue 28, part 2). Otherwise, or if the
+ * version moved meanwhile (the keyset query then finds no row), OFFSET and a count, as before.
+ */
+export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<ImagePage> {
+  const postgres = databaseDialect(db) === 'postgres';
+  // By name, upper and lower case together, as migration 0009's index orders: SQLite's NOCASE;
+  // on PostgreSQL the name lowered and compared byte by byte.
+  const byName = postgres
+    ? sql<string>`lower(images.filename) collate "C"`
+    : sql<string>`images.filename collate nocase`;
+  // Where the prompt key holds the text: a plain substring test, with no wildcards to escape.
+  const position = postgres ? 'strpos' : 'instr';
+  const listings = new ImageListings();
+
+  function filtered({ ownerId, kind, anyOfTags, search }: ImagePageQuery): Filtered {
+    let base = db
+      .selectFrom('images')
+      .where('images.owner_id', '=', ownerId)
+      .where('images.kind', '=', kind);
+    if (anyOfTags && anyOfTags.length > 0) {
+      const tags = [...anyOfTags];
+      base = base.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('image_tags')
+            .select('image_tags.image_id')
+            .whereRef('image_tags.image_id', '=', 'images.id')
+            .where('image_tags.owner_id', '=', ownerId)
+            .where('image_tags.tag_id', 'in', tags),
+        ),
+      );
+    }
+    if (search?.promptKey) {
+      const key = search.promptKey;
+      base = base.where((eb) => eb(eb.fn(position, ['images.prompt_key', eb.val(key)]), '>', 0));
+    }
+    if (search?.seedKey !== undefined) base = base.where('images.seed_key', '=', search.seedKey);
+    if (search?.from !== undefined) base = base.where('images.dated_at', '>=', search.from);
+    if (search?.to !== undefined) base = base.where('images.dated_at', '<', search.to);
+    if (search?.starredOnly) base = base.where('images.starred', '=', 1);
+    return base;
+  }
+
+  /** The listing's order: a sort key, then the id the same way to break its ties. */
+  function orderOf(sort: LdSort | undefined): { key: RawBuilder<string>; way: 'asc' | 'desc' } {
+    switch (sort) {
+      case undefined:
+        return { key: sql<string>`images.created_at`, way: 'desc' };
+      case 'newest':
+        return { key: sql<string>`images.dated_at`, way: 'desc' };
+      case 'oldest':
+        return { key: sql<string>`images.dated_at`, way: 'asc' };
+      case 'name':
+        return { key: byName, way: 'asc' };
+    }
+  }
+
+  const versionOf = (ownerId: number) =>
+    sql<number>`(select users.images_version from users where users.id = ${ownerId})`;
+
+  return async function page(query) {
+    const { ownerId, page, size } = query;
+    const base = filtered(query);
+    const { key, way } = orderOf(query.search?.sort);
+    const rowsOf = (from: Filtered) =>
+      from
+        .select(IMAGE_COLUMNS)
+        .select(key.as('sort_key'))
+        .orderBy(key, way)
+        .orderBy('images.id', way)
+        .limit(size);
+    const id = listingKey(query);
+
+    const known = listings.get(id);
+    const after = page > 1 ? known?.ends.get(page - 1) : undefined;
+    const expected = known ? Math.min(size, known.total - (page - 1) * size) : 0;
+    if (known && (page === 1 || after) && expected > 0) {
+      // The version test is part of the statement, so its rows and the version are one reading.
+      let from = base.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('users')
+            .select('users.id')
+            .where('users.id', '=', ownerId)
+            .where('users.images_version', '=', known.version),
+        ),
+      );
+      if (after) {
+        const [strictly, orEqual] =
+          way === 'desc' ? (['<', '<='] as const) : (['>', '>='] as const);
+        from = from.where((eb: ExpressionBuilder<Database, 'images'>) =>
+          eb.and([
+            eb(key, orEqual, after.sortKey),
+            eb.or([eb(key, strictly, after.sortKey), eb('images.id', strictly, after.id)]),
+          ]),
+        );
+      }
+      const rows = await rowsOf(from).execute();
+      // Fewer rows than the total promised: the version moved; read the page as below.
+      if (rows.length === expected) {
+        remember(known, page, rows);
+        return { images: rows.map(toImageRecord), total: known.total };
+      }
+    }
+
+    const rows = await rowsOf(base)
+      .select(versionOf(ownerId).as('list_version'))
+      .offset((page - 1) * size)
+      .execute();
+    // A short page is the last: it tells the total itself, with no second pass over the rows (a
+    // search that finds nothing read every row twice).
+    const short = rows.length < size && (rows.length > 0 || page === 1);
+    const count = short
+      ? { n: (page - 1) * size + rows.length, list_version: rows[0]?.list_version ?? null }
+      : await base
+          .select((eb) => [eb.fn.countAll<number>().as('n'), versionOf(ownerId).as('list_version')])
+          .executeTakeFirstOrThrow();
+    const total = Number(count.n);
+    // Kept only when the rows and the count were read at the same version.
+    const version = count.list_version;
+    if (version !== null && rows.every((row) => row.list_version === version))
+      remember(listings.remember(id, Number(version), total), page, rows);
+    return { images: rows.map(toImageRecord), total };
+  };
+}
+
+function remember(listing: Listing, page: number, rows: { sort_key: string; id: number }[]) {
+  const last = rows[rows.length - 1];
+  ImageListings.recordEnd(listing, page, last && { sortKey: last.sort_key, id: last.id });
+}

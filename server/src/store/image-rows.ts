@@ -1,0 +1,62 @@
+import type { Selectable } from 'kysely';
+import type { ImagesTable } from './schema.js';
+
+export type ImageKind = ImagesTable['kind'];
+
+export interface ImageRecord {
+  id: number;
+  ownerId: number;
+  kind: ImageKind;
+  filename: string;
+  sourceImageId: number | null;
+  width: number;
+  height: number;
+  bytes: number;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  starred: boolean;
+}
+
+export type ImageRow = Omit<Selectable<ImagesTable>, 'prompt_key' | 'seed_key' | 'dated_at'>;
+
+/** The columns an ImageRecord is read from. */
+export const IMAGE_COLUMNS = [
+  'images.id',
+  'images.owner_id',
+  'images.kind',
+  'images.filename',
+  'images.source_image_id',
+  'images.width',
+  'images.height',
+  'images.bytes',
+  'images.metadata',
+  'images.created_at',
+  'images.starred',
+] as const;
+
+export function toImageRecord(row: ImageRow): ImageRecord {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    kind: row.kind,
+    filename: row.filename,
+    sourceImageId: row.source_image_id,
+    width: row.width,
+    height: row.height,
+    bytes: row.bytes,
+    metadata: parseMetadata(row.metadata),
+    createdAt: row.created_at,
+    starred: row.starred === 1,
+  };
+}
+
+export function parseMetadata(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
