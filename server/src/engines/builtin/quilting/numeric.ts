@@ -72,3 +72,22 @@ export function luminanceGradient(data: Uint8Array, W: number, H: number): Int16
   }
   return out;
 }
+
+/** A 3 × 3 box blur of a W × H float image, the border averaged over the pixels it has. */
+export function boxBlur3(src: Float32Array, W: number, H: number): Float32Array {
+  const out = new Float32Array(W * H);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      let s = 0;
+      let n = 0;
+      for (let j = Math.max(0, y - 1); j <= Math.min(H - 1, y + 1); j++) {
+        for (let i = Math.max(0, x - 1); i <= Math.min(W - 1, x + 1); i++) {
+          s += src[j * W + i]!;
+          n++;
+        }
+      }
+      out[y * W + x] = s / n;
+    }
+  }
+  return out;
+}

@@ -23,7 +23,7 @@
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction. */
 import type { RawImage } from '../../../imaging/raw-image.js';
-import { luma } from './numeric.js';
+import { boxBlur3, luma } from './numeric.js';
 
 /** Below this many complete runs, the runs cut off by the border are counted too. */
 export const MIN_RUNS = 20;
@@ -59,21 +59,7 @@ export function smoothLuminance(image: RawImage): Float32Array {
   for (let i = 0, p = 0; i < W * H; i++, p += 4) {
     lum[i] = luma(data[p]!, data[p + 1]!, data[p + 2]!);
   }
-  const out = new Float32Array(W * H);
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      let s = 0;
-      let n = 0;
-      for (let j = Math.max(0, y - 1); j <= Math.min(H - 1, y + 1); j++) {
-        for (let i = Math.max(0, x - 1); i <= Math.min(W - 1, x + 1); i++) {
-          s += lum[j * W + i]!;
-          n++;
-        }
-      }
-      out[y * W + x] = s / n;
-    }
-  }
-  return out;
+  return boxBlur3(lum, W, H);
 }
 
 /** The dominant orientation of a W × H luminance image (the image-wide structure tensor). */

@@ -19,7 +19,7 @@
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction. */
 import type { RawImage } from '../../../imaging/raw-image.js';
-import { luma } from './numeric.js';
+import { boxBlur3, luma } from './numeric.js';
 
 /** Ends within this many pixels of the border are not counted. */
 export const BORDER = 3;
@@ -37,24 +37,6 @@ export interface VeinContinuity {
   /** The ground's luminance and the darkness below it that makes a vein pixel. */
   ground: number;
   threshold: number;
-}
-
-function box3(src: Float32Array, W: number, H: number): Float32Array {
-  const out = new Float32Array(W * H);
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      let s = 0;
-      let n = 0;
-      for (let j = Math.max(0, y - 1); j <= Math.min(H - 1, y + 1); j++) {
-        for (let i = Math.max(0, x - 1); i <= Math.min(W - 1, x + 1); i++) {
-          s += src[j * W + i]!;
-          n++;
-        }
-      }
-      out[y * W + x] = s / n;
-    }
-  }
-  return out;
 }
 
 /** The histogram's main mode and its half width at half height. */
@@ -167,7 +149,7 @@ export function veinContinuity(
   const { data, width: W, height: H } = image;
   const lum = new Float32Array(W * H);
   for (let i = 0; i < W * H; i++) lum[i] = luma(data[i * 4]!, data[i * 4 + 1]!, data[i * 4 + 2]!);
-  const L = box3(box3(lum, W, H), W, H);
+  const L = boxBlur3(boxBlur3(lum, W, H), W, H);
   const own = like ? undefined : groundOf(L);
   const ground = like?.ground ?? own!.ground;
   const threshold = like?.threshold ?? Math.max(12, 2.5 * own!.spread);
