@@ -51,9 +51,14 @@ function figures(r: RunLengths, ref: RunLengths): string {
   );
 }
 
-function veinLine(image: RawImage, ref: VeinContinuity): string {
+/** An output's veins against the reference's: the printed figures, and the length's share. */
+function veinLine(image: RawImage, ref: VeinContinuity): { text: string; share: number } {
   const v = veinContinuity(image, ref);
-  return `${v.length.toFixed(0)} px, ${v.ends} ends (${ratio(v.length / ref.length)}), repetition ${repetition(image).top.toFixed(3)}`;
+  const share = v.length / ref.length;
+  return {
+    text: `${v.length.toFixed(0)} px, ${v.ends} ends (${ratio(share)}), repetition ${repetition(image).top.toFixed(3)}`,
+    share,
+  };
 }
 
 function main(): void {
@@ -114,11 +119,12 @@ function main(): void {
       );
       if (name === 'marble') {
         const veins = veinContinuity(reference);
-        veinShares.push(veinContinuity(after.image, veins).length / veins.length);
+        const afterVeins = veinLine(after.image, veins);
+        veinShares.push(afterVeins.share);
         console.log(
           `  veins: reference ${veins.length.toFixed(0)} px, ${veins.ends} ends, repetition ` +
-            `${repetition(reference).top.toFixed(3)} | before ${veinLine(before.image, veins)} -> ` +
-            `after ${veinLine(after.image, veins)}`,
+            `${repetition(reference).top.toFixed(3)} | before ${veinLine(before.image, veins).text} -> ` +
+            `after ${afterVeins.text}`,
         );
       }
     }
