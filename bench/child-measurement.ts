@@ -10,13 +10,16 @@ export interface ChildMeasurement {
   /** User + system CPU time of the child, all threads. */
   cpuSeconds: number;
   peakBytes: number;
+  /** Named stages' seconds, where the measurement times them apart. */
+  parts?: Record<string, number>;
 }
 
 /** In the child: prints the measurement, with this process's usage so far, as its last line. */
-export function printMeasurement(seconds: number): void {
+export function printMeasurement(seconds: number, parts?: Record<string, number>): void {
   const usage = process.resourceUsage();
   const result: ChildMeasurement = {
     seconds,
+    ...(parts && { parts }),
     cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
     peakBytes: usage.maxRSS * 1024,
   };

@@ -95,6 +95,14 @@ describe('tags', () => {
     expect(await tags.page(ann, 1, 2)).toEqual({ tags: made.slice(0, 2), total: 5 });
     expect(await tags.page(ann, 3, 2)).toEqual({ tags: made.slice(4), total: 5 });
     expect(await tags.page(ann, 4, 2)).toEqual({ tags: [], total: 5 });
+    // A page that ends exactly with the tags, one that holds them all, one more than all.
+    expect(await tags.page(ann, 1, 5)).toEqual({ tags: made, total: 5 });
+    expect(await tags.page(ann, 1, 6)).toEqual({ tags: made, total: 5 });
+    expect(await tags.page(ann, 1, 4)).toEqual({ tags: made.slice(0, 4), total: 5 });
+    expect(await tags.page(bob, 2, 1)).toEqual({ tags: [], total: 1 });
+    const carol = await addOwner(store.db, 'carol');
+    expect(await tags.page(carol, 1, 10)).toEqual({ tags: [], total: 0 });
+    expect(await tags.page(carol, 2, 10)).toEqual({ tags: [], total: 0 });
   });
 
   it("updates the owner's tag, and says false for one the owner has not", async () => {
