@@ -70,7 +70,7 @@ const STRUCTURE_WEIGHT = 3;
 /**
  * What a patch-sized area of the reference copied twice to different places adds to a
  * candidate's cost, as a share of that cost (reuse-term.ts). Marble 1024² → 1024² (seeds 10–15,
- * plain and seamless): 3 lengthens the veins 0.68× → 0.72× of the reference's and lowers the
+ * plain and seamless): 3 lengthens the veins 0.68× → 0.71× of the reference's and lowers the
  * repetition 0.060 → 0.057; 10 and 30 lower it further (0.044, 0.038) but cut the veins.
  */
 const REUSE_WEIGHT = 3;
