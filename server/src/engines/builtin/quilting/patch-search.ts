@@ -8,6 +8,7 @@
 /* eslint-disable @typescript-eslint/no-non-null-assertion --
  * A numeric kernel over typed arrays: every index is in bounds by construction (see options.ts). */
 import { layoutCost, type Grain } from './layout-term.js';
+import { reuseCost, type ReuseTerm } from './reuse-term.js';
 import type { Prng } from '../prng.js';
 import { SAMPLE_VALUES, type Overlap, type OverlapSamples } from './overlap.js';
 
@@ -66,6 +67,8 @@ export interface PatchQuery {
    */
   avoid?: number[];
   avoidRadius?: number;
+  /** What the placed patches copied: sharing their source pixels elsewhere pays (reuse-term.ts). */
+  reuse?: ReuseTerm;
 }
 
 export interface Candidate {
@@ -92,7 +95,8 @@ export class PatchSearch {
   /**
    * The overlap cost of the source patch at (sx, sy): the layout term plus the mean squared
    * colour difference over the samples, plus the weighted squared difference of their structure
-   * (so that lines continue across the cut); Infinity as soon as it is sure to exceed `cutoff`.
+   * (so that lines continue across the cut), all raised by the reuse term (reuse-term.ts);
+   * Infinity as soon as it is sure to exceed `cutoff`.
    */
   private cost(
     query: PatchQuery,
@@ -104,8 +108,11 @@ export class PatchSearch {
     const { ref, grad, structureWeight, Wr } = this.space;
     const { offs, vals, n } = samples;
     const layout = layoutCost(query, sx - query.tx, sy - query.ty);
-    if (n === 0) return layout;
-    const limit = (cutoff - layout) * n * 3;
+    // A re-used source pays in proportion to its cost: among the well-fitting candidates an
+    // unused one wins, while one that breaks the lines in the overlap stays worse.
+    const reuse = 1 + reuseCost(query.reuse, sx, sy);
+    if (n === 0) return layout * reuse;
+    const limit = (cutoff / reuse - layout) * n * 3;
     if (limit <= 0) return Infinity;
     const base = sy * Wr + sx;
     let acc = 0;
@@ -120,7 +127,7 @@ export class PatchSearch {
       acc += dr * dr + dg * dg + db * db + structureWeight * (gx * gx + gy * gy);
       if ((k & 31) === 31 && acc > limit) return Infinity;
     }
-    return layout + acc / (n * 3);
+    return (layout + acc / (n * 3)) * reuse;
   }
 
   private consider(query: PatchQuery, sx: number, sy: number): void {

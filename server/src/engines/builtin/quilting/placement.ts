@@ -19,6 +19,7 @@ import {
   windowCutCost,
   type WindowState,
 } from './resynthesis.js';
+import { reuseTerm } from './reuse-term.js';
 import { torusDelta } from './torus.js';
 
 /** Share of the patches searched again after the first pass, the worst first. */
@@ -62,6 +63,8 @@ export interface PlacementPlan {
    * copy what they copied at its place, so the faces differ and the frame is not continued.
    */
   avoidSources: readonly Int32Array[];
+  /** The cost's rise per patch-sized area copied twice elsewhere (reuse-term.ts); 0: none. */
+  reuseWeight: number;
 }
 
 export class PatchPlacer {
@@ -242,6 +245,8 @@ export class PatchPlacer {
       breakAwayChance: this.plan.breakAwayChance,
       avoid,
       avoidRadius: Math.ceil(P / 2),
+      // Not for patches closing the torus: held on three or four sides, they need every source.
+      reuse: closing ? undefined : reuseTerm(this.plan, srcX, srcY, i, j),
     });
     const sx = chosen.x;
     const sy = chosen.y;
