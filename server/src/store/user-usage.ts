@@ -53,3 +53,17 @@ export async function usageByUser(db: Db): Promise<Map<number, UserUsage>> {
   for (const row of jobs) of(row.owner_id).queuedJobs += Number(row.n);
   return usage;
 }
+
+/** The usage queries as the user service reads them. */
+export interface UserUsageReader {
+  all(): Promise<Map<number, UserUsage>>;
+  of(userId: number): Promise<UserUsage>;
+}
+
+export function createUserUsageReader(db: Db): UserUsageReader {
+  return {
+    all: () => usageByUser(db),
+    // The users list is short (20-200 people): one user's usage is read from the same queries.
+    of: async (userId) => (await usageByUser(db)).get(userId) ?? { ...NO_USAGE },
+  };
+}

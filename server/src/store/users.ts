@@ -18,9 +18,7 @@ export interface UserRecord {
 
 /** What an account change does to the user; each one that locks them out ends their sessions. */
 export type AccountChange =
-  | { role: UserRole }
-  | { disabledAt: string | null }
-  | { retiredAt: string; passwordHash: string };
+  { role: UserRole } | { disabledAt: string | null } | { retiredAt: string; passwordHash: string };
 
 /** An account change's outcome: refused when it would leave no enabled administrator. */
 export type AccountChangeResult = 'done' | 'unknown' | 'last-admin';
@@ -114,7 +112,11 @@ export function createUserRepository(db: Db): UserRepository {
       const lockedAdmins = await admins.execute();
       const user =
         lockedAdmins.find((row) => row.username === username) ??
-        (await tx.selectFrom('users').select(COLUMNS).where('username', '=', username).executeTakeFirst());
+        (await tx
+          .selectFrom('users')
+          .select(COLUMNS)
+          .where('username', '=', username)
+          .executeTakeFirst());
       if (!user) return 'unknown';
       if (endsAnAdmin(user, change) && lockedAdmins.filter(isEnabledAdmin).length <= 1)
         return 'last-admin';
