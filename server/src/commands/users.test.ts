@@ -58,7 +58,7 @@ describe('npm run users', () => {
       code: 2,
       stderr: `${errorText('LAST_ADMIN', 'boss')}\n`,
     });
-  }, 30_000);
+  }, 60_000);
 
   it('refuses what it cannot do, with a message and exit code 2', async () => {
     await users(['add', 'dora'], 'first-password\n');
@@ -74,12 +74,18 @@ describe('npm run users', () => {
     const usage = await users(['add']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/^Usage: npm run users/);
-  }, 30_000);
+  }, 60_000);
 
   it('never takes the password from the command line', async () => {
-    // An extra argument is not a password: the password still comes from stdin.
-    await users(['add', 'dora', 'argv-password'], 'stdin-password\n');
+    // An extra argument is a role (issue 29), never a password: anything else is refused.
+    const refused = await users(['add', 'dora', 'argv-password'], 'stdin-password\n');
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: `${errorText('ROLE_UNKNOWN', 'argv-password')}\n`,
+    });
+    expect(await canSignIn('dora', 'argv-password')).toBe(false);
+    await users(['add', 'dora', 'member'], 'stdin-password\n');
     expect(await canSignIn('dora', 'argv-password')).toBe(false);
     expect(await canSignIn('dora', 'stdin-password')).toBe(true);
-  }, 30_000);
+  }, 60_000);
 });
