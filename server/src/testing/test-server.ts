@@ -148,6 +148,7 @@ export async function startTestServer(
     httpDeadlines: DEFAULT_HTTP_DEADLINES,
     shutdownDrainMs: 0,
     shutdownGraceMs: 3000,
+    auditRetentionDays: 365,
     printProfilesDir: path.join(data.dir, 'profiles'),
     ...settings,
     ...(externalBroker && { externalBroker }),
