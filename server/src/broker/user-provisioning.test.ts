@@ -198,6 +198,8 @@ describe.skipIf(!mosquittoAvailable)('user logins on Mosquitto (dynamic security
       MQTT_PASSWORD: SERVICE.password,
       PUBLIC_MQTT_URL: broker.wsUrl,
     };
+    // The first user is the admin, whom the last-admin rule keeps (issue 29).
+    await users.add('boss', passwordOf('boss'));
     expect(
       await runEntry('commands/users.ts', ['add', 'frank'], env, 'franks-password\n'),
     ).toMatchObject({ code: 0 });

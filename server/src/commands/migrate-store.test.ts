@@ -140,6 +140,17 @@ async function fillSource(): Promise<void> {
       .insertInto('credential_changes')
       .values({ username: 'bob', changed_at: NOW })
       .execute();
+    await db
+      .insertInto('audit_events')
+      .values({
+        at: NOW,
+        actor: 'ann',
+        action: 'role-changed',
+        target: 'bob',
+        details: '{}',
+        address: '10.0.0.1',
+      })
+      .execute();
   } finally {
     await db.destroy();
   }
