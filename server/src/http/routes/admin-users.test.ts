@@ -219,6 +219,10 @@ describe('the admin API', () => {
     expect((await login('kept')).statusCode).toBe(401);
     const enable = await admin('POST', routeUrl(API_ROUTES.adminUserEnable, { username: 'kept' }));
     expect(enable.json()).toEqual({ error: errorText('USER_RETIRED', 'kept') });
+    expect(await users.view('kept')).toMatchObject({
+      retiredAt: expect.any(String) as string,
+      disabledAt: expect.any(String) as string,
+    });
 
     await users.add('gone', passwordOf('gone'));
     const gone = await admin('POST', routeUrl(API_ROUTES.adminUserRemove, { username: 'gone' }), {
