@@ -40,6 +40,28 @@ const TEXTS_BY_CODE = {
   TOO_MANY_SIGN_INS: (seconds: number) =>
     `Too many sign-in attempts. Try again in ${seconds} seconds.`,
 
+  /** A correct password of a user an admin disabled (issue 29). */
+  ACCOUNT_DISABLED: 'This account is disabled. Ask an administrator.',
+
+  // Administration (issue 29): the admin API and `npm run users` alike
+  ADMIN_ONLY: 'Only an administrator may do this',
+  ADMIN_REQUEST_INVALID: 'The request is not valid for this administrator action',
+  USERNAME_INVALID: (username: string) =>
+    `'${username}' is not a valid username: use 1 to 64 letters, digits, '_', '.' or '-'`,
+  USER_EXISTS: (username: string) => `User '${username}' already exists`,
+  USER_UNKNOWN: (username: string) => `No user '${username}'`,
+  USER_RETIRED: (username: string) =>
+    `'${username}' was removed with their images kept: the account cannot be used again`,
+  PASSWORD_TOO_SHORT: (min: number) => `The password must have at least ${min} characters`,
+  PASSWORD_TOO_LONG: (max: number) => `The password must have at most ${max} characters`,
+  PASSWORDS_DIFFER: 'The passwords do not match',
+  LAST_ADMIN: (username: string) =>
+    `'${username}' is the last enabled administrator: make another user an administrator first`,
+  ROLE_UNKNOWN: (role: string) => `'${role}' is not a role: use admin or member`,
+  /** The change is saved, but an external broker could not be told (the log says why). */
+  BROKER_NOT_UPDATED:
+    'Saved, but the message broker could not be updated: the next server start brings it in line',
+
   // Preview jobs (SPEC §7)
   UPLOAD_MISSING: 'No image was uploaded',
   UPLOAD_TOO_LARGE: TEXTS.uploadTooLarge,

@@ -83,6 +83,22 @@ export const API_ROUTES = {
   hdImage: '/api/images/hd/:filename',
   hdThumbnail: '/api/images/hd/thumbnail/:filename',
   inputImage: '/api/images/input/:filename',
+
+  // The administrator's API (issue 29, admin.ts): 401 without a session, 403 for a member.
+  /** GET → adminUsersResponseSchema; POST adminCreateUserRequestSchema → adminPasswordResponseSchema. */
+  adminUsers: '/api/admin/users',
+  /** POST adminPasswordRequestSchema → adminPasswordResponseSchema: ends their sessions. */
+  adminUserPassword: '/api/admin/users/:username/password',
+  /** POST adminRoleRequestSchema → adminUserResponseSchema. */
+  adminUserRole: '/api/admin/users/:username/role',
+  /** POST → adminUserResponseSchema: no sign-in, no broker connection; data kept. */
+  adminUserDisable: '/api/admin/users/:username/disable',
+  /** POST → adminUserResponseSchema. */
+  adminUserEnable: '/api/admin/users/:username/enable',
+  /** POST adminRemoveRequestSchema → adminRemoveResponseSchema. */
+  adminUserRemove: '/api/admin/users/:username/remove',
+  /** GET auditQuerySchema → auditPageSchema: newest first. */
+  adminAudit: '/api/admin/audit',
 } as const;
 
 export type ApiRoute = (typeof API_ROUTES)[keyof typeof API_ROUTES];
@@ -105,6 +121,12 @@ export const STATE_CHANGING_ROUTES = [
   // They store nothing, but cost a worker's time: no page of another origin may spend it.
   { method: 'POST', path: API_ROUTES.referenceAnalysis },
   { method: 'POST', path: API_ROUTES.referenceDelight },
+  { method: 'POST', path: API_ROUTES.adminUsers },
+  { method: 'POST', path: API_ROUTES.adminUserPassword },
+  { method: 'POST', path: API_ROUTES.adminUserRole },
+  { method: 'POST', path: API_ROUTES.adminUserDisable },
+  { method: 'POST', path: API_ROUTES.adminUserEnable },
+  { method: 'POST', path: API_ROUTES.adminUserRemove },
 ] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
 
 /**

@@ -12,6 +12,7 @@ import { printEnv, printSettings } from './imaging/print/settings.js';
 import { limitsEnv, sharedLimitsSettings } from './limits/settings.js';
 import { portNumber, wholeNumber, type EnvProblem } from './runtime/env-schema.js';
 import { databaseEnv, databaseSettings } from './store/settings.js';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './services/audit.js';
 
 export { databaseLocation } from './store/settings.js';
 
@@ -87,6 +88,7 @@ const envSchema = z
     HEALTH_PORT: portNumber().optional(),
     SHUTDOWN_DRAIN_MS: wholeNumber(0, 600_000, 5000),
     SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000, 10_000),
+    AUDIT_RETENTION_DAYS: wholeNumber(1, 36_500, DEFAULT_AUDIT_RETENTION_DAYS),
     ADMIN_PASSWORD: z
       .string()
       .min(8, { error: 'must have at least 8 characters' })
@@ -194,6 +196,8 @@ const configSchema = envSchema.transform((e) => ({
    * are closed: a client that stopped reading cannot hold the stop.
    */
   shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+  /** How long the audit trail keeps an entry (issue 29, part 5); pruned at start and daily. */
+  auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   ...fileStoreSettings(e),
   /** Where the operator's ICC output profiles for print files are (issue 26). */
   ...printSettings(e, path.resolve(e.DATA_DIR)),

@@ -40,6 +40,10 @@ import { ReferenceService } from './services/references.js';
 import { TagService } from './services/tags.js';
 import { noUserProvisioning, type UserProvisioning } from './services/user-provisioning.js';
 import { UserService } from './services/users.js';
+import { AuditLog } from './services/audit.js';
+import { ownerFilesIn } from './services/owner-files.js';
+import { createAuditRepository } from './store/audit.js';
+import { createUserUsageReader } from './store/user-usage.js';
 import { DEFAULT_ZIP_LIMITS, ZipDownloads } from './services/zip-downloads.js';
 import { createCredentialChangeRepository } from './store/credential-changes.js';
 import { databaseDialect, openDatabase, type Db } from './store/database.js';
@@ -85,6 +89,8 @@ export interface Container {
   provisioning: UserProvisioning;
   auth: AuthService;
   userAdmin: UserService;
+  /** Who did what (issue 29, part 5): recorded by the services, listed by the admin API. */
+  audit: AuditLog;
   images: ImageService;
   tags: TagService;
   generation: GenerationService;
@@ -116,6 +122,7 @@ export async function buildContainer(
   const db = await openDatabase(databaseLocation(config));
   const users = createUserRepository(db);
   const sessions = createSessionRepository(db);
+  const audit = new AuditLog(createAuditRepository(db), log);
   const imageRepo = createImageRepository(db);
   const jobQueue = createJobQueue(db, {
     lease: { holder: newLeaseHolder(), ms: config.jobLeaseMs },
@@ -225,8 +232,17 @@ export async function buildContainer(
       undefined,
       provisioning,
       config.externalBroker === undefined,
+      audit,
     ),
-    userAdmin: new UserService(users, provisioning, initialPasswordFile(config.dataDir)),
+    userAdmin: new UserService(
+      users,
+      provisioning,
+      initialPasswordFile(config.dataDir),
+      audit,
+      ownerFilesIn(files),
+      createUserUsageReader(db),
+    ),
+    audit,
     images,
     tags: new TagService(createTagRepository(db), imageRepo),
     generation,

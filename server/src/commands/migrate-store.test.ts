@@ -140,6 +140,17 @@ async function fillSource(): Promise<void> {
       .insertInto('credential_changes')
       .values({ username: 'bob', changed_at: NOW })
       .execute();
+    await db
+      .insertInto('audit_events')
+      .values({
+        at: NOW,
+        actor: 'ann',
+        action: 'role-changed',
+        target: 'bob',
+        details: '{}',
+        address: '10.0.0.1',
+      })
+      .execute();
   } finally {
     await db.destroy();
   }
@@ -195,7 +206,7 @@ describe('npm run migrate-store', () => {
       job.public_id === 'maps-bob' ? { ...job, status: 'queued', percent: 0 } : job,
     );
     const files = await dumpFiles(source.dir, owners);
-    expect(rowCount(rows)).toBe(41);
+    expect(rowCount(rows)).toBe(42);
     expect(Object.keys(files)).toHaveLength(24);
 
     // SIGKILL after 13 rows (batches of 3): those are in the target, the rest not.
@@ -217,14 +228,14 @@ describe('npm run migrate-store', () => {
     const finished = await migrate(['--from', source.dir]);
     expect(finished.stderr).toBe('');
     expect(finished.code).toBe(0);
-    expect(finished.stdout).toMatch(/rows: {2}41 \(0 copied, 41 already there\)/);
+    expect(finished.stdout).toMatch(/rows: {2}42 \(0 copied, 42 already there\)/);
     expect(finished.stdout).toMatch(/files: 24 \(19 copied, \d+ bytes; 5 already there\)/);
     expect(await dumpRows(target.dir)).toEqual(rows);
     expect(await dumpFiles(target.dir, owners)).toEqual(files);
 
     // Nothing left to do: a further run copies nothing and changes nothing.
     const again = await migrate(['--from', source.dir]);
-    expect(again.stdout).toMatch(/rows: {2}41 \(0 copied, 41 already there\)/);
+    expect(again.stdout).toMatch(/rows: {2}42 \(0 copied, 42 already there\)/);
     expect(again.stdout).toMatch(/files: 24 \(0 copied, 0 bytes; 24 already there\)/);
     expect(await dumpRows(target.dir)).toEqual(rows);
   });

@@ -2,8 +2,13 @@ import { ConfigError, databaseLocation, loadConfig } from '../config.js';
 import { userProvisioning } from '../container.js';
 import { parseUsersCommand, runUsersCommand } from '../cli/users.js';
 import { initialPasswordFile } from '../files/initial-password-file.js';
+import { createFileStore } from '../files/index.js';
+import { AuditLog } from '../services/audit.js';
+import { ownerFilesIn } from '../services/owner-files.js';
 import { ProvisioningError, UserError, UserService } from '../services/users.js';
+import { createAuditRepository } from '../store/audit.js';
 import { openDatabase } from '../store/database.js';
+import { createUserUsageReader } from '../store/user-usage.js';
 import { createUserRepository } from '../store/users.js';
 
 /** `npm run users`: reads the configuration and builds the user service for cli/users.ts. */
@@ -14,10 +19,18 @@ async function run(args: string[]): Promise<string> {
   // With MQTT_URL, Mosquitto's logins change with Tessera's (docs/mosquitto.md).
   const provisioning = command.changesUser ? userProvisioning(config) : undefined;
   try {
+    // The same service as the admin API's: the changes are recorded, actor 'cli' (issue 29).
+    const warnings = {
+      warn: (detail: object, message: string) =>
+        void process.stderr.write(`${message}: ${JSON.stringify(detail)}\n`),
+    };
     const users = new UserService(
       createUserRepository(db),
       provisioning,
       initialPasswordFile(config.dataDir),
+      new AuditLog(createAuditRepository(db), warnings),
+      ownerFilesIn(await createFileStore(config)),
+      createUserUsageReader(db),
     );
     return await runUsersCommand(command, users);
   } finally {

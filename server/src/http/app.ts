@@ -29,6 +29,7 @@ import {
   type Readiness,
 } from './operations.js';
 import { sessionRoutes } from './routes/session.js';
+import { adminRoutes, type AdminApi } from './routes/admin-users.js';
 import { sameOriginGuard } from './same-origin.js';
 import { sessionHook } from './session.js';
 import { staticFiles } from './static.js';
@@ -86,6 +87,8 @@ export interface HttpDependencies {
   printFiles: PrintFilesApi;
   /** References checked at upload and prepared (issue 27, part 5). */
   referenceAnalysis: ReferenceAnalysisApi;
+  /** The administrator's users and audit trail (issue 29): admins only. */
+  admin: AdminApi;
   /** The origin browsers reach the server at (PUBLIC_URL's); unset: each request's Host. */
   publicOrigin?: string;
   /**
@@ -171,6 +174,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     references: deps.referenceAnalysis,
     files: deps.files,
   });
+  await app.register(adminRoutes, deps.admin);
   await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
   return app;
 }

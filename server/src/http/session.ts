@@ -10,22 +10,31 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user; set by `requireUser`. Routes read it through `ownerOf(request)`. */
     owner: Owner | null;
+    /** The signed-in user's role, set with `owner` (issue 29). */
+    role: 'admin' | 'member' | null;
   }
 }
 
 /** Adds `app.requireUser`, the preHandler that guards every /api route but the public ones. */
 const plugin: FastifyPluginAsync<{ auth: AuthService }> = async (app, { auth }) => {
   app.decorateRequest('owner', null);
+  app.decorateRequest('role', null);
   app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
     const owner = await auth.sessionUser(request.cookies[SESSION_COOKIE]);
     if (!owner) return reply.status(401).send({ error: errorText('NOT_SIGNED_IN') });
-    request.owner = owner;
+    request.owner = { id: owner.id, username: owner.username };
+    request.role = owner.role;
+  });
+  // After requireUser: every /api/admin route has both (http/routes/admin-users.ts).
+  app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.role !== 'admin') return reply.status(403).send({ error: errorText('ADMIN_ONLY') });
   });
 };
 
 declare module 'fastify' {
   interface FastifyInstance {
     requireUser(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+    requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
   }
 }
 

@@ -4,6 +4,7 @@ import { buildContainer, type Container, type ContainerOverrides } from '../cont
 import type { CreatedAdministrator } from '../services/users.js';
 import { createInstanceRegistry } from '../store/instances.js';
 import { dataFolderLockPath, lockDataFolder } from './data-folder-lock.js';
+import { AuditRetention } from '../services/audit.js';
 
 /** A process whose last beat is older than this is taken for gone. */
 const INSTANCE_ALIVE_MS = 15_000;
@@ -61,7 +62,10 @@ async function prepareLocked(
     beat().catch((err: unknown) => log.warn({ err }, 'instance heartbeat not saved'));
   }, INSTANCE_BEAT_MS);
   beating.unref();
+  // The audit trail keeps AUDIT_RETENTION_DAYS: pruned now and daily (issue 29, part 5).
+  const auditRetention = new AuditRetention(c.audit, config.auditRetentionDays, log);
   const release = async () => {
+    auditRetention.stop();
     await c.provisioning.close();
     c.zips.close();
     await c.limits.close();
@@ -86,5 +90,6 @@ async function prepareLocked(
     log.info('ADMIN_PASSWORD ignored: users exist already (it sets the first start only)');
   }
   await c.sessions.removeExpired(new Date());
+  await auditRetention.start();
   return { c, admin, release };
 }

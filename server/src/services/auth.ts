@@ -4,10 +4,18 @@ import { noUserProvisioning, type UserProvisioning } from './user-provisioning.j
 import type { SessionRepository } from '../store/sessions.js';
 import type { UserRecord, UserRepository } from '../store/users.js';
 import type { Owner } from '../owner.js';
+import { noAuditTrail, type AuditTrail } from './audit.js';
 import type { LoginChannel, LoginGuard } from './login-guard.js';
 import { UNUSABLE_HASH, verifyPassword } from './passwords.js';
 
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** A user's "last seen" is written at most this often (it is read by the admin's users list). */
+export const LAST_SEEN_EVERY_MS = 5 * 60 * 1000;
+
+/** The signed-in user of a session, with their role now (issue 29). */
+export interface SessionUser extends Owner {
+  role: 'admin' | 'member';
+}
 
 /** Marks a messaging secret in an MQTT password field (a password so shaped is still checked). */
 export const MESSAGING_SECRET_PREFIX = 'tessera-secret:';
@@ -15,6 +23,8 @@ export const MESSAGING_SECRET_PREFIX = 'tessera-secret:';
 export type LoginResult =
   | { ok: true; username: string; token: string; messagingSecret?: string }
   | { ok: false; reason: 'invalid'; error: string }
+  /** The password was right, but an admin disabled the account (issue 29). */
+  | { ok: false; reason: 'disabled'; error: string }
   | { ok: false; reason: 'rate-limited'; error: string; retryAfterSeconds: number };
 
 /** Passwords and sessions: used by the HTTP login and by the broker's authentication alike. */
@@ -27,7 +37,12 @@ export class AuthService {
     private readonly provisioning: UserProvisioning = noUserProvisioning,
     /** The embedded broker accepts them; an external broker checks its own logins (passwords). */
     private readonly issueMessagingSecrets = true,
+    /** Sign-ins, successful and failed, with their address (issue 29, part 5). */
+    private readonly audit: AuditTrail = noAuditTrail,
   ) {}
+
+  /** When each user's "last seen" was last written by this process. */
+  private readonly lastSeenWritten = new Map<number, number>();
 
   /** Checks a username and password under the guard's limits; the user on success. */
   async checkCredentials(
@@ -43,6 +58,7 @@ export class AuthService {
     const verdict = await this.guard.reserve(attempt);
     if (!verdict.allowed) {
       const seconds = verdict.retryAfterSeconds;
+      await this.signInFailed(attempt, 'rate-limited');
       return {
         ok: false,
         reason: 'rate-limited',
@@ -59,8 +75,15 @@ export class AuthService {
       // The failure counted in advance by reserve() stands unless the password was right.
       if (!user || !valid) await this.guard.failed(attempt);
     }
-    if (!user || !valid)
+    if (!user || !valid) {
+      await this.signInFailed(attempt, 'invalid');
       return { ok: false, reason: 'invalid', error: errorText('INVALID_CREDENTIALS') };
+    }
+    if (user.disabledAt !== null) {
+      // Only after the right password: nobody learns otherwise that the account exists.
+      await this.signInFailed(attempt, 'disabled');
+      return { ok: false, reason: 'disabled', error: errorText('ACCOUNT_DISABLED') };
+    }
     await this.guard.succeeded(attempt);
     return { ok: true, userId: user.id, username: user.username, passwordHash: user.passwordHash };
   }
@@ -82,6 +105,12 @@ export class AuthService {
   async login(username: string, password: string, address: string): Promise<LoginResult> {
     const checked = await this.checkCredentials(username, password, address);
     if (!checked.ok) return checked;
+    await this.audit.note({
+      actor: { name: checked.username, address },
+      action: 'sign-in',
+      target: checked.username,
+    });
+    await this.sawUser(checked.userId);
     // An external broker knows only what Tessera told it: a password it lacks (after a
     // reconciliation) is given now, before the browser connects with it.
     await this.provisioning.signedIn(checked.username, password, checked.passwordHash);
@@ -117,10 +146,34 @@ export class AuthService {
     return { id: session.userId, username: session.username };
   }
 
-  async sessionUser(token: string | undefined): Promise<Owner | undefined> {
+  async sessionUser(token: string | undefined): Promise<SessionUser | undefined> {
     if (!token) return undefined;
     const session = await this.sessions.findLive(hashToken(token), this.now());
-    return session && { id: session.userId, username: session.username };
+    if (!session) return undefined;
+    await this.sawUser(session.userId);
+    return { id: session.userId, username: session.username, role: session.role };
+  }
+
+  private async signInFailed(
+    attempt: { username: string; address: string; channel: LoginChannel },
+    reason: string,
+  ): Promise<void> {
+    await this.audit.note({
+      actor: null,
+      action: 'sign-in-failed',
+      target: attempt.username,
+      address: attempt.address,
+      details: { reason, channel: attempt.channel },
+    });
+  }
+
+  /** Notes the user as seen, at most every LAST_SEEN_EVERY_MS per process (a write per request would not do). */
+  private async sawUser(userId: number): Promise<void> {
+    const now = this.now();
+    const written = this.lastSeenWritten.get(userId);
+    if (written !== undefined && now.getTime() - written < LAST_SEEN_EVERY_MS) return;
+    this.lastSeenWritten.set(userId, now.getTime());
+    await this.users.touchLastSeen(userId, now, LAST_SEEN_EVERY_MS);
   }
 
   async logout(token: string | undefined): Promise<void> {

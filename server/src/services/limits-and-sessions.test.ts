@@ -1,3 +1,4 @@
+import { errorText } from '@tessera/contract';
 /**
  * The limiter and session suite: a real server (HTTP, embedded broker, messaging, SQLite file),
  * clients on several loopback source addresses (127.0.0.x stand for different machines), and
@@ -246,6 +247,26 @@ describe('limiter and sessions on a real server', () => {
     await ended;
     expect((await loginFrom(base, address, 'erin', passwordOf('erin'))).status).toBe(401);
     expect(other.connected).toBe(true);
+  }, 60_000);
+
+  it('a user disabled with npm run users loses the session and the MQTT connection, and cannot come back until enabled (issue 29)', async () => {
+    const address = '127.0.0.11';
+    const { cookie } = await loginFrom(base, address, 'gina', passwordOf('gina'));
+    const client = await connect(address, 'gina');
+    const ended = closed(client);
+
+    expect((await users(t, ['disable', 'gina'])).code).toBe(0);
+
+    expect((await sessionOf(base, address, cookie)).status).toBe(401);
+    await ended;
+    const refused = await loginFrom(base, address, 'gina', passwordOf('gina'));
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: errorText('ACCOUNT_DISABLED') });
+    await expect(connect(address, 'gina')).rejects.toThrow();
+
+    expect((await users(t, ['enable', 'gina'])).code).toBe(0);
+    expect((await loginFrom(base, address, 'gina', passwordOf('gina'))).status).toBe(200);
+    expect((await connect(address, 'gina')).connected).toBe(true);
   }, 60_000);
 });
 

@@ -1,11 +1,44 @@
-import { isValidUsername } from '@tessera/contract';
+import {
+  CLI_ACTOR,
+  errorText,
+  isValidUsername,
+  type AdminPasswordResponse,
+  type AdminRemoveResponse,
+  type AdminUser,
+  type ServerErrorArgs,
+  type ServerErrorCode,
+  type UserRole,
+} from '@tessera/contract';
 import { noUserProvisioning, type UserProvisioning } from './user-provisioning.js';
 import type { Owner } from '../owner.js';
-import type { UserRepository } from '../store/users.js';
-import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
+import type { AccountChange, UserRecord, UserRepository } from '../store/users.js';
+import { NO_USAGE, type UserUsageReader } from '../store/user-usage.js';
+import { noAuditTrail, type Actor, type AuditTrail } from './audit.js';
+import { generatePassword, hashPassword, UNUSABLE_HASH, verifyPassword } from './passwords.js';
+import {
+  FIRST_ADMIN,
+  noInitialPasswordNote,
+  noOwnerFiles,
+  type CreatedAdministrator,
+  type InitialPasswordNote,
+  type OwnerFiles,
+} from './user-ports.js';
 
+export * from './user-ports.js';
+
+/** A refusal of an account change; its text is the contract's (the code picks the HTTP status). */
 export class UserError extends Error {
   override name = 'UserError';
+  constructor(
+    message: string,
+    readonly code?: ServerErrorCode,
+  ) {
+    super(message);
+  }
+
+  static of<C extends ServerErrorCode>(code: C, ...args: ServerErrorArgs<C>): UserError {
+    return new UserError(errorText(code, ...args), code);
+  }
 }
 
 /** The account changed in Tessera, but the broker could not be told (see `cause`). */
@@ -14,109 +47,160 @@ export class ProvisioningError extends Error {
 }
 
 export const PASSWORD_MIN_LENGTH = 8;
-
-/** The administrator a first start creates. */
-export const FIRST_ADMIN = 'admin';
+const PASSWORD_MAX_LENGTH = 1024;
+const CLI: Actor = { name: CLI_ACTOR };
 
 /**
- * Where a generated first password is kept until it is changed (files/initial-password-file.ts):
- * an operator may miss the one log line that shows it.
+ * Account management: the one service behind `npm run users`, the admin API (issue 29) and the
+ * first start. Every change is told to the broker and recorded in the audit trail.
  */
-export interface InitialPasswordNote {
-  /** Where it is, for the operator. */
-  readonly location: string;
-  save(password: string): Promise<void>;
-  read(): Promise<string | undefined>;
-  remove(): Promise<void>;
-}
-
-export const noInitialPasswordNote: InitialPasswordNote = {
-  location: '',
-  save: () => Promise.resolve(),
-  read: () => Promise.resolve(undefined),
-  remove: () => Promise.resolve(),
-};
-
-/** What a first start made: the administrator and its password, given or generated and saved. */
-export interface CreatedAdministrator {
-  username: string;
-  password: string;
-  /** A generated password: where it is kept until changed. Unset: ADMIN_PASSWORD gave it. */
-  savedTo?: string;
-}
-
-/** Account management for the command line and the first start. */
 export class UserService {
   constructor(
     private readonly users: UserRepository,
     /** An external broker's logins, kept in step after each change (embedded: nothing to do). */
     private readonly provisioning: UserProvisioning = noUserProvisioning,
     private readonly initialPassword: InitialPasswordNote = noInitialPasswordNote,
+    private readonly audit: AuditTrail = noAuditTrail,
+    private readonly files: OwnerFiles = noOwnerFiles,
+    private readonly usage?: UserUsageReader,
   ) {}
 
-  async add(username: string, password: string): Promise<void> {
-    if (!isValidUsername(username)) {
-      throw new UserError(
-        `'${username}' is not a valid username: use 1 to 64 letters, digits, '_', '.' or '-'`,
-      );
-    }
+  /** A new user; the very first one is an administrator whatever `role` says. */
+  async add(username: string, password: string, role: UserRole = 'member', by = CLI) {
+    if (!isValidUsername(username)) throw UserError.of('USERNAME_INVALID', username);
     checkPassword(password);
-    if (await this.users.findByUsername(username))
-      throw new UserError(`User '${username}' already exists`);
+    if (await this.users.findByUsername(username)) throw UserError.of('USER_EXISTS', username);
     const hash = await hashPassword(password);
-    await this.users.create(username, hash);
+    const first = (await this.users.count()) === 0;
+    const user = await this.users.create(username, hash, first ? 'admin' : role);
+    await this.audit.note({
+      actor: by,
+      action: 'user-created',
+      target: username,
+      details: { role: user.role },
+    });
     await this.tellBroker(() => this.provisioning.passwordSet(username, password, hash));
+  }
+
+  /** `add` with the password typed, or generated and answered once. */
+  async create(username: string, password: string | undefined, role: UserRole, by: Actor) {
+    const chosen = password ?? generatePassword();
+    await this.add(username, chosen, role, by);
+    return passwordAnswer(username, password, chosen);
   }
 
   /** Ends the user's sessions, and every server closes their MQTT connections (store/users.ts). */
-  async setPassword(username: string, password: string): Promise<void> {
+  async setPassword(username: string, password: string, by = CLI): Promise<void> {
     checkPassword(password);
     const hash = await hashPassword(password);
-    if (!(await this.users.updatePasswordHash(username, hash))) {
-      throw new UserError(`No user '${username}'`);
-    }
+    if (!(await this.users.updatePasswordHash(username, hash))) throw await this.missing(username);
     // The first password is no longer the password: nothing to keep a copy of.
     if (username === FIRST_ADMIN) await this.initialPassword.remove();
+    await this.audit.note({ actor: by, action: 'password-reset', target: username });
     await this.tellBroker(() => this.provisioning.passwordSet(username, password, hash));
   }
 
-  /** Ends the user's sessions (the database cascades) and, on every server, MQTT connections. */
-  async remove(username: string): Promise<void> {
-    if (!(await this.users.remove(username))) throw new UserError(`No user '${username}'`);
-    if (username === FIRST_ADMIN) await this.initialPassword.remove();
+  /** `setPassword` with the password typed, or generated and answered once. */
+  async resetPassword(username: string, password: string | undefined, by: Actor) {
+    const chosen = password ?? generatePassword();
+    await this.setPassword(username, chosen, by);
+    return passwordAnswer(username, password, chosen);
+  }
+
+  async setRole(username: string, role: UserRole, by = CLI): Promise<void> {
+    const before = await this.users.findByUsername(username);
+    await this.change(username, { role });
+    await this.audit.note({
+      actor: by,
+      action: 'role-changed',
+      target: username,
+      details: { from: before?.role, to: role },
+    });
+  }
+
+  /** No sign-in, no broker connection (theirs end now on every server); the data stays. */
+  async disable(username: string, by = CLI): Promise<void> {
+    await this.change(username, { disabledAt: new Date().toISOString() });
+    await this.audit.note({ actor: by, action: 'user-disabled', target: username });
+    // An external broker drops the login; it gets the password again at the next sign-in.
     await this.tellBroker(() => this.provisioning.removed(username));
+  }
+
+  async enable(username: string, by = CLI): Promise<void> {
+    const user = await this.users.findByUsername(username);
+    if (user?.retiredAt) throw UserError.of('USER_RETIRED', username);
+    await this.change(username, { disabledAt: null });
+    await this.audit.note({ actor: by, action: 'user-enabled', target: username });
+  }
+
+  /**
+   * Ends the user's sessions (the database cascades) and, on every server, MQTT connections.
+   * `delete` removes the account, its rows and its files; `keep` retires it: no sign-in ever
+   * again, the name and every image kept in place for an administrator.
+   */
+  async remove(
+    username: string,
+    by = CLI,
+    images: 'keep' | 'delete' = 'delete',
+  ): Promise<AdminRemoveResponse> {
+    const user = await this.users.findByUsername(username);
+    if (!user) throw UserError.of('USER_UNKNOWN', username);
+    const usage = (await this.usage?.of(user.id)) ?? NO_USAGE;
+    let filesRemoved = 0;
+    if (images === 'keep') {
+      await this.change(username, {
+        retiredAt: new Date().toISOString(),
+        passwordHash: UNUSABLE_HASH,
+      });
+    } else {
+      this.refusal(await this.users.remove(username), username);
+      filesRemoved = await this.files.removeAll(username);
+    }
+    if (username === FIRST_ADMIN) await this.initialPassword.remove();
+    const counts = { ldImages: usage.ldImages, hdImages: usage.hdImages, filesRemoved };
+    await this.audit.note({
+      actor: by,
+      action: 'user-removed',
+      target: username,
+      details: { images, ...counts },
+    });
+    await this.tellBroker(() => this.provisioning.removed(username));
+    return { username, images, ...counts };
   }
 
   /** Makes the broker's logins match Tessera's users (at start, on an external broker). */
   async reconcileBroker() {
-    const users = (await this.users.list()).map(({ username, passwordHash }) => ({
-      username,
-      passwordHash,
-    }));
+    const users = (await this.users.list())
+      .filter((user) => user.disabledAt === null)
+      .map(({ username, passwordHash }) => ({ username, passwordHash }));
     return this.provisioning.reconcile(users);
   }
 
-  private async tellBroker(change: () => Promise<void>): Promise<void> {
-    try {
-      await change();
-    } catch (err) {
-      throw new ProvisioningError(
-        `Saved in Tessera, but the broker was not updated: ${err instanceof Error ? err.message : String(err)}. ` +
-          'The next server start brings it in line (a changed password leaves the old broker ' +
-          'login off until the user signs in again).',
-        { cause: err },
-      );
-    }
-  }
-
-  /** The user of this name as the owner of work, when there is one (a removed user is not). */
+  /** The user of this name as the owner of work, when there is one (a removed or disabled user is not). */
   async owner(username: string): Promise<Owner | undefined> {
     const user = await this.users.findByUsername(username);
-    return user && { id: user.id, username: user.username };
+    return user && user.disabledAt === null ? { id: user.id, username: user.username } : undefined;
   }
 
-  async list(): Promise<{ username: string; createdAt: string }[]> {
-    return (await this.users.list()).map(({ username, createdAt }) => ({ username, createdAt }));
+  async list(): Promise<{ username: string; createdAt: string; role: UserRole }[]> {
+    return (await this.users.list()).map(({ username, createdAt, role }) => ({
+      username,
+      createdAt,
+      role,
+    }));
+  }
+
+  /** Every user with what they have and use, for the admin's users list. */
+  async overview(): Promise<AdminUser[]> {
+    const usage = (await this.usage?.all()) ?? new Map();
+    return (await this.users.list()).map((user) => adminView(user, usage.get(user.id)));
+  }
+
+  /** One user as the admin's list shows them. */
+  async view(username: string): Promise<AdminUser> {
+    const user = await this.users.findByUsername(username);
+    if (!user) throw UserError.of('USER_UNKNOWN', username);
+    return adminView(user, await this.usage?.of(user.id));
   }
 
   /**
@@ -129,7 +213,7 @@ export class UserService {
     const password = given ?? generatePassword();
     if (given === undefined) await this.initialPassword.save(password);
     const hash = await hashPassword(password);
-    await this.users.create(FIRST_ADMIN, hash);
+    await this.users.create(FIRST_ADMIN, hash, 'admin');
     await this.tellBroker(() => this.provisioning.passwordSet(FIRST_ADMIN, password, hash));
     return {
       username: FIRST_ADMIN,
@@ -152,11 +236,60 @@ export class UserService {
     await this.initialPassword.remove();
     return undefined;
   }
+
+  private async change(username: string, change: AccountChange): Promise<void> {
+    this.refusal(await this.users.change(username, change), username);
+  }
+
+  private refusal(result: 'done' | 'unknown' | 'last-admin', username: string): void {
+    if (result === 'unknown') throw UserError.of('USER_UNKNOWN', username);
+    if (result === 'last-admin') throw UserError.of('LAST_ADMIN', username);
+  }
+
+  private async missing(username: string): Promise<UserError> {
+    const user = await this.users.findByUsername(username);
+    return user?.retiredAt
+      ? UserError.of('USER_RETIRED', username)
+      : UserError.of('USER_UNKNOWN', username);
+  }
+
+  private async tellBroker(change: () => Promise<void>): Promise<void> {
+    try {
+      await change();
+    } catch (err) {
+      throw new ProvisioningError(
+        `Saved in Tessera, but the broker was not updated: ${err instanceof Error ? err.message : String(err)}. ` +
+          'The next server start brings it in line (a changed password leaves the old broker ' +
+          'login off until the user signs in again).',
+        { cause: err },
+      );
+    }
+  }
+}
+
+function passwordAnswer(username: string, typed: string | undefined, chosen: string) {
+  const answer: AdminPasswordResponse = {
+    username,
+    ...(typed === undefined && { generatedPassword: chosen }),
+  };
+  return answer;
+}
+
+function adminView(user: UserRecord, usage = NO_USAGE): AdminUser {
+  return {
+    username: user.username,
+    role: user.role,
+    createdAt: user.createdAt,
+    lastSeenAt: user.lastSeenAt,
+    disabledAt: user.disabledAt,
+    retiredAt: user.retiredAt,
+    ...usage,
+  };
 }
 
 function checkPassword(password: string): void {
-  if (password.length < PASSWORD_MIN_LENGTH) {
-    throw new UserError(`The password must have at least ${PASSWORD_MIN_LENGTH} characters`);
-  }
-  if (password.length > 1024) throw new UserError('The password must have at most 1024 characters');
+  if (password.length < PASSWORD_MIN_LENGTH)
+    throw UserError.of('PASSWORD_TOO_SHORT', PASSWORD_MIN_LENGTH);
+  if (password.length > PASSWORD_MAX_LENGTH)
+    throw UserError.of('PASSWORD_TOO_LONG', PASSWORD_MAX_LENGTH);
 }

@@ -16,6 +16,7 @@ export interface Database {
   instances: InstancesTable;
   input_references: InputReferencesTable;
   print_files: PrintFilesTable;
+  audit_events: AuditEventsTable;
 }
 
 export interface UsersTable {
@@ -26,6 +27,14 @@ export interface UsersTable {
   updated_at: string;
   /** Raised by triggers on every change to the user's images or their tags (migration 0022). */
   images_version: Generated<number>;
+  /** 'admin' or 'member' (migration 0023). */
+  role: Generated<string>;
+  /** Set while an admin has disabled the user: no sign-in, no broker connection. */
+  disabled_at: Generated<string | null>;
+  /** Set once the user was removed with their images kept: never signs in again. */
+  retired_at: Generated<string | null>;
+  /** The last sign-in or request, written at most every few minutes. */
+  last_seen_at: Generated<string | null>;
 }
 
 export interface SessionsTable {
@@ -194,4 +203,16 @@ export interface PrintFilesTable {
   width: number;
   height: number;
   created_at: string;
+}
+
+/** Who did what, when, from where (issue 29, part 5); migration 0023. */
+export interface AuditEventsTable {
+  id: Generated<number>;
+  at: string;
+  actor: string | null;
+  action: string;
+  target: string | null;
+  /** JSON text: the action's particulars. */
+  details: string;
+  address: string | null;
 }

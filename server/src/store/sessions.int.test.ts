@@ -27,6 +27,7 @@ describe('sessions', () => {
       userId: ann,
       username: 'ann',
       expiresAt: later(30).toISOString(),
+      role: 'member',
     });
     expect(await sessions.findLive('hash-unknown', now)).toBeUndefined();
   });
@@ -66,6 +67,7 @@ describe('sessions', () => {
       userId: ann,
       username: 'ann',
       expiresAt: later(30).toISOString(),
+      role: 'member',
     });
     expect(await sessions.findLiveByMessagingSecret('secret-a', later(30))).toBeUndefined();
     expect(await sessions.findLiveByMessagingSecret('secret-x', now)).toBeUndefined();

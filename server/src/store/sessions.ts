@@ -4,6 +4,8 @@ export interface SessionRecord {
   userId: number;
   username: string;
   expiresAt: string;
+  /** The user's role now (issue 29): the admin routes read it on every request. */
+  role: 'admin' | 'member';
 }
 
 /** The sessions table: one method per query. */
@@ -32,11 +34,20 @@ export function createSessionRepository(db: Db): SessionRepository {
     const row = await db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.user_id', 'users.username', 'sessions.expires_at'])
+      .select(['sessions.user_id', 'users.username', 'sessions.expires_at', 'users.role'])
       .where(`sessions.${column}`, '=', hash)
       .where('sessions.expires_at', '>', now.toISOString())
+      // Disabling ends the sessions too; this holds should one be made in the same instant.
+      .where('users.disabled_at', 'is', null)
       .executeTakeFirst();
-    return row && { userId: row.user_id, username: row.username, expiresAt: row.expires_at };
+    return (
+      row && {
+        userId: row.user_id,
+        username: row.username,
+        expiresAt: row.expires_at,
+        role: row.role === 'admin' ? 'admin' : 'member',
+      }
+    );
   }
 
   return {

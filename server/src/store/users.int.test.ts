@@ -34,6 +34,10 @@ describe('users', () => {
       username: 'ann',
       passwordHash: 'hash-1',
       createdAt: expect.any(String) as string,
+      role: 'member',
+      disabledAt: null,
+      retiredAt: null,
+      lastSeenAt: null,
     });
     expect(await users.findByUsername('ann')).toEqual(ann);
     expect(await users.findByUsername('nobody')).toBeUndefined();
@@ -72,11 +76,11 @@ describe('users', () => {
   it('removing a user ends their sessions and is told to every server', async () => {
     const ann = await users.create('ann', 'h');
     await sessions.create('ann-token', ann.id, tomorrow());
-    expect(await users.remove('ann')).toBe(true);
+    expect(await users.remove('ann')).toBe('done');
     expect(await users.findByUsername('ann')).toBeUndefined();
     expect(await sessions.findLive('ann-token', new Date())).toBeUndefined();
     expect(await changedNames()).toEqual(['ann']);
-    expect(await users.remove('ann')).toBe(false);
+    expect(await users.remove('ann')).toBe('unknown');
     expect(await changedNames()).toEqual(['ann']);
   });
 });

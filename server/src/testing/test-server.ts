@@ -11,7 +11,7 @@ import { createFileStore } from '../files/index.js';
 import { withPngText } from '../imaging/png-text.js';
 import { userProvisioning } from '../container.js';
 import { startServer, type RunningServer, type ServerOverrides } from '../server.js';
-import { UserService } from '../services/users.js';
+import { FIRST_ADMIN, UserService } from '../services/users.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { createUserRepository } from '../store/users.js';
 import { passwordOf, tempDir } from './fixtures.js';
@@ -120,6 +120,9 @@ export async function startTestServer(
   const setup = await openDatabase(location);
   const provisioning = userProvisioning({ externalBroker } as Config);
   const users = new UserService(createUserRepository(setup), provisioning);
+  // As on a real first start, `admin` comes first: the test's users are members, whom the
+  // last-admin rule (issue 29) lets a test remove or disable.
+  if (!usernames.includes(FIRST_ADMIN)) await users.add(FIRST_ADMIN, passwordOf(FIRST_ADMIN));
   for (const name of usernames) await users.add(name, passwordOf(name));
   await provisioning.close();
   await setup.destroy();
@@ -145,6 +148,7 @@ export async function startTestServer(
     httpDeadlines: DEFAULT_HTTP_DEADLINES,
     shutdownDrainMs: 0,
     shutdownGraceMs: 3000,
+    auditRetentionDays: 365,
     printProfilesDir: path.join(data.dir, 'profiles'),
     ...settings,
     ...(externalBroker && { externalBroker }),

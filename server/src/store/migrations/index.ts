@@ -18,6 +18,7 @@ import * as printFiles from './0019-print-files.js';
 import * as materialHeight from './0020-material-height.js';
 import * as tagPageIndex from './0021-tag-page-index.js';
 import * as imageListVersion from './0022-image-list-version.js';
+import * as rolesAndAudit from './0023-roles-and-audit.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0020-material-height': materialHeight,
   '0021-tag-page-index': tagPageIndex,
   '0022-image-list-version': imageListVersion,
+  '0023-roles-and-audit': rolesAndAudit,
 };
 
 export const migrationProvider: MigrationProvider = {
