@@ -49,6 +49,7 @@ export const ADMIN_TEXTS = {
   },
   roles: { admin: 'Administrador', member: 'Miembro' } satisfies Record<UserRole, string>,
   disabledBadge: 'Desactivado',
+  retiredBadge: 'Eliminado, imágenes conservadas',
   never: 'Nunca',
   imagesCell: (ld: number, hd: number) => `${ld} / ${hd}`,
 

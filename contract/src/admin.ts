@@ -19,6 +19,8 @@ export const adminUserSchema = z.object({
   lastSeenAt: z.string().nullable(),
   /** Set while the user is disabled: no sign-in, no broker connection; data kept. */
   disabledAt: z.string().nullable(),
+  /** Set once the user was removed keeping their images: no account any more, images in place. */
+  retiredAt: z.string().nullable(),
   ldImages: z.number().int().nonnegative(),
   hdImages: z.number().int().nonnegative(),
   /** Images, material maps and print files, as recorded in the database. */

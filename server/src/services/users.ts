@@ -282,6 +282,7 @@ function adminView(user: UserRecord, usage = NO_USAGE): AdminUser {
     createdAt: user.createdAt,
     lastSeenAt: user.lastSeenAt,
     disabledAt: user.disabledAt,
+    retiredAt: user.retiredAt,
     ...usage,
   };
 }

@@ -23,7 +23,9 @@ export function RemoveUserDialog({
   report: Report;
 }) {
   const queryClient = useQueryClient();
-  const [choice, setChoice] = useState<ImagesChoice>('keep');
+  // A user removed before with their images kept can only have those deleted now.
+  const choices = user.retiredAt === null ? REMOVED_IMAGES_CHOICES : (['delete'] as const);
+  const [choice, setChoice] = useState<ImagesChoice>(choices[0]);
   const [error, setError] = useState<string | null>(null);
   const name = useId();
   const remove = useMutation({
@@ -55,7 +57,7 @@ export function RemoveUserDialog({
         </p>
         <fieldset className="admin-choices">
           <legend className="field-label">{T.removeQuestion}</legend>
-          {REMOVED_IMAGES_CHOICES.map((option) => (
+          {choices.map((option) => (
             <label key={option}>
               <input
                 type="radio"

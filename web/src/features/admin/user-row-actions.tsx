@@ -21,6 +21,24 @@ export function UserRowActions({ user, report }: { user: AdminUser; report: Repo
   });
   const disabled = user.disabledAt !== null;
   const otherRole = user.role === 'admin' ? 'member' : 'admin';
+  const removeButton = (
+    <button
+      type="button"
+      className="button"
+      onClick={() => report.setDialog({ kind: 'remove', user })}
+    >
+      {T.remove}
+    </button>
+  );
+
+  // Removed keeping their images: no account to change any more, only its images to delete.
+  if (user.retiredAt !== null) {
+    return (
+      <div className="admin-row-actions" role="group" aria-label={T.actionsFor(user.username)}>
+        {removeButton}
+      </div>
+    );
+  }
 
   return (
     <div className="admin-row-actions" role="group" aria-label={T.actionsFor(user.username)}>
@@ -47,13 +65,7 @@ export function UserRowActions({ user, report }: { user: AdminUser; report: Repo
       >
         {otherRole === 'admin' ? T.makeAdmin : T.makeMember}
       </button>
-      <button
-        type="button"
-        className="button"
-        onClick={() => report.setDialog({ kind: 'remove', user })}
-      >
-        {T.remove}
-      </button>
+      {removeButton}
     </div>
   );
 }

@@ -8,6 +8,7 @@ const user = (username: string, role: AdminUser['role'] = 'member'): AdminUser =
   createdAt: '2026-11-01T10:00:00.000Z',
   lastSeenAt: null,
   disabledAt: null,
+  retiredAt: null,
   ldImages: 0,
   hdImages: 0,
   storageBytes: 0,

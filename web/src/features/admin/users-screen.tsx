@@ -120,7 +120,11 @@ function UsersTable({ users, report }: { users: AdminUser[]; report: Report }) {
             <tr key={user.username} data-username={user.username}>
               <th scope="row">
                 {user.username}
-                {user.disabledAt !== null && <span className="admin-badge">{T.disabledBadge}</span>}
+                {user.retiredAt !== null ? (
+                  <span className="admin-badge">{T.retiredBadge}</span>
+                ) : (
+                  user.disabledAt !== null && <span className="admin-badge">{T.disabledBadge}</span>
+                )}
               </th>
               <td>{T.roles[user.role]}</td>
               <td>{formatAdminDate(user.createdAt)}</td>
