@@ -5,6 +5,7 @@ import {
   adminUsersResponseSchema,
   API_ROUTES,
   errorText,
+  routeUrl,
   SCREEN_PATHS,
 } from '@tessera/contract';
 import type { AdminUser } from '@tessera/contract';
@@ -294,9 +295,42 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     expect(await rows.count()).toBeGreaterThan(2);
   });
 
+  it('pages through the audit trail, 50 entries a page, newest first', async () => {
+    const user = addNewUser(server, 'pages');
+    const roleRoute = routeUrl(API_ROUTES.adminUserRole, { username: user.username });
+    for (let i = 0; i < 60; i++) {
+      const role = i % 2 === 0 ? 'admin' : 'member';
+      expect((await admin.request.post(roleRoute, { data: { role } })).status()).toBe(200);
+    }
+    await admin.getByRole('link', { name: T.auditTab }).click();
+    const filters = admin.locator('form.admin-filters');
+    await filters.getByLabel(T.filterAction).selectOption('role-changed');
+    await filters.getByLabel(T.filterTarget).fill(user.username);
+    await filters.getByRole('button', { name: T.applyFilters }).click();
+    const rows = admin.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(50);
+    // The newest is the 60th change: back to member.
+    expect(await rows.first().textContent()).toContain('to: member');
+    expect(await admin.getByText(T.auditPage(1)).count()).toBe(1);
+
+    await admin.getByRole('button', { name: T.olderEntries }).click();
+    await admin.getByText(T.auditPage(2)).waitFor();
+    await expect.poll(() => rows.count()).toBe(10);
+    expect(await rows.last().textContent()).toContain('to: admin');
+    expect(await admin.getByRole('button', { name: T.olderEntries }).count()).toBe(0);
+
+    await admin.getByRole('button', { name: T.newestEntries }).click();
+    await admin.getByText(T.auditPage(1)).waitFor();
+    await expect.poll(() => rows.count()).toBe(50);
+  });
+
   it('shows a member nothing of it: no sidebar link, no screen at /admin/*', async () => {
     const member = addNewUser(server, 'member');
-    const page = await signInElsewhere(member);
+    const page = await openPage(browser, server);
+    others.push(page);
+    const loaded: string[] = [];
+    page.on('request', (request) => loaded.push(new URL(request.url()).pathname));
+    await signIn(page, member.username, member.password);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().waitFor();
     expect(await adminLink(page).count()).toBe(0);
     for (const path of [ADMIN_SCREEN_PATHS.users, ADMIN_SCREEN_PATHS.audit, '/admin']) {
@@ -307,5 +341,34 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
       expect(await adminLink(page).count()).toBe(0);
     }
     expect((await page.request.get(API_ROUTES.adminUsers)).status()).toBe(403);
+    // The admin screens are a chunk of their own, which a member's browser never loads.
+    expect(loaded.filter((path) => /\/assets\/admin-[^/]*\.js$/.test(path))).toEqual([]);
+  });
+
+  it('runs the admin screens under the content security policy, in their own chunk', async () => {
+    const page = await openPage(browser, server);
+    others.push(page);
+    const loaded: string[] = [];
+    page.on('request', (request) => loaded.push(new URL(request.url()).pathname));
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (event) =>
+        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
+    });
+    const violations = () =>
+      page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+    await signIn(page, 'admin', server.adminPassword);
+    await openScreen(page, T.navLabel);
+    await page.locator('tbody tr').first().waitFor();
+    await page.getByRole('button', { name: T.createUser }).click();
+    await page.getByRole('dialog', { name: T.createTitle }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('link', { name: T.auditTab }).click();
+    await page.locator('tbody tr').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await violations()).toEqual([]);
+    expect(loaded.some((path) => /\/assets\/admin-[^/]*\.js$/.test(path))).toBe(true);
   });
 });
