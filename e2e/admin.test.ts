@@ -1,16 +1,26 @@
 import fs from 'node:fs';
 import {
   ADMIN_SCREEN_PATHS,
+  ADMIN_SCREENS_ROOT,
   ADMIN_TEXTS,
-  adminUsersResponseSchema,
   API_ROUTES,
   errorText,
   routeUrl,
   SCREEN_PATHS,
 } from '@tessera/contract';
-import type { AdminUser } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  adminLink,
+  createUserOnScreen,
+  isAdminChunk,
+  listedUser,
+  modal,
+  readShownPassword,
+  recordCspViolations,
+  userAction,
+  userRow,
+} from './support/admin-screen.js';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -50,10 +60,11 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     for (const page of others.splice(0)) await page.context().close();
   });
 
-  const row = (name: string) => admin.locator(`tr[data-username="${name}"]`);
-  const rowAction = (name: string, action: string) =>
-    admin.getByRole('group', { name: T.actionsFor(name) }).getByRole('button', { name: action });
-  const dialog = (title: string) => admin.getByRole('dialog', { name: title });
+  const row = (name: string) => userRow(admin, name);
+  const rowAction = (name: string, action: string) => userAction(admin, name, action);
+  const dialog = (title: string) => modal(admin, title);
+  const createUser = (name: string, options?: { password?: string; admin?: boolean }) =>
+    createUserOnScreen(admin, name, options);
 
   /** Signs in from another browser (own cookies), as that user would; resolves at the dashboard. */
   async function signInElsewhere(user: User): Promise<Page> {
@@ -74,54 +85,6 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     const alert = page.getByRole('alert');
     await alert.waitFor();
     return alert.textContent();
-  }
-
-  const adminLink = (page: Page) =>
-    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: T.navLabel });
-
-  async function listedUser(name: string): Promise<AdminUser | undefined> {
-    const answer = await admin.request.get(API_ROUTES.adminUsers);
-    return adminUsersResponseSchema
-      .parse(await answer.json())
-      .users.find((u) => u.username === name);
-  }
-
-  /** Runs the create dialog; resolves with the password shown once (generated or as typed). */
-  async function createUser(
-    username: string,
-    options: { password?: string; admin?: boolean } = {},
-  ) {
-    await admin.getByRole('button', { name: T.createUser }).click();
-    const form = dialog(T.createTitle);
-    await form.getByLabel(T.usernameLabel).fill(username);
-    if (options.admin) await form.getByLabel(T.roleLabel).selectOption('admin');
-    if (options.password !== undefined) {
-      await form.getByLabel(T.typePassword).check();
-      await form.getByLabel(T.passwordLabel).fill(options.password);
-    }
-    await form.getByRole('button', { name: T.create }).click();
-    return readShownPassword(username, options.password);
-  }
-
-  /** The shown-once dialog: reads the generated password (copied with its button), then closes. */
-  async function readShownPassword(username: string, typed?: string): Promise<string> {
-    const shown = dialog(T.passwordShownTitle(username));
-    await shown.waitFor();
-    let password = typed ?? '';
-    if (typed === undefined) {
-      password = (await shown.getByLabel(T.generatedPasswordLabel).textContent()) ?? '';
-      expect(password.length).toBeGreaterThanOrEqual(12);
-      await shown.getByRole('button', { name: T.copy }).click();
-      await shown.getByRole('button', { name: T.copied }).waitFor();
-      expect(await admin.evaluate(() => navigator.clipboard.readText())).toBe(password);
-    } else {
-      expect(await shown.textContent()).toContain(T.passwordTyped(username));
-    }
-    await shown.getByRole('button', { name: T.close, exact: true }).click();
-    await shown.waitFor({ state: 'detached' });
-    // Shown once: nothing of it is left on the page.
-    if (typed === undefined) expect(await admin.getByText(password).count()).toBe(0);
-    return password;
   }
 
   it('creates users with a generated or a typed password, who can then sign in', async () => {
@@ -155,7 +118,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     await admin.reload();
     await rowAction(user.username, T.resetPassword).click();
     await dialog(T.resetTitle(user.username)).getByRole('button', { name: T.reset }).click();
-    const password = await readShownPassword(user.username);
+    const password = await readShownPassword(admin, user.username);
 
     expect(await failedSignIn(user)).toBe(errorText('INVALID_CREDENTIALS'));
     await signInElsewhere({ ...user, password });
@@ -207,7 +170,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
       [keeper, T.removeKeep, T.removedKept(keeper.username), 2],
       [leaver, T.removeDelete, T.removedDeleted(leaver.username), 1],
     ] as const) {
-      const listed = await listedUser(user.username);
+      const listed = await listedUser(admin, user.username);
       expect(listed?.ldImages).toBe(ld);
       await rowAction(user.username, T.remove).click();
       const confirm = dialog(T.removeTitle(user.username));
@@ -333,7 +296,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     await signIn(page, member.username, member.password);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().waitFor();
     expect(await adminLink(page).count()).toBe(0);
-    for (const path of [ADMIN_SCREEN_PATHS.users, ADMIN_SCREEN_PATHS.audit, '/admin']) {
+    for (const path of [ADMIN_SCREEN_PATHS.users, ADMIN_SCREEN_PATHS.audit, ADMIN_SCREENS_ROOT]) {
       await page.goto(path);
       await page.getByRole('heading', { name: 'Page not found' }).waitFor();
       expect(await page.getByRole('table').count()).toBe(0);
@@ -342,7 +305,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     }
     expect((await page.request.get(API_ROUTES.adminUsers)).status()).toBe(403);
     // The admin screens are a chunk of their own, which a member's browser never loads.
-    expect(loaded.filter((path) => /\/assets\/admin-[^/]*\.js$/.test(path))).toEqual([]);
+    expect(loaded.filter(isAdminChunk)).toEqual([]);
   });
 
   it('runs the admin screens under the content security policy, in their own chunk', async () => {
@@ -350,15 +313,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     others.push(page);
     const loaded: string[] = [];
     page.on('request', (request) => loaded.push(new URL(request.url()).pathname));
-    await page.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-      document.addEventListener('securitypolicyviolation', (event) =>
-        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
-      );
-    });
-    const violations = () =>
-      page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+    const violations = await recordCspViolations(page);
     await signIn(page, 'admin', server.adminPassword);
     await openScreen(page, T.navLabel);
     await page.locator('tbody tr').first().waitFor();
@@ -369,6 +324,6 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     await page.locator('tbody tr').first().waitFor();
     await page.waitForLoadState('networkidle');
     expect(await violations()).toEqual([]);
-    expect(loaded.some((path) => /\/assets\/admin-[^/]*\.js$/.test(path))).toBe(true);
+    expect(loaded.some(isAdminChunk)).toBe(true);
   });
 });

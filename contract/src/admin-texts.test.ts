@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS } from './admin.js';
-import { ADMIN_SCREEN_PATHS, ADMIN_TEXTS, formatAdminDate, formatStorage } from './admin-texts.js';
+import {
+  ADMIN_SCREEN_PATHS,
+  ADMIN_SCREENS_ROOT,
+  ADMIN_TEXTS,
+  formatAdminDate,
+  formatStorage,
+} from './admin-texts.js';
 import { API_PREFIX, SCREEN_PATHS } from './routes.js';
 
 describe('the admin screens', () => {
@@ -31,6 +37,7 @@ describe('the admin screens', () => {
     const spec: string[] = Object.values(SCREEN_PATHS);
     for (const path of Object.values(ADMIN_SCREEN_PATHS)) {
       expect(path.startsWith(API_PREFIX)).toBe(false);
+      expect(path.startsWith(`${ADMIN_SCREENS_ROOT}/`)).toBe(true);
       expect(spec).not.toContain(path);
     }
   });

@@ -2,6 +2,9 @@
 // Spanish, like the rest of the UI's own texts; numbers and dates in the es-ES locale.
 import type { AuditAction, UserRole } from './admin.js';
 
+/** Every admin screen's path begins with this (it alone leads to the users screen). */
+export const ADMIN_SCREENS_ROOT = '/admin';
+
 /** The admin screens; the sidebar shows their link to admins only. */
 export const ADMIN_SCREEN_PATHS = {
   users: '/admin/users',

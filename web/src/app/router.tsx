@@ -1,4 +1,4 @@
-import { ADMIN_SCREEN_PATHS, SCREEN_PATHS } from '@tessera/contract';
+import { ADMIN_SCREEN_PATHS, ADMIN_SCREENS_ROOT, SCREEN_PATHS } from '@tessera/contract';
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -57,7 +57,7 @@ const router = createBrowserRouter([
         ),
       },
       {
-        path: '/admin',
+        path: ADMIN_SCREENS_ROOT,
         element: (
           <RequireAdmin>
             <Navigate to={ADMIN_SCREEN_PATHS.users} replace />

@@ -1,7 +1,12 @@
-import { ADMIN_SCREEN_PATHS, ADMIN_TEXTS, SCREEN_PATHS } from '@tessera/contract';
+import {
+  ADMIN_SCREEN_PATHS,
+  ADMIN_SCREENS_ROOT,
+  ADMIN_TEXTS,
+  SCREEN_PATHS,
+} from '@tessera/contract';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { ConnectionStatus } from '../components/connection-status';
 import {
   AdminIcon,
@@ -22,6 +27,8 @@ interface NavigationItem {
   to: string;
   label: string;
   icon: ReactNode;
+  /** Marked current on every path under this one too (the admin screens' tabs). */
+  section?: string;
 }
 
 const NAVIGATION: NavigationItem[] = [
@@ -37,6 +44,7 @@ const ADMIN_NAVIGATION: NavigationItem = {
   to: ADMIN_SCREEN_PATHS.users,
   label: ADMIN_TEXTS.navLabel,
   icon: <AdminIcon />,
+  section: `${ADMIN_SCREENS_ROOT}/`,
 };
 
 /** The sidebar of every screen but Login (checklist R2, R3). */
@@ -46,6 +54,7 @@ export function Sidebar() {
   const signOut = useSignOut();
   const isAdmin = useIsAdmin();
   const items = isAdmin ? [...NAVIGATION, ADMIN_NAVIGATION] : NAVIGATION;
+  const { pathname } = useLocation();
 
   return (
     <aside className="sidebar">
@@ -60,7 +69,11 @@ export function Sidebar() {
                 to={item.to}
                 aria-label={item.label}
                 title={item.label}
-                className={({ isActive }) => (isActive ? 'nav-link is-active' : 'nav-link')}
+                className={({ isActive }) =>
+                  isActive || (item.section !== undefined && pathname.startsWith(item.section))
+                    ? 'nav-link is-active'
+                    : 'nav-link'
+                }
               >
                 {item.icon}
               </NavLink>
