@@ -1,5 +1,6 @@
 // Shapes of the HTTP API of SPEC §7, parsed by the server on receipt and by the app on answer.
 import { z } from 'zod';
+import { userRoleSchema } from './admin.js';
 import { GENERATION_STATUSES } from './status.js';
 
 /**
@@ -38,7 +39,14 @@ export const brokerUrlResponseSchema = z.object({
 });
 
 /** GET /api/session (beyond the spec): who the session cookie belongs to; 401 without one. */
-export const sessionResponseSchema = z.object({ username: z.string() });
+/**
+ * Who is signed in, and their role (issue 29): the web shows the admin screens to admins only.
+ * The role is absent only in what the login screen keeps until the session is read again.
+ */
+export const sessionResponseSchema = z.object({
+  username: z.string(),
+  role: userRoleSchema.optional(),
+});
 
 // No pattern check on the username: login is not validated on the client (SPEC §5), and a
 // name that is no account simply fails to sign in.

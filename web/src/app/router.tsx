@@ -1,6 +1,6 @@
-import { SCREEN_PATHS } from '@tessera/contract';
-import { Suspense } from 'react';
-import { createBrowserRouter } from 'react-router';
+import { ADMIN_SCREEN_PATHS, ADMIN_SCREENS_ROOT, SCREEN_PATHS } from '@tessera/contract';
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { LoginScreen } from '../features/auth';
 import { DashboardScreen } from '../features/dashboard';
@@ -10,8 +10,17 @@ import { OutputScreen } from '../features/output';
 import { UpscaleScreen } from '../features/upscale';
 import { Layout } from './layout';
 import { NotFound } from './not-found';
+import { RequireAdmin } from './require-admin';
 import { RequireSession } from './require-session';
 import { StartUpLoading } from './startup';
+
+// The admin screens load on demand, so members never fetch them (issue 29).
+const AdminUsersScreen = lazy(() =>
+  import('../features/admin').then((admin) => ({ default: admin.AdminUsersScreen })),
+);
+const AdminAuditScreen = lazy(() =>
+  import('../features/admin').then((admin) => ({ default: admin.AdminAuditScreen })),
+);
 
 /**
  * Routes of SPEC §2 (checklist R1, R2): Login alone, every other screen inside the sidebar layout
@@ -31,6 +40,30 @@ const router = createBrowserRouter([
       { path: SCREEN_PATHS.output, element: <OutputScreen /> },
       { path: SCREEN_PATHS.upscale, element: <UpscaleScreen /> },
       { path: SCREEN_PATHS.input, element: <InputScreen /> },
+      {
+        path: ADMIN_SCREEN_PATHS.users,
+        element: (
+          <RequireAdmin>
+            <AdminUsersScreen />
+          </RequireAdmin>
+        ),
+      },
+      {
+        path: ADMIN_SCREEN_PATHS.audit,
+        element: (
+          <RequireAdmin>
+            <AdminAuditScreen />
+          </RequireAdmin>
+        ),
+      },
+      {
+        path: ADMIN_SCREENS_ROOT,
+        element: (
+          <RequireAdmin>
+            <Navigate to={ADMIN_SCREEN_PATHS.users} replace />
+          </RequireAdmin>
+        ),
+      },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -1,9 +1,15 @@
-import { SCREEN_PATHS } from '@tessera/contract';
+import {
+  ADMIN_SCREEN_PATHS,
+  ADMIN_SCREENS_ROOT,
+  ADMIN_TEXTS,
+  SCREEN_PATHS,
+} from '@tessera/contract';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { ConnectionStatus } from '../components/connection-status';
 import {
+  AdminIcon,
   DashboardIcon,
   GenerateIcon,
   InputIcon,
@@ -11,13 +17,21 @@ import {
   SignOutIcon,
   UpscaleIcon,
 } from '../components/icons';
-import { useCredentials, useSignOut } from '../features/auth';
+import { useCredentials, useIsAdmin, useSignOut } from '../features/auth';
 import { ActiveHdJobsBadge } from '../features/hd';
 import { NotifyToggle } from '../features/notifications';
 import { themeQuery } from '../lib/config-queries';
 import { themeAsset } from '../lib/theme';
 
-const NAVIGATION: { to: string; label: string; icon: ReactNode }[] = [
+interface NavigationItem {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  /** Marked current on every path under this one too (the admin screens' tabs). */
+  section?: string;
+}
+
+const NAVIGATION: NavigationItem[] = [
   { to: SCREEN_PATHS.dashboard, label: 'Dashboard', icon: <DashboardIcon /> },
   { to: SCREEN_PATHS.generate, label: 'Generate', icon: <GenerateIcon /> },
   { to: SCREEN_PATHS.output, label: 'Output', icon: <OutputIcon /> },
@@ -25,11 +39,22 @@ const NAVIGATION: { to: string; label: string; icon: ReactNode }[] = [
   { to: SCREEN_PATHS.input, label: 'Input', icon: <InputIcon /> },
 ];
 
+/** Shown to admins only (issue 29): members see the spec's sidebar, unchanged. */
+const ADMIN_NAVIGATION: NavigationItem = {
+  to: ADMIN_SCREEN_PATHS.users,
+  label: ADMIN_TEXTS.navLabel,
+  icon: <AdminIcon />,
+  section: `${ADMIN_SCREENS_ROOT}/`,
+};
+
 /** The sidebar of every screen but Login (checklist R2, R3). */
 export function Sidebar() {
   const { data: theme } = useSuspenseQuery(themeQuery);
   const credentials = useCredentials();
   const signOut = useSignOut();
+  const isAdmin = useIsAdmin();
+  const items = isAdmin ? [...NAVIGATION, ADMIN_NAVIGATION] : NAVIGATION;
+  const { pathname } = useLocation();
 
   return (
     <aside className="sidebar">
@@ -38,13 +63,17 @@ export function Sidebar() {
       </Link>
       <nav className="sidebar-nav" aria-label="Main">
         <ul className="sidebar-list">
-          {NAVIGATION.map((item) => (
+          {items.map((item) => (
             <li key={item.to}>
               <NavLink
                 to={item.to}
                 aria-label={item.label}
                 title={item.label}
-                className={({ isActive }) => (isActive ? 'nav-link is-active' : 'nav-link')}
+                className={({ isActive }) =>
+                  isActive || (item.section !== undefined && pathname.startsWith(item.section))
+                    ? 'nav-link is-active'
+                    : 'nav-link'
+                }
               >
                 {item.icon}
               </NavLink>

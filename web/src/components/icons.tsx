@@ -219,3 +219,14 @@ export function SeriesIcon() {
     </Icon>
   );
 }
+
+/** The admin screens' sidebar link (issue 29): a shield with a person. */
+export function AdminIcon() {
+  return (
+    <Icon>
+      <path d="M12 3.5l7 2.5v5.5c0 4.2-2.9 7.6-7 9-4.1-1.4-7-4.8-7-9V6z" />
+      <circle cx="12" cy="10" r="2.25" />
+      <path d="M8.5 16c.8-1.6 2-2.4 3.5-2.4s2.7.8 3.5 2.4" />
+    </Icon>
+  );
+}

@@ -295,3 +295,30 @@ describe('the admin API', () => {
     expect((await admin('GET', `${API_ROUTES.adminAudit}?action=nonsense`)).statusCode).toBe(400);
   });
 });
+
+describe('the session, for the web', () => {
+  it("tells the signed-in user's role, so only admins see the admin screens", async () => {
+    const answer = (name: string) =>
+      cookieOf(name).then((cookie) => call('GET', API_ROUTES.session, cookie));
+    expect((await answer('root')).json()).toEqual({ username: 'root', role: 'admin' });
+    await users.add('lou', passwordOf('lou'));
+    expect((await answer('lou')).json()).toEqual({ username: 'lou', role: 'member' });
+  });
+
+  it('lists a user removed keeping their images as retired', async () => {
+    await users.add('kit', passwordOf('kit'));
+    expect(
+      (
+        await admin('POST', routeUrl(API_ROUTES.adminUserRemove, { username: 'kit' }), {
+          images: 'keep',
+        })
+      ).statusCode,
+    ).toBe(200);
+    const listed = adminUsersResponseSchema.parse(
+      (await admin('GET', API_ROUTES.adminUsers)).json(),
+    );
+    const kit = listed.users.find((user) => user.username === 'kit');
+    expect(kit?.retiredAt).toEqual(expect.any(String));
+    expect(listed.users.find((user) => user.username === 'root')?.retiredAt).toBeNull();
+  });
+});

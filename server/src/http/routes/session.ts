@@ -39,7 +39,9 @@ export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService; httpsOnly?: 
     return reply.status(204).send();
   });
 
+  // The role tells the web whether to show the admin screens (issue 29); the API guards them.
   app.get(API_ROUTES.session, { preHandler: app.requireUser }, (request) => ({
     username: ownerOf(request).username,
+    role: request.role ?? 'member',
   }));
 };

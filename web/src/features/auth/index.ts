@@ -3,6 +3,6 @@ export { clearCredentials, readCredentials, useCredentials } from './credentials
 export type { Credentials } from './credentials';
 export { LoginScreen } from './login-screen';
 export { ReconnectPrompt } from './reconnect-prompt';
-export { isUnauthorized, sessionQuery } from './session';
+export { isUnauthorized, sessionQuery, useIsAdmin } from './session';
 export { useEndSession } from './use-end-session';
 export { useSignOut } from './use-sign-out';

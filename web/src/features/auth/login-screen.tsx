@@ -35,6 +35,8 @@ export function LoginScreen() {
       // The cookie just set is this user's: the screens need not ask the server who it is.
       const session: SessionResponse = { username: result.credentials.username };
       queryClient.setQueryData(sessionQuery.queryKey, session);
+      // Its role (the admin screens' link) comes with the session read again, in the background.
+      void queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey });
       void navigate(SCREEN_PATHS.dashboard);
     },
   });

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { HttpError } from '../../lib/api/http';
 import { fetchSession } from '../../lib/api/session';
 
@@ -16,4 +16,12 @@ export const sessionQuery = queryOptions({
 /** Whether `error` is the server saying the session is missing or over. */
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof HttpError && error.status === 401;
+}
+
+/**
+ * Whether the signed-in user is an admin (issue 29): only then do the admin screens and their
+ * sidebar link show. False while the session is unknown; the admin API refuses members anyway.
+ */
+export function useIsAdmin(): boolean {
+  return useQuery(sessionQuery).data?.role === 'admin';
 }

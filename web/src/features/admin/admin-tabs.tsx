@@ -1,0 +1,25 @@
+import { ADMIN_SCREEN_PATHS, ADMIN_TEXTS } from '@tessera/contract';
+import { NavLink } from 'react-router';
+import './admin.css';
+
+const TABS = [
+  { to: ADMIN_SCREEN_PATHS.users, label: ADMIN_TEXTS.usersTab },
+  { to: ADMIN_SCREEN_PATHS.audit, label: ADMIN_TEXTS.auditTab },
+];
+
+/** The admin screens' two tabs, above each of them. */
+export function AdminTabs() {
+  return (
+    <nav className="admin-tabs" aria-label={ADMIN_TEXTS.tabsLabel}>
+      {TABS.map((tab) => (
+        <NavLink
+          key={tab.to}
+          to={tab.to}
+          className={({ isActive }) => (isActive ? 'admin-tab is-active' : 'admin-tab')}
+        >
+          {tab.label}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,88 @@
+import { ADMIN_TEXTS, REMOVED_IMAGES_CHOICES } from '@tessera/contract';
+import type { AdminRemoveRequest, AdminUser } from '@tessera/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { Dialog } from '../../components/gallery/dialog';
+import { removeUser } from '../../lib/api/admin';
+import { readUsersAgain } from './users-query';
+import type { Report } from './users-query';
+
+const T = ADMIN_TEXTS;
+type ImagesChoice = AdminRemoveRequest['images'];
+const CHOICE_TEXTS: Record<ImagesChoice, string> = { keep: T.removeKeep, delete: T.removeDelete };
+
+/** Removal names what the user has, and asks what becomes of it: kept for takeover, or deleted. */
+export function RemoveUserDialog({
+  user,
+  onClose,
+  report,
+}: {
+  user: AdminUser;
+  onClose: () => void;
+  report: Report;
+}) {
+  const queryClient = useQueryClient();
+  // A user removed before with their images kept can only have those deleted now.
+  const choices = user.retiredAt === null ? REMOVED_IMAGES_CHOICES : (['delete'] as const);
+  const [choice, setChoice] = useState<ImagesChoice>(choices[0]);
+  const [error, setError] = useState<string | null>(null);
+  const name = useId();
+  const remove = useMutation({
+    mutationFn: () => removeUser(user.username, choice),
+    onMutate: () => setError(null),
+    onSuccess: (answer) => {
+      readUsersAgain(queryClient);
+      report.setError(null);
+      report.setNotice(
+        answer.images === 'keep'
+          ? T.removedKept(answer.username)
+          : T.removedDeleted(answer.username),
+      );
+      report.setDialog(null);
+    },
+    onError: (failure) => setError(failure.message),
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!remove.isPending) remove.mutate();
+  }
+
+  return (
+    <Dialog title={T.removeTitle(user.username)} onClose={onClose} className="admin-dialog">
+      <form className="admin-form" onSubmit={submit}>
+        <p className="admin-notice">
+          {T.removeCounts(user.ldImages, user.hdImages, user.storageBytes)}
+        </p>
+        <fieldset className="admin-choices">
+          <legend className="field-label">{T.removeQuestion}</legend>
+          {choices.map((option) => (
+            <label key={option}>
+              <input
+                type="radio"
+                name={name}
+                checked={choice === option}
+                onChange={() => setChoice(option)}
+              />
+              {CHOICE_TEXTS[option]}
+            </label>
+          ))}
+        </fieldset>
+        {error !== null && (
+          <p className="admin-alert" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onClose}>
+            {T.cancel}
+          </button>
+          <button type="submit" className="button button-primary" disabled={remove.isPending}>
+            {remove.isPending ? T.working : T.removeConfirm}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,144 @@
+import { ADMIN_TEXTS, formatAdminDate, formatStorage } from '@tessera/contract';
+import type { AdminUser } from '@tessera/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { fetchAdminUsers } from '../../lib/api/admin';
+import { AdminTabs } from './admin-tabs';
+import { CreateUserDialog, PasswordShownDialog, ResetPasswordDialog } from './password-dialogs';
+import { RemoveUserDialog } from './remove-user-dialog';
+import { UserRowActions } from './user-row-actions';
+import { ADMIN_USERS_QUERY_KEY } from './users-query';
+import type { Report, UserDialog } from './users-query';
+
+const T = ADMIN_TEXTS;
+
+/**
+ * Route `/admin/users` (issue 29, part 2): every user with their use, and the admin's actions on
+ * them. A refusal of the API shows its contract text above the table.
+ */
+export function AdminUsersScreen() {
+  const users = useQuery({ queryKey: ADMIN_USERS_QUERY_KEY, queryFn: fetchAdminUsers });
+  const [dialog, setDialog] = useState<UserDialog | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const closeDialog = () => setDialog(null);
+  const report = { setError, setNotice, setDialog };
+
+  return (
+    <section className="screen admin" aria-labelledby="admin-users-title">
+      <AdminTabs />
+      <header className="admin-header">
+        <div>
+          <h1 id="admin-users-title" className="screen-title">
+            {T.usersTitle}
+          </h1>
+          <p className="screen-text">{T.usersIntro}</p>
+        </div>
+        <div className="admin-toolbar">
+          <button
+            type="button"
+            className="button"
+            disabled={users.isFetching}
+            onClick={() => void users.refetch()}
+          >
+            {T.refresh}
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => setDialog({ kind: 'create' })}
+          >
+            {T.createUser}
+          </button>
+        </div>
+      </header>
+
+      {error !== null && (
+        <p className="admin-alert" role="alert">
+          {error}
+        </p>
+      )}
+      {notice !== null && (
+        <p className="admin-notice" role="status">
+          {notice}
+        </p>
+      )}
+      {users.isError && (
+        <p className="admin-alert" role="alert">
+          {T.usersLoadError} {users.error.message}
+        </p>
+      )}
+      {users.data && <UsersTable users={users.data} report={report} />}
+
+      {dialog?.kind === 'create' && <CreateUserDialog onClose={closeDialog} report={report} />}
+      {dialog?.kind === 'reset' && (
+        <ResetPasswordDialog
+          username={dialog.user.username}
+          onClose={closeDialog}
+          report={report}
+        />
+      )}
+      {dialog?.kind === 'password' && (
+        <PasswordShownDialog
+          username={dialog.username}
+          password={dialog.password}
+          onClose={closeDialog}
+        />
+      )}
+      {dialog?.kind === 'remove' && (
+        <RemoveUserDialog user={dialog.user} onClose={closeDialog} report={report} />
+      )}
+    </section>
+  );
+}
+
+function UsersTable({ users, report }: { users: AdminUser[]; report: Report }) {
+  const C = T.columns;
+  return (
+    <div className="admin-table-wrap">
+      <table className="admin-table" aria-labelledby="admin-users-title">
+        <thead>
+          <tr>
+            <th scope="col">{C.name}</th>
+            <th scope="col">{C.role}</th>
+            <th scope="col">{C.created}</th>
+            <th scope="col">{C.lastSeen}</th>
+            <th scope="col" className="is-number">
+              {C.images}
+            </th>
+            <th scope="col" className="is-number">
+              {C.storage}
+            </th>
+            <th scope="col" className="is-number">
+              {C.queue}
+            </th>
+            <th scope="col">{C.actions}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {users.map((user) => (
+            <tr key={user.username} data-username={user.username}>
+              <th scope="row">
+                {user.username}
+                {user.retiredAt !== null ? (
+                  <span className="admin-badge">{T.retiredBadge}</span>
+                ) : (
+                  user.disabledAt !== null && <span className="admin-badge">{T.disabledBadge}</span>
+                )}
+              </th>
+              <td>{T.roles[user.role]}</td>
+              <td>{formatAdminDate(user.createdAt)}</td>
+              <td>{user.lastSeenAt === null ? T.never : formatAdminDate(user.lastSeenAt)}</td>
+              <td className="is-number">{T.imagesCell(user.ldImages, user.hdImages)}</td>
+              <td className="is-number">{formatStorage(user.storageBytes)}</td>
+              <td className="is-number">{user.queuedJobs.toLocaleString('es-ES')}</td>
+              <td>
+                <UserRowActions user={user} report={report} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
