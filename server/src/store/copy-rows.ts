@@ -38,6 +38,7 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableCopy[] = [
   { table: 'material_maps', primaryKey: ['id'], serial: 'id' },
   { table: 'input_references', primaryKey: ['seq'], serial: 'seq' },
   { table: 'print_files', primaryKey: ['id'], serial: 'id' },
+  { table: 'retention_runs', primaryKey: ['day'] },
 ];
 
 /**

@@ -39,10 +39,11 @@ export function imageHandlers(images: ImageService): Pick<CommandHandlers, Image
         page,
         size,
         total,
-        images: list.map(({ filename, thumbnail, metadata }) => ({
+        images: list.map(({ filename, thumbnail, metadata, hdRemovedAt }) => ({
           filename,
           thumbnail,
           metadata,
+          ...(hdRemovedAt !== null && { removed_by_retention_at: hdRemovedAt }),
         })),
       };
     },
