@@ -2,7 +2,8 @@ import type { Timers } from '../runtime/timers.js';
 
 /**
  * Timers on a clock that only moves when the test says: `advance` runs every timer that falls
- * due, in time order, each to its end (the timers it sets on the way run too if they fall due).
+ * due, in time order, to its end; those due at one instant together (the timers they set on the
+ * way run too if they fall due).
  */
 export class FakeTimers implements Timers {
   private time: number;
@@ -29,13 +30,14 @@ export class FakeTimers implements Timers {
   async advance(ms: number): Promise<void> {
     const end = this.time + ms;
     for (;;) {
-      const next = this.pending
-        .filter((entry) => entry.at <= end)
-        .sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
-      if (!next) break;
-      this.pending.splice(this.pending.indexOf(next), 1);
-      this.time = next.at;
-      await next.run();
+      const due = this.pending.filter((entry) => entry.at <= end);
+      if (due.length === 0) break;
+      // The timers due at the same instant run at once, as two processes' would.
+      const at = Math.min(...due.map((entry) => entry.at));
+      const now = due.filter((entry) => entry.at === at).sort((a, b) => a.seq - b.seq);
+      for (const entry of now) this.pending.splice(this.pending.indexOf(entry), 1);
+      this.time = at;
+      await Promise.all(now.map((entry) => entry.run()));
     }
     this.time = end;
   }
