@@ -53,7 +53,9 @@ export function formatPlan(plan: RetentionPlan, days: number, dryRun: boolean): 
   }
   const files = `${plan.items.length} HD file${plan.items.length === 1 ? '' : 's'}`;
   const space = `${formatBytes(plan.bytes)} (${plan.bytes} bytes)`;
-  lines.push(dryRun ? `Would remove ${files}, freeing ${space}` : `Removed ${files}, freed ${space}`);
+  lines.push(
+    dryRun ? `Would remove ${files}, freeing ${space}` : `Removed ${files}, freed ${space}`,
+  );
   return lines.join('\n');
 }
 

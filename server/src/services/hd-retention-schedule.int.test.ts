@@ -58,7 +58,13 @@ describe('HdRetentionSchedule across processes', () => {
       return new HdRetentionSchedule(service, clock, newLeaseHolder(), silentLogger);
     });
     // 31 days old now: today's run removes it. 30 days minus one hour: tomorrow's.
-    await placeHdImage(store.db, files, alice, 'today.png', new Date(START.getTime() - 31 * DAY_MS));
+    await placeHdImage(
+      store.db,
+      files,
+      alice,
+      'today.png',
+      new Date(START.getTime() - 31 * DAY_MS),
+    );
     await placeHdImage(
       store.db,
       files,

@@ -86,7 +86,11 @@ export class HdRetentionService {
    * nothing; undefined then. A claim left unfinished for `staleMs` (its process died) is taken
    * over; whatever it left pending is in the next plan anyway.
    */
-  async runDaily(now: Date, holder: string, staleMs = DAY_MS / 4): Promise<RetentionPlan | undefined> {
+  async runDaily(
+    now: Date,
+    holder: string,
+    staleMs = DAY_MS / 4,
+  ): Promise<RetentionPlan | undefined> {
     if (!this.enabled) return undefined;
     const day = now.toISOString().slice(0, 10);
     const staleBefore = new Date(now.getTime() - staleMs).toISOString();

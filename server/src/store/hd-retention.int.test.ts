@@ -92,18 +92,33 @@ describe('createHdRetentionRepository', () => {
   it('gives the day to exactly one claimer, and a stale unfinished claim to one taker', async () => {
     const claims = await Promise.all(
       ['p1', 'p2', 'p3'].map((holder) =>
-        retention.claimDay('2026-03-01', holder, '2026-03-01T00:00:00.000Z', '2026-02-28T18:00:00.000Z'),
+        retention.claimDay(
+          '2026-03-01',
+          holder,
+          '2026-03-01T00:00:00.000Z',
+          '2026-02-28T18:00:00.000Z',
+        ),
       ),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
     // Not stale yet: nobody takes it over.
     expect(
-      await retention.claimDay('2026-03-01', 'p4', '2026-03-01T01:00:00.000Z', '2026-02-28T19:00:00.000Z'),
+      await retention.claimDay(
+        '2026-03-01',
+        'p4',
+        '2026-03-01T01:00:00.000Z',
+        '2026-02-28T19:00:00.000Z',
+      ),
     ).toBe(false);
     // Stale (its process died): one taker.
     const takers = await Promise.all(
       ['p5', 'p6'].map((holder) =>
-        retention.claimDay('2026-03-01', holder, '2026-03-01T08:00:00.000Z', '2026-03-01T02:00:00.000Z'),
+        retention.claimDay(
+          '2026-03-01',
+          holder,
+          '2026-03-01T08:00:00.000Z',
+          '2026-03-01T02:00:00.000Z',
+        ),
       ),
     );
     expect(takers.filter(Boolean)).toHaveLength(1);
@@ -111,7 +126,12 @@ describe('createHdRetentionRepository', () => {
     await retention.finishDay('2026-03-01', winner, '2026-03-01T08:01:00.000Z', 2, 3000);
     // Finished: never taken again, however late.
     expect(
-      await retention.claimDay('2026-03-01', 'p7', '2026-03-02T08:00:00.000Z', '2026-03-02T07:00:00.000Z'),
+      await retention.claimDay(
+        '2026-03-01',
+        'p7',
+        '2026-03-02T08:00:00.000Z',
+        '2026-03-02T07:00:00.000Z',
+      ),
     ).toBe(false);
     expect(await db.selectFrom('retention_runs').select(['holder', 'removed']).execute()).toEqual([
       { holder: winner, removed: 2 },

@@ -31,7 +31,13 @@ export interface HdRetentionRepository {
    * the run it took was left unfinished since before `staleBefore` (its process died).
    */
   claimDay(day: string, holder: string, startedAt: string, staleBefore: string): Promise<boolean>;
-  finishDay(day: string, holder: string, finishedAt: string, removed: number, bytes: number): Promise<void>;
+  finishDay(
+    day: string,
+    holder: string,
+    finishedAt: string,
+    removed: number,
+    bytes: number,
+  ): Promise<void>;
 }
 
 export function createHdRetentionRepository(db: Db): HdRetentionRepository {
