@@ -61,6 +61,7 @@ describe('ImageService.list', () => {
           metadata: { seed: 3 },
           tags: ['tag-stone'],
           starred: true,
+          hdRemovedAt: null,
         },
       ],
     });

@@ -21,7 +21,13 @@ export interface ImageRepository {
   /** Tag ids per image id, for the images of one page. */
   tagsOf(imageIds: readonly number[]): Promise<Map<number, string[]>>;
   find(ownerId: number, kind: ImageKind, filename: string): Promise<ImageRecord | undefined>;
+  /**
+   * The images whose files the store holds, by name: not an HD the retention policy removed (or
+   * is removing); those rows are `removedHdFilenames`.
+   */
   filenames(ownerId: number, kind: ImageKind): Promise<Map<string, number>>;
+  /** The owner's HD images whose files the retention policy removed or is removing. */
+  removedHdFilenames(ownerId: number): Promise<string[]>;
   /** The owner's LD images with the reference each was made from, newest first. */
   references(ownerId: number): Promise<{ filename: string; reference: string }[]>;
   insert(image: NewImage): Promise<ImageRecord>;
@@ -78,8 +84,19 @@ export function createImageRepository(db: Db): ImageRepository {
         .select(['id', 'filename'])
         .where('owner_id', '=', ownerId)
         .where('kind', '=', kind)
+        .where('hd_removal', 'is', null)
         .execute();
       return new Map(rows.map((r) => [r.filename, r.id]));
+    },
+    async removedHdFilenames(ownerId) {
+      const rows = await db
+        .selectFrom('images')
+        .select('filename')
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', 'hd')
+        .where('hd_removal', 'is not', null)
+        .execute();
+      return rows.map((r) => r.filename);
     },
     async references(ownerId) {
       const rows = await db
