@@ -80,8 +80,10 @@ describe.skipIf(browserMissing)('HD retention', () => {
     expect(dryRun).toContain(`${user.username}\t${hd}\t`);
     expect(dryRun).toMatch(/Would remove 1 HD file, freeing/);
     const run = await retention();
-    expect(run.split('\n').slice(1, -1)).toEqual(dryRun.split('\n').slice(1, -2));
+    expect(run.split('\n').slice(1, -2)).toEqual(dryRun.split('\n').slice(1, -2));
     expect(run).toMatch(/Removed 1 HD file, freed/);
+    // A restart's reconciliation keeps the row and its thumbnail (the file is meant to be gone).
+    await server.restart();
 
     page = await openPage(browser, server, { viewport: { width: 1280, height: 800 } });
     await signIn(page, user.username, user.password);
@@ -98,7 +100,11 @@ describe.skipIf(browserMissing)('HD retention', () => {
     expect(await note.textContent()).toMatch(
       new RegExp(`^${TEXTS.hdRemovedByRetention(today)}, \\d{1,2}:\\d{2}:\\d{2}$`),
     );
-    // The thumbnail stays; the download does not.
+    // The thumbnail stays (and loads, after the restart's reconciliation); the download does not.
+    const thumbnail = tile.getByRole('img', { name: hd });
+    await expect
+      .poll(() => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
     expect(await tile.getByRole('link', { name: `Download ${hd}` }).count()).toBe(0);
 
     // Ordered again: the same name, an ordinary HD image again.
