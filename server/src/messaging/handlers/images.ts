@@ -25,7 +25,9 @@ export function imageHandlers(images: ImageService): Pick<CommandHandlers, Image
         page,
         size,
         total,
-        images: search ? list : list.map(({ starred: _starred, ...image }) => image),
+        images: list.map(({ starred, hdRemovedAt: _hdOnly, ...image }) =>
+          search ? { ...image, starred } : image,
+        ),
       };
     },
     'delete-low-definition': async (owner, { filename }) => {
