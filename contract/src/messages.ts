@@ -178,6 +178,11 @@ export const hdImageSchema = z.object({
   filename: z.string(),
   thumbnail: z.string(),
   metadata: metadataSchema,
+  /**
+   * Beyond the spec (issue 29, part 4): when the retention policy removed the HD file (ISO). The
+   * thumbnail and metadata stay, and the HD can be ordered again from its LD image.
+   */
+  removed_by_retention_at: z.string().optional(),
 });
 export const tagSchema = z.object({ id: z.string(), name: z.string(), color: z.string() });
 

@@ -64,6 +64,13 @@ export const TEXTS = {
   hdAlreadyOrderedToast: (image: string) =>
     `An HD image of ${image} at this size is already on its way.`,
   unknownStatus: 'Unknown status message.',
+  /**
+   * Beyond the spec (issue 29, part 4): an HD image whose file the retention policy removed, in
+   * the HD gallery, dated as the gallery dates images (es-ES).
+   */
+  hdRemovedByRetention: (date: string) => `Eliminado por la política de retención el ${date}`,
+  /** Beyond the spec (issue 29, part 4): how to have it again. */
+  hdRemovedByRetentionHint: 'Pide el HD de nuevo desde su imagen LD.',
 
   // Messaging (§8)
   responseTimedOut: 'Response timed out',

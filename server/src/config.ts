@@ -64,6 +64,7 @@ const envSchema = z
     JOB_STORE_RETRY_MAX_MS: wholeNumber(100, 600_000, DEFAULT_STORE_RETRY.maxMs),
     MAX_QUEUED_PREVIEWS_PER_USER: wholeNumber(1, 10_000, DEFAULT_MAX_QUEUED_PER_USER.preview),
     MAX_QUEUED_HD_PER_USER: wholeNumber(1, 10_000, DEFAULT_MAX_QUEUED_PER_USER.hd),
+    HD_RETENTION_DAYS: wholeNumber(0, 36_500, 0),
     ...filesEnv,
     ...printEnv,
     LOG_LEVEL: z
@@ -180,6 +181,8 @@ const configSchema = envSchema.transform((e) => ({
   jobStoreRetryMaxMs: e.JOB_STORE_RETRY_MAX_MS,
   /** Live (queued or running) jobs one user may have, per kind. */
   maxQueuedPerUser: { preview: e.MAX_QUEUED_PREVIEWS_PER_USER, hd: e.MAX_QUEUED_HD_PER_USER },
+  /** HD files older than this many days are removed daily (docs/admin.md); 0: kept for ever. */
+  hdRetentionDays: e.HD_RETENTION_DAYS,
   /** GET /metrics on PORT (or a worker's HEALTH_PORT) with `Authorization: Bearer` this. */
   ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
   /** A listener of its own for /metrics without a token (a private network). */

@@ -36,6 +36,10 @@ import {
 } from './limits/index.js';
 import { CountingLoginGuard } from './services/login-guard.js';
 import { RecoveryService } from './services/recovery.js';
+import { HdRetentionService } from './services/hd-retention.js';
+import { HdRetentionSchedule } from './services/hd-retention-schedule.js';
+import { createHdRetentionRepository } from './store/hd-retention.js';
+import { systemTimers, type Timers } from './runtime/timers.js';
 import { ReferenceService } from './services/references.js';
 import { TagService } from './services/tags.js';
 import { noUserProvisioning, type UserProvisioning } from './services/user-provisioning.js';
@@ -71,6 +75,8 @@ export interface ContainerOverrides extends JobPolicyOverrides {
   metrics?: Metrics;
   /** Hears every job's state change (tests wait on a job's end instead of polling its status). */
   onJobChange?: JobListener;
+  /** The clock of scheduled work (the daily HD retention run); unset: real time. */
+  timers?: Timers;
 }
 
 /** Everything the server is made of, built once, each part given what it needs. */
@@ -106,6 +112,10 @@ export interface Container {
   /** References checked at upload and prepared (issue 27, part 5). */
   referenceAnalysis: ReferenceAnalysisService;
   recovery: RecoveryService;
+  /** The HD retention policy (issue 29, part 4): its dry run and its run, for the CLI and admin. */
+  hdRetention: HdRetentionService;
+  /** Its daily run, started in the processes that run jobs. */
+  hdRetentionSchedule: HdRetentionSchedule;
   /** Where login failures and command rates are counted: memory, the database or Redis. */
   limits: Limiters;
 }
@@ -124,8 +134,9 @@ export async function buildContainer(
   const sessions = createSessionRepository(db);
   const audit = new AuditLog(createAuditRepository(db), log);
   const imageRepo = createImageRepository(db);
+  const holder = newLeaseHolder();
   const jobQueue = createJobQueue(db, {
-    lease: { holder: newLeaseHolder(), ms: config.jobLeaseMs },
+    lease: { holder, ms: config.jobLeaseMs },
     ...(config.databaseUrl !== undefined && { listenUrl: config.databaseUrl }),
   });
   // Files in DATA_DIR/files or a bucket; scratch folders (uploads being checked, engine inputs
@@ -203,6 +214,12 @@ export async function buildContainer(
       await printFiles.removeFor(owner, image);
     },
   });
+  const hdRetention = new HdRetentionService(
+    createHdRetentionRepository(db),
+    files,
+    config.hdRetentionDays,
+    log,
+  );
   const provisioning = userProvisioning(config, log);
   const limits = await openLimiters(config.sharedLimits, db).catch(async (err: unknown) => {
     await db.destroy();
@@ -268,6 +285,13 @@ export async function buildContainer(
     printFiles,
     referenceAnalysis: new ReferenceAnalysisService(new WorkerReferenceAnalyzer(), log),
     recovery: new RecoveryService(users, imageRepo, images, jobQueue, files, log),
+    hdRetention,
+    hdRetentionSchedule: new HdRetentionSchedule(
+      hdRetention,
+      overrides.timers ?? systemTimers,
+      holder,
+      log,
+    ),
     limits,
   };
 }

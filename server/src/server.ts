@@ -67,6 +67,8 @@ export async function startServer(
   if (runsJobs) {
     startEngineInBackground(c.engine, log);
     await c.jobs.start(c.jobHandlers);
+    // Daily, once across the processes sharing the database (the day's claim decides).
+    c.hdRetentionSchedule.start();
     if (!web) log.info({ instance: config.instanceName }, 'worker running jobs');
   }
 
@@ -83,6 +85,7 @@ export async function startServer(
       log.info({ ...processWatch.stats() }, 'shutting down: process stats');
       processWatch.stop();
       await web?.stopCommands();
+      await c.hdRetentionSchedule.stop();
       // A worker's last status messages go out before its broker connection closes.
       await c.jobs.stop();
       await statusClient?.endAsync();

@@ -42,7 +42,7 @@ function service(): GenerationService {
         rows.find((r) => r.ownerId === ownerId && r.kind === kind && r.filename === filename),
       ),
     insert: (image: NewImage) => {
-      const row = { ...image, id: rows.length + 1, starred: false };
+      const row = { ...image, id: rows.length + 1, starred: false, hdRemovedAt: null };
       rows.push(row);
       return Promise.resolve(row);
     },

@@ -190,7 +190,10 @@ export class HdService {
     // The name says what it is: the source and the size (brick-wall-1a2b3c_120x240.jpg).
     const filename = job.output ?? (await this.freeName(owner, stem(image), size, extension));
     if (job.output === null) await reserveOutput(filename);
-    if (await this.images.find(owner.id, 'hd', filename)) return filename;
+    // Recorded already (a rerun after a crash), unless the retention policy removed its file:
+    // then this order makes it again, under its name, and the row is restored.
+    const recorded = await this.images.find(owner.id, 'hd', filename);
+    if (recorded && recorded.hdRemovedAt === null) return filename;
     // The engine reads and writes local files: a copy of the LD image, and its output.
     return withScratch(this.files, async (scratch) => {
       const output = scratch.newFile(extension);
@@ -273,7 +276,7 @@ export class HdService {
     record: NewImage,
   ): Promise<void> {
     try {
-      await this.images.insert(record);
+      if (!(await this.images.restoreRemovedHd(record))) await this.images.insert(record);
     } catch (err) {
       if (await this.images.find(owner.id, 'ld', image)) throw err;
       for (const [area, name] of [

@@ -26,6 +26,7 @@ function image(fields: Partial<ImageRecord> & Pick<ImageRecord, 'id' | 'filename
     metadata: {},
     createdAt: '2026-01-01T00:00:00.000Z',
     starred: false,
+    hdRemovedAt: null,
     ...fields,
   };
 }
@@ -60,6 +61,7 @@ describe('ImageService.list', () => {
           metadata: { seed: 3 },
           tags: ['tag-stone'],
           starred: true,
+          hdRemovedAt: null,
         },
       ],
     });
@@ -300,7 +302,7 @@ describe('ImageService.refresh', () => {
         }),
     });
     const insert = vi.fn((record: NewImage) =>
-      Promise.resolve({ ...record, id: 20, starred: false }),
+      Promise.resolve({ ...record, id: 20, starred: false, hdRemovedAt: null }),
     );
     const removeRows = vi.fn((_ownerId: number, ids: readonly number[]) =>
       Promise.resolve(ids.length),

@@ -22,6 +22,8 @@ export interface ImageListItem {
   metadata: Record<string, unknown>;
   tags: string[];
   starred: boolean;
+  /** HD: when the retention policy removed the file; null while it is there. */
+  hdRemovedAt: string | null;
 }
 
 /** A search in the store's terms: the text and the seed folded as their columns are. */
@@ -96,6 +98,7 @@ export class ImageService {
         metadata: image.metadata,
         tags: tags.get(image.id) ?? [],
         starred: image.starred,
+        hdRemovedAt: image.hdRemovedAt,
       })),
     };
   }

@@ -26,7 +26,7 @@ function image(kind: 'ld' | 'hd', width: number, height: number, metadata = {}):
   const filename = kind === 'ld' ? 'waves.png' : 'waves-60x120.png';
   return {
     ...{ id: 7, ownerId: 1, kind, filename, sourceImageId: null, width, height, bytes: 1 },
-    ...{ metadata, createdAt: '2026-01-01T00:00:00.000Z', starred: false },
+    ...{ metadata, createdAt: '2026-01-01T00:00:00.000Z', starred: false, hdRemovedAt: null },
   };
 }
 

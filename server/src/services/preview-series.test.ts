@@ -35,7 +35,7 @@ beforeEach(async () => {
   engine = seriesTestEngine();
   rows = [];
   insert = vi.fn((image: NewImage) => {
-    const row = { ...image, id: rows.length + 1, starred: false };
+    const row = { ...image, id: rows.length + 1, starred: false, hdRemovedAt: null };
     rows.push(row);
     return Promise.resolve(row);
   });

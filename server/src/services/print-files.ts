@@ -77,7 +77,9 @@ export class PrintFileService {
   ): Promise<
     PrintRefusal | { ok: true; image: ImageRecord; print: PhysicalSize; profile: InstalledProfile }
   > {
-    const image = await this.images.find(owner.id, 'hd', order.image);
+    const found = await this.images.find(owner.id, 'hd', order.image);
+    // An HD whose file the retention policy removed has nothing to print until ordered again.
+    const image = found?.hdRemovedAt === null ? found : undefined;
     const print = image && printSizeOf(image);
     if (!image || !print) {
       return { ok: false, status: 404, error: errorText('ORDERED_IMAGE_NOT_FOUND', order.image) };

@@ -92,7 +92,8 @@ export class RecoveryService {
   }
 
   /**
-   * HD: a row without its file goes; a file without a row is the output of a job that crashed
+   * HD: a row without its file goes (but for those the retention policy removed: `filenames`
+   * leaves them out); a file without a row is the output of a job that crashed
    * before recording it. A live job that reserved the name will write and record it again;
    * otherwise the file is removed (it has no source or size to index it by).
    */
@@ -114,11 +115,13 @@ export class RecoveryService {
 
   private async removeOrphanThumbnails(owner: Owner, kind: ImageKind): Promise<number> {
     const area = kind === 'ld' ? 'ld-thumbnails' : 'hd-thumbnails';
-    const [thumbnails, images] = await Promise.all([
+    const [thumbnails, images, removedByPolicy] = await Promise.all([
       this.files.list(owner.username, area),
       this.files.list(owner.username, kind),
+      // An HD the retention policy removed keeps its thumbnail for the gallery.
+      kind === 'hd' ? this.images.removedHdFilenames(owner.id) : [],
     ]);
-    const expected = new Set(images.map((image) => thumbnailName(image.name)));
+    const expected = new Set([...images.map((i) => i.name), ...removedByPolicy].map(thumbnailName));
     let removed = 0;
     for (const thumbnail of thumbnails) {
       if (expected.has(thumbnail.name)) continue;

@@ -41,6 +41,7 @@ function ldImage(ownerId: number, filename: string, id: number): ImageRecord {
     metadata: {},
     createdAt: '2026-01-01T00:00:00.000Z',
     starred: false,
+    hdRemovedAt: null,
   };
 }
 

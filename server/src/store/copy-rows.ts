@@ -39,6 +39,7 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableCopy[] = [
   { table: 'input_references', primaryKey: ['seq'], serial: 'seq' },
   { table: 'print_files', primaryKey: ['id'], serial: 'id' },
   { table: 'audit_events', primaryKey: ['id'], serial: 'id' },
+  { table: 'retention_runs', primaryKey: ['day'] },
 ];
 
 /**

@@ -15,9 +15,14 @@ export interface ImageRecord {
   metadata: Record<string, unknown>;
   createdAt: string;
   starred: boolean;
+  /** HD: when the retention policy removed its file (the row stays); null while it is there. */
+  hdRemovedAt: string | null;
 }
 
-export type ImageRow = Omit<Selectable<ImagesTable>, 'prompt_key' | 'seed_key' | 'dated_at'>;
+export type ImageRow = Omit<
+  Selectable<ImagesTable>,
+  'prompt_key' | 'seed_key' | 'dated_at' | 'hd_removal'
+>;
 
 /** The columns an ImageRecord is read from. */
 export const IMAGE_COLUMNS = [
@@ -32,6 +37,7 @@ export const IMAGE_COLUMNS = [
   'images.metadata',
   'images.created_at',
   'images.starred',
+  'images.hd_removed_at',
 ] as const;
 
 export function toImageRecord(row: ImageRow): ImageRecord {
@@ -47,6 +53,7 @@ export function toImageRecord(row: ImageRow): ImageRecord {
     metadata: parseMetadata(row.metadata),
     createdAt: row.created_at,
     starred: row.starred === 1,
+    hdRemovedAt: row.hd_removed_at,
   };
 }
 

@@ -61,6 +61,7 @@ describe('images: rows', () => {
       ...newImage({ ownerId: ann, filename: 'tile.png', metadata }),
       id: inserted.id,
       starred: false,
+      hdRemovedAt: null,
     });
     expect(await images.find(ann, 'ld', 'tile.png')).toEqual(inserted);
     expect(await images.find(ann, 'hd', 'tile.png')).toBeUndefined();

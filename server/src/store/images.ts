@@ -12,7 +12,7 @@ import {
 export type { ImageKind, ImageRecord } from './image-rows.js';
 export type { ImagePageQuery, ImageSearch } from './image-pages.js';
 
-export type NewImage = Omit<ImageRecord, 'id' | 'starred'>;
+export type NewImage = Omit<ImageRecord, 'id' | 'starred' | 'hdRemovedAt'>;
 
 /** The images and image_tags tables: one method per query. */
 export interface ImageRepository {
@@ -21,10 +21,21 @@ export interface ImageRepository {
   /** Tag ids per image id, for the images of one page. */
   tagsOf(imageIds: readonly number[]): Promise<Map<number, string[]>>;
   find(ownerId: number, kind: ImageKind, filename: string): Promise<ImageRecord | undefined>;
+  /**
+   * The images whose files the store holds, by name: not an HD the retention policy removed (or
+   * is removing); those rows are `removedHdFilenames`.
+   */
   filenames(ownerId: number, kind: ImageKind): Promise<Map<string, number>>;
+  /** The owner's HD images whose files the retention policy removed or is removing. */
+  removedHdFilenames(ownerId: number): Promise<string[]>;
   /** The owner's LD images with the reference each was made from, newest first. */
   references(ownerId: number): Promise<{ filename: string; reference: string }[]>;
   insert(image: NewImage): Promise<ImageRecord>;
+  /**
+   * An HD image whose file the retention policy removed, made again (ordered again): its row
+   * takes the new file's values and is an ordinary HD image again. Undefined when no such row.
+   */
+  restoreRemovedHd(image: NewImage): Promise<ImageRecord | undefined>;
   /** Deletes the rows (their tag links go with them); false when none was there. */
   remove(ownerId: number, ids: readonly number[]): Promise<number>;
   assignTag(ownerId: number, imageId: number, tagId: string): Promise<void>;
@@ -73,8 +84,19 @@ export function createImageRepository(db: Db): ImageRepository {
         .select(['id', 'filename'])
         .where('owner_id', '=', ownerId)
         .where('kind', '=', kind)
+        .where('hd_removal', 'is', null)
         .execute();
       return new Map(rows.map((r) => [r.filename, r.id]));
+    },
+    async removedHdFilenames(ownerId) {
+      const rows = await db
+        .selectFrom('images')
+        .select('filename')
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', 'hd')
+        .where('hd_removal', 'is not', null)
+        .execute();
+      return rows.map((r) => r.filename);
     },
     async references(ownerId) {
       const rows = await db
@@ -112,6 +134,31 @@ export function createImageRepository(db: Db): ImageRepository {
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
       return toRecord(row);
+    },
+    async restoreRemovedHd(image) {
+      const keys = imageSearchKeys(image.metadata, image.createdAt);
+      const row = await db
+        .updateTable('images')
+        .set({
+          source_image_id: image.sourceImageId,
+          width: image.width,
+          height: image.height,
+          bytes: image.bytes,
+          metadata: JSON.stringify(image.metadata),
+          created_at: image.createdAt,
+          prompt_key: keys.prompt,
+          seed_key: keys.seed,
+          dated_at: keys.datedAt,
+          hd_removed_at: null,
+          hd_removal: null,
+        })
+        .where('owner_id', '=', image.ownerId)
+        .where('kind', '=', 'hd')
+        .where('filename', '=', image.filename)
+        .where('hd_removal', '=', 'done')
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      return row && toRecord(row);
     },
     async remove(ownerId, ids) {
       if (ids.length === 0) return 0;

@@ -17,6 +17,7 @@ export interface Database {
   input_references: InputReferencesTable;
   print_files: PrintFilesTable;
   audit_events: AuditEventsTable;
+  retention_runs: RetentionRunsTable;
 }
 
 export interface UsersTable {
@@ -65,6 +66,10 @@ export interface ImagesTable {
   dated_at: Generated<string>;
   /** 1 when the owner starred the image. */
   starred: Generated<number>;
+  /** HD: when the retention policy removed the file (migration 0024); null while it is there. */
+  hd_removed_at: Generated<string | null>;
+  /** HD: the policy's removal, 'pending' before the file goes and 'done' after; null: none. */
+  hd_removal: Generated<'pending' | 'done' | null>;
 }
 
 export interface TagsTable {
@@ -215,4 +220,15 @@ export interface AuditEventsTable {
   /** JSON text: the action's particulars. */
   details: string;
   address: string | null;
+}
+
+/** One day's run of the HD retention policy, claimed by the process that inserted it; 0024. */
+export interface RetentionRunsTable {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  holder: string;
+  started_at: string;
+  finished_at: string | null;
+  removed: number | null;
+  bytes: number | string | bigint | null;
 }

@@ -7,6 +7,8 @@ import { createScratchPostgres, type ScratchPostgres } from './postgres.js';
 /** A fresh (or emptied), migrated database for one test, and the way to let go of it afterwards. */
 export interface TestDatabase {
   db: Db;
+  /** A second handle (its own pool) on the same database: as another process would open it. */
+  openAnother(): Promise<Db>;
   close(): Promise<void>;
 }
 
@@ -18,6 +20,7 @@ export const freshSqliteDatabase: DatabaseFactory = async () => {
   const db = await openDatabase({ dataDir: dir });
   return {
     db,
+    openAnother: () => openDatabase({ dataDir: dir }),
     close: async () => {
       await db.destroy();
       remove();
@@ -43,7 +46,11 @@ export const freshPostgresDatabase: DatabaseFactory = async () => {
     await db.destroy();
     throw error;
   }
-  return { db, close: () => db.destroy() };
+  return {
+    db,
+    openAnother: () => openDatabase({ dataDir: '', url, poolSize: 4 }),
+    close: () => db.destroy(),
+  };
 };
 
 /** Drops the test file's PostgreSQL database, if it made one. */

@@ -20,6 +20,7 @@ export function imageRecord(fields: Partial<ImageRecord> = {}): ImageRecord {
     metadata: {},
     createdAt: THE_START,
     starred: false,
+    hdRemovedAt: null,
     ...fields,
   };
 }

@@ -98,6 +98,7 @@ export async function startTestServer(
       | 'metricsToken'
       | 'metricsPort'
       | 'shutdownGraceMs'
+      | 'hdRetentionDays'
     >
   > = {},
 ): Promise<TestServer> {
@@ -145,6 +146,7 @@ export async function startTestServer(
     databasePoolSize: 4,
     brokerLimits: { ...DEFAULT_BROKER_LIMITS, ...brokerLimits },
     maxQueuedPerUser: DEFAULT_MAX_QUEUED_PER_USER,
+    hdRetentionDays: 0,
     httpDeadlines: DEFAULT_HTTP_DEADLINES,
     shutdownDrainMs: 0,
     shutdownGraceMs: 3000,

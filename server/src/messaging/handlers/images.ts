@@ -25,7 +25,9 @@ export function imageHandlers(images: ImageService): Pick<CommandHandlers, Image
         page,
         size,
         total,
-        images: search ? list : list.map(({ starred: _starred, ...image }) => image),
+        images: list.map(({ starred, hdRemovedAt: _hdOnly, ...image }) =>
+          search ? { ...image, starred } : image,
+        ),
       };
     },
     'delete-low-definition': async (owner, { filename }) => {
@@ -39,10 +41,11 @@ export function imageHandlers(images: ImageService): Pick<CommandHandlers, Image
         page,
         size,
         total,
-        images: list.map(({ filename, thumbnail, metadata }) => ({
+        images: list.map(({ filename, thumbnail, metadata, hdRemovedAt }) => ({
           filename,
           thumbnail,
           metadata,
+          ...(hdRemovedAt !== null && { removed_by_retention_at: hdRemovedAt }),
         })),
       };
     },

@@ -19,6 +19,7 @@ import * as materialHeight from './0020-material-height.js';
 import * as tagPageIndex from './0021-tag-page-index.js';
 import * as imageListVersion from './0022-image-list-version.js';
 import * as rolesAndAudit from './0023-roles-and-audit.js';
+import * as hdRetention from './0024-hd-retention.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0021-tag-page-index': tagPageIndex,
   '0022-image-list-version': imageListVersion,
   '0023-roles-and-audit': rolesAndAudit,
+  '0024-hd-retention': hdRetention,
 };
 
 export const migrationProvider: MigrationProvider = {

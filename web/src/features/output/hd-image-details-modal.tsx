@@ -15,6 +15,7 @@ import { DetailSection } from './detail-section';
 import { hdGeometry } from './hd-geometry';
 import { PrintDialog } from './print/print-dialog';
 import { PrintFilesList } from './print/print-files-list';
+import { RetentionNote } from './retention-note';
 
 /**
  * The HD Image Details modal of SPEC §2 (checklist O3): Name, Size, Date and Download, plus the
@@ -26,7 +27,9 @@ export function HdImageDetailsModal({ image, onClose }: { image: HdImage; onClos
   const [printing, setPrinting] = useState(false);
   const size = sizeLabelFromFactors(image.metadata);
   const print = size && printFields(size);
-  const geometry = hdGeometry(image);
+  // Removed by the retention policy: no file to download or print until the HD is ordered again.
+  const removed = image.removed_by_retention_at !== undefined;
+  const geometry = removed ? undefined : hdGeometry(image);
   // The print dialog is the details' sibling, not its child: Escape in it closes it alone.
   return (
     <>
@@ -59,20 +62,23 @@ export function HdImageDetailsModal({ image, onClose }: { image: HdImage; onClos
           </div>
         </dl>
         {geometry && <DetailSection geometry={geometry} />}
+        <RetentionNote image={image} place="details" />
         <div className="dialog-actions">
           {geometry && (
             <button type="button" className="button" onClick={() => setPrinting(true)}>
               {PRINT_TEXTS.open}
             </button>
           )}
-          <a
-            className="button button-primary"
-            href={hdImageUrl(image.filename)}
-            download={image.filename}
-          >
-            <DownloadIcon />
-            Download
-          </a>
+          {!removed && (
+            <a
+              className="button button-primary"
+              href={hdImageUrl(image.filename)}
+              download={image.filename}
+            >
+              <DownloadIcon />
+              Download
+            </a>
+          )}
         </div>
         <PrintFilesList image={image.filename} />
         <MaterialMapsSection kind="hd" image={image.filename} />

@@ -5,6 +5,7 @@ import { imageKey } from '../../components/gallery/gallery-image';
 import { DeleteImageButton, DownloadImageLink } from '../../components/gallery/image-actions';
 import { IMAGE_ROW_HEIGHT, ImageRow } from '../../components/gallery/image-row';
 import { VirtualTable } from '../../components/gallery/virtual-table';
+import { RetentionNote } from './retention-note';
 
 export interface HdTableProps {
   images: readonly HdImage[];
@@ -100,7 +101,11 @@ const HdRow = memo(function HdRow({
       {...row}
       actions={
         <>
-          <DownloadImageLink filename={filename} href={hdImageUrl(filename)} place="row" />
+          {image.removed_by_retention_at === undefined ? (
+            <DownloadImageLink filename={filename} href={hdImageUrl(filename)} place="row" />
+          ) : (
+            <RetentionNote image={image} place="row" />
+          )}
           <DeleteImageButton filename={filename} busy={busy} place="row" onDelete={onDelete} />
         </>
       }
