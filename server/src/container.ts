@@ -219,6 +219,7 @@ export async function buildContainer(
     files,
     config.hdRetentionDays,
     log,
+    audit,
   );
   const provisioning = userProvisioning(config, log);
   const limits = await openLimiters(config.sharedLimits, db).catch(async (err: unknown) => {

@@ -1,3 +1,4 @@
+import { CLI_ACTOR } from '@tessera/contract';
 import type { HdRetentionService, RetentionPlan } from '../services/hd-retention.js';
 
 const USAGE = `Usage: npm run retention -- [--dry-run] [--days N]
@@ -41,7 +42,9 @@ export async function runRetentionCommand(
       'No HD retention policy: HD_RETENTION_DAYS is unset or 0. Give --days N to use one now.',
     );
   }
-  const plan = command.dryRun ? await service.plan(now) : await service.run(now);
+  const plan = command.dryRun
+    ? await service.plan(now)
+    : await service.run(now, { name: CLI_ACTOR });
   return formatPlan(plan, service.days, command.dryRun);
 }
 

@@ -6,7 +6,9 @@ import {
 } from '../cli/retention.js';
 import { createFileStore } from '../files/index.js';
 import { createLogger } from '../runtime/logger.js';
+import { AuditLog } from '../services/audit.js';
 import { HdRetentionService } from '../services/hd-retention.js';
+import { createAuditRepository } from '../store/audit.js';
 import { openDatabase } from '../store/database.js';
 import { createHdRetentionRepository } from '../store/hd-retention.js';
 
@@ -21,11 +23,14 @@ async function run(args: string[]): Promise<string> {
   const db = await openDatabase(databaseLocation(config));
   try {
     const files = await createFileStore(config);
+    const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
     const service = new HdRetentionService(
       createHdRetentionRepository(db),
       files,
       command.days ?? config.hdRetentionDays,
-      createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
+      log,
+      // Recorded with actor 'cli', as the users command's changes are (issue 29, part 5).
+      new AuditLog(createAuditRepository(db), log),
     );
     return await runRetentionCommand(command, service, new Date());
   } finally {

@@ -7,6 +7,7 @@ import { createImageRepository } from '../store/images.js';
 import { FakeTimers } from '../testing/fake-timers.js';
 import { createTestStore, silentLogger, type TestStore } from '../testing/fixtures.js';
 import { DAY_MS, ownerId, placeHdImage } from '../testing/retention.js';
+import type { AuditNote } from './audit.js';
 import { HdRetentionService } from './hd-retention.js';
 import { ImageService } from './images.js';
 
@@ -66,6 +67,32 @@ describe('HdRetentionService', () => {
     const later = await service.plan(clock.now());
     expect(later.items.map((i) => i.filename)).toEqual(['exactly-30-days.png']);
     expect((await service.run(clock.now())).items).toEqual(later.items);
+  });
+
+  it('records each run in the audit trail, with its actor, what it removed and the space freed', async () => {
+    await placeHdImage(store.db, files, bob, 'sixty-days.png', ago(60 * DAY_MS), 400);
+    const notes: AuditNote[] = [];
+    const audited = new HdRetentionService(
+      createHdRetentionRepository(store.db),
+      files,
+      DAYS,
+      silentLogger,
+      { note: (entry) => Promise.resolve(void notes.push(entry)) },
+    );
+    await audited.run(clock.now(), { name: 'cli' });
+    await audited.run(clock.now());
+    expect(notes).toEqual([
+      {
+        actor: { name: 'cli' },
+        action: 'retention-run',
+        details: { days: DAYS, cutoff: ago(DAYS * DAY_MS).toISOString(), removed: 1, bytes: 400 },
+      },
+      {
+        actor: null,
+        action: 'retention-run',
+        details: { days: DAYS, cutoff: ago(DAYS * DAY_MS).toISOString(), removed: 0, bytes: 0 },
+      },
+    ]);
   });
 
   it('keeps the LD image, the HD row, its metadata and thumbnail; the HD list says when it went', async () => {

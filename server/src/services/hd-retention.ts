@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { FileStore } from '../files/file-store.js';
 import { faultPoint } from '../runtime/faults.js';
 import type { HdRetentionRepository } from '../store/hd-retention.js';
+import { noAuditTrail, type Actor, type AuditTrail } from './audit.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -37,6 +38,8 @@ export class HdRetentionService {
     private readonly files: FileStore,
     readonly days: number,
     private readonly log: Logger,
+    /** Every run is recorded (issue 29, part 5): by `cli`, or with no actor for the daily one. */
+    private readonly audit: AuditTrail = noAuditTrail,
   ) {}
 
   get enabled(): boolean {
@@ -59,7 +62,7 @@ export class HdRetentionService {
   }
 
   /** Removes what `plan(now)` lists; what it removed (a row ordered again meanwhile stays). */
-  async run(now: Date): Promise<RetentionPlan> {
+  async run(now: Date, actor: Actor | null = null): Promise<RetentionPlan> {
     const plan = await this.plan(now);
     const removed: RetentionItem[] = [];
     for (const item of plan.items) {
@@ -78,6 +81,11 @@ export class HdRetentionService {
         'HD retention: files removed',
       );
     }
+    await this.audit.note({
+      actor,
+      action: 'retention-run',
+      details: { days: this.days, cutoff: plan.cutoff, removed: removed.length, bytes },
+    });
     return { cutoff: plan.cutoff, items: removed, bytes };
   }
 
