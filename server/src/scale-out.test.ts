@@ -119,7 +119,8 @@ describe.skipIf(!mosquittoAvailable)('two web processes and a worker', () => {
 
     const onB = await session(webB.url);
     expect(onB.status).toBe(200);
-    expect(await onB.json()).toEqual({ username: 'alice' });
+    // alice is the first user made, an admin (issue 29).
+    expect(await onB.json()).toEqual({ username: 'alice', role: 'admin' });
 
     const logout = await fetch(`${webB.url}${API_ROUTES.logout}`, {
       method: 'POST',

@@ -126,7 +126,8 @@ describe('login', () => {
       url: '/api/session',
       cookies: { [SESSION_COOKIE]: cookie?.value ?? '' },
     });
-    expect(me.json()).toEqual({ username: 'alice' });
+    // Beyond the spec's username, the role (issue 29): alice is the store's first user, an admin.
+    expect(me.json()).toEqual({ username: 'alice', role: 'admin' });
   });
 
   it('[L3] answers a wrong password with 401 and a readable error field', async () => {
