@@ -169,9 +169,11 @@ describe('the search queries', () => {
       for (const plan of plans) {
         const onImages = plan.filter((step) => / images\b/.test(step));
         expect(onImages, JSON.stringify({ search, plan })).not.toEqual([]);
+        // The listing's indexes, or for a count the unique (owner_id, kind, filename) one, which
+        // SQLite may choose as well (it did after migration 0024): either reads one owner's rows.
         for (const step of onImages)
           expect(step, JSON.stringify(search)).toMatch(
-            /^SEARCH images USING (COVERING )?INDEX images_owner_kind_/,
+            /^SEARCH images USING (COVERING )?INDEX (images_owner_kind_|sqlite_autoindex_images_1 \(owner_id=\? AND kind=\?)/,
           );
         expect(plan.join('\n'), JSON.stringify(search)).not.toMatch(/TEMP B-TREE/);
       }
