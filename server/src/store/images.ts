@@ -114,41 +114,23 @@ export function createImageRepository(db: Db): ImageRepository {
       });
     },
     async insert(image) {
-      const keys = imageSearchKeys(image.metadata, image.createdAt);
       const row = await db
         .insertInto('images')
         .values({
           owner_id: image.ownerId,
           kind: image.kind,
           filename: image.filename,
-          source_image_id: image.sourceImageId,
-          width: image.width,
-          height: image.height,
-          bytes: image.bytes,
-          metadata: JSON.stringify(image.metadata),
-          created_at: image.createdAt,
-          prompt_key: keys.prompt,
-          seed_key: keys.seed,
-          dated_at: keys.datedAt,
+          ...fileValues(image),
         })
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
       return toRecord(row);
     },
     async restoreRemovedHd(image) {
-      const keys = imageSearchKeys(image.metadata, image.createdAt);
       const row = await db
         .updateTable('images')
         .set({
-          source_image_id: image.sourceImageId,
-          width: image.width,
-          height: image.height,
-          bytes: image.bytes,
-          metadata: JSON.stringify(image.metadata),
-          created_at: image.createdAt,
-          prompt_key: keys.prompt,
-          seed_key: keys.seed,
-          dated_at: keys.datedAt,
+          ...fileValues(image),
           hd_removed_at: null,
           hd_removal: null,
         })
@@ -192,5 +174,21 @@ export function createImageRepository(db: Db): ImageRepository {
         .where('id', '=', imageId)
         .execute();
     },
+  };
+}
+
+/** The columns an image's file and metadata give, for a new row and for a remade HD alike. */
+function fileValues(image: NewImage) {
+  const keys = imageSearchKeys(image.metadata, image.createdAt);
+  return {
+    source_image_id: image.sourceImageId,
+    width: image.width,
+    height: image.height,
+    bytes: image.bytes,
+    metadata: JSON.stringify(image.metadata),
+    created_at: image.createdAt,
+    prompt_key: keys.prompt,
+    seed_key: keys.seed,
+    dated_at: keys.datedAt,
   };
 }
