@@ -5,6 +5,7 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { createUser, resetUserPassword } from '../../lib/api/admin';
+import { DialogFooter } from './dialog-footer';
 import { readUsersAgain } from './users-query';
 import type { Report } from './users-query';
 
@@ -135,19 +136,12 @@ export function CreateUserDialog({ onClose, report }: { onClose: () => void; rep
           password={password}
           onPassword={setPassword}
         />
-        {error !== null && (
-          <p className="admin-alert" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            {T.cancel}
-          </button>
-          <button type="submit" className="button button-primary" disabled={mutation.isPending}>
-            {mutation.isPending ? T.working : T.create}
-          </button>
-        </div>
+        <DialogFooter
+          error={error}
+          pending={mutation.isPending}
+          action={T.create}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );
@@ -184,19 +178,12 @@ export function ResetPasswordDialog({
           password={password}
           onPassword={setPassword}
         />
-        {error !== null && (
-          <p className="admin-alert" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            {T.cancel}
-          </button>
-          <button type="submit" className="button button-primary" disabled={mutation.isPending}>
-            {mutation.isPending ? T.working : T.reset}
-          </button>
-        </div>
+        <DialogFooter
+          error={error}
+          pending={mutation.isPending}
+          action={T.reset}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

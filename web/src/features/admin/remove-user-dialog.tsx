@@ -5,6 +5,7 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { removeUser } from '../../lib/api/admin';
+import { DialogFooter } from './dialog-footer';
 import { readUsersAgain } from './users-query';
 import type { Report } from './users-query';
 
@@ -69,19 +70,12 @@ export function RemoveUserDialog({
             </label>
           ))}
         </fieldset>
-        {error !== null && (
-          <p className="admin-alert" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            {T.cancel}
-          </button>
-          <button type="submit" className="button button-primary" disabled={remove.isPending}>
-            {remove.isPending ? T.working : T.removeConfirm}
-          </button>
-        </div>
+        <DialogFooter
+          error={error}
+          pending={remove.isPending}
+          action={T.removeConfirm}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

@@ -1,0 +1,34 @@
+import { ADMIN_TEXTS } from '@tessera/contract';
+
+const T = ADMIN_TEXTS;
+
+/** The admin dialogs' foot: the refusal's contract text, if any, then Cancel and the action. */
+export function DialogFooter({
+  error,
+  pending,
+  action,
+  onCancel,
+}: {
+  error: string | null;
+  pending: boolean;
+  action: string;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      {error !== null && (
+        <p className="admin-alert" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          {T.cancel}
+        </button>
+        <button type="submit" className="button button-primary" disabled={pending}>
+          {pending ? T.working : action}
+        </button>
+      </div>
+    </>
+  );
+}
