@@ -11,6 +11,14 @@ export interface RetentionCandidate {
   createdAt: string;
   /** A removal a crash interrupted: marked, its file perhaps still there. */
   pending: boolean;
+  /** The bytes of the material maps and print files made from it, which go with it. */
+  derivedBytes: number;
+}
+
+/** The files made from an HD image, as their rows name them (areas `maps` and `print`). */
+export interface DerivedFiles {
+  maps: { filename: string; preview: string }[];
+  prints: string[];
 }
 
 /** The images and retention_runs queries of the HD retention policy (migration 0024). */
@@ -25,6 +33,9 @@ export interface HdRetentionRepository {
    * done, or no longer older than `before` (ordered again since the plan was read).
    */
   markPending(id: number, before: string, removedAt: string): Promise<boolean>;
+  /** The material maps and print files made from the image, still recorded. */
+  derivedFiles(imageId: number): Promise<DerivedFiles>;
+  /** Ends a pending removal: the rows of what was made from the HD go with its file. */
   markDone(id: number): Promise<void>;
   /**
    * Takes the day's run for `holder`: true for exactly one caller among all processes, unless
@@ -54,6 +65,18 @@ export function createHdRetentionRepository(db: Db): HdRetentionRepository {
           'images.bytes',
           'images.created_at',
           'images.hd_removal',
+          (eb) =>
+            eb
+              .selectFrom('material_maps')
+              .select(sql<number | string>`coalesce(sum(material_maps.bytes), 0)`.as('b'))
+              .whereRef('material_maps.image_id', '=', 'images.id')
+              .as('maps_bytes'),
+          (eb) =>
+            eb
+              .selectFrom('print_files')
+              .select(sql<number | string>`coalesce(sum(print_files.bytes), 0)`.as('b'))
+              .whereRef('print_files.image_id', '=', 'images.id')
+              .as('print_bytes'),
         ])
         .where('images.kind', '=', 'hd')
         .where((eb) =>
@@ -73,6 +96,7 @@ export function createHdRetentionRepository(db: Db): HdRetentionRepository {
         bytes: Number(row.bytes),
         createdAt: row.created_at,
         pending: row.hd_removal === 'pending',
+        derivedBytes: Number(row.maps_bytes ?? 0) + Number(row.print_bytes ?? 0),
       }));
     },
     async markPending(id, before, removedAt) {
@@ -93,13 +117,36 @@ export function createHdRetentionRepository(db: Db): HdRetentionRepository {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
-    async markDone(id) {
-      await db
-        .updateTable('images')
-        .set({ hd_removal: 'done' })
-        .where('id', '=', id)
-        .where('hd_removal', '=', 'pending')
+    async derivedFiles(imageId) {
+      const maps = await db
+        .selectFrom('material_maps')
+        .select(['filename', 'preview_filename'])
+        .where('image_id', '=', imageId)
+        .orderBy('id')
         .execute();
+      const prints = await db
+        .selectFrom('print_files')
+        .select('filename')
+        .where('image_id', '=', imageId)
+        .orderBy('id')
+        .execute();
+      return {
+        maps: maps.map((row) => ({ filename: row.filename, preview: row.preview_filename })),
+        prints: prints.map((row) => row.filename),
+      };
+    },
+    async markDone(id) {
+      await db.transaction().execute(async (tx) => {
+        const done = await tx
+          .updateTable('images')
+          .set({ hd_removal: 'done' })
+          .where('id', '=', id)
+          .where('hd_removal', '=', 'pending')
+          .executeTakeFirst();
+        if (Number(done.numUpdatedRows) === 0) return;
+        await tx.deleteFrom('material_maps').where('image_id', '=', id).execute();
+        await tx.deleteFrom('print_files').where('image_id', '=', id).execute();
+      });
     },
     async claimDay(day, holder, startedAt, staleBefore) {
       const inserted = await db
