@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { FileStore } from '../files/file-store.js';
 import { faultPoint } from '../runtime/faults.js';
-import type { HdRetentionRepository } from '../store/hd-retention.js';
+import type { HdRetentionRepository, RetentionRunRecord } from '../store/hd-retention.js';
 import { noAuditTrail, type Actor, type AuditTrail } from './audit.js';
 import { previewFileName } from './material-maps.js';
 
@@ -94,6 +94,11 @@ export class HdRetentionService {
       details: { days: this.days, cutoff: plan.cutoff, removed: removed.length, bytes },
     });
     return { cutoff: plan.cutoff, items: removed, bytes };
+  }
+
+  /** The latest daily runs, newest first, for the admin screen. */
+  recentRuns(limit: number): Promise<RetentionRunRecord[]> {
+    return this.repository.recentRuns(limit);
   }
 
   /**

@@ -81,7 +81,7 @@ describe('createHdRetentionRepository', () => {
         seamless: false,
         height: DEFAULT_HEIGHT_SETTINGS,
         maps: [
-          { map: 'normal', filename: 'old_n.png', bytes: 300, preview: 'old_n.preview.png' },
+          { map: 'normal-opengl', filename: 'old_n.png', bytes: 300, preview: 'old_n.preview.png' },
           { map: 'roughness', filename: 'old_r.png', bytes: 200, preview: 'old_r.preview.png' },
         ],
       },

@@ -21,6 +21,15 @@ export interface DerivedFiles {
   prints: string[];
 }
 
+/** A day's run as recorded in retention_runs. */
+export interface RetentionRunRecord {
+  day: string;
+  startedAt: string;
+  finishedAt: string | null;
+  removed: number | null;
+  bytes: number | null;
+}
+
 /** The images and retention_runs queries of the HD retention policy (migration 0024). */
 export interface HdRetentionRepository {
   /**
@@ -49,6 +58,8 @@ export interface HdRetentionRepository {
     removed: number,
     bytes: number,
   ): Promise<void>;
+  /** The latest days' runs, newest first. */
+  recentRuns(limit: number): Promise<RetentionRunRecord[]>;
 }
 
 export function createHdRetentionRepository(db: Db): HdRetentionRepository {
@@ -172,6 +183,21 @@ export function createHdRetentionRepository(db: Db): HdRetentionRepository {
         .where('day', '=', day)
         .where('holder', '=', holder)
         .execute();
+    },
+    async recentRuns(limit) {
+      const rows = await db
+        .selectFrom('retention_runs')
+        .select(['day', 'started_at', 'finished_at', 'removed', 'bytes'])
+        .orderBy('day', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({
+        day: row.day,
+        startedAt: row.started_at,
+        finishedAt: row.finished_at,
+        removed: row.removed === null ? null : Number(row.removed),
+        bytes: row.bytes === null ? null : Number(row.bytes),
+      }));
     },
   };
 }
