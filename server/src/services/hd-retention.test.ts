@@ -129,8 +129,9 @@ describe('HdRetentionService', () => {
       print: 5000,
     });
     const images = createImageRepository(store.db);
-    const oldId = (await images.find(alice.id, 'hd', 'old.png'))!.id;
-    const recentId = (await images.find(alice.id, 'hd', 'recent.png'))!.id;
+    const idOf = async (name: string) => (await images.find(alice.id, 'hd', name))?.id ?? -1;
+    const oldId = await idOf('old.png');
+    const recentId = await idOf('recent.png');
     const service = retention();
 
     const dryRun = await service.plan(clock.now());
