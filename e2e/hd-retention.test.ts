@@ -2,7 +2,13 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { buildHdCommand, TEXTS } from '@tessera/contract';
+import {
+  ADMIN_TEXTS,
+  buildHdCommand,
+  formatStorage,
+  RETENTION_TEXTS,
+  TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLite } from '../server/src/store/sqlite-driver.js';
@@ -67,15 +73,21 @@ describe.skipIf(browserMissing)('HD retention', () => {
     await server?.stop();
   });
 
-  it('removes what the dry run listed; the gallery says so; ordering it again brings it back', async () => {
-    const hd = await orderHd();
-    // Made long ago, as far as the policy can tell.
+  /** The HD image made long ago, as far as the policy can tell; its size in bytes. */
+  function madeLongAgo(hd: string): number {
     const db = new SQLite(path.join(server.dataDir, 'tessera.sqlite'));
     try {
       db.prepare('UPDATE images SET created_at = ? WHERE filename = ?').run(LONG_AGO, hd);
+      const row = db.prepare("SELECT bytes FROM images WHERE kind = 'hd' AND filename = ?").get(hd);
+      return Number((row as { bytes: number }).bytes);
     } finally {
       db.close();
     }
+  }
+
+  it('removes what the dry run listed; the gallery says so; ordering it again brings it back', async () => {
+    const hd = await orderHd();
+    madeLongAgo(hd);
     const dryRun = await retention('--dry-run');
     expect(dryRun).toContain(`${user.username}\t${hd}\t`);
     expect(dryRun).toMatch(/Would remove 1 HD file, freeing/);
@@ -113,5 +125,45 @@ describe.skipIf(browserMissing)('HD retention', () => {
     await expect.poll(() => tile.getByRole('note').count(), { timeout: 15_000 }).toBe(0);
     await tile.getByRole('link', { name: `Download ${hd}` }).waitFor({ state: 'attached' });
     await page.context().close();
+  }, 120_000);
+
+  it('shows an admin the dry run on the Retention tab, and "run now" removes what it listed', async () => {
+    const hd = await orderHd();
+    const bytes = madeLongAgo(hd);
+    const admin = await openPage(browser, server, { viewport: { width: 1280, height: 800 } });
+    await signIn(admin, 'admin', server.adminPassword);
+    await openScreen(admin, ADMIN_TEXTS.navLabel);
+    await admin.getByRole('link', { name: RETENTION_TEXTS.tab }).click();
+    await admin.getByRole('heading', { name: RETENTION_TEXTS.title, level: 1 }).waitFor();
+
+    await admin.getByText(RETENTION_TEXTS.policy(30)).waitFor();
+    const dryRun = admin.getByRole('region', { name: RETENTION_TEXTS.dryRunTitle });
+    const listed = dryRun.getByRole('row').filter({ hasText: hd });
+    expect(await listed.getByRole('cell').allTextContents()).toEqual([
+      user.username,
+      hd,
+      formatStorage(bytes),
+      expect.stringMatching(/2020/) as unknown as string,
+    ]);
+    await dryRun.getByText(RETENTION_TEXTS.dryRunSummary(1, bytes)).waitFor();
+
+    await dryRun.getByRole('button', { name: RETENTION_TEXTS.runNow }).click();
+    const confirm = admin.getByRole('dialog', { name: RETENTION_TEXTS.runTitle });
+    await confirm.getByText(RETENTION_TEXTS.runQuestion(1, bytes)).waitFor();
+    await confirm.getByRole('button', { name: RETENTION_TEXTS.runConfirm }).click();
+    await admin
+      .getByRole('status')
+      .filter({ hasText: RETENTION_TEXTS.ran(1, bytes) })
+      .waitFor();
+    await dryRun.getByText(RETENTION_TEXTS.nothingToRemove).waitFor();
+
+    // The run is on the audit trail under the admin's name.
+    await admin.getByRole('link', { name: ADMIN_TEXTS.auditTab }).click();
+    const entry = admin
+      .getByRole('row')
+      .filter({ hasText: ADMIN_TEXTS.actions['retention-run'] })
+      .filter({ hasText: 'admin' });
+    await entry.first().waitFor();
+    await admin.context().close();
   }, 120_000);
 });

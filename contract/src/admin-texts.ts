@@ -9,6 +9,7 @@ export const ADMIN_SCREENS_ROOT = '/admin';
 export const ADMIN_SCREEN_PATHS = {
   users: '/admin/users',
   audit: '/admin/audit',
+  retention: '/admin/retention',
 } as const;
 
 const NUMBER = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 1 });

@@ -97,6 +97,9 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** The actor of a change made with `npm run users` on the server's shell. */
 export const CLI_ACTOR = 'cli';
 
+/** The actor of the first administrator's creation, by the server's first start. */
+export const FIRST_START_ACTOR = 'first-start';
+
 export const auditEntrySchema = z.object({
   /** Ascending; the paging cursor. */
   id: z.number().int(),

@@ -58,6 +58,7 @@ const TEXTS_BY_CODE = {
   LAST_ADMIN: (username: string) =>
     `'${username}' is the last enabled administrator: make another user an administrator first`,
   ROLE_UNKNOWN: (role: string) => `'${role}' is not a role: use admin or member`,
+  RETENTION_OFF: 'There is no HD retention policy: set HD_RETENTION_DAYS to remove old HD files',
   /** The change is saved, but an external broker could not be told (the log says why). */
   BROKER_NOT_UPDATED:
     'Saved, but the message broker could not be updated: the next server start brings it in line',

@@ -1,5 +1,6 @@
 // The contract: every rule the server and the web app both apply, written once.
 export * from './admin.js';
+export * from './admin-retention.js';
 export * from './admin-texts.js';
 export * from './constants.js';
 export * from './dates.js';

@@ -99,6 +99,10 @@ export const API_ROUTES = {
   adminUserRemove: '/api/admin/users/:username/remove',
   /** GET auditQuerySchema → auditPageSchema: newest first. */
   adminAudit: '/api/admin/audit',
+  /** GET → adminRetentionSchema: the HD retention policy, its dry run now, the daily runs. */
+  adminRetention: '/api/admin/retention',
+  /** POST → adminRetentionRunSchema: runs the policy now; 409 RETENTION_OFF without one. */
+  adminRetentionRun: '/api/admin/retention/run',
 } as const;
 
 export type ApiRoute = (typeof API_ROUTES)[keyof typeof API_ROUTES];

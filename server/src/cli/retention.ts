@@ -48,11 +48,14 @@ export async function runRetentionCommand(
   return formatPlan(plan, service.days, command.dryRun);
 }
 
-/** One line per HD file (owner, file, bytes, made), then the count and the space freed. */
+/**
+ * One line per HD file (owner, file, bytes with its maps and print files, made), then the count
+ * and the space freed.
+ */
 export function formatPlan(plan: RetentionPlan, days: number, dryRun: boolean): string {
   const lines = [`HD files older than ${days} days (made before ${plan.cutoff}):`];
   for (const item of plan.items) {
-    lines.push(`${item.owner}\t${item.filename}\t${item.bytes}\t${item.createdAt}`);
+    lines.push(`${item.owner}\t${item.filename}\t${item.bytes + item.derivedBytes}\t${item.createdAt}`);
   }
   const files = `${plan.items.length} HD file${plan.items.length === 1 ? '' : 's'}`;
   const space = `${formatBytes(plan.bytes)} (${plan.bytes} bytes)`;

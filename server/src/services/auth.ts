@@ -98,19 +98,18 @@ export class AuthService {
     address: string,
   ): Promise<{ ok: true; username: string } | Exclude<LoginResult, { ok: true }>> {
     const bySecret = await this.messagingSecretUser(username, password);
+    // A tab of a session signed in over HTTP: that sign-in is on the trail already.
     if (bySecret) return { ok: true, username: bySecret.username };
-    return this.checkCredentials(username, password, address, 'mqtt');
+    const checked = await this.checkCredentials(username, password, address, 'mqtt');
+    if (!checked.ok) return checked;
+    await this.signedIn(checked, address, 'mqtt');
+    return { ok: true, username: checked.username };
   }
 
   async login(username: string, password: string, address: string): Promise<LoginResult> {
     const checked = await this.checkCredentials(username, password, address);
     if (!checked.ok) return checked;
-    await this.audit.note({
-      actor: { name: checked.username, address },
-      action: 'sign-in',
-      target: checked.username,
-    });
-    await this.sawUser(checked.userId);
+    await this.signedIn(checked, address, 'http');
     // An external broker knows only what Tessera told it: a password it lacks (after a
     // reconciliation) is given now, before the browser connects with it.
     await this.provisioning.signedIn(checked.username, password, checked.passwordHash);
@@ -165,6 +164,21 @@ export class AuthService {
       address: attempt.address,
       details: { reason, channel: attempt.channel },
     });
+  }
+
+  /** A sign-in with the password, over either channel: on the trail, and the user seen. */
+  private async signedIn(
+    user: { userId: number; username: string },
+    address: string,
+    channel: LoginChannel,
+  ): Promise<void> {
+    await this.audit.note({
+      actor: { name: user.username, address },
+      action: 'sign-in',
+      target: user.username,
+      details: { channel },
+    });
+    await this.sawUser(user.userId);
   }
 
   /** Notes the user as seen, at most every LAST_SEEN_EVERY_MS per process (a write per request would not do). */

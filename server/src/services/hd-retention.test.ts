@@ -4,9 +4,11 @@ import type { FileStore } from '../files/file-store.js';
 import { LocalFileStore } from '../files/local-file-store.js';
 import { createHdRetentionRepository, type HdRetentionRepository } from '../store/hd-retention.js';
 import { createImageRepository } from '../store/images.js';
+import { createMaterialMapRepository } from '../store/material-maps.js';
+import { createPrintFileRepository } from '../store/print-files.js';
 import { FakeTimers } from '../testing/fake-timers.js';
 import { createTestStore, silentLogger, type TestStore } from '../testing/fixtures.js';
-import { DAY_MS, ownerId, placeHdImage } from '../testing/retention.js';
+import { DAY_MS, ownerId, placeDerivedFiles, placeHdImage } from '../testing/retention.js';
 import type { AuditNote } from './audit.js';
 import { HdRetentionService } from './hd-retention.js';
 import { ImageService } from './images.js';
@@ -116,6 +118,35 @@ describe('HdRetentionService', () => {
     // Deleting the removed HD from the gallery still works (its file is simply not there).
     await images.remove(alice, 'hd', 'old.png');
     expect((await images.list(alice, 'hd', 1, 10)).total).toBe(0);
+  });
+
+  it('removes the material maps and print files made from a removed HD, and counts their space', async () => {
+    await placeHdImage(store.db, files, alice, 'old.png', ago(40 * DAY_MS), 1000);
+    const old = await placeDerivedFiles(store.db, files, alice, 'old.png', { map: 300, print: 5000 });
+    await placeHdImage(store.db, files, alice, 'recent.png', ago(DAY_MS), 1000);
+    const recent = await placeDerivedFiles(store.db, files, alice, 'recent.png', {
+      map: 300,
+      print: 5000,
+    });
+    const images = createImageRepository(store.db);
+    const idOf = async (name: string) => (await images.find(alice.id, 'hd', name))?.id ?? -1;
+    const oldId = await idOf('old.png');
+    const recentId = await idOf('recent.png');
+    const service = retention();
+
+    const dryRun = await service.plan(clock.now());
+    expect(dryRun.items).toMatchObject([{ filename: 'old.png', bytes: 1000, derivedBytes: 5300 }]);
+    expect(dryRun.bytes).toBe(6300);
+    expect(await service.run(clock.now())).toEqual(dryRun);
+
+    for (const name of old.maps) expect(await files.stat('alice', 'maps', name)).toBeUndefined();
+    expect(await files.stat('alice', 'print', old.print)).toBeUndefined();
+    expect(await createMaterialMapRepository(store.db).ofImage(oldId)).toBeUndefined();
+    expect(await createPrintFileRepository(store.db).ofImage(oldId)).toEqual([]);
+    // A recent HD keeps what was made from it.
+    for (const name of recent.maps) expect(await files.stat('alice', 'maps', name)).toBeDefined();
+    expect(await files.stat('alice', 'print', recent.print)).toBeDefined();
+    expect(await createPrintFileRepository(store.db).ofImage(recentId)).toHaveLength(1);
   });
 
   it('finishes, on the next run, a run stopped after marking or after removing the file', async () => {

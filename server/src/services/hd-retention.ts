@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { FileStore } from '../files/file-store.js';
 import { faultPoint } from '../runtime/faults.js';
-import type { HdRetentionRepository } from '../store/hd-retention.js';
+import type { HdRetentionRepository, RetentionRunRecord } from '../store/hd-retention.js';
 import { noAuditTrail, type Actor, type AuditTrail } from './audit.js';
+import { previewFileName } from './material-maps.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -12,6 +13,8 @@ export interface RetentionItem {
   owner: string;
   filename: string;
   bytes: number;
+  /** Its material maps and print files, which go with it (they are remade from a new HD). */
+  derivedBytes: number;
   createdAt: string;
 }
 
@@ -20,6 +23,7 @@ export interface RetentionPlan {
   /** HD images made before this instant go: exactly `days` old stays. */
   cutoff: string;
   items: RetentionItem[];
+  /** The HD files' bytes and those of what was made from them. */
   bytes: number;
 }
 
@@ -51,14 +55,15 @@ export class HdRetentionService {
     const cutoff = new Date(now.getTime() - this.days * DAY_MS).toISOString();
     if (!this.enabled) return { cutoff, items: [], bytes: 0 };
     const candidates = await this.repository.candidates(cutoff);
-    const items = candidates.map(({ id, owner, filename, bytes, createdAt }) => ({
+    const items = candidates.map(({ id, owner, filename, bytes, derivedBytes, createdAt }) => ({
       id,
       owner,
       filename,
       bytes,
+      derivedBytes,
       createdAt,
     }));
-    return { cutoff, items, bytes: items.reduce((sum, item) => sum + item.bytes, 0) };
+    return { cutoff, items, bytes: freed(items) };
   }
 
   /** Removes what `plan(now)` lists; what it removed (a row ordered again meanwhile stays). */
@@ -68,13 +73,15 @@ export class HdRetentionService {
     for (const item of plan.items) {
       if (!(await this.repository.markPending(item.id, plan.cutoff, now.toISOString()))) continue;
       faultPoint('retention:marked');
-      // Missing is fine: a rerun after a crash finds the file gone already.
-      await (await this.files.prepareRemoval(item.owner, 'hd', item.filename)).commit();
+      // Missing is fine: a rerun after a crash finds the files gone already.
+      await this.removeDerived(item);
+      faultPoint('retention:derived-removed');
+      await this.remove(item.owner, 'hd', item.filename);
       faultPoint('retention:file-removed');
       await this.repository.markDone(item.id);
       removed.push(item);
     }
-    const bytes = removed.reduce((sum, item) => sum + item.bytes, 0);
+    const bytes = freed(removed);
     if (plan.items.length > 0) {
       this.log.info(
         { removed: removed.length, bytes, cutoff: plan.cutoff },
@@ -87,6 +94,31 @@ export class HdRetentionService {
       details: { days: this.days, cutoff: plan.cutoff, removed: removed.length, bytes },
     });
     return { cutoff: plan.cutoff, items: removed, bytes };
+  }
+
+  /** The latest daily runs, newest first, for the admin screen. */
+  recentRuns(limit: number): Promise<RetentionRunRecord[]> {
+    return this.repository.recentRuns(limit);
+  }
+
+  /**
+   * The material maps and print files made from the HD: worthless without it, as big as it, and
+   * made again from a new HD. Their rows go when the removal is done (`markDone`).
+   */
+  private async removeDerived(item: RetentionItem): Promise<void> {
+    const derived = await this.repository.derivedFiles(item.id);
+    if (derived.maps.length > 0) {
+      await this.remove(item.owner, 'maps', previewFileName('hd', item.filename, 'colour'));
+    }
+    for (const map of derived.maps) {
+      await this.remove(item.owner, 'maps', map.filename);
+      await this.remove(item.owner, 'maps', map.preview);
+    }
+    for (const print of derived.prints) await this.remove(item.owner, 'print', print);
+  }
+
+  private async remove(owner: string, area: 'hd' | 'maps' | 'print', name: string) {
+    await (await this.files.prepareRemoval(owner, area, name)).commit();
   }
 
   /**
@@ -115,4 +147,8 @@ export class HdRetentionService {
     );
     return result;
   }
+}
+
+function freed(items: RetentionItem[]): number {
+  return items.reduce((sum, item) => sum + item.bytes + item.derivedBytes, 0);
 }

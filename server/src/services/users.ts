@@ -1,5 +1,6 @@
 import {
   CLI_ACTOR,
+  FIRST_START_ACTOR,
   errorText,
   isValidUsername,
   type AdminPasswordResponse,
@@ -214,6 +215,12 @@ export class UserService {
     if (given === undefined) await this.initialPassword.save(password);
     const hash = await hashPassword(password);
     await this.users.create(FIRST_ADMIN, hash, 'admin');
+    await this.audit.note({
+      actor: { name: FIRST_START_ACTOR },
+      action: 'user-created',
+      target: FIRST_ADMIN,
+      details: { role: 'admin', password: given === undefined ? 'generated' : 'ADMIN_PASSWORD' },
+    });
     await this.tellBroker(() => this.provisioning.passwordSet(FIRST_ADMIN, password, hash));
     return {
       username: FIRST_ADMIN,

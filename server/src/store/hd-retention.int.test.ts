@@ -2,7 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addOwner, freshDatabase, type TestDatabase } from '../testing/database.js';
 import type { Db } from './database.js';
 import { createHdRetentionRepository, type HdRetentionRepository } from './hd-retention.js';
+import { DEFAULT_HEIGHT_SETTINGS, PRINT_DEFAULT_SETTINGS } from '@tessera/contract';
 import { createImageRepository, type ImageRepository, type NewImage } from './images.js';
+import { createMaterialMapRepository } from './material-maps.js';
+import { createPrintFileRepository } from './print-files.js';
 
 /** The HD retention policy's rows (migration 0024), on a real database. */
 describe('createHdRetentionRepository', () => {
@@ -65,6 +68,56 @@ describe('createHdRetentionRepository', () => {
       metadata: { size: '60x120' },
       hdRemovedAt: '2026-03-01T00:00:00.000Z',
     });
+  });
+
+  it('counts and names the maps and print files made from a candidate; done removes their rows', async () => {
+    const image = await images.insert(hd('old.png', '2026-01-01T00:00:00.000Z'));
+    const maps = createMaterialMapRepository(db);
+    const prints = createPrintFileRepository(db);
+    await maps.replace(
+      alice,
+      image.id,
+      {
+        seamless: false,
+        height: DEFAULT_HEIGHT_SETTINGS,
+        maps: [
+          { map: 'normal-opengl', filename: 'old_n.png', bytes: 300, preview: 'old_n.preview.png' },
+          { map: 'roughness', filename: 'old_r.png', bytes: 200, preview: 'old_r.preview.png' },
+        ],
+      },
+      image.createdAt,
+    );
+    const print = {
+      ownerId: alice,
+      imageId: image.id,
+      jobId: 'p1',
+      settings: PRINT_DEFAULT_SETTINGS,
+      bytes: 7000,
+      width: 96,
+      height: 48,
+      createdAt: image.createdAt,
+    };
+    await prints.record({ ...print, filename: 'old_print.tif' });
+    await prints.record({ ...print, filename: 'old_print_300.tif', bytes: 9000_000_000 });
+
+    // Bytes past 2^32 (an HD slab's 16-bit print) add up on both databases.
+    const [candidate] = await retention.candidates('2026-02-01T00:00:00.000Z');
+    expect(candidate).toMatchObject({ bytes: 1000, derivedBytes: 500 + 7000 + 9000_000_000 });
+    expect(await retention.derivedFiles(image.id)).toEqual({
+      maps: [
+        { filename: 'old_n.png', preview: 'old_n.preview.png' },
+        { filename: 'old_r.png', preview: 'old_r.preview.png' },
+      ],
+      prints: ['old_print.tif', 'old_print_300.tif'],
+    });
+
+    // Not pending: done changes nothing.
+    await retention.markDone(image.id);
+    expect((await retention.derivedFiles(image.id)).prints).toHaveLength(2);
+    await retention.markPending(image.id, '2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z');
+    await retention.markDone(image.id);
+    expect(await retention.derivedFiles(image.id)).toEqual({ maps: [], prints: [] });
+    expect(await maps.ofImage(image.id)).toBeUndefined();
   });
 
   it('does not mark an image made after the cutoff (ordered again since the plan was read)', async () => {

@@ -21,6 +21,9 @@ const AdminUsersScreen = lazy(() =>
 const AdminAuditScreen = lazy(() =>
   import('../features/admin').then((admin) => ({ default: admin.AdminAuditScreen })),
 );
+const AdminRetentionScreen = lazy(() =>
+  import('../features/admin').then((admin) => ({ default: admin.AdminRetentionScreen })),
+);
 
 /**
  * Routes of SPEC §2 (checklist R1, R2): Login alone, every other screen inside the sidebar layout
@@ -53,6 +56,14 @@ const router = createBrowserRouter([
         element: (
           <RequireAdmin>
             <AdminAuditScreen />
+          </RequireAdmin>
+        ),
+      },
+      {
+        path: ADMIN_SCREEN_PATHS.retention,
+        element: (
+          <RequireAdmin>
+            <AdminRetentionScreen />
           </RequireAdmin>
         ),
       },

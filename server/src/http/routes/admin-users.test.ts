@@ -10,6 +10,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../services/audit.js';
 import { AuthService } from '../../services/auth.js';
+import { HdRetentionService } from '../../services/hd-retention.js';
+import { LocalFileStore } from '../../files/local-file-store.js';
+import { createHdRetentionRepository } from '../../store/hd-retention.js';
 import { MemoryLoginGuard } from '../../services/login-guard.js';
 import { UserService } from '../../services/users.js';
 import { createAuditRepository } from '../../store/audit.js';
@@ -60,7 +63,17 @@ beforeAll(async () => {
   app = await buildHttpApp(
     httpTestDependencies(store, {
       auth,
-      admin: { users, audit },
+      admin: {
+        users,
+        audit,
+        retention: new HdRetentionService(
+          createHdRetentionRepository(store.db),
+          new LocalFileStore(`${store.dataDir}/files`, `${store.dataDir}/tmp`),
+          30,
+          silentLogger,
+          audit,
+        ),
+      },
       onRoute: (route) => {
         if (!route.url.startsWith(ADMIN_API_PREFIX)) return;
         const methods = Array.isArray(route.method) ? route.method : [route.method];

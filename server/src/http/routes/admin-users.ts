@@ -12,10 +12,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, AuditLog } from '../../services/audit.js';
 import { ProvisioningError, UserError, type UserService } from '../../services/users.js';
 import { ownerOf } from '../session.js';
+import { adminRetentionRoutes, type AdminRetentionApi } from './admin-retention.js';
 
 export interface AdminApi {
   users: UserService;
   audit: Pick<AuditLog, 'list'>;
+  retention: AdminRetentionApi;
 }
 
 /** The HTTP status of each refusal of an account change; any other is a 400. */
@@ -34,9 +36,14 @@ interface Params {
  * The administrator's API (issue 29; shapes in contract/admin.ts). The guard is this plugin's own
  * hook, so it covers every route registered here: 401 without a session, 403 for a member.
  */
-export const adminRoutes: FastifyPluginAsync<AdminApi> = async (app, { users, audit }) => {
+export const adminRoutes: FastifyPluginAsync<AdminApi> = async (
+  app,
+  { users, audit, retention },
+) => {
   app.addHook('preHandler', app.requireUser);
   app.addHook('preHandler', app.requireAdmin);
+  // Registered after the guard's hooks: they apply inside it too.
+  await app.register(adminRetentionRoutes, { retention });
 
   const actor = (request: FastifyRequest): Actor => ({
     name: ownerOf(request).username,

@@ -1,13 +1,14 @@
-import { ADMIN_SCREEN_PATHS, ADMIN_TEXTS } from '@tessera/contract';
+import { ADMIN_SCREEN_PATHS, ADMIN_TEXTS, RETENTION_TEXTS } from '@tessera/contract';
 import { NavLink } from 'react-router';
 import './admin.css';
 
 const TABS = [
   { to: ADMIN_SCREEN_PATHS.users, label: ADMIN_TEXTS.usersTab },
   { to: ADMIN_SCREEN_PATHS.audit, label: ADMIN_TEXTS.auditTab },
+  { to: ADMIN_SCREEN_PATHS.retention, label: RETENTION_TEXTS.tab },
 ];
 
-/** The admin screens' two tabs, above each of them. */
+/** The admin screens' tabs, above each of them. */
 export function AdminTabs() {
   return (
     <nav className="admin-tabs" aria-label={ADMIN_TEXTS.tabsLabel}>

@@ -1,5 +1,7 @@
 import {
   adminPasswordResponseSchema,
+  adminRetentionRunSchema,
+  adminRetentionSchema,
   adminRemoveResponseSchema,
   adminUserResponseSchema,
   adminUsersResponseSchema,
@@ -11,6 +13,8 @@ import type {
   AdminCreateUserRequest,
   AdminPasswordResponse,
   AdminRemoveResponse,
+  AdminRetention,
+  AdminRetentionRun,
   AdminUser,
   AuditPage,
   AuditQuery,
@@ -74,4 +78,14 @@ export function auditSearch(query: AuditQuery): string {
 
 export function fetchAuditPage(query: AuditQuery): Promise<AuditPage> {
   return getJson(`${API_ROUTES.adminAudit}${auditSearch(query)}`, auditPageSchema);
+}
+
+/** The HD retention policy, its dry run as of now, and the latest daily runs. */
+export function fetchRetention(): Promise<AdminRetention> {
+  return getJson(API_ROUTES.adminRetention, adminRetentionSchema);
+}
+
+/** Runs the policy now: removes what the dry run lists at this instant. */
+export async function runRetention(): Promise<AdminRetentionRun> {
+  return expectAnswer(await postJson(API_ROUTES.adminRetentionRun), adminRetentionRunSchema);
 }
