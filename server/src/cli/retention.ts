@@ -55,7 +55,9 @@ export async function runRetentionCommand(
 export function formatPlan(plan: RetentionPlan, days: number, dryRun: boolean): string {
   const lines = [`HD files older than ${days} days (made before ${plan.cutoff}):`];
   for (const item of plan.items) {
-    lines.push(`${item.owner}\t${item.filename}\t${item.bytes + item.derivedBytes}\t${item.createdAt}`);
+    lines.push(
+      `${item.owner}\t${item.filename}\t${item.bytes + item.derivedBytes}\t${item.createdAt}`,
+    );
   }
   const files = `${plan.items.length} HD file${plan.items.length === 1 ? '' : 's'}`;
   const space = `${formatBytes(plan.bytes)} (${plan.bytes} bytes)`;

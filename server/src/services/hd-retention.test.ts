@@ -122,7 +122,10 @@ describe('HdRetentionService', () => {
 
   it('removes the material maps and print files made from a removed HD, and counts their space', async () => {
     await placeHdImage(store.db, files, alice, 'old.png', ago(40 * DAY_MS), 1000);
-    const old = await placeDerivedFiles(store.db, files, alice, 'old.png', { map: 300, print: 5000 });
+    const old = await placeDerivedFiles(store.db, files, alice, 'old.png', {
+      map: 300,
+      print: 5000,
+    });
     await placeHdImage(store.db, files, alice, 'recent.png', ago(DAY_MS), 1000);
     const recent = await placeDerivedFiles(store.db, files, alice, 'recent.png', {
       map: 300,

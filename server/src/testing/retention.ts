@@ -71,7 +71,9 @@ export async function placeDerivedFiles(
     {
       seamless: false,
       height: DEFAULT_HEIGHT_SETTINGS,
-      maps: [{ map: 'normal-opengl', filename: map.filename, bytes: bytes.map, preview: map.preview }],
+      maps: [
+        { map: 'normal-opengl', filename: map.filename, bytes: bytes.map, preview: map.preview },
+      ],
     },
     image.createdAt,
   );
