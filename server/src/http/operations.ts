@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { API_ROUTES, errorText } from '@tessera/contract';
+import { API_ROUTES, errorText, METRICS_PATH } from '@tessera/contract';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Metrics } from '../runtime/metrics.js';
 
@@ -20,8 +20,6 @@ export interface OperationsOptions {
   /** Unset: /metrics answers 404 (neither METRICS_TOKEN nor this listener's METRICS_PORT). */
   metricsEndpoint?: MetricsEndpoint;
 }
-
-export const METRICS_PATH = '/metrics';
 
 /** GET /api/ready for load balancers and orchestrators, and GET /metrics for Prometheus. */
 export const operationsRoutes: FastifyPluginAsync<OperationsOptions> = async (app, options) => {
