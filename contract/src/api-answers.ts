@@ -23,6 +23,7 @@ export const healthResponseSchema = z.object({
     .object({ ok: z.boolean(), servers: z.array(engineServerHealthSchema).optional() })
     .optional(),
 });
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
 /** GET /api/ready: ready, stopping (draining), or which dependencies fail. */
 export const readinessResponseSchema = z.discriminatedUnion('status', [

@@ -11,11 +11,20 @@ import {
   auditPageSchema,
   auditQuerySchema,
 } from './admin.js';
-import { BAD_REQUEST, JSON_BODY, json, refusal, type ApiAnswer, type ApiOperation } from './api-operation.js';
+import {
+  BAD_REQUEST,
+  JSON_BODY,
+  json,
+  refusal,
+  type ApiAnswer,
+  type ApiOperation,
+} from './api-operation.js';
 import { API_ROUTES } from './routes.js';
 
 const UNKNOWN = refusal('No such user.');
-const REFUSED = refusal('The change is refused: the text says why (the last admin, a retired user).');
+const REFUSED = refusal(
+  'The change is refused: the text says why (the last admin, a retired user).',
+);
 const BROKER = refusal('The account changed, but the broker was not updated.');
 
 /** An account change: 404 for an unknown user, 409 when refused, 502 if the broker missed it. */
@@ -68,7 +77,12 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     json(adminPasswordResponseSchema, 'Changed; a generated password is answered once.'),
     JSON_BODY(adminPasswordRequestSchema),
   ),
-  accountChange(API_ROUTES.adminUserRole, "Change a user's role", USER, JSON_BODY(adminRoleRequestSchema)),
+  accountChange(
+    API_ROUTES.adminUserRole,
+    "Change a user's role",
+    USER,
+    JSON_BODY(adminRoleRequestSchema),
+  ),
   accountChange(API_ROUTES.adminUserDisable, 'Disable a user (no sign-in; data kept)', USER),
   accountChange(API_ROUTES.adminUserEnable, 'Enable a disabled user', USER),
   accountChange(

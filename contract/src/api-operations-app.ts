@@ -7,13 +7,7 @@ import {
   previewAcceptedSchema,
   readinessResponseSchema,
 } from './api-answers.js';
-import {
-  BAD_REQUEST,
-  JSON_BODY,
-  json,
-  refusal,
-  type ApiOperation,
-} from './api-operation.js';
+import { BAD_REQUEST, JSON_BODY, json, refusal, type ApiOperation } from './api-operation.js';
 import { engineInfoResponseSchema } from './engine-help.js';
 import { previewRequestSchema } from './generation.js';
 import {
@@ -71,7 +65,9 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     summary: 'This OpenAPI 3.1 document',
     description: 'Public, like the shapes it describes: it tells no user data and no secret.',
     auth: 'none',
-    responses: { 200: { description: 'The document.', content: [{ contentType: 'application/json' }] } },
+    responses: {
+      200: { description: 'The document.', content: [{ contentType: 'application/json' }] },
+    },
   },
   {
     method: 'GET',

@@ -10,7 +10,11 @@ import {
   type ApiAnswer,
   type ApiOperation,
 } from './api-operation.js';
-import { materialMapsOrderSchema, materialMapsRequestSchema, materialMapsStatusSchema } from './material-maps.js';
+import {
+  materialMapsOrderSchema,
+  materialMapsRequestSchema,
+  materialMapsStatusSchema,
+} from './material-maps.js';
 import { materialPackageQuerySchema } from './material-package.js';
 import {
   printEstimateQuerySchema,
@@ -50,7 +54,15 @@ function fileOperation(
     404: NOT_FOUND,
     416: { description: 'The range starts past the end of the file.' },
   };
-  return { method: 'GET', path, tag: 'Files', summary, auth: 'session', responses: answers, inSpec };
+  return {
+    method: 'GET',
+    path,
+    tag: 'Files',
+    summary,
+    auth: 'session',
+    responses: answers,
+    inSpec,
+  };
 }
 
 const REFERENCE_UPLOAD = {
@@ -68,7 +80,13 @@ const UPLOAD_REFUSED = {
 export const FILE_OPERATIONS: readonly ApiOperation[] = [
   fileOperation(API_ROUTES.ldImage, 'A preview (LD) image', ['image/png'], false, true),
   fileOperation(API_ROUTES.ldThumbnail, "A preview image's thumbnail", ['image/webp'], false, true),
-  fileOperation(API_ROUTES.hdImage, 'An HD image', ['image/png', 'image/jpeg', 'image/tiff'], true, true),
+  fileOperation(
+    API_ROUTES.hdImage,
+    'An HD image',
+    ['image/png', 'image/jpeg', 'image/tiff'],
+    true,
+    true,
+  ),
   fileOperation(API_ROUTES.hdThumbnail, "An HD image's thumbnail", ['image/webp'], false, true),
   fileOperation(API_ROUTES.inputImage, 'An uploaded reference image', UPLOAD_TYPES, false),
   fileOperation(API_ROUTES.mapImage, 'A material map file or its preview', ['image/png'], true),
@@ -216,7 +234,10 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Check a reference image before generating from it',
     auth: 'session',
     body: REFERENCE_UPLOAD,
-    responses: { 200: json(referenceAnalysisSchema, 'Its warnings and figures.'), ...UPLOAD_REFUSED },
+    responses: {
+      200: json(referenceAnalysisSchema, 'Its warnings and figures.'),
+      ...UPLOAD_REFUSED,
+    },
   },
   {
     method: 'POST',

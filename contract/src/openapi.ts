@@ -6,10 +6,16 @@ import { z } from 'zod';
 import { ADMIN_OPERATIONS } from './api-operations-admin.js';
 import { APP_OPERATIONS } from './api-operations-app.js';
 import { FILE_OPERATIONS } from './api-operations-files.js';
-import { AUTH_REFUSALS, type ApiAnswer, type ApiContent, type ApiOperation } from './api-operation.js';
+import {
+  AUTH_REFUSALS,
+  type ApiAnswer,
+  type ApiContent,
+  type ApiOperation,
+} from './api-operation.js';
 import { errorResponseSchema, SESSION_COOKIE } from './http.js';
 import { API_ROUTES, METRICS_PATH } from './routes.js';
 
+export * from './api-answers.js';
 export * from './api-operation.js';
 
 /** The document's version: raised when an operation or a shape changes. */
@@ -65,8 +71,10 @@ const TAGS = [
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   if (schema === errorResponseSchema) return ERROR_REF;
   // Refinements (a prompt not blank) have no JSON Schema form: the server still checks them.
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
-  return rest;
+  const generated: JsonSchema = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  // The document's dialect is JSON Schema 2020-12 already: each schema need not say so.
+  delete generated.$schema;
+  return generated;
 }
 
 function content(list: readonly ApiContent[], io: 'input' | 'output') {
@@ -128,7 +136,7 @@ function operationId({ method, path }: ApiOperation): string {
       ? 'metrics'
       : Object.entries(API_ROUTES).find(([, route]) => route === path)?.[0];
   if (!key) throw new Error(`${path} is not in API_ROUTES`);
-  return `${method.toLowerCase()}${key[0]!.toUpperCase()}${key.slice(1)}`;
+  return `${method.toLowerCase()}${key.charAt(0).toUpperCase()}${key.slice(1)}`;
 }
 
 function operationObject(operation: ApiOperation) {

@@ -8,7 +8,11 @@ export function apiReferencePage(document: OpenApiDocument, documentUrl: string)
   const info = document.info as { title: string; version: string; description: string };
   const tags = document.tags as { name: string; description: string }[];
   const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => ({ path, method, operation: operation as unknown as Operation })),
+    Object.entries(item).map(([method, operation]) => ({
+      path,
+      method,
+      operation: operation as unknown as Operation,
+    })),
   );
   const sections = tags.map(({ name, description }) => {
     const ofTag = operations.filter(({ operation }) => operation.tags[0] === name);
@@ -33,9 +37,18 @@ interface Operation {
   summary: string;
   description?: string;
   security: Record<string, unknown>[];
-  parameters?: { name: string; in: string; required: boolean; description?: string; schema: unknown }[];
+  parameters?: {
+    name: string;
+    in: string;
+    required: boolean;
+    description?: string;
+    schema: unknown;
+  }[];
   requestBody?: { content: Record<string, { schema?: unknown }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema?: unknown }> }>;
+  responses: Record<
+    string,
+    { description: string; content?: Record<string, { schema?: unknown }> }
+  >;
 }
 
 function operationHtml(path: string, method: string, operation: Operation): string {

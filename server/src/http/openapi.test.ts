@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { API_ROUTES, METRICS_PATH } from '@tessera/contract';
 import { openApiDocument, openApiPath, type OpenApiDocument } from '@tessera/contract/openapi';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type AnySchema } from 'ajv/dist/2020.js';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestStore, passwordOf, type TestStore } from '../testing/fixtures.js';
@@ -57,19 +57,18 @@ afterAll(async () => {
 });
 
 /** The JSON schema of an answer in the document, its component references resolved. */
-function answerSchema(method: string, route: string, status: number): unknown {
+function answerSchema(method: string, route: string, status: number): AnySchema {
   const operation = document.paths[openApiPath(route)]?.[method.toLowerCase()] as
-    | { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }
-    | undefined;
+    { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> } | undefined;
   const schema = operation?.responses[String(status)]?.content?.['application/json']?.schema;
   if (schema === undefined) throw new Error(`${method} ${route} documents no JSON ${status}`);
   return resolved(schema);
 }
 
 /** A schema of the document with its references to the document's components replaced. */
-function resolved(schema: unknown): unknown {
+function resolved(schema: unknown): AnySchema {
   const components = (document.components as { schemas: Record<string, unknown> }).schemas;
-  return JSON.parse(JSON.stringify(schema), (_key, value: unknown) => {
+  return JSON.parse(JSON.stringify(schema), (_key, value: unknown): unknown => {
     const ref = (value as { $ref?: unknown } | null)?.$ref;
     return typeof ref === 'string' ? components[ref.replace('#/components/schemas/', '')] : value;
   });
@@ -81,9 +80,10 @@ const ajv = new Ajv2020({ strict: false, validateFormats: false });
 function expectDocumented(method: string, route: string, res: LightMyRequestResponse) {
   const validate = ajv.compile(answerSchema(method, route, res.statusCode));
   const body: unknown = res.json();
-  expect(validate(body), `${method} ${route} ${res.statusCode}: ${ajv.errorsText(validate.errors)}`).toBe(
-    true,
-  );
+  expect(
+    validate(body),
+    `${method} ${route} ${res.statusCode}: ${ajv.errorsText(validate.errors)}`,
+  ).toBe(true);
 }
 
 async function signIn(): Promise<string> {
