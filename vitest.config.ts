@@ -3,7 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 // Tests import the contract from source, so a unit run needs no build first.
 const contractSource = fileURLToPath(new URL('./contract/src/index.ts', import.meta.url));
-const alias = { '@tessera/contract': contractSource };
+const openApiSource = fileURLToPath(new URL('./contract/src/openapi.ts', import.meta.url));
+// The subpath first: an alias also matches what begins with its name and a '/'.
+const alias = { '@tessera/contract/openapi': openApiSource, '@tessera/contract': contractSource };
 // expect.poll waits 1 s by default: too short for a broker round trip or a job on a loaded
 // two-core machine. A poll that passes returns at once, so only a failure waits longer.
 const expect = { poll: { timeout: 5_000 } };

@@ -14,6 +14,9 @@ export function isValidUsername(name: string): boolean {
   return USERNAME_PATTERN.test(name);
 }
 
+/** The cookie that carries the session: set by POST /api/login, HttpOnly and SameSite=Strict. */
+export const SESSION_COOKIE = 'tessera_session';
+
 export const titleResponseSchema = z.object({ title: z.string() });
 export const themeResponseSchema = z.object({ theme: z.string() });
 

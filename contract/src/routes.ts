@@ -8,6 +8,10 @@ export const API_ROUTES = {
   theme: '/api/theme',
   brokerUrl: '/api/mosquitto/url',
   health: '/api/health',
+  /** GET: the OpenAPI 3.1 document of this API (contract/src/openapi.ts), public. */
+  openApi: '/api/openapi.json',
+  /** GET: the same document as a readable page. */
+  apiDocs: '/api/docs',
   /** 200 while the process can serve (database, broker, file store reachable); 503 otherwise. */
   ready: '/api/ready',
 
@@ -147,6 +151,9 @@ export const SCREEN_PATHS = {
 } as const;
 
 export type ScreenPath = (typeof SCREEN_PATHS)[keyof typeof SCREEN_PATHS];
+
+/** GET: Prometheus' metrics, beside the API (METRICS_TOKEN, METRICS_PORT; docs/operations.md). */
+export const METRICS_PATH = '/metrics';
 
 /** Every path the API answers begins with this (anything else may be a page of the app). */
 export const API_PREFIX = '/api/';

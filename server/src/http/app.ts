@@ -20,6 +20,7 @@ import { imageRoutes } from './routes/images.js';
 import { materialMapRoutes, type MaterialMapsApi } from './routes/material-maps.js';
 import { materialPackageRoutes, type MaterialPackageApi } from './routes/material-package.js';
 import { metaRoutes } from './routes/meta.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { printRoutes, type PrintFilesApi } from './routes/print.js';
 import { referenceAnalysisRoutes, type ReferenceAnalysisApi } from './routes/reference-analysis.js';
 import {
@@ -151,6 +152,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   await app.register(fastifyCookie);
   await app.register(sessionHook, { auth: deps.auth });
   await app.register(metaRoutes, deps);
+  await app.register(openApiRoutes);
   await app.register(operationsRoutes, {
     ...(deps.readiness && { readiness: deps.readiness }),
     ...(deps.metricsEndpoint && { metricsEndpoint: deps.metricsEndpoint }),

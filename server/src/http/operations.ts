@@ -1,11 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { API_ROUTES, errorText } from '@tessera/contract';
+import { API_ROUTES, errorText, METRICS_PATH } from '@tessera/contract';
+import type { ReadinessResponse } from '@tessera/contract/openapi';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Metrics } from '../runtime/metrics.js';
 
 /** What GET /api/ready answers: ready, or which dependencies fail, or stopping (draining). */
-export type Readiness =
-  { status: 'ready' } | { status: 'stopping' } | { status: 'unavailable'; failing: string[] };
+export type Readiness = ReadinessResponse;
 
 /** The metrics in Prometheus' text format, and who may read them. */
 export interface MetricsEndpoint {
@@ -20,8 +20,6 @@ export interface OperationsOptions {
   /** Unset: /metrics answers 404 (neither METRICS_TOKEN nor this listener's METRICS_PORT). */
   metricsEndpoint?: MetricsEndpoint;
 }
-
-export const METRICS_PATH = '/metrics';
 
 /** GET /api/ready for load balancers and orchestrators, and GET /metrics for Prometheus. */
 export const operationsRoutes: FastifyPluginAsync<OperationsOptions> = async (app, options) => {

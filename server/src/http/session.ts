@@ -1,10 +1,11 @@
-import { errorText } from '@tessera/contract';
+import { errorText, SESSION_COOKIE } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Owner } from '../owner.js';
 import type { AuthService } from '../services/auth.js';
 
-export const SESSION_COOKIE = 'tessera_session';
+// The cookie's name is the contract's: the OpenAPI document tells it to clients.
+export { SESSION_COOKIE };
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,4 +1,5 @@
 import { API_ROUTES } from '@tessera/contract';
+import type { HealthResponse } from '@tessera/contract/openapi';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HttpDependencies } from '../app.js';
 
@@ -24,10 +25,13 @@ export const healthRoute: FastifyPluginAsync<HealthDependencies> = async (app, d
       await deps.healthCheck();
       const engine = await deps.engineHealth?.();
       // An engine with no server to take work leaves the site usable (galleries, tags): degraded.
-      return engine ? { status: engine.ok ? 'ok' : 'degraded', engine } : { status: 'ok' };
+      const answer: HealthResponse = engine
+        ? { status: engine.ok ? 'ok' : 'degraded', engine }
+        : { status: 'ok' };
+      return answer;
     } catch (err) {
       request.log.error({ err }, 'health check failed');
-      return reply.status(503).send({ status: 'unavailable' });
+      return reply.status(503).send({ status: 'unavailable' } satisfies HealthResponse);
     }
   });
 };

@@ -1,0 +1,103 @@
+// The OpenAPI table of the administrator's API (issue 29, admin.ts): admins only.
+import {
+  adminCreateUserRequestSchema,
+  adminPasswordRequestSchema,
+  adminPasswordResponseSchema,
+  adminRemoveRequestSchema,
+  adminRemoveResponseSchema,
+  adminRoleRequestSchema,
+  adminUserResponseSchema,
+  adminUsersResponseSchema,
+  auditPageSchema,
+  auditQuerySchema,
+} from './admin.js';
+import {
+  BAD_REQUEST,
+  JSON_BODY,
+  json,
+  refusal,
+  type ApiAnswer,
+  type ApiOperation,
+} from './api-operation.js';
+import { API_ROUTES } from './routes.js';
+
+const UNKNOWN = refusal('No such user.');
+const REFUSED = refusal(
+  'The change is refused: the text says why (the last admin, a retired user).',
+);
+const BROKER = refusal('The account changed, but the broker was not updated.');
+
+/** An account change: 404 for an unknown user, 409 when refused, 502 if the broker missed it. */
+function accountChange(
+  path: string,
+  summary: string,
+  answer: ApiAnswer,
+  body?: ApiOperation['body'],
+): ApiOperation {
+  return {
+    method: 'POST',
+    path,
+    tag: 'Admin',
+    summary,
+    auth: 'admin',
+    ...(body && { body }),
+    responses: { 200: answer, 400: BAD_REQUEST, 404: UNKNOWN, 409: REFUSED, 502: BROKER },
+  };
+}
+
+const USER = json(adminUserResponseSchema, 'The user as it now is.');
+
+export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
+  {
+    method: 'GET',
+    path: API_ROUTES.adminUsers,
+    tag: 'Admin',
+    summary: 'Every user, with their images, storage and jobs',
+    auth: 'admin',
+    responses: { 200: json(adminUsersResponseSchema, 'The users.') },
+  },
+  {
+    method: 'POST',
+    path: API_ROUTES.adminUsers,
+    tag: 'Admin',
+    summary: 'Create a user',
+    description: 'Without a password the server generates one and answers it, once.',
+    auth: 'admin',
+    body: JSON_BODY(adminCreateUserRequestSchema),
+    responses: {
+      201: json(adminPasswordResponseSchema, 'Created.'),
+      400: BAD_REQUEST,
+      409: refusal('The username is taken (or was, by a retired user).'),
+      502: BROKER,
+    },
+  },
+  accountChange(
+    API_ROUTES.adminUserPassword,
+    "Set or generate a user's password (ends their sessions)",
+    json(adminPasswordResponseSchema, 'Changed; a generated password is answered once.'),
+    JSON_BODY(adminPasswordRequestSchema),
+  ),
+  accountChange(
+    API_ROUTES.adminUserRole,
+    "Change a user's role",
+    USER,
+    JSON_BODY(adminRoleRequestSchema),
+  ),
+  accountChange(API_ROUTES.adminUserDisable, 'Disable a user (no sign-in; data kept)', USER),
+  accountChange(API_ROUTES.adminUserEnable, 'Enable a disabled user', USER),
+  accountChange(
+    API_ROUTES.adminUserRemove,
+    'Remove a user, deleting or keeping their images',
+    json(adminRemoveResponseSchema, 'Removed.'),
+    JSON_BODY(adminRemoveRequestSchema),
+  ),
+  {
+    method: 'GET',
+    path: API_ROUTES.adminAudit,
+    tag: 'Admin',
+    summary: 'The audit trail, newest first',
+    auth: 'admin',
+    query: auditQuerySchema,
+    responses: { 200: json(auditPageSchema, 'One page of entries.'), 400: BAD_REQUEST },
+  },
+];
