@@ -11,6 +11,7 @@ import {
   auditPageSchema,
   auditQuerySchema,
 } from './admin.js';
+import { adminRetentionRunSchema, adminRetentionSchema } from './admin-retention.js';
 import {
   BAD_REQUEST,
   JSON_BODY,
@@ -99,5 +100,24 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     auth: 'admin',
     query: auditQuerySchema,
     responses: { 200: json(auditPageSchema, 'One page of entries.'), 400: BAD_REQUEST },
+  },
+  {
+    method: 'GET',
+    path: API_ROUTES.adminRetention,
+    tag: 'Admin',
+    summary: 'The HD retention policy, its dry run as of now, and the latest daily runs',
+    auth: 'admin',
+    responses: { 200: json(adminRetentionSchema, 'The policy (days 0: none) and its dry run.') },
+  },
+  {
+    method: 'POST',
+    path: API_ROUTES.adminRetentionRun,
+    tag: 'Admin',
+    summary: 'Runs the HD retention policy now: removes what the dry run lists',
+    auth: 'admin',
+    responses: {
+      200: json(adminRetentionRunSchema, 'What was removed and the space freed.'),
+      409: refusal('There is no retention policy (HD_RETENTION_DAYS).'),
+    },
   },
 ];
