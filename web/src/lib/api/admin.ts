@@ -1,6 +1,7 @@
 import {
   adminPasswordResponseSchema,
   adminRemoveResponseSchema,
+  adminTakeOverResponseSchema,
   adminUserResponseSchema,
   adminUsersResponseSchema,
   API_ROUTES,
@@ -11,6 +12,7 @@ import type {
   AdminCreateUserRequest,
   AdminPasswordResponse,
   AdminRemoveResponse,
+  AdminTakeOverResponse,
   AdminUser,
   AuditPage,
   AuditQuery,
@@ -60,6 +62,12 @@ export async function removeUser(
 ): Promise<AdminRemoveResponse> {
   const path = routeUrl(API_ROUTES.adminUserRemove, { username });
   return expectAnswer(await postJson(path, { images }), adminRemoveResponseSchema);
+}
+
+/** A retired user's images become the signed-in admin's; the emptied account goes. */
+export async function takeOverImages(username: string): Promise<AdminTakeOverResponse> {
+  const path = routeUrl(API_ROUTES.adminUserTakeOver, { username });
+  return expectAnswer(await postJson(path), adminTakeOverResponseSchema);
 }
 
 /** The query string of an audit page: only the filters given. */
