@@ -138,7 +138,8 @@ export function createTakeOverRepository(db: Db): TakeOverRepository {
 
 /**
  * The old owner's tags to the new one, after the images: a tag whose name the new owner has
- * already merges into theirs; any other moves (a new id if theirs collides), after their own.
+ * already merges into theirs; any other moves, keeping its id unless theirs has it. First every
+ * old tag takes a passing id, so no link of an image ever meets another on the way.
  */
 async function moveTags(tx: Db, from: number, to: number): Promise<void> {
   const tagsOf = (owner: number) =>
@@ -151,30 +152,38 @@ async function moveTags(tx: Db, from: number, to: number): Promise<void> {
   const [mine, theirs] = [await tagsOf(from), await tagsOf(to)];
   const byName = new Map(theirs.map((tag) => [tag.name, tag.id]));
   const ids = new Set(theirs.map((tag) => tag.id));
-  for (const tag of mine) {
-    const same = byName.get(tag.name);
-    if (same !== undefined) {
-      await tx
-        .updateTable('image_tags')
-        .set({ owner_id: to, tag_id: same })
-        .where('owner_id', '=', from)
-        .where('tag_id', '=', tag.id)
-        .execute();
-      await tx.deleteFrom('tags').where('owner_id', '=', from).where('id', '=', tag.id).execute();
-      continue;
-    }
-    const id = ids.has(tag.id) ? randomUUID() : tag.id;
-    ids.add(id);
-    // The links follow by the foreign key's ON UPDATE CASCADE (migration 0002).
-    await tx
+  // The links follow each change of a tag's key by the foreign key's ON UPDATE CASCADE (0002).
+  const rekey = (id: string, owner: number, next: string) =>
+    tx
       .updateTable('tags')
       .set({
-        owner_id: to,
-        id,
-        seq: sql<number>`(select coalesce(max(t.seq), 0) + 1 from tags t where t.owner_id = ${to})`,
+        owner_id: owner,
+        id: next,
+        seq: sql<number>`(select coalesce(max(t.seq), 0) + 1 from tags t where t.owner_id = ${owner})`,
       })
       .where('owner_id', '=', from)
-      .where('id', '=', tag.id)
+      .where('id', '=', id)
       .execute();
+  const passing = new Map<string, string>();
+  for (const tag of mine) {
+    passing.set(tag.id, randomUUID());
+    await rekey(tag.id, from, passing.get(tag.id) ?? '');
+  }
+  for (const tag of mine) {
+    const id = passing.get(tag.id) ?? '';
+    const same = byName.get(tag.name);
+    if (same === undefined) {
+      const next = ids.has(tag.id) ? randomUUID() : tag.id;
+      ids.add(next);
+      await rekey(id, to, next);
+      continue;
+    }
+    await tx
+      .updateTable('image_tags')
+      .set({ owner_id: to, tag_id: same })
+      .where('owner_id', '=', from)
+      .where('tag_id', '=', id)
+      .execute();
+    await tx.deleteFrom('tags').where('owner_id', '=', from).where('id', '=', id).execute();
   }
 }
