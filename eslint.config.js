@@ -43,7 +43,7 @@ const LAYER_RULE =
   'server/src layers: root → edges → core → adapters → imaging → runtime; import only rightwards.';
 const upTo = (regex, message) => ({ regex, message: `${LAYER_RULE} ${message}` });
 const ROOT = upTo(
-  String.raw`^(\.\./)+((main|server|container|config|config-files|themes)(\.js)?$|(lifecycle|commands)(/|$))`,
+  String.raw`^(\.\./)+((main|server|container|container-admin|config|config-files|themes)(\.js)?$|(lifecycle|commands)(/|$))`,
   'main, server, container, config, themes, lifecycle/ and commands/ are the root: only they read Config and choose implementations; pass what is needed in.',
 );
 const EDGES = upTo(

@@ -181,10 +181,10 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
       await confirm.getByRole('button', { name: T.removeConfirm }).click();
       await admin.getByRole('status').getByText(done).waitFor();
       if (user === keeper) {
-        // Still listed, marked, with only the deletion of the kept images left to do.
+        // Still listed, marked, with only their images to take over or delete left to do.
         await row(user.username).getByText(T.retiredBadge).waitFor();
         const actions = admin.getByRole('group', { name: T.actionsFor(user.username) });
-        expect(await actions.getByRole('button').allTextContents()).toEqual([T.remove]);
+        expect(await actions.getByRole('button').allTextContents()).toEqual([T.takeOver, T.remove]);
       } else {
         await row(user.username).waitFor({ state: 'detached' });
       }
@@ -196,6 +196,36 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     };
     expect(files(keeper).sort()).toEqual(['k1.png', 'k2.png']);
     expect(files(leaver)).toEqual([]);
+  });
+
+  it("takes over a removed user's images, which then show in the admin's own dashboard", async () => {
+    const heir = addNewUser(server, 'heir');
+    await seedLdImages(server, heir, [{ filename: 'heir-1.png' }, { filename: 'heir-2.png' }]);
+    await admin.reload();
+    await rowAction(heir.username, T.remove).click();
+    const remove = dialog(T.removeTitle(heir.username));
+    await remove.getByLabel(T.removeKeep).check();
+    await remove.getByRole('button', { name: T.removeConfirm }).click();
+    await row(heir.username).getByText(T.retiredBadge).waitFor();
+
+    const listed = await listedUser(admin, heir.username);
+    await rowAction(heir.username, T.takeOver).click();
+    const confirm = dialog(T.takeOverTitle(heir.username));
+    await confirm.getByText(T.removeCounts(2, 0, listed?.storageBytes ?? -1)).waitFor();
+    await confirm.getByRole('button', { name: T.takeOverConfirm }).click();
+    await admin
+      .getByRole('status')
+      .getByText(T.takenOver(heir.username, 2, 0))
+      .waitFor();
+    await row(heir.username).waitFor({ state: 'detached' });
+
+    await openScreen(admin, 'Dashboard');
+    const grid = admin.getByRole('list', { name: 'Images' });
+    for (const name of ['heir-1.png', 'heir-2.png']) {
+      await grid.getByRole('img', { name }).waitFor();
+    }
+    const old = userFolder(server, heir.username, 'ld');
+    expect(fs.existsSync(old) ? fs.readdirSync(old) : []).toEqual([]);
   });
 
   it('lists the audit trail of these actions, with filters', async () => {

@@ -98,6 +98,14 @@ export const ADMIN_TEXTS = {
   removedKept: (username: string) => `${username} se ha eliminado; sus imágenes se conservan.`,
   removedDeleted: (username: string) => `${username} y sus imágenes se han eliminado.`,
   created: (username: string) => `Se ha creado ${username}.`,
+  takeOver: 'Hacerse cargo de las imágenes',
+  takeOverTitle: (username: string) => `Hacerse cargo de las imágenes de ${username}`,
+  takeOverNote:
+    'Pasarán a ser tuyas con sus etiquetas, estrellas, mapas de material y archivos de impresión; ' +
+    'las que tengan un nombre que ya usas se renombrarán. Después se borrará la cuenta vacía.',
+  takeOverConfirm: 'Hacerse cargo',
+  takenOver: (username: string, ld: number, hd: number) =>
+    `Ahora tienes ${ld} imágenes LD y ${hd} imágenes HD de ${username}; su cuenta se ha borrado.`,
 
   auditTitle: 'Registro de actividad',
   auditIntro: 'Quién hizo qué y cuándo, lo más reciente primero.',
@@ -128,6 +136,7 @@ export const ADMIN_TEXTS = {
     'sign-in-failed': 'Inicio de sesión fallido',
     'user-created': 'Usuario creado',
     'user-removed': 'Usuario eliminado',
+    'images-taken-over': 'Imágenes traspasadas',
     'user-disabled': 'Usuario desactivado',
     'user-enabled': 'Usuario activado',
     'role-changed': 'Rol cambiado',

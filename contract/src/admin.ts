@@ -73,6 +73,24 @@ export const adminRemoveResponseSchema = z.object({
 });
 export type AdminRemoveResponse = z.infer<typeof adminRemoveResponseSchema>;
 
+/**
+ * POST take over: a retired user's images (LD and HD, with their tags, stars, metadata, material
+ * maps, print files and references) become the signed-in admin's, renamed where the admin has
+ * the name already; the emptied account is then removed. A re-run finishes an interrupted one.
+ */
+export const adminTakeOverResponseSchema = z.object({
+  username: z.string(),
+  /** The admin who has them now. */
+  to: z.string(),
+  ldImages: z.number().int().nonnegative(),
+  hdImages: z.number().int().nonnegative(),
+  /** Images renamed because the admin had their name already. */
+  renamed: z.number().int().nonnegative(),
+  /** Files copied to the admin's place in the file store. */
+  files: z.number().int().nonnegative(),
+});
+export type AdminTakeOverResponse = z.infer<typeof adminTakeOverResponseSchema>;
+
 /** Any admin action's plain answer: the user as listed after the change. */
 export const adminUserResponseSchema = z.object({ user: adminUserSchema });
 
@@ -85,6 +103,7 @@ export const AUDIT_ACTIONS = [
   'sign-in-failed',
   'user-created',
   'user-removed',
+  'images-taken-over',
   'user-disabled',
   'user-enabled',
   'role-changed',

@@ -6,6 +6,7 @@ import {
   adminRemoveRequestSchema,
   adminRemoveResponseSchema,
   adminRoleRequestSchema,
+  adminTakeOverResponseSchema,
   adminUserResponseSchema,
   adminUsersResponseSchema,
   auditPageSchema,
@@ -91,6 +92,11 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     'Remove a user, deleting or keeping their images',
     json(adminRemoveResponseSchema, 'Removed.'),
     JSON_BODY(adminRemoveRequestSchema),
+  ),
+  accountChange(
+    API_ROUTES.adminUserTakeOver,
+    "Take over a retired user's images: they become the signed-in admin's",
+    json(adminTakeOverResponseSchema, 'Taken over: the counts, and the names changed.'),
   ),
   {
     method: 'GET',

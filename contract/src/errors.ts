@@ -57,6 +57,10 @@ const TEXTS_BY_CODE = {
   PASSWORDS_DIFFER: 'The passwords do not match',
   LAST_ADMIN: (username: string) =>
     `'${username}' is the last enabled administrator: make another user an administrator first`,
+  USER_NOT_RETIRED: (username: string) =>
+    `'${username}' still has an account: remove them keeping their images before taking them over`,
+  TAKE_OVER_NOT_ADMIN: (username: string) =>
+    `'${username}' is not an enabled administrator: only one may take over images`,
   ROLE_UNKNOWN: (role: string) => `'${role}' is not a role: use admin or member`,
   RETENTION_OFF: 'There is no HD retention policy: set HD_RETENTION_DAYS to remove old HD files',
   /** The change is saved, but an external broker could not be told (the log says why). */

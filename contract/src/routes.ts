@@ -101,6 +101,8 @@ export const API_ROUTES = {
   adminUserEnable: '/api/admin/users/:username/enable',
   /** POST adminRemoveRequestSchema → adminRemoveResponseSchema. */
   adminUserRemove: '/api/admin/users/:username/remove',
+  /** POST → adminTakeOverResponseSchema: a retired user's images become the admin's. */
+  adminUserTakeOver: '/api/admin/users/:username/take-over',
   /** GET auditQuerySchema → auditPageSchema: newest first. */
   adminAudit: '/api/admin/audit',
   /** GET → adminRetentionSchema: the HD retention policy, its dry run now, the daily runs. */
@@ -135,6 +137,7 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.adminUserDisable },
   { method: 'POST', path: API_ROUTES.adminUserEnable },
   { method: 'POST', path: API_ROUTES.adminUserRemove },
+  { method: 'POST', path: API_ROUTES.adminUserTakeOver },
 ] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
 
 /**

@@ -1,15 +1,12 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { connectDynamicSecurity } from './broker/dynamic-security.js';
-import { MosquittoUserProvisioning } from './broker/user-provisioning.js';
-import type { BrokerSettings } from './broker/settings.js';
 import type { Config } from './config.js';
+import { buildAdminParts, type AdminParts } from './container-admin.js';
 import type { Engine } from './engines/engine.js';
 import { createEngine } from './engines/index.js';
 import { WorkerReferenceAnalyzer } from './engines/builtin/reference/worker-analyzer.js';
 import type { FileStore } from './files/file-store.js';
 import { createFileStore } from './files/index.js';
-import { initialPasswordFile } from './files/initial-password-file.js';
 import { WorkerMaterialMapsMaker } from './imaging/material-maps/maker.js';
 import { SharpMaterialPackageMaker } from './imaging/material-package/maker.js';
 import { FolderPrintProfiles } from './imaging/print/profiles.js';
@@ -36,18 +33,15 @@ import {
 } from './limits/index.js';
 import { CountingLoginGuard } from './services/login-guard.js';
 import { RecoveryService } from './services/recovery.js';
-import { HdRetentionService } from './services/hd-retention.js';
-import { HdRetentionSchedule } from './services/hd-retention-schedule.js';
-import { createHdRetentionRepository } from './store/hd-retention.js';
 import { systemTimers, type Timers } from './runtime/timers.js';
 import { ReferenceService } from './services/references.js';
 import { TagService } from './services/tags.js';
-import { noUserProvisioning, type UserProvisioning } from './services/user-provisioning.js';
-import { UserService } from './services/users.js';
 import { AuditLog } from './services/audit.js';
-import { ownerFilesIn } from './services/owner-files.js';
+import type { HdRetentionService } from './services/hd-retention.js';
+import type { HdRetentionSchedule } from './services/hd-retention-schedule.js';
+import type { UserProvisioning } from './services/user-provisioning.js';
+import type { UserService } from './services/users.js';
 import { createAuditRepository } from './store/audit.js';
-import { createUserUsageReader } from './store/user-usage.js';
 import { DEFAULT_ZIP_LIMITS, ZipDownloads } from './services/zip-downloads.js';
 import { createCredentialChangeRepository } from './store/credential-changes.js';
 import { databaseDialect, openDatabase, type Db } from './store/database.js';
@@ -214,14 +208,12 @@ export async function buildContainer(
       await printFiles.removeFor(owner, image);
     },
   });
-  const hdRetention = new HdRetentionService(
-    createHdRetentionRepository(db),
-    files,
-    config.hdRetentionDays,
+  const admin: AdminParts = buildAdminParts(config, db, files, audit, {
     log,
-    audit,
-  );
-  const provisioning = userProvisioning(config, log);
+    holder,
+    timers: overrides.timers ?? systemTimers,
+  });
+  const { provisioning } = admin;
   const limits = await openLimiters(config.sharedLimits, db).catch(async (err: unknown) => {
     await db.destroy();
     throw err;
@@ -252,14 +244,7 @@ export async function buildContainer(
       config.externalBroker === undefined,
       audit,
     ),
-    userAdmin: new UserService(
-      users,
-      provisioning,
-      initialPasswordFile(config.dataDir),
-      audit,
-      ownerFilesIn(files),
-      createUserUsageReader(db),
-    ),
+    userAdmin: admin.userAdmin,
     audit,
     images,
     tags: new TagService(createTagRepository(db), imageRepo),
@@ -286,13 +271,8 @@ export async function buildContainer(
     printFiles,
     referenceAnalysis: new ReferenceAnalysisService(new WorkerReferenceAnalyzer(), log),
     recovery: new RecoveryService(users, imageRepo, images, jobQueue, files, log),
-    hdRetention,
-    hdRetentionSchedule: new HdRetentionSchedule(
-      hdRetention,
-      overrides.timers ?? systemTimers,
-      holder,
-      log,
-    ),
+    hdRetention: admin.hdRetention,
+    hdRetentionSchedule: admin.hdRetentionSchedule,
     limits,
   };
 }
@@ -315,15 +295,4 @@ async function openLimiters(settings: SharedLimitsSettings, db: Db): Promise<Lim
   }
 }
 
-/**
- * On Mosquitto with its dynamic-security plugin, Tessera provisions each user's login itself,
- * over a connection of its own as the plugin's admin (connected in the background).
- */
-export function userProvisioning(
-  config: Pick<BrokerSettings, 'externalBroker'>,
-  log?: Logger,
-): UserProvisioning {
-  const broker = config.externalBroker;
-  if (!broker || broker.userProvisioning !== 'dynamic-security') return noUserProvisioning;
-  return new MosquittoUserProvisioning(connectDynamicSecurity(broker, log), broker.username, log);
-}
+export { userProvisioning } from './container-admin.js';

@@ -26,6 +26,17 @@ describe('npm run users: the arguments', () => {
       changesUser: true,
     });
     expect(parseUsersCommand(['list'])).toMatchObject({ command: 'list', changesUser: false });
+    expect(parseUsersCommand(['take-over', 'dora', 'boss'])).toEqual({
+      command: 'take-over',
+      name: 'dora',
+      to: 'boss',
+      changesUser: false,
+    });
+  });
+
+  it('needs the admin who takes the images over', () => {
+    expect(() => parseUsersCommand(['take-over', 'dora'])).toThrow(/^Usage: npm run users/);
+    expect(() => parseUsersCommand(['take-over', 'dora', 'boss', 'x'])).toThrow(/^Usage/);
   });
 
   it('refuses a missing or unknown role, and a role where none belongs', () => {

@@ -10,15 +10,20 @@ const USAGE = `Usage: npm run users -- <command>
   disable NAME      no sign-in nor connection until enabled; their data stays
   enable NAME       undo disable
   remove NAME       delete a user, their images and files, and end their sessions
+  take-over NAME ADMIN
+                    the images of NAME, removed keeping them, become ADMIN's (renamed where
+                    ADMIN has the name) and the emptied account goes; run again after a crash
   list              list the users`;
 
-const NAMED = ['add', 'passwd', 'role', 'disable', 'enable', 'remove'] as const;
+const NAMED = ['add', 'passwd', 'role', 'disable', 'enable', 'remove', 'take-over'] as const;
 
 export interface UsersCommand {
   command: (typeof NAMED)[number] | 'list';
   name: string;
   /** add's and role's ROLE. */
   role?: UserRole;
+  /** take-over's ADMIN. */
+  to?: string;
   /** It changes a user, so an external broker's logins change with it (docs/mosquitto.md). */
   changesUser: boolean;
 }
@@ -30,6 +35,10 @@ const isNamed = (command: string | undefined): command is (typeof NAMED)[number]
 export function parseUsersCommand(args: string[]): UsersCommand {
   const [command, name = '', role] = args;
   if (command === 'list') return { command, name, changesUser: false };
+  if (command === 'take-over') {
+    if (!name || !role || args.length > 3) throw new UserError(USAGE);
+    return { command, name, to: role, changesUser: false };
+  }
   if (!isNamed(command) || !name || (command === 'role' && role === undefined))
     throw new UserError(USAGE);
   if (role !== undefined && !(command === 'add' || command === 'role')) throw new UserError(USAGE);
@@ -53,7 +62,7 @@ export async function readPassword(): Promise<string> {
 
 /** Runs the command on the user service; what to print. */
 export async function runUsersCommand(
-  { command, name, role = 'member' }: UsersCommand,
+  { command, name, role = 'member', to = '' }: UsersCommand,
   users: UserService,
   password: () => Promise<string> = readPassword,
 ): Promise<string> {
@@ -76,6 +85,10 @@ export async function runUsersCommand(
     case 'remove': {
       const removed = await users.remove(name);
       return `User '${name}' removed with ${removed.ldImages} LD and ${removed.hdImages} HD images (${removed.filesRemoved} files)`;
+    }
+    case 'take-over': {
+      const taken = await users.takeOver(name, to);
+      return `${taken.ldImages} LD and ${taken.hdImages} HD images of '${name}' are now '${to}'s (${taken.renamed} renamed); the account is removed`;
     }
     default: {
       const list = await users.overview();

@@ -1,15 +1,11 @@
 import { ConfigError, databaseLocation, loadConfig } from '../config.js';
-import { userProvisioning } from '../container.js';
+import { userProvisioning, userService } from '../container-admin.js';
 import { parseUsersCommand, runUsersCommand } from '../cli/users.js';
-import { initialPasswordFile } from '../files/initial-password-file.js';
 import { createFileStore } from '../files/index.js';
 import { AuditLog } from '../services/audit.js';
-import { ownerFilesIn } from '../services/owner-files.js';
-import { ProvisioningError, UserError, UserService } from '../services/users.js';
+import { ProvisioningError, UserError } from '../services/users.js';
 import { createAuditRepository } from '../store/audit.js';
 import { openDatabase } from '../store/database.js';
-import { createUserUsageReader } from '../store/user-usage.js';
-import { createUserRepository } from '../store/users.js';
 
 /** `npm run users`: reads the configuration and builds the user service for cli/users.ts. */
 async function run(args: string[]): Promise<string> {
@@ -24,13 +20,12 @@ async function run(args: string[]): Promise<string> {
       warn: (detail: object, message: string) =>
         void process.stderr.write(`${message}: ${JSON.stringify(detail)}\n`),
     };
-    const users = new UserService(
-      createUserRepository(db),
-      provisioning,
-      initialPasswordFile(config.dataDir),
+    const users = userService(
+      db,
+      await createFileStore(config),
+      config.dataDir,
       new AuditLog(createAuditRepository(db), warnings),
-      ownerFilesIn(await createFileStore(config)),
-      createUserUsageReader(db),
+      provisioning,
     );
     return await runUsersCommand(command, users);
   } finally {

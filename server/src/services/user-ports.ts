@@ -1,3 +1,5 @@
+import type { Owner } from '../owner.js';
+
 /** The administrator a first start creates. */
 export const FIRST_ADMIN = 'admin';
 
@@ -35,3 +37,26 @@ export interface OwnerFiles {
 }
 
 export const noOwnerFiles: OwnerFiles = { removeAll: () => Promise.resolve(0) };
+
+/** What a take-over moved (issue 29, part 2). */
+export interface TakeOverCounts {
+  ldImages: number;
+  hdImages: number;
+  /** Images renamed because the new owner had their name. */
+  renamed: number;
+  /** Files copied to the new owner. */
+  files: number;
+}
+
+/** A retired user's images taken over by an admin (services/take-over.ts). */
+export interface ImagesTakeOver {
+  /** Copies the files, then re-owns every row and removes the account in one transaction. */
+  run(from: Owner, to: Owner): Promise<TakeOverCounts>;
+  /** Removes the files left under a name whose account is gone; how many. */
+  leftovers(username: string): Promise<number>;
+}
+
+export const noImagesTakeOver: ImagesTakeOver = {
+  run: () => Promise.resolve({ ldImages: 0, hdImages: 0, renamed: 0, files: 0 }),
+  leftovers: () => Promise.resolve(0),
+};

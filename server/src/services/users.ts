@@ -1,51 +1,34 @@
 import {
   CLI_ACTOR,
   FIRST_START_ACTOR,
-  errorText,
   isValidUsername,
   type AdminPasswordResponse,
   type AdminRemoveResponse,
+  type AdminTakeOverResponse,
   type AdminUser,
-  type ServerErrorArgs,
-  type ServerErrorCode,
   type UserRole,
 } from '@tessera/contract';
+import { ProvisioningError, UserError } from './user-errors.js';
 import { noUserProvisioning, type UserProvisioning } from './user-provisioning.js';
 import type { Owner } from '../owner.js';
 import type { AccountChange, UserRecord, UserRepository } from '../store/users.js';
 import { NO_USAGE, type UserUsageReader } from '../store/user-usage.js';
+import { faultPoint } from '../runtime/faults.js';
 import { noAuditTrail, type Actor, type AuditTrail } from './audit.js';
 import { generatePassword, hashPassword, UNUSABLE_HASH, verifyPassword } from './passwords.js';
 import {
   FIRST_ADMIN,
   noInitialPasswordNote,
+  noImagesTakeOver,
   noOwnerFiles,
   type CreatedAdministrator,
+  type ImagesTakeOver,
   type InitialPasswordNote,
   type OwnerFiles,
 } from './user-ports.js';
 
 export * from './user-ports.js';
-
-/** A refusal of an account change; its text is the contract's (the code picks the HTTP status). */
-export class UserError extends Error {
-  override name = 'UserError';
-  constructor(
-    message: string,
-    readonly code?: ServerErrorCode,
-  ) {
-    super(message);
-  }
-
-  static of<C extends ServerErrorCode>(code: C, ...args: ServerErrorArgs<C>): UserError {
-    return new UserError(errorText(code, ...args), code);
-  }
-}
-
-/** The account changed in Tessera, but the broker could not be told (see `cause`). */
-export class ProvisioningError extends Error {
-  override name = 'ProvisioningError';
-}
+export * from './user-errors.js';
 
 export const PASSWORD_MIN_LENGTH = 8;
 const PASSWORD_MAX_LENGTH = 1024;
@@ -64,6 +47,7 @@ export class UserService {
     private readonly audit: AuditTrail = noAuditTrail,
     private readonly files: OwnerFiles = noOwnerFiles,
     private readonly usage?: UserUsageReader,
+    private readonly takeOvers: ImagesTakeOver = noImagesTakeOver,
   ) {}
 
   /** A new user; the very first one is an administrator whatever `role` says. */
@@ -167,6 +151,35 @@ export class UserService {
     });
     await this.tellBroker(() => this.provisioning.removed(username));
     return { username, images, ...counts };
+  }
+
+  /**
+   * The retired user's images become the admin `to`'s (renamed where `to` has the name) and the
+   * emptied account is removed. Run again after a crash, it finishes: an account already gone
+   * has only its old files left, which go now.
+   */
+  async takeOver(username: string, to: string, by = CLI): Promise<AdminTakeOverResponse> {
+    const admin = await this.users.findByUsername(to);
+    if (admin?.role !== 'admin' || admin.disabledAt !== null)
+      throw UserError.of('TAKE_OVER_NOT_ADMIN', to);
+    const user = await this.users.findByUsername(username);
+    const none = { ldImages: 0, hdImages: 0, renamed: 0, files: 0 };
+    if (!user) {
+      if ((await this.takeOvers.leftovers(username)) === 0)
+        throw UserError.of('USER_UNKNOWN', username);
+      return { username, to, ...none };
+    }
+    if (!user.retiredAt) throw UserError.of('USER_NOT_RETIRED', username);
+    const counts = await this.takeOvers.run(user, admin);
+    await this.audit.note({
+      actor: by,
+      action: 'images-taken-over',
+      target: username,
+      details: { to, ...counts },
+    });
+    faultPoint('take-over:reowned');
+    await this.takeOvers.leftovers(username);
+    return { username, to, ...counts };
   }
 
   /** Makes the broker's logins match Tessera's users (at start, on an external broker). */

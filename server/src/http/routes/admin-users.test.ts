@@ -11,10 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../services/audit.js';
 import { AuthService } from '../../services/auth.js';
 import { HdRetentionService } from '../../services/hd-retention.js';
-import { LocalFileStore } from '../../files/local-file-store.js';
 import { createHdRetentionRepository } from '../../store/hd-retention.js';
 import { MemoryLoginGuard } from '../../services/login-guard.js';
+import path from 'node:path';
+import { LocalFileStore } from '../../files/local-file-store.js';
+import { ImageTakeOver } from '../../services/take-over.js';
 import { UserService } from '../../services/users.js';
+import { createTakeOverRepository } from '../../store/take-over.js';
 import { createAuditRepository } from '../../store/audit.js';
 import { createSessionRepository } from '../../store/sessions.js';
 import { createUserUsageReader } from '../../store/user-usage.js';
@@ -48,6 +51,10 @@ beforeAll(async () => {
     audit,
     undefined,
     createUserUsageReader(store.db),
+    new ImageTakeOver(
+      createTakeOverRepository(store.db),
+      new LocalFileStore(path.join(store.dataDir, 'files')),
+    ),
   );
   // root is the first user: the admin. mia and max are members.
   for (const name of ['root', 'mia', 'max']) await users.add(name, passwordOf(name));
@@ -257,6 +264,32 @@ describe('the admin API', () => {
       {},
     );
     expect(invalid.statusCode).toBe(400);
+  });
+
+  it("takes over a retired user's images for the signed-in admin, and only a retired user's", async () => {
+    await users.add('left', passwordOf('left'));
+    const take = (username: string) =>
+      admin('POST', routeUrl(API_ROUTES.adminUserTakeOver, { username }));
+    const active = await take('left');
+    expect(active.statusCode).toBe(409);
+    expect(active.json()).toEqual({ error: errorText('USER_NOT_RETIRED', 'left') });
+
+    await users.remove('left', undefined, 'keep');
+    const taken = await take('left');
+    expect(taken.json()).toEqual({
+      username: 'left',
+      to: 'root',
+      ldImages: 0,
+      hdImages: 0,
+      renamed: 0,
+      files: 0,
+    });
+    expect((await users.overview()).map((u) => u.username)).not.toContain('left');
+    expect((await take('left')).statusCode).toBe(404);
+    const audit = auditPageSchema.parse(
+      (await admin('GET', `${API_ROUTES.adminAudit}?action=images-taken-over&target=left`)).json(),
+    );
+    expect(audit.entries[0]).toMatchObject({ actor: 'root', details: { to: 'root' } });
   });
 
   it('lists the audit trail newest first, filtered and paged', async () => {

@@ -25,6 +25,8 @@ const REFUSAL_STATUS: Partial<Record<ServerErrorCode, number>> = {
   USER_UNKNOWN: 404,
   USER_EXISTS: 409,
   USER_RETIRED: 409,
+  USER_NOT_RETIRED: 409,
+  TAKE_OVER_NOT_ADMIN: 403,
   LAST_ADMIN: 409,
 };
 
@@ -122,6 +124,12 @@ export const adminRoutes: FastifyPluginAsync<AdminApi> = async (
     if (!body.success) return invalid(reply);
     const { username } = request.params;
     return answer(request, reply, () => users.remove(username, actor(request), body.data.images));
+  });
+
+  app.post<{ Params: Params }>(API_ROUTES.adminUserTakeOver, async (request, reply) => {
+    const { username } = request.params;
+    const by = actor(request);
+    return answer(request, reply, () => users.takeOver(username, by.name, by));
   });
 
   app.get(API_ROUTES.adminAudit, async (request, reply) => {

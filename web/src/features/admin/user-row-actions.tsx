@@ -31,10 +31,18 @@ export function UserRowActions({ user, report }: { user: AdminUser; report: Repo
     </button>
   );
 
-  // Removed keeping their images: no account to change any more, only its images to delete.
+  // Removed keeping their images: no account to change any more, only its images to take over
+  // or delete.
   if (user.retiredAt !== null) {
     return (
       <div className="admin-row-actions" role="group" aria-label={T.actionsFor(user.username)}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => report.setDialog({ kind: 'take-over', user })}
+        >
+          {T.takeOver}
+        </button>
         {removeButton}
       </div>
     );

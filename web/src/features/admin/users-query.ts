@@ -6,6 +6,7 @@ export type UserDialog =
   | { kind: 'create' }
   | { kind: 'reset'; user: AdminUser }
   | { kind: 'remove'; user: AdminUser }
+  | { kind: 'take-over'; user: AdminUser }
   | { kind: 'password'; username: string; password?: string };
 
 /** How the row actions and the dialogs tell the users screen what came of them. */

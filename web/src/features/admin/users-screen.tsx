@@ -6,6 +6,7 @@ import { fetchAdminUsers } from '../../lib/api/admin';
 import { AdminTabs } from './admin-tabs';
 import { CreateUserDialog, PasswordShownDialog, ResetPasswordDialog } from './password-dialogs';
 import { RemoveUserDialog } from './remove-user-dialog';
+import { TakeOverDialog } from './take-over-dialog';
 import { UserRowActions } from './user-row-actions';
 import { ADMIN_USERS_QUERY_KEY } from './users-query';
 import type { Report, UserDialog } from './users-query';
@@ -87,6 +88,9 @@ export function AdminUsersScreen() {
       )}
       {dialog?.kind === 'remove' && (
         <RemoveUserDialog user={dialog.user} onClose={closeDialog} report={report} />
+      )}
+      {dialog?.kind === 'take-over' && (
+        <TakeOverDialog user={dialog.user} onClose={closeDialog} report={report} />
       )}
     </section>
   );

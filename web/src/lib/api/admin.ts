@@ -3,6 +3,7 @@ import {
   adminRetentionRunSchema,
   adminRetentionSchema,
   adminRemoveResponseSchema,
+  adminTakeOverResponseSchema,
   adminUserResponseSchema,
   adminUsersResponseSchema,
   API_ROUTES,
@@ -15,6 +16,7 @@ import type {
   AdminRemoveResponse,
   AdminRetention,
   AdminRetentionRun,
+  AdminTakeOverResponse,
   AdminUser,
   AuditPage,
   AuditQuery,
@@ -64,6 +66,12 @@ export async function removeUser(
 ): Promise<AdminRemoveResponse> {
   const path = routeUrl(API_ROUTES.adminUserRemove, { username });
   return expectAnswer(await postJson(path, { images }), adminRemoveResponseSchema);
+}
+
+/** A retired user's images become the signed-in admin's; the emptied account goes. */
+export async function takeOverImages(username: string): Promise<AdminTakeOverResponse> {
+  const path = routeUrl(API_ROUTES.adminUserTakeOver, { username });
+  return expectAnswer(await postJson(path), adminTakeOverResponseSchema);
 }
 
 /** The query string of an audit page: only the filters given. */

@@ -1,0 +1,61 @@
+import { ADMIN_TEXTS } from '@tessera/contract';
+import type { AdminUser } from '@tessera/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { Dialog } from '../../components/gallery/dialog';
+import { takeOverImages } from '../../lib/api/admin';
+import { DialogFooter } from './dialog-footer';
+import { readUsersAgain } from './users-query';
+import type { Report } from './users-query';
+
+const T = ADMIN_TEXTS;
+
+/** Taking over a retired user's images names what they are before the admin confirms. */
+export function TakeOverDialog({
+  user,
+  onClose,
+  report,
+}: {
+  user: AdminUser;
+  onClose: () => void;
+  report: Report;
+}) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const takeOver = useMutation({
+    mutationFn: () => takeOverImages(user.username),
+    onMutate: () => setError(null),
+    onSuccess: (answer) => {
+      readUsersAgain(queryClient);
+      // The admin's own galleries have new images: every cached list of theirs is stale.
+      void queryClient.invalidateQueries();
+      report.setError(null);
+      report.setNotice(T.takenOver(answer.username, answer.ldImages, answer.hdImages));
+      report.setDialog(null);
+    },
+    onError: (failure) => setError(failure.message),
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!takeOver.isPending) takeOver.mutate();
+  }
+
+  return (
+    <Dialog title={T.takeOverTitle(user.username)} onClose={onClose} className="admin-dialog">
+      <form className="admin-form" onSubmit={submit}>
+        <p className="admin-notice">
+          {T.removeCounts(user.ldImages, user.hdImages, user.storageBytes)}
+        </p>
+        <p>{T.takeOverNote}</p>
+        <DialogFooter
+          error={error}
+          pending={takeOver.isPending}
+          action={T.takeOverConfirm}
+          onCancel={onClose}
+        />
+      </form>
+    </Dialog>
+  );
+}
