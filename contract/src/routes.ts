@@ -99,6 +99,8 @@ export const API_ROUTES = {
   adminUserRemove: '/api/admin/users/:username/remove',
   /** GET auditQuerySchema → auditPageSchema: newest first. */
   adminAudit: '/api/admin/audit',
+  /** GET → adminUsageSchema: images made per day and per user, the queue, the engines' state. */
+  adminUsage: '/api/admin/usage',
 } as const;
 
 export type ApiRoute = (typeof API_ROUTES)[keyof typeof API_ROUTES];

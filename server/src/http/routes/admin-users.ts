@@ -10,12 +10,15 @@ import {
 } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, AuditLog } from '../../services/audit.js';
+import type { UsageService } from '../../services/usage.js';
 import { ProvisioningError, UserError, type UserService } from '../../services/users.js';
 import { ownerOf } from '../session.js';
 
 export interface AdminApi {
   users: UserService;
   audit: Pick<AuditLog, 'list'>;
+  /** Usage at a glance (issue 29, part 6). */
+  usage: Pick<UsageService, 'glance'>;
 }
 
 /** The HTTP status of each refusal of an account change; any other is a 400. */
@@ -34,7 +37,7 @@ interface Params {
  * The administrator's API (issue 29; shapes in contract/admin.ts). The guard is this plugin's own
  * hook, so it covers every route registered here: 401 without a session, 403 for a member.
  */
-export const adminRoutes: FastifyPluginAsync<AdminApi> = async (app, { users, audit }) => {
+export const adminRoutes: FastifyPluginAsync<AdminApi> = async (app, { users, audit, usage }) => {
   app.addHook('preHandler', app.requireUser);
   app.addHook('preHandler', app.requireAdmin);
 
@@ -122,4 +125,6 @@ export const adminRoutes: FastifyPluginAsync<AdminApi> = async (app, { users, au
     if (!query.success) return invalid(reply);
     return audit.list(query.data);
   });
+
+  app.get(API_ROUTES.adminUsage, () => usage.glance());
 };
