@@ -28,9 +28,15 @@ beforeEach(async () => {
 });
 afterEach(() => store.close());
 
+function idOf(owner: string): number {
+  const id = owners[owner];
+  if (id === undefined) throw new Error(`no owner ${owner}`);
+  return id;
+}
+
 async function image(owner: string, kind: 'ld' | 'hd', createdAt: string) {
   return images.insert({
-    ownerId: owners[owner]!,
+    ownerId: idOf(owner),
     kind,
     filename: `image-${(made += 1)}.png`,
     sourceImageId: null,
@@ -147,7 +153,7 @@ describe('the queue now and the engines', () => {
     const tick = () => new Date((clock += 1000));
     for (const publicId of ['a', 'b', 'c'])
       await queue.enqueue(
-        { publicId, ownerId: owners.ann!, kind: 'hd', params: HD_PARAMS, maxAttempts: 3 },
+        { publicId, ownerId: idOf('ann'), kind: 'hd', params: HD_PARAMS, maxAttempts: 3 },
         tick(),
       );
     await queue.claim('hd', tick());

@@ -29,7 +29,7 @@ export class UsageService {
   async glance(): Promise<AdminUsage> {
     const days = usageDayRange(this.sources.now?.() ?? new Date());
     const [counts, live, engines] = await Promise.all([
-      this.sources.images.between(days[0]!, days[days.length - 1]!),
+      this.sources.images.between(days[0] ?? '', days.at(-1) ?? ''),
       this.sources.jobs.live(),
       this.engines(),
     ]);
