@@ -1,6 +1,7 @@
 import {
   adminPasswordResponseSchema,
   adminRemoveResponseSchema,
+  adminUsageSchema,
   adminUserResponseSchema,
   adminUsersResponseSchema,
   API_ROUTES,
@@ -11,6 +12,7 @@ import type {
   AdminCreateUserRequest,
   AdminPasswordResponse,
   AdminRemoveResponse,
+  AdminUsage,
   AdminUser,
   AuditPage,
   AuditQuery,
@@ -74,4 +76,9 @@ export function auditSearch(query: AuditQuery): string {
 
 export function fetchAuditPage(query: AuditQuery): Promise<AuditPage> {
   return getJson(`${API_ROUTES.adminAudit}${auditSearch(query)}`, auditPageSchema);
+}
+
+/** Usage at a glance (issue 29, part 6): images per day and user, the queue, the engines. */
+export function fetchAdminUsage(): Promise<AdminUsage> {
+  return getJson(API_ROUTES.adminUsage, adminUsageSchema);
 }
