@@ -346,7 +346,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     const violations = await recordCspViolations(page);
     await signIn(page, 'admin', server.adminPassword);
     await openScreen(page, T.navLabel);
-    await page.locator('tbody tr').first().waitFor();
+    await page.locator('tr[data-username]').first().waitFor();
     await page.getByRole('button', { name: T.createUser }).click();
     await page.getByRole('dialog', { name: T.createTitle }).waitFor();
     await page.keyboard.press('Escape');

@@ -35,6 +35,8 @@ export default defineConfig({
             { name: 'three', test: /node_modules[\\/]three[\\/]/ },
             // Only the reference preparation step uses ml-matrix, loaded when it opens.
             { name: 'matrix', test: /node_modules[\\/](ml-[^\\/]+|is-any-array)[\\/]/ },
+            // Only the admin screens draw charts (issue 29, part 6): members never load Chart.js.
+            { name: 'charts', test: /node_modules[\\/](chart\.js|@kurkle)[\\/]/ },
             // zod's settings ride with zod: a shared chunk of the contract builds its schemas when it
             // is evaluated, which is before the entry's own body runs.
             { name: 'vendor', test: /node_modules[\\/]|[\\/]zod-without-eval\.ts$/ },

@@ -13,6 +13,7 @@ import {
   auditQuerySchema,
 } from './admin.js';
 import { adminRetentionRunSchema, adminRetentionSchema } from './admin-retention.js';
+import { adminUsageSchema } from './admin-usage.js';
 import {
   BAD_REQUEST,
   JSON_BODY,
@@ -125,5 +126,13 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       200: json(adminRetentionRunSchema, 'What was removed and the space freed.'),
       409: refusal('There is no retention policy (HD_RETENTION_DAYS).'),
     },
+  },
+  {
+    method: 'GET',
+    path: API_ROUTES.adminUsage,
+    tag: 'Admin',
+    summary: 'Usage at a glance: images per UTC day and user (30 days), the queue now, the engines',
+    auth: 'admin',
+    responses: { 200: json(adminUsageSchema, 'The figures of the charts.') },
   },
 ];

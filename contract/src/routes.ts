@@ -109,6 +109,8 @@ export const API_ROUTES = {
   adminRetention: '/api/admin/retention',
   /** POST → adminRetentionRunSchema: runs the policy now; 409 RETENTION_OFF without one. */
   adminRetentionRun: '/api/admin/retention/run',
+  /** GET → adminUsageSchema: images made per day and per user, the queue, the engines' state. */
+  adminUsage: '/api/admin/usage',
 } as const;
 
 export type ApiRoute = (typeof API_ROUTES)[keyof typeof API_ROUTES];

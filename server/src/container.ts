@@ -36,12 +36,15 @@ import { RecoveryService } from './services/recovery.js';
 import { systemTimers, type Timers } from './runtime/timers.js';
 import { ReferenceService } from './services/references.js';
 import { TagService } from './services/tags.js';
+import { UsageService } from './services/usage.js';
 import { AuditLog } from './services/audit.js';
 import type { HdRetentionService } from './services/hd-retention.js';
 import type { HdRetentionSchedule } from './services/hd-retention-schedule.js';
 import type { UserProvisioning } from './services/user-provisioning.js';
 import type { UserService } from './services/users.js';
 import { createAuditRepository } from './store/audit.js';
+import { createDailyImagesRepository } from './store/daily-images.js';
+import { createJobCountsRepository } from './store/job-counts.js';
 import { DEFAULT_ZIP_LIMITS, ZipDownloads } from './services/zip-downloads.js';
 import { createCredentialChangeRepository } from './store/credential-changes.js';
 import { databaseDialect, openDatabase, type Db } from './store/database.js';
@@ -91,6 +94,8 @@ export interface Container {
   userAdmin: UserService;
   /** Who did what (issue 29, part 5): recorded by the services, listed by the admin API. */
   audit: AuditLog;
+  /** Usage at a glance (issue 29, part 6): the admin screen's charts. */
+  usage: UsageService;
   images: ImageService;
   tags: TagService;
   generation: GenerationService;
@@ -246,6 +251,11 @@ export async function buildContainer(
     ),
     userAdmin: admin.userAdmin,
     audit,
+    usage: new UsageService({
+      images: createDailyImagesRepository(db),
+      jobs: createJobCountsRepository(db),
+      ...(engine.health && { engineHealth: engine.health.bind(engine) }),
+    }),
     images,
     tags: new TagService(createTagRepository(db), imageRepo),
     generation,

@@ -37,6 +37,7 @@ export function httpTestDependencies(
       users: strictFake('users'),
       audit: strictFake('audit'),
       retention: strictFake('retention'),
+      usage: strictFake('usage'),
     },
     ...overrides,
   };

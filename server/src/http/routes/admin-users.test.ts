@@ -1,6 +1,7 @@
 import {
   ADMIN_API_PREFIX,
   API_ROUTES,
+  adminUsageSchema,
   adminUsersResponseSchema,
   auditPageSchema,
   errorText,
@@ -16,9 +17,13 @@ import { MemoryLoginGuard } from '../../services/login-guard.js';
 import path from 'node:path';
 import { LocalFileStore } from '../../files/local-file-store.js';
 import { ImageTakeOver } from '../../services/take-over.js';
+import { UsageService } from '../../services/usage.js';
 import { UserService } from '../../services/users.js';
 import { createTakeOverRepository } from '../../store/take-over.js';
 import { createAuditRepository } from '../../store/audit.js';
+import { createDailyImagesRepository } from '../../store/daily-images.js';
+import { createImageRepository } from '../../store/images.js';
+import { createJobCountsRepository } from '../../store/job-counts.js';
 import { createSessionRepository } from '../../store/sessions.js';
 import { createUserUsageReader } from '../../store/user-usage.js';
 import { createUserRepository } from '../../store/users.js';
@@ -37,6 +42,8 @@ import { SESSION_COOKIE } from '../session.js';
 let store: TestStore;
 let app: FastifyInstance;
 let users: UserService;
+/** The usage charts' "today" (a fixed clock: the range does not move during the test). */
+const USAGE_NOW = new Date('2026-05-20T12:00:00.000Z');
 /** Every route the app registered under /api/admin, as Fastify's onRoute hook told them. */
 const adminRoutes: { method: string; url: string }[] = [];
 
@@ -80,6 +87,11 @@ beforeAll(async () => {
           silentLogger,
           audit,
         ),
+        usage: new UsageService({
+          images: createDailyImagesRepository(store.db),
+          jobs: createJobCountsRepository(store.db),
+          now: () => USAGE_NOW,
+        }),
       },
       onRoute: (route) => {
         if (!route.url.startsWith(ADMIN_API_PREFIX)) return;
@@ -160,6 +172,34 @@ describe('the admin API', () => {
     ]);
     expect(listed.find((u) => u.username === 'root')?.lastSeenAt).not.toBeNull();
     expect(listed[0]).toMatchObject({ ldImages: 0, hdImages: 0, storageBytes: 0, queuedJobs: 0 });
+  });
+
+  it('answers usage at a glance: images per day and user, the queue, the engine', async () => {
+    // A user of this test alone: the other tests count mia's and max's images.
+    const ula = await createUserRepository(store.db).create('ula', 'hash-of-ula');
+    await createImageRepository(store.db).insert({
+      ownerId: ula.id,
+      kind: 'ld',
+      filename: 'usage.png',
+      sourceImageId: null,
+      width: 64,
+      height: 64,
+      bytes: 100,
+      metadata: {},
+      createdAt: '2026-05-19T23:30:00.000Z',
+    });
+    const res = await admin('GET', API_ROUTES.adminUsage);
+    expect(res.statusCode).toBe(200);
+    const usage = adminUsageSchema.parse(res.json());
+    expect(usage.days.at(-1)?.day).toBe('2026-05-20');
+    expect(usage.days.find((d) => d.day === '2026-05-19')).toMatchObject({
+      ldImages: 1,
+      hdImages: 0,
+      byUser: [1],
+    });
+    expect(usage.topUsers).toEqual(['ula']);
+    expect(usage.queue.every((q) => q.queued === 0 && q.running === 0)).toBe(true);
+    expect(usage.engines).toEqual([{ engine: 'builtin', label: null, state: 'up' }]);
   });
 
   it('creates a user with a generated password, answered once, that signs in', async () => {

@@ -10,6 +10,7 @@ import {
 } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, AuditLog } from '../../services/audit.js';
+import type { UsageService } from '../../services/usage.js';
 import { ProvisioningError, UserError, type UserService } from '../../services/users.js';
 import { ownerOf } from '../session.js';
 import { adminRetentionRoutes, type AdminRetentionApi } from './admin-retention.js';
@@ -18,6 +19,8 @@ export interface AdminApi {
   users: UserService;
   audit: Pick<AuditLog, 'list'>;
   retention: AdminRetentionApi;
+  /** Usage at a glance (issue 29, part 6). */
+  usage: Pick<UsageService, 'glance'>;
 }
 
 /** The HTTP status of each refusal of an account change; any other is a 400. */
@@ -40,7 +43,7 @@ interface Params {
  */
 export const adminRoutes: FastifyPluginAsync<AdminApi> = async (
   app,
-  { users, audit, retention },
+  { users, audit, retention, usage },
 ) => {
   app.addHook('preHandler', app.requireUser);
   app.addHook('preHandler', app.requireAdmin);
@@ -137,4 +140,6 @@ export const adminRoutes: FastifyPluginAsync<AdminApi> = async (
     if (!query.success) return invalid(reply);
     return audit.list(query.data);
   });
+
+  app.get(API_ROUTES.adminUsage, () => usage.glance());
 };

@@ -1,12 +1,13 @@
 import { ADMIN_TEXTS, formatAdminDate, formatStorage } from '@tessera/contract';
 import type { AdminUser } from '@tessera/contract';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { fetchAdminUsers } from '../../lib/api/admin';
 import { AdminTabs } from './admin-tabs';
 import { CreateUserDialog, PasswordShownDialog, ResetPasswordDialog } from './password-dialogs';
 import { RemoveUserDialog } from './remove-user-dialog';
 import { TakeOverDialog } from './take-over-dialog';
+import { UsageGlance, ADMIN_USAGE_QUERY_KEY } from './usage-glance';
 import { UserRowActions } from './user-row-actions';
 import { ADMIN_USERS_QUERY_KEY } from './users-query';
 import type { Report, UserDialog } from './users-query';
@@ -19,6 +20,7 @@ const T = ADMIN_TEXTS;
  */
 export function AdminUsersScreen() {
   const users = useQuery({ queryKey: ADMIN_USERS_QUERY_KEY, queryFn: fetchAdminUsers });
+  const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<UserDialog | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -40,7 +42,10 @@ export function AdminUsersScreen() {
             type="button"
             className="button"
             disabled={users.isFetching}
-            onClick={() => void users.refetch()}
+            onClick={() => {
+              void users.refetch();
+              void queryClient.invalidateQueries({ queryKey: ADMIN_USAGE_QUERY_KEY });
+            }}
           >
             {T.refresh}
           </button>
@@ -69,6 +74,7 @@ export function AdminUsersScreen() {
           {T.usersLoadError} {users.error.message}
         </p>
       )}
+      <UsageGlance />
       {users.data && <UsersTable users={users.data} report={report} />}
 
       {dialog?.kind === 'create' && <CreateUserDialog onClose={closeDialog} report={report} />}

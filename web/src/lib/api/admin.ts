@@ -4,6 +4,7 @@ import {
   adminRetentionSchema,
   adminRemoveResponseSchema,
   adminTakeOverResponseSchema,
+  adminUsageSchema,
   adminUserResponseSchema,
   adminUsersResponseSchema,
   API_ROUTES,
@@ -17,6 +18,7 @@ import type {
   AdminRetention,
   AdminRetentionRun,
   AdminTakeOverResponse,
+  AdminUsage,
   AdminUser,
   AuditPage,
   AuditQuery,
@@ -96,4 +98,9 @@ export function fetchRetention(): Promise<AdminRetention> {
 /** Runs the policy now: removes what the dry run lists at this instant. */
 export async function runRetention(): Promise<AdminRetentionRun> {
   return expectAnswer(await postJson(API_ROUTES.adminRetentionRun), adminRetentionRunSchema);
+}
+
+/** Usage at a glance (issue 29, part 6): images per day and user, the queue, the engines. */
+export function fetchAdminUsage(): Promise<AdminUsage> {
+  return getJson(API_ROUTES.adminUsage, adminUsageSchema);
 }

@@ -1,0 +1,123 @@
+import { formatUsageCount, formatUsageDay, USAGE_TEXTS } from '@tessera/contract';
+import type { AdminUsage } from '@tessera/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, type ReactNode } from 'react';
+import { fetchAdminUsage } from '../../lib/api/admin';
+import { BarChart } from './bar-chart';
+import { engineName, usageCharts } from './usage-charts';
+
+const T = USAGE_TEXTS;
+export const ADMIN_USAGE_QUERY_KEY = ['admin', 'usage'] as const;
+
+/**
+ * Usage at a glance (issue 29, part 6), at the top of the users screen: images made per day and
+ * per user over the last 30 days, the queue now and the engines' state, as small charts. Each
+ * chart's figures are also a table, for screen readers (visually hidden).
+ */
+export function UsageGlance() {
+  const usage = useQuery({ queryKey: ADMIN_USAGE_QUERY_KEY, queryFn: fetchAdminUsage });
+  const charts = useMemo(() => usage.data && usageCharts(usage.data), [usage.data]);
+
+  return (
+    <section className="usage" aria-labelledby="usage-title">
+      <h2 id="usage-title" className="usage-title">
+        {T.title}
+      </h2>
+      <p className="screen-text">{T.intro}</p>
+      {usage.isError && (
+        <p className="admin-alert" role="alert">
+          {T.loadError} {usage.error.message}
+        </p>
+      )}
+      {usage.data && charts && (
+        <div className="usage-grid">
+          <UsageFigure id="usage-images" title={T.imagesTitle}>
+            <BarChart data={charts.images} label={T.imagesTitle} />
+            <FiguresTable
+              title={T.imagesTitle}
+              head={[T.day, T.ld, T.hd]}
+              rows={usage.data.days.map((d) => [formatUsageDay(d.day), d.ldImages, d.hdImages])}
+            />
+          </UsageFigure>
+          <UsageFigure id="usage-users" title={T.usersTitle}>
+            <BarChart data={charts.users} label={T.usersTitle} />
+            <FiguresTable title={T.usersTitle} {...userFigures(usage.data)} />
+          </UsageFigure>
+          <UsageFigure id="usage-queue" title={T.queueTitle}>
+            <BarChart data={charts.queue} label={T.queueTitle} />
+            <FiguresTable
+              title={T.queueTitle}
+              head={[T.kind, T.queued, T.running]}
+              rows={usage.data.queue.map((q) => [T.kinds[q.kind], q.queued, q.running])}
+            />
+          </UsageFigure>
+          <UsageFigure id="usage-engines" title={T.enginesTitle}>
+            <BarChart data={charts.engines} label={T.enginesTitle} />
+            <ul className="usage-engines" aria-label={T.enginesTitle}>
+              {usage.data.engines.map((engine, index) => (
+                <li key={`${engine.label ?? engine.engine}-${index}`}>
+                  <span className={`usage-state-dot is-${engine.state}`} aria-hidden="true" />
+                  {engineName(engine)}: {T.states[engine.state]}
+                </li>
+              ))}
+            </ul>
+          </UsageFigure>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function UsageFigure({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <figure className="usage-figure" aria-labelledby={id}>
+      <figcaption id={id} className="usage-caption">
+        {title}
+      </figcaption>
+      {children}
+    </figure>
+  );
+}
+
+/** A chart's figures as a table: hidden from sight, read by screen readers (and the tests). */
+function FiguresTable({
+  title,
+  head,
+  rows,
+}: {
+  title: string;
+  head: string[];
+  rows: (string | number)[][];
+}) {
+  return (
+    <table className="usage-figures">
+      <caption>{title}</caption>
+      <thead>
+        <tr>
+          {head.map((cell) => (
+            <th key={cell} scope="col">
+              {cell}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([first, ...rest]) => (
+          <tr key={String(first)}>
+            <th scope="row">{first}</th>
+            {rest.map((cell, i) => (
+              <td key={i}>{typeof cell === 'number' ? formatUsageCount(cell) : cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function userFigures(usage: AdminUsage): { head: string[]; rows: (string | number)[][] } {
+  return {
+    head: [T.day, ...usage.topUsers, T.others],
+    rows: usage.days.map((d) => [formatUsageDay(d.day), ...d.byUser, d.others]),
+  };
+}
