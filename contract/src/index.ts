@@ -1,6 +1,7 @@
 // The contract: every rule the server and the web app both apply, written once.
 export * from './admin.js';
 export * from './admin-texts.js';
+export * from './quotas.js';
 export * from './constants.js';
 export * from './dates.js';
 export * from './detail.js';

@@ -29,6 +29,10 @@ export const API_ROUTES = {
   /** GET: the user's uploaded references, newest first (inputsResponseSchema). */
   inputs: '/api/query/inputs',
 
+  // Beyond the spec: the user's own storage and quota, for the sidebar (issue 29, part 3).
+  /** GET → storageUsageSchema. */
+  storageUsage: '/api/query/storage-usage',
+
   // Beyond the spec: the HD queue page (/upscale).
   /** GET: the user's HD jobs and whether their queue is paused (hdJobsResponseSchema). */
   hdJobs: '/api/query/hd-jobs',
@@ -97,6 +101,10 @@ export const API_ROUTES = {
   adminUserEnable: '/api/admin/users/:username/enable',
   /** POST adminRemoveRequestSchema → adminRemoveResponseSchema. */
   adminUserRemove: '/api/admin/users/:username/remove',
+  /** GET → quotaDefaultsResponseSchema; PUT quotaDefaultsSchema → the same (issue 29, part 3). */
+  adminQuotaDefaults: '/api/admin/quotas',
+  /** PUT userQuotasSchema → adminUserResponseSchema: each null follows the default. */
+  adminUserQuotas: '/api/admin/users/:username/quotas',
   /** GET auditQuerySchema → auditPageSchema: newest first. */
   adminAudit: '/api/admin/audit',
 } as const;
@@ -127,6 +135,8 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.adminUserDisable },
   { method: 'POST', path: API_ROUTES.adminUserEnable },
   { method: 'POST', path: API_ROUTES.adminUserRemove },
+  { method: 'PUT', path: API_ROUTES.adminQuotaDefaults },
+  { method: 'PUT', path: API_ROUTES.adminUserQuotas },
 ] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
 
 /**

@@ -48,6 +48,8 @@ import { AuditLog } from './services/audit.js';
 import { ownerFilesIn } from './services/owner-files.js';
 import { createAuditRepository } from './store/audit.js';
 import { createUserUsageReader } from './store/user-usage.js';
+import { createQuotaRepository } from './store/quotas.js';
+import { QuotaService } from './services/quotas.js';
 import { DEFAULT_ZIP_LIMITS, ZipDownloads } from './services/zip-downloads.js';
 import { createCredentialChangeRepository } from './store/credential-changes.js';
 import { databaseDialect, openDatabase, type Db } from './store/database.js';
@@ -95,6 +97,8 @@ export interface Container {
   provisioning: UserProvisioning;
   auth: AuthService;
   userAdmin: UserService;
+  /** Per-user quotas (issue 29, part 3): the defaults, each user's own, the storage check. */
+  quotas: QuotaService;
   /** Who did what (issue 29, part 5): recorded by the services, listed by the admin API. */
   audit: AuditLog;
   images: ImageService;
@@ -134,6 +138,15 @@ export async function buildContainer(
   const sessions = createSessionRepository(db);
   const audit = new AuditLog(createAuditRepository(db), log);
   const imageRepo = createImageRepository(db);
+  const quotas = new QuotaService(
+    createQuotaRepository(db),
+    {
+      storageBytes: config.storageQuotaBytes ?? null,
+      queuedPreviews: config.maxQueuedPerUser.preview,
+      queuedHd: config.maxQueuedPerUser.hd,
+    },
+    audit,
+  );
   const holder = newLeaseHolder();
   const jobQueue = createJobQueue(db, {
     lease: { holder, ms: config.jobLeaseMs },
@@ -174,7 +187,7 @@ export async function buildContainer(
     },
   });
   const hdStatus = new HdStatusRelay();
-  const hd = new HdService(imageRepo, files, jobQueue, jobs, hdStatus, engine, log);
+  const hd = new HdService(imageRepo, files, jobQueue, jobs, hdStatus, engine, log, quotas);
   const references = new ReferenceService(imageRepo, files, createReferenceRepository(db), log);
   const generation = new GenerationService(
     imageRepo,
@@ -184,6 +197,7 @@ export async function buildContainer(
     jobs,
     engine,
     log,
+    quotas,
   );
   jobs.onChange(hd.announce);
   if (overrides.onJobChange) jobs.onChange(overrides.onJobChange);
@@ -261,6 +275,7 @@ export async function buildContainer(
       createUserUsageReader(db),
     ),
     audit,
+    quotas,
     images,
     tags: new TagService(createTagRepository(db), imageRepo),
     generation,

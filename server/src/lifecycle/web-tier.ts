@@ -93,7 +93,7 @@ export async function startWebTier(
     materialPackages: c.materialPackages,
     printFiles: c.printFiles,
     referenceAnalysis: c.referenceAnalysis,
-    admin: { users: c.userAdmin, audit: c.audit },
+    admin: { users: c.userAdmin, audit: c.audit, quotas: c.quotas },
     ...(config.publicOrigin !== undefined && { publicOrigin: config.publicOrigin }),
     ...(config.httpsOnly && { httpsOnly: true }),
     ...(trustProxy && { trustProxy }),

@@ -33,7 +33,7 @@ export function httpTestDependencies(
     materialPackages: strictFake('materialPackages'),
     printFiles: strictFake('printFiles'),
     referenceAnalysis: strictFake('referenceAnalysis'),
-    admin: { users: strictFake('users'), audit: strictFake('audit') },
+    admin: { users: strictFake('users'), audit: strictFake('audit'), quotas: strictFake('quotas') },
     ...overrides,
   };
 }

@@ -6,16 +6,21 @@ import {
   API_ROUTES,
   auditQuerySchema,
   errorText,
+  quotaDefaultsSchema,
+  userQuotasSchema,
   type ServerErrorCode,
 } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, AuditLog } from '../../services/audit.js';
+import type { QuotaService } from '../../services/quotas.js';
 import { ProvisioningError, UserError, type UserService } from '../../services/users.js';
 import { ownerOf } from '../session.js';
 
 export interface AdminApi {
   users: UserService;
   audit: Pick<AuditLog, 'list'>;
+  /** Quotas (issue 29, part 3); `usage` also answers a member's own (routes/storage-usage.ts). */
+  quotas: Pick<QuotaService, 'defaults' | 'setDefaults' | 'setForUser' | 'usage'>;
 }
 
 /** The HTTP status of each refusal of an account change; any other is a 400. */
@@ -34,7 +39,7 @@ interface Params {
  * The administrator's API (issue 29; shapes in contract/admin.ts). The guard is this plugin's own
  * hook, so it covers every route registered here: 401 without a session, 403 for a member.
  */
-export const adminRoutes: FastifyPluginAsync<AdminApi> = async (app, { users, audit }) => {
+export const adminRoutes: FastifyPluginAsync<AdminApi> = async (app, { users, audit, quotas }) => {
   app.addHook('preHandler', app.requireUser);
   app.addHook('preHandler', app.requireAdmin);
 
@@ -115,6 +120,24 @@ export const adminRoutes: FastifyPluginAsync<AdminApi> = async (app, { users, au
     if (!body.success) return invalid(reply);
     const { username } = request.params;
     return answer(request, reply, () => users.remove(username, actor(request), body.data.images));
+  });
+
+  app.get(API_ROUTES.adminQuotaDefaults, async () => ({ defaults: await quotas.defaults() }));
+
+  app.put(API_ROUTES.adminQuotaDefaults, async (request, reply) => {
+    const body = quotaDefaultsSchema.safeParse(request.body);
+    if (!body.success) return reply.status(400).send({ error: errorText('QUOTA_INVALID') });
+    return { defaults: await quotas.setDefaults(body.data, actor(request)) };
+  });
+
+  app.put<{ Params: Params }>(API_ROUTES.adminUserQuotas, async (request, reply) => {
+    const body = userQuotasSchema.safeParse(request.body);
+    if (!body.success) return reply.status(400).send({ error: errorText('QUOTA_INVALID') });
+    const { username } = request.params;
+    return answer(request, reply, async () => {
+      await quotas.setForUser(username, body.data, actor(request));
+      return { user: await users.view(username) };
+    });
   });
 
   app.get(API_ROUTES.adminAudit, async (request, reply) => {
