@@ -11,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../services/audit.js';
 import { AuthService } from '../../services/auth.js';
 import { MemoryLoginGuard } from '../../services/login-guard.js';
+import { QuotaService } from '../../services/quotas.js';
 import { UserService } from '../../services/users.js';
 import { createAuditRepository } from '../../store/audit.js';
+import { createQuotaRepository } from '../../store/quotas.js';
 import { createSessionRepository } from '../../store/sessions.js';
 import { createUserUsageReader } from '../../store/user-usage.js';
 import { createUserRepository } from '../../store/users.js';
@@ -25,6 +27,8 @@ import {
 import { httpTestDependencies } from '../../testing/http-app.js';
 import { buildHttpApp } from '../app.js';
 import { SESSION_COOKIE } from '../session.js';
+
+const CONFIGURED_QUOTAS = { storageBytes: null, queuedPreviews: 20, queuedHd: 50 };
 
 // The admin API on a real SQLite database with the real user service, audit trail and sessions.
 
@@ -60,7 +64,11 @@ beforeAll(async () => {
   app = await buildHttpApp(
     httpTestDependencies(store, {
       auth,
-      admin: { users, audit },
+      admin: {
+        users,
+        audit,
+        quotas: new QuotaService(createQuotaRepository(store.db), CONFIGURED_QUOTAS, audit),
+      },
       onRoute: (route) => {
         if (!route.url.startsWith(ADMIN_API_PREFIX)) return;
         const methods = Array.isArray(route.method) ? route.method : [route.method];
