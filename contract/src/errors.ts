@@ -3,7 +3,7 @@
 // and the tests, so a text can be reworded without hunting for its copies.
 import { MAX_COMMAND_BYTES } from './constants.js';
 import { MATERIAL_HEIGHT_STRENGTH_RANGE } from './material-maps.js';
-import { bytesToGb } from './quotas.js';
+import { formatQuotaBytes } from './quotas.js';
 import { REFERENCE_ERROR_TEXTS } from './reference-analysis.js';
 import { TEXTS } from './texts.js';
 
@@ -78,7 +78,7 @@ const TEXTS_BY_CODE = {
 
   /** An upload, a preview or an HD order past the user's storage quota (issue 29, part 3). */
   STORAGE_QUOTA_EXCEEDED: (quotaBytes: number) =>
-    `Your storage quota of ${bytesToGb(quotaBytes)} GB is full. Delete some images or ask an administrator for more space.`,
+    `Your storage quota of ${formatQuotaBytes(quotaBytes)} is full. Delete some images or ask an administrator for more space.`,
 
   // HD orders and the HD queue
   /** An HD or material-maps order names an image the user does not have. */

@@ -68,9 +68,35 @@ export function gbToBytes(typed: string): number | undefined {
   return bytes <= STORAGE_QUOTA_MAX_BYTES ? bytes : undefined;
 }
 
-const GB = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 2 });
+const GB_FIELD = new Intl.NumberFormat('es-ES', {
+  maximumFractionDigits: 9,
+  useGrouping: false,
+});
 
-/** Bytes as decimal GB, es-ES, for the quota fields and the sidebar: 0,5, 1,25, 5. */
+/** Bytes as decimal GB for a quota field, es-ES and exact: 5, 0,5, 0,000001. */
 export function bytesToGb(bytes: number): string {
-  return GB.format(bytes / BYTES_PER_GB);
+  return GB_FIELD.format(bytes / BYTES_PER_GB);
 }
+
+const AMOUNT = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 1 });
+const DECIMAL_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
+
+/** Bytes in decimal units (1000 steps, as quotas are set), es-ES: 850 KB, 1,2 GB, 5 GB. */
+export function formatQuotaBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < DECIMAL_UNITS.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${AMOUNT.format(value)} ${DECIMAL_UNITS[unit]}`;
+}
+
+/** The sidebar's storage meter (Spanish, as the app's own texts). */
+export const STORAGE_TEXTS = {
+  label: 'Almacenamiento',
+  usedOfQuota: (used: number, quota: number) =>
+    `${formatQuotaBytes(used)} de ${formatQuotaBytes(quota)}`,
+  usedOnly: (used: number) => `${formatQuotaBytes(used)} usados`,
+  warning: 'Almacenamiento casi lleno',
+} as const;
