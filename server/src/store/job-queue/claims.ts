@@ -162,9 +162,9 @@ export function createClaims(
       // Nothing inserted: a live duplicate, or else the owner's queue is full.
       const duplicate = job.dedupeKey && (await findLive(job.ownerId, job.kind, job.dedupeKey));
       if (limit !== undefined && !duplicate) {
-        const { rows } = await sql<{ n: number | string }>`select ${limitOf(job.ownerId)} as n`.execute(
-          db,
-        );
+        const { rows } = await sql<{
+          n: number | string;
+        }>`select ${limitOf(job.ownerId)} as n`.execute(db);
         throw new QueueFullError(Number(rows[0]?.n ?? limit));
       }
       return undefined;
