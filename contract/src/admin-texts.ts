@@ -80,6 +80,7 @@ export const ADMIN_TEXTS = {
   makeAdmin: 'Hacer administrador',
   makeMember: 'Hacer miembro',
   remove: 'Eliminar',
+  quotas: 'Cuotas',
 
   passwordShownTitle: (username: string) => `Contraseña de ${username}`,
   passwordShownNote: 'Cópiala ahora: no se volverá a mostrar.',
@@ -106,6 +107,24 @@ export const ADMIN_TEXTS = {
   takeOverConfirm: 'Hacerse cargo',
   takenOver: (username: string, ld: number, hd: number) =>
     `Ahora tienes ${ld} imágenes LD y ${hd} imágenes HD de ${username}; su cuenta se ha borrado.`,
+
+  defaultQuotas: 'Cuotas por defecto',
+  defaultQuotasSummary: (storage: string, previews: number, hd: number) =>
+    `Por defecto: ${storage} de almacenamiento, ${previews} vistas previas y ${hd} pedidos HD en cola.`,
+  defaultQuotasNote:
+    'Se aplican a quien no tenga cuotas propias. Almacenamiento vacío: sin límite.',
+  userQuotasTitle: (username: string) => `Cuotas de ${username}`,
+  userQuotasNote: 'Un campo vacío sigue el valor por defecto.',
+  quotaStorageLabel: 'Almacenamiento (GB)',
+  quotaPreviewsLabel: 'Vistas previas en cola',
+  quotaHdLabel: 'Pedidos HD en cola',
+  quotaDefaultHint: (value: string) => `Por defecto: ${value}`,
+  noLimit: 'sin límite',
+  save: 'Guardar',
+  defaultsSaved: 'Se han guardado las cuotas por defecto.',
+  quotasSaved: (username: string) => `Se han guardado las cuotas de ${username}.`,
+  storageCell: (used: string, quota: string | null) =>
+    quota === null ? used : `${used} de ${quota}`,
 
   auditTitle: 'Registro de actividad',
   auditIntro: 'Quién hizo qué y cuándo, lo más reciente primero.',

@@ -1,6 +1,7 @@
 // The administrator's API (issue 29): roles, the users overview and its actions, the audit trail.
 // Only admins reach these routes (every other user gets 403); nothing here is shown to members.
 import { z } from 'zod';
+import { userQuotasSchema } from './quotas.js';
 
 /** What a user may do: an admin also administers the studio; a member uses it (SPEC's user). */
 export const USER_ROLES = ['admin', 'member'] as const;
@@ -27,6 +28,8 @@ export const adminUserSchema = z.object({
   storageBytes: z.number().int().nonnegative(),
   /** Jobs of any kind waiting or running now. */
   queuedJobs: z.number().int().nonnegative(),
+  /** The user's own quotas (issue 29, part 3): each null follows the default. */
+  quotas: userQuotasSchema,
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 

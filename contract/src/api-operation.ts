@@ -24,7 +24,7 @@ export interface ApiAnswer {
 }
 
 export interface ApiOperation {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** The Fastify template, as in API_ROUTES (`:name` parameters). */
   path: string;
   /** Groups operations on the reference page. */

@@ -14,6 +14,7 @@ import {
 } from './admin.js';
 import { adminRetentionRunSchema, adminRetentionSchema } from './admin-retention.js';
 import { adminUsageSchema } from './admin-usage.js';
+import { quotaDefaultsResponseSchema, quotaDefaultsSchema, userQuotasSchema } from './quotas.js';
 import {
   BAD_REQUEST,
   JSON_BODY,
@@ -134,5 +135,31 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Usage at a glance: images per UTC day and user (30 days), the queue now, the engines',
     auth: 'admin',
     responses: { 200: json(adminUsageSchema, 'The figures of the charts.') },
+  },
+  {
+    method: 'GET',
+    path: API_ROUTES.adminQuotaDefaults,
+    tag: 'Admin',
+    summary: 'The default quotas: storage, queued previews and queued HD orders',
+    auth: 'admin',
+    responses: { 200: json(quotaDefaultsResponseSchema, 'The defaults.') },
+  },
+  {
+    method: 'PUT',
+    path: API_ROUTES.adminQuotaDefaults,
+    tag: 'Admin',
+    summary: 'Set the default quotas (audited as quota-changed)',
+    auth: 'admin',
+    body: JSON_BODY(quotaDefaultsSchema),
+    responses: { 200: json(quotaDefaultsResponseSchema, 'The defaults now.'), 400: BAD_REQUEST },
+  },
+  {
+    method: 'PUT',
+    path: API_ROUTES.adminUserQuotas,
+    tag: 'Admin',
+    summary: "Set a user's own quotas; each null follows the default",
+    auth: 'admin',
+    body: JSON_BODY(userQuotasSchema),
+    responses: { 200: USER, 400: BAD_REQUEST, 404: UNKNOWN, 409: REFUSED },
   },
 ];

@@ -23,6 +23,7 @@ import {
   themeResponseSchema,
   titleResponseSchema,
 } from './http.js';
+import { storageUsageSchema } from './quotas.js';
 import { API_ROUTES, METRICS_PATH } from './routes.js';
 
 const NO_STORE = { 'cache-control': 'no-store: the answer changes as jobs run.' };
@@ -151,6 +152,14 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Who is signed in',
     auth: 'session',
     responses: { 200: json(sessionResponseSchema, 'The user of the session and their role.') },
+  },
+  {
+    method: 'GET',
+    path: API_ROUTES.storageUsage,
+    tag: 'Session',
+    summary: "The signed-in user's storage use and quota (the sidebar's bar)",
+    auth: 'session',
+    responses: { 200: json(storageUsageSchema, 'Bytes used, and the quota in bytes or null.') },
   },
 
   // Generation (SPEC §7).

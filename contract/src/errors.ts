@@ -3,6 +3,7 @@
 // and the tests, so a text can be reworded without hunting for its copies.
 import { MAX_COMMAND_BYTES } from './constants.js';
 import { MATERIAL_HEIGHT_STRENGTH_RANGE } from './material-maps.js';
+import { formatQuotaBytes } from './quotas.js';
 import { REFERENCE_ERROR_TEXTS } from './reference-analysis.js';
 import { TEXTS } from './texts.js';
 
@@ -61,6 +62,8 @@ const TEXTS_BY_CODE = {
     `'${username}' still has an account: remove them keeping their images before taking them over`,
   TAKE_OVER_NOT_ADMIN: (username: string) =>
     `'${username}' is not an enabled administrator: only one may take over images`,
+  /** A storage, preview or HD quota the admin form sent is not a valid value. */
+  QUOTA_INVALID: 'A quota must be empty (the default) or a whole number within its range',
   ROLE_UNKNOWN: (role: string) => `'${role}' is not a role: use admin or member`,
   RETENTION_OFF: 'There is no HD retention policy: set HD_RETENTION_DAYS to remove old HD files',
   /** The change is saved, but an external broker could not be told (the log says why). */
@@ -77,6 +80,10 @@ const TEXTS_BY_CODE = {
   /** The per-user queue limit (beyond the spec), shown as the failure's text. */
   PREVIEW_QUEUE_FULL: (limit: number) =>
     `You already have ${limit} previews waiting. Wait for them to finish before starting more.`,
+
+  /** An upload, a preview or an HD order past the user's storage quota (issue 29, part 3). */
+  STORAGE_QUOTA_EXCEEDED: (quotaBytes: number) =>
+    `Your storage quota of ${formatQuotaBytes(quotaBytes)} is full. Delete some images or ask an administrator for more space.`,
 
   // HD orders and the HD queue
   /** An HD or material-maps order names an image the user does not have. */

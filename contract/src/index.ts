@@ -4,6 +4,7 @@ export * from './admin-retention.js';
 export * from './admin-texts.js';
 export * from './admin-usage.js';
 export * from './admin-usage-texts.js';
+export * from './quotas.js';
 export * from './constants.js';
 export * from './dates.js';
 export * from './detail.js';

@@ -33,6 +33,10 @@ export const API_ROUTES = {
   /** GET: the user's uploaded references, newest first (inputsResponseSchema). */
   inputs: '/api/query/inputs',
 
+  // Beyond the spec: the user's own storage and quota, for the sidebar (issue 29, part 3).
+  /** GET → storageUsageSchema. */
+  storageUsage: '/api/query/storage-usage',
+
   // Beyond the spec: the HD queue page (/upscale).
   /** GET: the user's HD jobs and whether their queue is paused (hdJobsResponseSchema). */
   hdJobs: '/api/query/hd-jobs',
@@ -103,6 +107,10 @@ export const API_ROUTES = {
   adminUserRemove: '/api/admin/users/:username/remove',
   /** POST → adminTakeOverResponseSchema: a retired user's images become the admin's. */
   adminUserTakeOver: '/api/admin/users/:username/take-over',
+  /** GET → quotaDefaultsResponseSchema; PUT quotaDefaultsSchema → the same (issue 29, part 3). */
+  adminQuotaDefaults: '/api/admin/quotas',
+  /** PUT userQuotasSchema → adminUserResponseSchema: each null follows the default. */
+  adminUserQuotas: '/api/admin/users/:username/quotas',
   /** GET auditQuerySchema → auditPageSchema: newest first. */
   adminAudit: '/api/admin/audit',
   /** GET → adminRetentionSchema: the HD retention policy, its dry run now, the daily runs. */
@@ -140,6 +148,8 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.adminUserEnable },
   { method: 'POST', path: API_ROUTES.adminUserRemove },
   { method: 'POST', path: API_ROUTES.adminUserTakeOver },
+  { method: 'PUT', path: API_ROUTES.adminQuotaDefaults },
+  { method: 'PUT', path: API_ROUTES.adminUserQuotas },
 ] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
 
 /**

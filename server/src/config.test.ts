@@ -17,6 +17,14 @@ describe('loadConfig', () => {
     expect(config.externalBroker).toBeUndefined();
   });
 
+  it('takes the default storage quota in decimal GB, fractions too; unset is no limit', () => {
+    expect(loadConfig({}).storageQuotaBytes).toBeUndefined();
+    expect(loadConfig({ STORAGE_QUOTA_GB: '0.5' }).storageQuotaBytes).toBe(500_000_000);
+    expect(loadConfig({ STORAGE_QUOTA_GB: '5' }).storageQuotaBytes).toBe(5_000_000_000);
+    expect(() => loadConfig({ STORAGE_QUOTA_GB: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ STORAGE_QUOTA_GB: 'lots' })).toThrow(/STORAGE_QUOTA_GB/);
+  });
+
   it('reads the variables it is given', () => {
     const config = loadConfig({
       PORT: '9090',

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { BYTES_PER_GB, STORAGE_QUOTA_MAX_BYTES } from '@tessera/contract';
 import { readFileVariables } from './config-files.js';
 import { brokerEnv, brokerSettings, checkBrokerEnv } from './broker/settings.js';
 import { checkEnginesEnv, engineSettings, enginesEnv } from './engines/settings.js';
@@ -65,6 +66,12 @@ const envSchema = z
     MAX_QUEUED_PREVIEWS_PER_USER: wholeNumber(1, 10_000, DEFAULT_MAX_QUEUED_PER_USER.preview),
     MAX_QUEUED_HD_PER_USER: wholeNumber(1, 10_000, DEFAULT_MAX_QUEUED_PER_USER.hd),
     HD_RETENTION_DAYS: wholeNumber(0, 36_500, 0),
+    // Decimal GB, fractions allowed (0.5); unset: no storage limit until an admin sets one.
+    STORAGE_QUOTA_GB: z.coerce
+      .number({ error: 'must be a number of GB, e.g. 5 or 0.5' })
+      .positive({ error: 'must be more than 0 GB' })
+      .max(STORAGE_QUOTA_MAX_BYTES / BYTES_PER_GB)
+      .optional(),
     ...filesEnv,
     ...printEnv,
     LOG_LEVEL: z
@@ -181,6 +188,10 @@ const configSchema = envSchema.transform((e) => ({
   jobStoreRetryMaxMs: e.JOB_STORE_RETRY_MAX_MS,
   /** Live (queued or running) jobs one user may have, per kind. */
   maxQueuedPerUser: { preview: e.MAX_QUEUED_PREVIEWS_PER_USER, hd: e.MAX_QUEUED_HD_PER_USER },
+  /** The default storage quota per user in bytes (an admin may change it); unset: no limit. */
+  ...(e.STORAGE_QUOTA_GB !== undefined
+    ? { storageQuotaBytes: Math.round(e.STORAGE_QUOTA_GB * BYTES_PER_GB) }
+    : {}),
   /** HD files older than this many days are removed daily (docs/admin.md); 0: kept for ever. */
   hdRetentionDays: e.HD_RETENTION_DAYS,
   /** GET /metrics on PORT (or a worker's HEALTH_PORT) with `Authorization: Bearer` this. */

@@ -45,6 +45,8 @@ import type { UserService } from './services/users.js';
 import { createAuditRepository } from './store/audit.js';
 import { createDailyImagesRepository } from './store/daily-images.js';
 import { createJobCountsRepository } from './store/job-counts.js';
+import { createQuotaRepository } from './store/quotas.js';
+import { QuotaService } from './services/quotas.js';
 import { DEFAULT_ZIP_LIMITS, ZipDownloads } from './services/zip-downloads.js';
 import { createCredentialChangeRepository } from './store/credential-changes.js';
 import { databaseDialect, openDatabase, type Db } from './store/database.js';
@@ -92,6 +94,8 @@ export interface Container {
   provisioning: UserProvisioning;
   auth: AuthService;
   userAdmin: UserService;
+  /** Per-user quotas (issue 29, part 3): the defaults, each user's own, the storage check. */
+  quotas: QuotaService;
   /** Who did what (issue 29, part 5): recorded by the services, listed by the admin API. */
   audit: AuditLog;
   /** Usage at a glance (issue 29, part 6): the admin screen's charts. */
@@ -133,6 +137,15 @@ export async function buildContainer(
   const sessions = createSessionRepository(db);
   const audit = new AuditLog(createAuditRepository(db), log);
   const imageRepo = createImageRepository(db);
+  const quotas = new QuotaService(
+    createQuotaRepository(db),
+    {
+      storageBytes: config.storageQuotaBytes ?? null,
+      queuedPreviews: config.maxQueuedPerUser.preview,
+      queuedHd: config.maxQueuedPerUser.hd,
+    },
+    audit,
+  );
   const holder = newLeaseHolder();
   const jobQueue = createJobQueue(db, {
     lease: { holder, ms: config.jobLeaseMs },
@@ -173,7 +186,7 @@ export async function buildContainer(
     },
   });
   const hdStatus = new HdStatusRelay();
-  const hd = new HdService(imageRepo, files, jobQueue, jobs, hdStatus, engine, log);
+  const hd = new HdService(imageRepo, files, jobQueue, jobs, hdStatus, engine, log, quotas);
   const references = new ReferenceService(imageRepo, files, createReferenceRepository(db), log);
   const generation = new GenerationService(
     imageRepo,
@@ -183,6 +196,7 @@ export async function buildContainer(
     jobs,
     engine,
     log,
+    quotas,
   );
   jobs.onChange(hd.announce);
   if (overrides.onJobChange) jobs.onChange(overrides.onJobChange);
@@ -256,6 +270,7 @@ export async function buildContainer(
       jobs: createJobCountsRepository(db),
       ...(engine.health && { engineHealth: engine.health.bind(engine) }),
     }),
+    quotas,
     images,
     tags: new TagService(createTagRepository(db), imageRepo),
     generation,

@@ -31,6 +31,7 @@ import {
 } from './operations.js';
 import { sessionRoutes } from './routes/session.js';
 import { adminRoutes, type AdminApi } from './routes/admin-users.js';
+import { storageUsageRoutes } from './routes/storage-usage.js';
 import { sameOriginGuard } from './same-origin.js';
 import { sessionHook } from './session.js';
 import { staticFiles } from './static.js';
@@ -176,6 +177,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     references: deps.referenceAnalysis,
     files: deps.files,
   });
+  await app.register(storageUsageRoutes, { quotas: deps.admin.quotas });
   await app.register(adminRoutes, deps.admin);
   await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
   return app;

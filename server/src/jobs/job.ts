@@ -124,4 +124,6 @@ export type NewJob<K extends JobKind = JobKind> = JobOrder<K> & {
   maxAttempts: number;
   /** The owner may have at most this many live (queued or running) jobs of the kind. */
   maxLivePerOwner?: number;
+  /** The user's own queue quota, or the admin-set default, overrides `maxLivePerOwner`. */
+  ownerQuota?: 'preview' | 'hd';
 };

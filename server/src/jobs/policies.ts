@@ -32,6 +32,7 @@ export function jobPolicies(
     preview: {
       concurrency,
       maxLivePerOwner: settings.maxQueuedPerUser.preview,
+      ownerQuota: 'preview',
       // A second attempt covers a crash or restart mid-job; the browser shows a real failure.
       maxAttempts: 2,
       retryDelayMs: exponentialBackoff(1000, 10_000),
@@ -39,6 +40,7 @@ export function jobPolicies(
     hd: {
       concurrency,
       maxLivePerOwner: settings.maxQueuedPerUser.hd,
+      ownerQuota: 'hd',
       // Each failed attempt is told to the user and retried after a growing pause.
       maxAttempts: 3,
       retryDelayMs: overrides.hdRetryDelayMs ?? exponentialBackoff(5000, 60_000),

@@ -50,6 +50,8 @@ export interface JobPolicy {
   maxAttempts: number;
   /** Live (queued or running) jobs one owner may have of this kind; unset: no limit. */
   maxLivePerOwner?: number;
+  /** Which per-user queue quota replaces `maxLivePerOwner` when set (issue 29, part 3). */
+  ownerQuota?: 'preview' | 'hd';
   /** Wait before attempt n + 1 after attempt n failed. */
   retryDelayMs(attempt: number): number;
 }

@@ -126,6 +126,7 @@ export class JobRunner implements JobScheduler {
         ...job,
         maxAttempts: kind.maxAttempts,
         ...(kind.maxLivePerOwner !== undefined && { maxLivePerOwner: kind.maxLivePerOwner }),
+        ...(kind.ownerQuota !== undefined && { ownerQuota: kind.ownerQuota }),
       },
       this.now(),
     );

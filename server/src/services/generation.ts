@@ -21,11 +21,16 @@ import {
   reservedName,
   type PreviewOutput,
 } from './preview-series.js';
+import { noStorageGate, type StorageGate } from './quotas.js';
 import type { ReferenceService } from './references.js';
 
 /** What became of a preview posted for the queue. */
 export type EnqueueOutcome =
-  { status: 'queued' } | { status: 'duplicate' } | { status: 'queue-full'; limit: number };
+  | { status: 'queued' }
+  | { status: 'duplicate' }
+  | { status: 'queue-full'; limit: number }
+  /** Past the storage quota (issue 29, part 3): the contract's text; nothing was stored. */
+  | { status: 'over-quota'; error: string };
 
 export interface GenerationStatus {
   status: JobRecord['status'];
@@ -45,6 +50,7 @@ export class GenerationService {
     private readonly scheduler: JobScheduler,
     private readonly engine: Engine,
     private readonly log: Logger,
+    private readonly quota: StorageGate = noStorageGate,
   ) {}
 
   /**
@@ -55,8 +61,14 @@ export class GenerationService {
   async enqueuePreview(
     owner: Owner,
     request: PreviewRequest,
-    upload: { file: ScratchFile; format: string; sha256: string },
+    upload: { file: ScratchFile; format: string; sha256: string; bytes: number },
   ): Promise<EnqueueOutcome> {
+    // Before anything is kept: the upload's bytes on top of what the user stores.
+    const refusal = await this.quota.storageRefusal(owner, upload.bytes);
+    if (refusal) {
+      this.log.info({ user: owner.username, bytes: upload.bytes }, 'preview over storage quota');
+      return { status: 'over-quota', error: refusal };
+    }
     const extension = upload.format === 'jpeg' ? 'jpg' : upload.format;
     const reference = await this.references.keep(owner, {
       file: upload.file,

@@ -29,6 +29,7 @@ import { stem } from './generation.js';
 import type { Owner } from '../owner.js';
 import { thumbnailName } from './images.js';
 import { ServiceError } from './errors.js';
+import { noStorageGate, type StorageGate } from './quotas.js';
 
 /** Sends an HD status message to a user (query/status-generate-image/user/{username}). */
 export interface HdStatusPublisher {
@@ -51,6 +52,7 @@ export class HdService {
     private readonly status: HdStatusPublisher,
     private readonly engine: Engine,
     private readonly log: Logger,
+    private readonly quota: StorageGate = noStorageGate,
   ) {}
 
   private notify(username: string, message: HdStatusMessage): void {
@@ -89,6 +91,9 @@ export class HdService {
       factors,
       seed: Number(command.seed),
     };
+    // Before the job is queued: an HD image's size is unknown until made (issue 29, part 3).
+    const overQuota = await this.quota.storageRefusal(owner, 0);
+    if (overQuota) return refuse(overQuota);
     const dedupeKey = `hd:${source.filename}:${size}`;
     let job: JobRecord<'hd'> | undefined;
     try {

@@ -18,6 +18,7 @@ export interface Database {
   print_files: PrintFilesTable;
   audit_events: AuditEventsTable;
   retention_runs: RetentionRunsTable;
+  quota_defaults: QuotaDefaultsTable;
 }
 
 export interface UsersTable {
@@ -36,6 +37,10 @@ export interface UsersTable {
   retired_at: Generated<string | null>;
   /** The last sign-in or request, written at most every few minutes. */
   last_seen_at: Generated<string | null>;
+  /** The user's own quotas (migration 0025); null follows the default. bigint: text on PostgreSQL. */
+  storage_quota_bytes: Generated<number | string | bigint | null>;
+  max_queued_previews: Generated<number | null>;
+  max_queued_hd: Generated<number | null>;
 }
 
 export interface SessionsTable {
@@ -231,4 +236,14 @@ export interface RetentionRunsTable {
   finished_at: string | null;
   removed: number | null;
   bytes: number | string | bigint | null;
+}
+
+/** The admin-set default quotas, in one row (id 1); migration 0025. No row: the configuration's. */
+export interface QuotaDefaultsTable {
+  id: number;
+  /** null: no storage limit. */
+  storage_bytes: number | string | bigint | null;
+  max_queued_previews: number;
+  max_queued_hd: number;
+  updated_at: string;
 }

@@ -1,4 +1,6 @@
+import type { UserQuotas } from '@tessera/contract';
 import type { Db } from './database.js';
+import { createQuotaRepository } from './quotas.js';
 
 /** What one user has and uses, for the admin's users list (issue 29, part 2). */
 export interface UserUsage {
@@ -8,9 +10,19 @@ export interface UserUsage {
   storageBytes: number;
   /** Jobs of any kind queued or running. */
   queuedJobs: number;
+  /** The user's own quotas (issue 29, part 3), shown beside the usage; null: the default. */
+  quotas: UserQuotas;
 }
 
-export const NO_USAGE: UserUsage = { ldImages: 0, hdImages: 0, storageBytes: 0, queuedJobs: 0 };
+const DEFAULT_QUOTAS: UserQuotas = { storageBytes: null, queuedPreviews: null, queuedHd: null };
+
+export const NO_USAGE: UserUsage = {
+  ldImages: 0,
+  hdImages: 0,
+  storageBytes: 0,
+  queuedJobs: 0,
+  quotas: DEFAULT_QUOTAS,
+};
 
 /** Every user's usage by user id: a few grouped queries, whatever the number of users. */
 export async function usageByUser(db: Db): Promise<Map<number, UserUsage>> {
@@ -51,6 +63,7 @@ export async function usageByUser(db: Db): Promise<Map<number, UserUsage>> {
     .groupBy('owner_id')
     .execute();
   for (const row of jobs) of(row.owner_id).queuedJobs += Number(row.n);
+  for (const [id, quotas] of await createQuotaRepository(db).all()) of(id).quotas = quotas;
   return usage;
 }
 

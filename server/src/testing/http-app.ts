@@ -38,6 +38,7 @@ export function httpTestDependencies(
       audit: strictFake('audit'),
       retention: strictFake('retention'),
       usage: strictFake('usage'),
+      quotas: strictFake('quotas'),
     },
     ...overrides,
   };

@@ -20,6 +20,7 @@ import {
 import { useCredentials, useIsAdmin, useSignOut } from '../features/auth';
 import { ActiveHdJobsBadge } from '../features/hd';
 import { NotifyToggle } from '../features/notifications';
+import { StorageMeter } from '../features/quotas';
 import { themeQuery } from '../lib/config-queries';
 import { themeAsset } from '../lib/theme';
 
@@ -83,6 +84,7 @@ export function Sidebar() {
         </ul>
       </nav>
       <div className="sidebar-footer">
+        <StorageMeter />
         <ConnectionStatus />
         <NotifyToggle />
         <button

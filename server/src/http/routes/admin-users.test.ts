@@ -18,12 +18,14 @@ import path from 'node:path';
 import { LocalFileStore } from '../../files/local-file-store.js';
 import { ImageTakeOver } from '../../services/take-over.js';
 import { UsageService } from '../../services/usage.js';
+import { QuotaService } from '../../services/quotas.js';
 import { UserService } from '../../services/users.js';
 import { createTakeOverRepository } from '../../store/take-over.js';
 import { createAuditRepository } from '../../store/audit.js';
 import { createDailyImagesRepository } from '../../store/daily-images.js';
 import { createImageRepository } from '../../store/images.js';
 import { createJobCountsRepository } from '../../store/job-counts.js';
+import { createQuotaRepository } from '../../store/quotas.js';
 import { createSessionRepository } from '../../store/sessions.js';
 import { createUserUsageReader } from '../../store/user-usage.js';
 import { createUserRepository } from '../../store/users.js';
@@ -36,6 +38,8 @@ import {
 import { httpTestDependencies } from '../../testing/http-app.js';
 import { buildHttpApp } from '../app.js';
 import { SESSION_COOKIE } from '../session.js';
+
+const CONFIGURED_QUOTAS = { storageBytes: null, queuedPreviews: 20, queuedHd: 50 };
 
 // The admin API on a real SQLite database with the real user service, audit trail and sessions.
 
@@ -92,6 +96,7 @@ beforeAll(async () => {
           jobs: createJobCountsRepository(store.db),
           now: () => USAGE_NOW,
         }),
+        quotas: new QuotaService(createQuotaRepository(store.db), CONFIGURED_QUOTAS, audit),
       },
       onRoute: (route) => {
         if (!route.url.startsWith(ADMIN_API_PREFIX)) return;

@@ -6,11 +6,14 @@ import {
   API_ROUTES,
   auditQuerySchema,
   errorText,
+  quotaDefaultsSchema,
+  userQuotasSchema,
   type ServerErrorCode,
 } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, AuditLog } from '../../services/audit.js';
 import type { UsageService } from '../../services/usage.js';
+import type { QuotaService } from '../../services/quotas.js';
 import { ProvisioningError, UserError, type UserService } from '../../services/users.js';
 import { ownerOf } from '../session.js';
 import { adminRetentionRoutes, type AdminRetentionApi } from './admin-retention.js';
@@ -21,6 +24,8 @@ export interface AdminApi {
   retention: AdminRetentionApi;
   /** Usage at a glance (issue 29, part 6). */
   usage: Pick<UsageService, 'glance'>;
+  /** Quotas (issue 29, part 3); `usage` also answers a member's own (routes/storage-usage.ts). */
+  quotas: Pick<QuotaService, 'defaults' | 'setDefaults' | 'setForUser' | 'usage'>;
 }
 
 /** The HTTP status of each refusal of an account change; any other is a 400. */
@@ -43,7 +48,7 @@ interface Params {
  */
 export const adminRoutes: FastifyPluginAsync<AdminApi> = async (
   app,
-  { users, audit, retention, usage },
+  { users, audit, retention, usage, quotas },
 ) => {
   app.addHook('preHandler', app.requireUser);
   app.addHook('preHandler', app.requireAdmin);
@@ -133,6 +138,24 @@ export const adminRoutes: FastifyPluginAsync<AdminApi> = async (
     const { username } = request.params;
     const by = actor(request);
     return answer(request, reply, () => users.takeOver(username, by.name, by));
+  });
+
+  app.get(API_ROUTES.adminQuotaDefaults, async () => ({ defaults: await quotas.defaults() }));
+
+  app.put(API_ROUTES.adminQuotaDefaults, async (request, reply) => {
+    const body = quotaDefaultsSchema.safeParse(request.body);
+    if (!body.success) return reply.status(400).send({ error: errorText('QUOTA_INVALID') });
+    return { defaults: await quotas.setDefaults(body.data, actor(request)) };
+  });
+
+  app.put<{ Params: Params }>(API_ROUTES.adminUserQuotas, async (request, reply) => {
+    const body = userQuotasSchema.safeParse(request.body);
+    if (!body.success) return reply.status(400).send({ error: errorText('QUOTA_INVALID') });
+    const { username } = request.params;
+    return answer(request, reply, async () => {
+      await quotas.setForUser(username, body.data, actor(request));
+      return { user: await users.view(username) };
+    });
   });
 
   app.get(API_ROUTES.adminAudit, async (request, reply) => {

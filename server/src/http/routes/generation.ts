@@ -18,7 +18,7 @@ export interface GenerationApi {
   enqueuePreview(
     owner: Owner,
     request: PreviewRequest,
-    upload: { file: ScratchFile; format: string; sha256: string },
+    upload: { file: ScratchFile; format: string; sha256: string; bytes: number },
   ): Promise<EnqueueOutcome>;
   latestStatus(owner: Owner, kind: 'preview' | 'hd'): Promise<GenerationStatus | undefined>;
 }
@@ -63,9 +63,12 @@ export const generationRoutes: FastifyPluginAsync<{
           file: checked.file.scratchFile,
           format: checked.header.format,
           sha256: checked.file.sha256,
+          bytes: checked.file.bytes,
         });
         if (outcome.status === 'duplicate')
           return reply.status(409).send({ error: errorText('JOB_ID_TAKEN') });
+        if (outcome.status === 'over-quota')
+          return reply.status(413).send({ error: outcome.error });
         if (outcome.status === 'queue-full')
           return reply.status(429).send({ error: errorText('PREVIEW_QUEUE_FULL', outcome.limit) });
         return reply.status(202).send({ id: fields.data.id, status: 'queued' });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { JobKind, NewJob } from '../../jobs/job.js';
 import { QueueFullError, type JobQueue, type OwnerQueue } from '../../jobs/queue.js';
 import type { Db } from '../database.js';
+import { QUEUE_QUOTA_COLUMNS } from '../quotas.js';
 import type { QueueContext } from './context.js';
 import { COLUMNS, toRecord, type Row } from './rows.js';
 
@@ -110,6 +111,17 @@ export function createClaims(
         updated_at: stamp,
       };
       const limit = job.maxLivePerOwner;
+      // The owner's own quota, else the admin-set default, else the policy's (issue 29, part 3):
+      // read inside the statement that counts, so an enqueue costs no extra query.
+      const column = job.ownerQuota && QUEUE_QUOTA_COLUMNS[job.ownerQuota];
+      const limitOf = (ownerId: number) =>
+        column === undefined
+          ? sql<number>`${limit}`
+          : sql<number>`coalesce(
+              (select ${sql.ref(`users.${column}`)} from users where users.id = ${ownerId}),
+              (select ${sql.ref(`quota_defaults.${column}`)} from quota_defaults
+                where quota_defaults.id = 1),
+              ${limit})`;
       // One INSERT … SELECT … WHERE: the count and the insert are one statement. SQLite runs it
       // alone, so parallel requests cannot slip past the limit; PostgreSQL's READ COMMITTED would
       // let two transactions count the same rows, so there the owner's enqueues of the kind take
@@ -128,7 +140,7 @@ export function createClaims(
                   .where(
                     sql<boolean>`(select count(*) from jobs
                       where owner_id = ${job.ownerId} and kind = ${job.kind}
-                        and status in ('queued', 'in_progress')) < ${limit}`,
+                        and status in ('queued', 'in_progress')) < ${limitOf(job.ownerId)}`,
                   ),
               )
         )
@@ -149,7 +161,12 @@ export function createClaims(
       }
       // Nothing inserted: a live duplicate, or else the owner's queue is full.
       const duplicate = job.dedupeKey && (await findLive(job.ownerId, job.kind, job.dedupeKey));
-      if (limit !== undefined && !duplicate) throw new QueueFullError(limit);
+      if (limit !== undefined && !duplicate) {
+        const { rows } = await sql<{
+          n: number | string;
+        }>`select ${limitOf(job.ownerId)} as n`.execute(db);
+        throw new QueueFullError(Number(rows[0]?.n ?? limit));
+      }
       return undefined;
     },
     async claim<K extends JobKind>(kind: K, now: Date) {

@@ -73,6 +73,13 @@ export function UserRowActions({ user, report }: { user: AdminUser; report: Repo
       >
         {otherRole === 'admin' ? T.makeAdmin : T.makeMember}
       </button>
+      <button
+        type="button"
+        className="button"
+        onClick={() => report.setDialog({ kind: 'quotas', user })}
+      >
+        {T.quotas}
+      </button>
       {removeButton}
     </div>
   );

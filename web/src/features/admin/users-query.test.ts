@@ -13,6 +13,7 @@ const user = (username: string, role: AdminUser['role'] = 'member'): AdminUser =
   hdImages: 0,
   storageBytes: 0,
   queuedJobs: 0,
+  quotas: { storageBytes: null, queuedPreviews: null, queuedHd: null },
 });
 
 describe('the users list after a change', () => {

@@ -7,6 +7,8 @@ export type UserDialog =
   | { kind: 'reset'; user: AdminUser }
   | { kind: 'remove'; user: AdminUser }
   | { kind: 'take-over'; user: AdminUser }
+  | { kind: 'quotas'; user: AdminUser }
+  | { kind: 'defaults' }
   | { kind: 'password'; username: string; password?: string };
 
 /** How the row actions and the dialogs tell the users screen what came of them. */
@@ -17,6 +19,7 @@ export interface Report {
 }
 
 export const ADMIN_USERS_QUERY_KEY = ['admin', 'users'] as const;
+export const QUOTA_DEFAULTS_QUERY_KEY = ['admin', 'quota-defaults'] as const;
 
 /** Puts one user as the server now lists them in place of the old row. */
 export function replaceUser(users: AdminUser[], changed: AdminUser): AdminUser[] {

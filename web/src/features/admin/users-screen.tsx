@@ -1,15 +1,17 @@
-import { ADMIN_TEXTS, formatAdminDate, formatStorage } from '@tessera/contract';
-import type { AdminUser } from '@tessera/contract';
+import { ADMIN_TEXTS, formatAdminDate, formatQuotaBytes } from '@tessera/contract';
+import type { AdminUser, QuotaDefaults } from '@tessera/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { fetchAdminUsers } from '../../lib/api/admin';
+import { fetchQuotaDefaults } from '../../lib/api/quotas';
 import { AdminTabs } from './admin-tabs';
 import { CreateUserDialog, PasswordShownDialog, ResetPasswordDialog } from './password-dialogs';
+import { DefaultQuotasDialog, UserQuotasDialog } from './quota-dialogs';
 import { RemoveUserDialog } from './remove-user-dialog';
 import { TakeOverDialog } from './take-over-dialog';
 import { UsageGlance, ADMIN_USAGE_QUERY_KEY } from './usage-glance';
 import { UserRowActions } from './user-row-actions';
-import { ADMIN_USERS_QUERY_KEY } from './users-query';
+import { ADMIN_USERS_QUERY_KEY, QUOTA_DEFAULTS_QUERY_KEY } from './users-query';
 import type { Report, UserDialog } from './users-query';
 
 const T = ADMIN_TEXTS;
@@ -21,6 +23,7 @@ const T = ADMIN_TEXTS;
 export function AdminUsersScreen() {
   const users = useQuery({ queryKey: ADMIN_USERS_QUERY_KEY, queryFn: fetchAdminUsers });
   const queryClient = useQueryClient();
+  const defaults = useQuery({ queryKey: QUOTA_DEFAULTS_QUERY_KEY, queryFn: fetchQuotaDefaults });
   const [dialog, setDialog] = useState<UserDialog | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -51,6 +54,14 @@ export function AdminUsersScreen() {
           </button>
           <button
             type="button"
+            className="button"
+            disabled={!defaults.data}
+            onClick={() => setDialog({ kind: 'defaults' })}
+          >
+            {T.defaultQuotas}
+          </button>
+          <button
+            type="button"
             className="button button-primary"
             onClick={() => setDialog({ kind: 'create' })}
           >
@@ -75,7 +86,8 @@ export function AdminUsersScreen() {
         </p>
       )}
       <UsageGlance />
-      {users.data && <UsersTable users={users.data} report={report} />}
+      {defaults.data && <p className="screen-text">{defaultsSummary(defaults.data)}</p>}
+      {users.data && <UsersTable users={users.data} defaults={defaults.data} report={report} />}
 
       {dialog?.kind === 'create' && <CreateUserDialog onClose={closeDialog} report={report} />}
       {dialog?.kind === 'reset' && (
@@ -92,6 +104,17 @@ export function AdminUsersScreen() {
           onClose={closeDialog}
         />
       )}
+      {dialog?.kind === 'defaults' && defaults.data && (
+        <DefaultQuotasDialog defaults={defaults.data} onClose={closeDialog} report={report} />
+      )}
+      {dialog?.kind === 'quotas' && defaults.data && (
+        <UserQuotasDialog
+          user={dialog.user}
+          defaults={defaults.data}
+          onClose={closeDialog}
+          report={report}
+        />
+      )}
       {dialog?.kind === 'remove' && (
         <RemoveUserDialog user={dialog.user} onClose={closeDialog} report={report} />
       )}
@@ -102,7 +125,30 @@ export function AdminUsersScreen() {
   );
 }
 
-function UsersTable({ users, report }: { users: AdminUser[]; report: Report }) {
+function defaultsSummary(defaults: QuotaDefaults): string {
+  const storage =
+    defaults.storageBytes === null ? T.noLimit : formatQuotaBytes(defaults.storageBytes);
+  return T.defaultQuotasSummary(storage, defaults.queuedPreviews, defaults.queuedHd);
+}
+
+/** Used storage, and the quota that applies (the user's own, else the default), if any. */
+function storageCell(user: AdminUser, defaults: QuotaDefaults | undefined): string {
+  const quota = user.quotas.storageBytes ?? defaults?.storageBytes ?? null;
+  return T.storageCell(
+    formatQuotaBytes(user.storageBytes),
+    quota === null ? null : formatQuotaBytes(quota),
+  );
+}
+
+function UsersTable({
+  users,
+  defaults,
+  report,
+}: {
+  users: AdminUser[];
+  defaults: QuotaDefaults | undefined;
+  report: Report;
+}) {
   const C = T.columns;
   return (
     <div className="admin-table-wrap">
@@ -140,7 +186,7 @@ function UsersTable({ users, report }: { users: AdminUser[]; report: Report }) {
               <td>{formatAdminDate(user.createdAt)}</td>
               <td>{user.lastSeenAt === null ? T.never : formatAdminDate(user.lastSeenAt)}</td>
               <td className="is-number">{T.imagesCell(user.ldImages, user.hdImages)}</td>
-              <td className="is-number">{formatStorage(user.storageBytes)}</td>
+              <td className="is-number">{storageCell(user, defaults)}</td>
               <td className="is-number">{user.queuedJobs.toLocaleString('es-ES')}</td>
               <td>
                 <UserRowActions user={user} report={report} />

@@ -16,6 +16,7 @@ import { LD_IMAGES_QUERY_KEY } from '../../lib/images/ld-images';
 import { useMessaging } from '../../lib/messaging';
 import { facesOfSeries, seriesFaceOf } from '../../components/gallery/series';
 import { LdImageDetailsModal, remixOf } from '../image-details';
+import { storageChanged } from '../quotas';
 import { useTags } from '../tags';
 import { toGenerationForm } from './form-state';
 import type { FormFields } from './form-state';
@@ -112,6 +113,7 @@ export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateSc
     );
     // New (and newly tagged) images: every gallery reads the list again when it is next shown.
     void queryClient.invalidateQueries({ queryKey: LD_IMAGES_QUERY_KEY });
+    storageChanged(queryClient);
   }
 
   async function reloadFrom(image: LdImage) {

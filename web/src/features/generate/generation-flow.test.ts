@@ -15,6 +15,7 @@ import type {
 import { describe, expect, it } from 'vitest';
 import { batchPercent, runGenerationBatch } from './generation-flow';
 import type { GenerationFlowApi } from '../../lib/api/generation-flow';
+import { HttpError } from '../../lib/api/http';
 import type { FlowOptions, GenerationBatch, GenerationEvents } from './generation-flow';
 
 const FORM: GenerationForm = {
@@ -58,6 +59,8 @@ function fakeServer(options: {
   listed?: (outputs: string[]) => LdImage[];
   failAssign?: boolean;
   failPost?: boolean;
+  /** The server refuses the post with this text (its HTTP error), as over the storage quota. */
+  refusePost?: string;
 }) {
   const log: string[] = [];
   const posted: PreviewRequestFields[] = [];
@@ -77,6 +80,7 @@ function fakeServer(options: {
     postPreview: async (fields, file) => {
       log.push(`post:${file.name}`);
       if (options.failPost) throw new Error('413');
+      if (options.refusePost) throw new HttpError(options.refusePost, 413);
       const parsed = previewRequestSchema.safeParse(fields);
       if (!parsed.success) throw new Error(`invalid fields: ${parsed.error.message}`);
       parsedFields.push(parsed.data);
@@ -304,6 +308,14 @@ describe('the Generate flow (SPEC §4)', () => {
       ok: false,
       index: 0,
       detail: undefined,
+    });
+
+    // A refusal written for the person (the storage quota, a full queue) is the error's detail.
+    const overQuota = errorText('STORAGE_QUOTA_EXCEEDED', 1_000_000);
+    expect(await fakeServer({ refusePost: overQuota }).run()).toMatchObject({
+      ok: false,
+      index: 0,
+      detail: overQuota,
     });
 
     const untagged = fakeServer({ failAssign: true });

@@ -2,6 +2,7 @@ import { POLL_INTERVAL_MS, TEXTS, previewRequestFields, seedFor } from '@tessera
 import type { GenerationForm, GenerationStatusResponse, LdImage } from '@tessera/contract';
 import { facesOfSeries, seriesFaceOf } from '../../components/gallery/series';
 import type { GenerationFlowApi } from '../../lib/api/generation-flow';
+import { HttpError } from '../../lib/api/http';
 
 /**
  * The Generate flow of SPEC §4 (checklist G12–G17, P1–P4), free of React and of the network:
@@ -119,7 +120,12 @@ export async function runGenerationBatch(
         form: batch.form,
         seed: seedFor(batch.form.use_fixed_seed, options.random, batch.form.seed),
       });
-      await api.postPreview(fields, batch.reference);
+      await api.postPreview(fields, batch.reference).catch((error: unknown) => {
+        // A refusal the server wrote for the person (a full queue, the storage quota): its text.
+        if (error instanceof HttpError && error.status >= 400 && error.status < 500)
+          throw new GenerationStepError(error.message, { cause: error });
+        throw error;
+      });
 
       // The job just posted is now the user's latest: follow it until it starts and finishes.
       const output = await followJob(status, wait, interval, report);
