@@ -148,6 +148,7 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.adminUserEnable },
   { method: 'POST', path: API_ROUTES.adminUserRemove },
   { method: 'POST', path: API_ROUTES.adminUserTakeOver },
+  { method: 'POST', path: API_ROUTES.adminRetentionRun },
   { method: 'PUT', path: API_ROUTES.adminQuotaDefaults },
   { method: 'PUT', path: API_ROUTES.adminUserQuotas },
 ] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
