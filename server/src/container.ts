@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { buildAdminParts, type AdminParts } from './container-admin.js';
+import { buildAdminParts, quotaService, usageService, type AdminParts } from './container-admin.js';
 import type { Engine } from './engines/engine.js';
 import { createEngine } from './engines/index.js';
 import { WorkerReferenceAnalyzer } from './engines/builtin/reference/worker-analyzer.js';
@@ -36,17 +36,14 @@ import { RecoveryService } from './services/recovery.js';
 import { systemTimers, type Timers } from './runtime/timers.js';
 import { ReferenceService } from './services/references.js';
 import { TagService } from './services/tags.js';
-import { UsageService } from './services/usage.js';
+import type { UsageService } from './services/usage.js';
 import { AuditLog } from './services/audit.js';
 import type { HdRetentionService } from './services/hd-retention.js';
 import type { HdRetentionSchedule } from './services/hd-retention-schedule.js';
 import type { UserProvisioning } from './services/user-provisioning.js';
 import type { UserService } from './services/users.js';
 import { createAuditRepository } from './store/audit.js';
-import { createDailyImagesRepository } from './store/daily-images.js';
-import { createJobCountsRepository } from './store/job-counts.js';
-import { createQuotaRepository } from './store/quotas.js';
-import { QuotaService } from './services/quotas.js';
+import type { QuotaService } from './services/quotas.js';
 import { DEFAULT_ZIP_LIMITS, ZipDownloads } from './services/zip-downloads.js';
 import { createCredentialChangeRepository } from './store/credential-changes.js';
 import { databaseDialect, openDatabase, type Db } from './store/database.js';
@@ -137,15 +134,7 @@ export async function buildContainer(
   const sessions = createSessionRepository(db);
   const audit = new AuditLog(createAuditRepository(db), log);
   const imageRepo = createImageRepository(db);
-  const quotas = new QuotaService(
-    createQuotaRepository(db),
-    {
-      storageBytes: config.storageQuotaBytes ?? null,
-      queuedPreviews: config.maxQueuedPerUser.preview,
-      queuedHd: config.maxQueuedPerUser.hd,
-    },
-    audit,
-  );
+  const quotas = quotaService(config, db, audit);
   const holder = newLeaseHolder();
   const jobQueue = createJobQueue(db, {
     lease: { holder, ms: config.jobLeaseMs },
@@ -265,11 +254,7 @@ export async function buildContainer(
     ),
     userAdmin: admin.userAdmin,
     audit,
-    usage: new UsageService({
-      images: createDailyImagesRepository(db),
-      jobs: createJobCountsRepository(db),
-      ...(engine.health && { engineHealth: engine.health.bind(engine) }),
-    }),
+    usage: usageService(db, engine),
     quotas,
     images,
     tags: new TagService(createTagRepository(db), imageRepo),
