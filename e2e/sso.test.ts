@@ -112,4 +112,23 @@ describe.skipIf(browserMissing)('single sign-on with OpenID Connect', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toBe(SSO_TEXTS.errors['state-mismatch']);
   });
+
+  it("refuses an ID token whose nonce is not this browser's sign-in's", async () => {
+    await page.goto(SCREEN_PATHS.login);
+    await page.getByRole('link', { name: SSO_TEXTS.signInWith('Acme') }).click();
+    await page.locator('input[name="login"]').waitFor();
+    // Another sign-in's nonce in this browser's flow cookie, as a replayed answer would carry.
+    const context = page.context();
+    const flow = (await context.cookies()).find((c) => c.name === 'tessera_sso_flow');
+    if (!flow) throw new Error('no flow cookie after the start');
+    const pending = JSON.parse(Buffer.from(flow.value, 'base64url').toString()) as object;
+    const forged = Buffer.from(JSON.stringify({ ...pending, nonce: 'another-nonce' }));
+    await context.addCookies([{ ...flow, value: forged.toString('base64url') }]);
+    await page.locator('input[name="login"]').fill('sofia');
+    await page.locator('input[name="password"]').fill('any password');
+    await page.locator('button[type="submit"]').click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(SSO_TEXTS.errors['nonce-mismatch']);
+  });
 });

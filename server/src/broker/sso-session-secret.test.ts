@@ -101,16 +101,15 @@ describe.skipIf(!mosquittoAvailable)('single sign-on session secrets on Mosquitt
     const users = new UserService(repo, provisioning);
     await users.add('boss', passwordOf('boss'));
     const first = await ssoSession('sofia');
-    const second = await auth.startSsoSession({
-      userId: (await repo.findByUsername('sofia'))!.id,
-      username: 'sofia',
-    });
-    const newer = await auth.ssoMessagingSecret(second.token);
+    const sofia = await repo.findByUsername('sofia');
+    if (!sofia) throw new Error('sofia was not created');
+    const second = await auth.startSsoSession({ userId: sofia.id, username: 'sofia' });
+    const newer = (await auth.ssoMessagingSecret(second.token))?.messagingSecret ?? '';
     await expect(connect('sofia', first.secret)).rejects.toThrow(/Not authorized/);
-    const tab = await connect('sofia', newer!.messagingSecret);
+    const tab = await connect('sofia', newer);
     // The older session's sign-out does not end the newer one's login.
     await auth.logout(first.token);
-    await connect('sofia', newer!.messagingSecret);
+    await connect('sofia', newer);
     expect(tab.connected).toBe(true);
     // The password user's login is untouched.
     await connect('boss', passwordOf('boss'));
