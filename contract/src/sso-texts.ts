@@ -35,7 +35,8 @@ export const SSO_TEXTS_EN = {
     'nonce-mismatch':
       "The identity provider's answer does not belong to this sign-in. Please try again.",
     'provider-refused': 'The identity provider did not complete the sign-in.',
-    'provider-failed': 'The sign-in with the identity provider could not be completed. Try again later.',
+    'provider-failed':
+      'The sign-in with the identity provider could not be completed. Try again later.',
     'account-disabled': 'This account is disabled. Ask an administrator.',
     'not-enabled': 'Single sign-on is not set up on this server.',
   },

@@ -18,4 +18,3 @@ export function ssoSessionExpiry(description: string | undefined): number | unde
   const at = Date.parse(match[1]);
   return Number.isNaN(at) ? undefined : at;
 }
-

@@ -123,7 +123,9 @@ describe.skipIf(!mosquittoAvailable)('single sign-on session secrets on Mosquitt
     const realNow = Date.now;
     Date.now = () => later;
     try {
-      const result = await provisioning.reconcile([{ username: 'sofia', passwordHash: UNUSABLE_HASH }]);
+      const result = await provisioning.reconcile([
+        { username: 'sofia', passwordHash: UNUSABLE_HASH },
+      ]);
       expect(result.disabled).toEqual(['sofia']);
     } finally {
       Date.now = realNow;

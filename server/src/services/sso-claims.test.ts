@@ -5,9 +5,9 @@ const ISSUER = 'https://id.example';
 
 describe('the username of a single sign-on', () => {
   it('is the username claim when it is a valid username', () => {
-    expect(ssoUsername({ sub: '1', preferred_username: 'ana.garcia' }, 'preferred_username', ISSUER)).toBe(
-      'ana.garcia',
-    );
+    expect(
+      ssoUsername({ sub: '1', preferred_username: 'ana.garcia' }, 'preferred_username', ISSUER),
+    ).toBe('ana.garcia');
     expect(ssoUsername({ sub: '1', upn: 'ana' }, 'upn', ISSUER)).toBe('ana');
   });
 
@@ -20,7 +20,11 @@ describe('the username of a single sign-on', () => {
     ['not a string', 42],
     ['absent', undefined],
   ])('is made from sub when the claim is %s', (_, value) => {
-    const name = ssoUsername({ sub: 'f3a1-77', preferred_username: value }, 'preferred_username', ISSUER);
+    const name = ssoUsername(
+      { sub: 'f3a1-77', preferred_username: value },
+      'preferred_username',
+      ISSUER,
+    );
     expect(name).toMatch(/^sso-[0-9a-f]{16}$/);
     // The same person gets the same name at every sign-in, and another provider's another.
     expect(ssoUsername({ sub: 'f3a1-77' }, 'preferred_username', ISSUER)).toBe(name);
@@ -30,7 +34,9 @@ describe('the username of a single sign-on', () => {
   });
 
   it('refuses an ID token without sub when it needs it', () => {
-    expect(() => ssoUsername({ preferred_username: 'a b' }, 'preferred_username', ISSUER)).toThrow();
+    expect(() =>
+      ssoUsername({ preferred_username: 'a b' }, 'preferred_username', ISSUER),
+    ).toThrow();
   });
 });
 

@@ -32,7 +32,10 @@ describe('a single sign-on', () => {
     const result = await sso.signIn({ sub: 's1', preferred_username: 'sofia' }, '10.0.0.7');
     expect(result).toMatchObject({ ok: true, username: 'sofia' });
     if (!result.ok) return;
-    expect(await store.auth.sessionUser(result.token)).toMatchObject({ username: 'sofia', role: 'member' });
+    expect(await store.auth.sessionUser(result.token)).toMatchObject({
+      username: 'sofia',
+      role: 'member',
+    });
     expect(await store.auth.ssoMessagingSecret(result.token)).toMatchObject({ username: 'sofia' });
     // No password signs them in.
     expect((await store.auth.login('sofia', '', '10.0.0.7')).ok).toBe(false);
@@ -58,7 +61,10 @@ describe('a single sign-on', () => {
 
   it('never takes the last admin away', async () => {
     // root is the only admin: the claim saying otherwise does not leave the install without one.
-    const result = await sso.signIn({ sub: 's4', preferred_username: 'root', groups: [] }, '10.0.0.7');
+    const result = await sso.signIn(
+      { sub: 's4', preferred_username: 'root', groups: [] },
+      '10.0.0.7',
+    );
     expect(result.ok).toBe(true);
     expect((await users().findByUsername('root'))?.role).toBe('admin');
   });

@@ -58,13 +58,17 @@ export const ssoRoutes: FastifyPluginAsync<{
       request.log.error({ err }, 'single sign-on could not start');
       return backToLogin(reply, 'provider-failed');
     }
-    reply.setCookie(FLOW_COOKIE, Buffer.from(JSON.stringify(started.pending)).toString('base64url'), {
-      path: FLOW_COOKIE_PATH,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: secure(request),
-      maxAge: FLOW_SECONDS,
-    });
+    reply.setCookie(
+      FLOW_COOKIE,
+      Buffer.from(JSON.stringify(started.pending)).toString('base64url'),
+      {
+        path: FLOW_COOKIE_PATH,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secure(request),
+        maxAge: FLOW_SECONDS,
+      },
+    );
     return reply.redirect(started.url, 302);
   });
 
@@ -92,13 +96,17 @@ export const ssoRoutes: FastifyPluginAsync<{
     return reply.redirect(SCREEN_PATHS.dashboard, 302);
   });
 
-  app.get(API_ROUTES.ssoMessagingSecret, { preHandler: app.requireUser }, async (request, reply) => {
-    const login = await auth.ssoMessagingSecret(request.cookies[SESSION_COOKIE]);
-    if (!login) return reply.status(404).send({ error: errorText('NOT_FOUND') });
-    const answer: SsoMessagingSecretResponse = login;
-    // A secret: no cache may keep it.
-    return reply.header('cache-control', 'no-store').send(answer);
-  });
+  app.get(
+    API_ROUTES.ssoMessagingSecret,
+    { preHandler: app.requireUser },
+    async (request, reply) => {
+      const login = await auth.ssoMessagingSecret(request.cookies[SESSION_COOKIE]);
+      if (!login) return reply.status(404).send({ error: errorText('NOT_FOUND') });
+      const answer: SsoMessagingSecretResponse = login;
+      // A secret: no cache may keep it.
+      return reply.header('cache-control', 'no-store').send(answer);
+    },
+  );
 };
 
 function readPending(cookie: string | undefined): PendingSignIn | undefined {

@@ -20,7 +20,7 @@ function isAcceptableIssuer(value: string): boolean {
 
 const ssoEnvSchema = z.object({
   OIDC_ISSUER: z
-    .url({ protocol: /^https?$/, error: 'must be the provider's issuer address (https://…)' })
+    .url({ protocol: /^https?$/, error: "must be the provider's issuer address (https://...)" })
     .refine(isAcceptableIssuer, {
       error: 'must be an https:// address (http:// only for a provider on this machine)',
     })

@@ -13,13 +13,7 @@ import { ReconnectPrompt } from './reconnect-prompt';
  * fetched and kept like a sign-in's (issue 30, part 4). A password session asks for the
  * password (ReconnectPrompt), exactly as without single sign-on.
  */
-export function SessionReconnect({
-  username,
-  loading,
-}: {
-  username: string;
-  loading: ReactNode;
-}) {
+export function SessionReconnect({ username, loading }: { username: string; loading: ReactNode }) {
   const config = useQuery(ssoConfigQuery);
   const enabled = config.data?.enabled === true;
   const secret = useQuery({
@@ -34,7 +28,11 @@ export function SessionReconnect({
 
   useEffect(() => {
     if (!login) return;
-    const credentials = { username: login.username, password: '', messagingSecret: login.messagingSecret };
+    const credentials = {
+      username: login.username,
+      password: '',
+      messagingSecret: login.messagingSecret,
+    };
     // The screen behind shows as soon as the credentials are stored.
     connectMessaging(credentials);
     storeCredentials(credentials);
