@@ -118,8 +118,14 @@ export class OidcFlow {
   }
 }
 
-/** openid-client tells a claim that did not match by the claim's name in the error's cause. */
+/**
+ * openid-client wraps oauth4webapi's error, whose cause names the claim that did not match
+ * (`{ claim: 'nonce' }`): looked for down the chain of causes.
+ */
 function isNonceMismatch(err: unknown): boolean {
-  const cause = (err as { cause?: { claim?: unknown } } | undefined)?.cause;
-  return cause?.claim === 'nonce' || /\bnonce\b/i.test((err as Error | undefined)?.message ?? '');
+  for (let at: unknown = err, depth = 0; at && depth < 4; depth += 1) {
+    if ((at as { claim?: unknown }).claim === 'nonce') return true;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return false;
 }
