@@ -26,6 +26,8 @@ export * from './prompt-vocabulary.js';
 export * from './reference-analysis.js';
 export * from './routes.js';
 export * from './search.js';
+export * from './sso.js';
+export * from './sso-texts.js';
 export * from './status.js';
 export * from './tags.js';
 export * from './texts.js';

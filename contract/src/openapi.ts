@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ADMIN_OPERATIONS } from './api-operations-admin.js';
 import { APP_OPERATIONS } from './api-operations-app.js';
 import { FILE_OPERATIONS } from './api-operations-files.js';
+import { SSO_OPERATIONS } from './api-operations-sso.js';
 import {
   AUTH_REFUSALS,
   type ApiAnswer,
@@ -26,6 +27,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...APP_OPERATIONS,
   ...FILE_OPERATIONS,
   ...ADMIN_OPERATIONS,
+  ...SSO_OPERATIONS,
 ];
 
 export type JsonSchema = Record<string, unknown>;

@@ -20,6 +20,16 @@ export const API_ROUTES = {
   logout: '/api/logout',
   session: '/api/session',
 
+  // Single sign-on with OpenID Connect (issue 30, part 4; contract/src/sso.ts).
+  /** GET → ssoConfigResponseSchema, public: whether the login page offers it, and its name. */
+  ssoConfig: '/api/sso',
+  /** GET: redirects the browser to the identity provider (authorization code, PKCE). */
+  ssoStart: '/api/sso/start',
+  /** GET: the provider's redirect back; sets the session cookie and redirects to the app. */
+  ssoCallback: '/api/sso/callback',
+  /** GET → ssoMessagingSecretResponseSchema: a single sign-on session's messaging login. */
+  ssoMessagingSecret: '/api/sso/messaging-secret',
+
   // Generation (SPEC §7): a preview job (multipart), the latest preview and HD status.
   generatePreview: '/api/command/generate-image/preview',
   previewStatus: '/api/query/status-generate-image/preview',

@@ -7,6 +7,7 @@ import { brokerEnv, brokerSettings, checkBrokerEnv } from './broker/settings.js'
 import { checkEnginesEnv, engineSettings, enginesEnv } from './engines/settings.js';
 import { checkFilesEnv, fileStoreSettings, filesEnv } from './files/settings.js';
 import { checkHttpEnv, httpEnv, httpSettings, isHttps } from './http/settings.js';
+import { checkSsoEnv, ssoEnv, ssoSettings } from './http/sso/settings.js';
 import { DEFAULT_JOB_LEASE_MS } from './jobs/lease.js';
 import { DEFAULT_STORE_RETRY } from './jobs/store-backoff.js';
 import { printEnv, printSettings } from './imaging/print/settings.js';
@@ -85,6 +86,7 @@ const envSchema = z
       })
       .optional(),
     ...limitsEnv,
+    ...ssoEnv,
     METRICS_TOKEN: z
       .string()
       .regex(/^[\x21-\x7e]{16,}$/, {
@@ -133,6 +135,7 @@ const envSchema = z
       );
     }
     checkBrokerEnv(env, problem);
+    checkSsoEnv(env, problem);
   });
 
 type Env = z.output<typeof envSchema>;
@@ -212,6 +215,8 @@ const configSchema = envSchema.transform((e) => ({
   shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   /** How long the audit trail keeps an entry (issue 29, part 5); pruned at start and daily. */
   auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+  /** Single sign-on with an OpenID Connect provider (issue 30, part 4); unset: off. */
+  ...ssoSettings(e),
   ...fileStoreSettings(e),
   /** Where the operator's ICC output profiles for print files are (issue 26). */
   ...printSettings(e, path.resolve(e.DATA_DIR)),
@@ -231,6 +236,7 @@ const SECRETS = new Set([
   'COMFYUI_AUTH_HEADER',
   'COMFYUI_BEARER_TOKEN',
   'COMFYUI_QUERY_TOKEN',
+  'OIDC_CLIENT_SECRET',
 ]);
 
 /**

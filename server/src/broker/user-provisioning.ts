@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Reconciled, UserProvisioning } from '../services/user-provisioning.js';
 import type { DynamicSecurity, DynsecCommand, DynsecResponse } from './dynamic-security.js';
+import { ssoSecretMarkPrefix, ssoSessionExpiry, ssoSessionMark } from './sso-session-marks.js';
 
 /** Marks the broker's logins that Tessera manages; other applications' logins are left alone. */
 export const MANAGED_TEXT_NAME = 'Tessera user';
@@ -61,6 +62,8 @@ const notFound = (r: DynsecResponse) => /not found/i.test(r.error ?? '');
 export class MosquittoUserProvisioning implements UserProvisioning {
   /** Users whose password this process has seen the broker hold: no round trip per sign-in. */
   private readonly known = new Map<string, string>();
+  /** When each single sign-on secret this process gave the broker stops working. */
+  private readonly expiries = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly dynsec: DynamicSecurity,
@@ -69,6 +72,11 @@ export class MosquittoUserProvisioning implements UserProvisioning {
   ) {}
 
   async passwordSet(username: string, password: string, passwordHash: string): Promise<void> {
+    await this.setLogin(username, password, passwordMark(passwordHash));
+  }
+
+  /** The login takes this password; its description records which one (the mark). */
+  private async setLogin(username: string, password: string, mark: string): Promise<void> {
     const client = await this.client(username);
     if (client && client.textname !== MANAGED_TEXT_NAME) {
       throw new Error(
@@ -77,7 +85,6 @@ export class MosquittoUserProvisioning implements UserProvisioning {
       );
     }
     const role = userRole(username);
-    const mark = passwordMark(passwordHash);
     await this.dynsec.runChecked(roleSync(role, await this.role(role), userAcls(username)));
     const login = {
       username,
@@ -96,6 +103,36 @@ export class MosquittoUserProvisioning implements UserProvisioning {
         : [{ command: 'createClient', ...login }],
     );
     this.known.set(username, mark);
+  }
+
+  async sessionSecretIssued(username: string, secret: string, expiresAt: Date): Promise<void> {
+    try {
+      await this.setLogin(username, secret, ssoSessionMark(secret, expiresAt));
+      clearTimeout(this.expiries.get(username));
+      // This process ends it at its expiry; a start's reconciliation ends it if none lived on.
+      const timer = setTimeout(
+        () => void this.sessionSecretEnded(username, secret),
+        Math.max(0, expiresAt.getTime() - Date.now()),
+      );
+      timer.unref();
+      this.expiries.set(username, timer);
+    } catch (err) {
+      this.log?.error({ err, username }, 'could not give the broker the session secret');
+    }
+  }
+
+  async sessionSecretEnded(username: string, secret: string): Promise<void> {
+    try {
+      const client = await this.client(username);
+      if (!client?.textdescription?.startsWith(ssoSecretMarkPrefix(secret))) return;
+      this.known.delete(username);
+      clearTimeout(this.expiries.get(username));
+      this.expiries.delete(username);
+      // Disabling closes the login's live connections; the next sign-in enables it again.
+      if (!client.disabled) await this.dynsec.runChecked([{ command: 'disableClient', username }]);
+    } catch (err) {
+      this.log?.error({ err, username }, 'could not end the session secret on the broker');
+    }
   }
 
   async signedIn(username: string, password: string, passwordHash: string): Promise<void> {
@@ -187,6 +224,15 @@ export class MosquittoUserProvisioning implements UserProvisioning {
         commands.push({ command: 'addClientRole', username, rolename: role });
         if (!result.repaired.includes(username)) result.repaired.push(username);
       }
+      const ssoUntil = ssoSessionExpiry(client.textdescription);
+      if (ssoUntil !== undefined) {
+        // A single sign-on session's secret (issue 30): it lasts until its session expires.
+        if (ssoUntil <= Date.now() && !client.disabled) {
+          commands.push({ command: 'disableClient', username });
+          result.disabled.push(username);
+        }
+        continue;
+      }
       if (client.textdescription !== passwordMark(passwordHash) && !client.disabled) {
         // The password changed while the broker could not be told: the old one must stop working.
         commands.push({ command: 'disableClient', username });
@@ -201,6 +247,8 @@ export class MosquittoUserProvisioning implements UserProvisioning {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.expiries.values()) clearTimeout(timer);
+    this.expiries.clear();
     await this.dynsec.close();
   }
 

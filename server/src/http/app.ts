@@ -30,6 +30,7 @@ import {
   type Readiness,
 } from './operations.js';
 import { sessionRoutes } from './routes/session.js';
+import { ssoRoutes, type SsoApi } from './routes/sso.js';
 import { adminRoutes, type AdminApi } from './routes/admin-users.js';
 import { storageUsageRoutes } from './routes/storage-usage.js';
 import { sameOriginGuard } from './same-origin.js';
@@ -91,6 +92,8 @@ export interface HttpDependencies {
   referenceAnalysis: ReferenceAnalysisApi;
   /** The administrator's users and audit trail (issue 29): admins only. */
   admin: AdminApi;
+  /** Single sign-on with an OpenID Connect provider (issue 30, part 4); unset: off. */
+  sso?: SsoApi;
   /** The origin browsers reach the server at (PUBLIC_URL's); unset: each request's Host. */
   publicOrigin?: string;
   /**
@@ -161,6 +164,12 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   await app.register(sessionRoutes, {
     auth: deps.auth,
     ...(deps.httpsOnly !== undefined && { httpsOnly: deps.httpsOnly }),
+  });
+  await app.register(ssoRoutes, {
+    auth: deps.auth,
+    ...(deps.sso && { sso: deps.sso }),
+    ...(deps.httpsOnly !== undefined && { httpsOnly: deps.httpsOnly }),
+    ...(deps.publicOrigin !== undefined && { publicOrigin: deps.publicOrigin }),
   });
   await app.register(imageRoutes, { files: deps.files });
   await app.register(generationRoutes, {

@@ -13,6 +13,8 @@ import type { Config } from '../config.js';
 import type { Container } from '../container.js';
 import type { Engine } from '../engines/engine.js';
 import { buildHttpApp } from '../http/app.js';
+import { OidcFlow } from '../http/sso/oidc-flow.js';
+import { SsoSignIn } from '../services/sso.js';
 import { allowedHostNames, brokerUrlAtOrigin, brokerUrlResolver } from '../http/public-address.js';
 import { clientAddressOf, trustFunction } from '../http/trusted-proxy.js';
 import { followBrokerConnections } from '../messaging/broker-connections.js';
@@ -100,6 +102,13 @@ export async function startWebTier(
       usage: c.usage,
       quotas: c.quotas,
     },
+    ...(config.sso && {
+      sso: {
+        name: config.sso.name,
+        flow: new OidcFlow(config.sso),
+        signIn: new SsoSignIn(c.users, c.auth, c.audit, config.sso),
+      },
+    }),
     ...(config.publicOrigin !== undefined && { publicOrigin: config.publicOrigin }),
     ...(config.httpsOnly && { httpsOnly: true }),
     ...(trustProxy && { trustProxy }),

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { errorText } from '@tessera/contract';
 import { noUserProvisioning, type UserProvisioning } from './user-provisioning.js';
 import type { SessionRepository } from '../store/sessions.js';
@@ -9,6 +9,11 @@ import type { LoginChannel, LoginGuard } from './login-guard.js';
 import { UNUSABLE_HASH, verifyPassword } from './passwords.js';
 
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * A single sign-on session (issue 30, part 4) is short: its messaging secret is the user's
+ * only broker login (on Mosquitto too), and the provider's own session makes a new one cheap.
+ */
+export const SSO_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 /** A user's "last seen" is written at most this often (it is read by the admin's users list). */
 export const LAST_SEEN_EVERY_MS = 5 * 60 * 1000;
 
@@ -190,9 +195,45 @@ export class AuthService {
     await this.users.touchLastSeen(userId, now, LAST_SEEN_EVERY_MS);
   }
 
-  async logout(token: string | undefined): Promise<void> {
-    if (token) await this.sessions.remove(hashToken(token));
+  /**
+   * A session for a user the identity provider vouched for (services/sso.ts): no password, so
+   * its messaging secret is always issued, on an external broker too (there the provisioning
+   * gives it to the user's login). The secret is derived from the session token, so every tab
+   * holding the cookie can ask for it (ssoMessagingSecret) while only its hash is stored.
+   */
+  async startSsoSession(user: { userId: number; username: string }): Promise<{ token: string }> {
+    const token = randomBytes(32).toString('base64url');
+    const secret = ssoSecretOf(token);
+    const expiresAt = new Date(this.now().getTime() + SSO_SESSION_TTL_MS);
+    await this.sessions.create(hashToken(token), user.userId, expiresAt, hashToken(secret));
+    await this.sawUser(user.userId);
+    await this.provisioning.sessionSecretIssued(user.username, secret, expiresAt);
+    return { token };
   }
+
+  /** The messaging login of a live single sign-on session; undefined for any other session. */
+  async ssoMessagingSecret(
+    token: string | undefined,
+  ): Promise<{ username: string; messagingSecret: string } | undefined> {
+    if (!token) return undefined;
+    const secret = ssoSecretOf(token);
+    const session = await this.sessions.findLiveByMessagingSecret(hashToken(secret), this.now());
+    return session && { username: session.username, messagingSecret: secret };
+  }
+
+  async logout(token: string | undefined): Promise<void> {
+    if (!token) return;
+    const sso = await this.ssoMessagingSecret(token);
+    await this.sessions.remove(hashToken(token));
+    // On Mosquitto the secret is the user's login: it stops working with the session.
+    if (sso) await this.provisioning.sessionSecretEnded(sso.username, sso.messagingSecret);
+  }
+}
+
+/** A single sign-on session's messaging secret: HMAC of its token, which it cannot reveal. */
+function ssoSecretOf(token: string): string {
+  const mac = createHmac('sha256', token).update('tessera messaging secret').digest('base64url');
+  return MESSAGING_SECRET_PREFIX + mac;
 }
 
 function hashToken(token: string): string {

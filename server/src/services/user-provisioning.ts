@@ -11,6 +11,13 @@ export interface UserProvisioning {
    * a reconciliation, or a change made while the broker could not be reached). Never throws.
    */
   signedIn(username: string, password: string, passwordHash: string): Promise<void>;
+  /**
+   * A single sign-on session began (issue 30, part 4): the user has no password, so the broker
+   * takes the session's messaging secret as the login's password until `expiresAt`. Never throws.
+   */
+  sessionSecretIssued(username: string, secret: string, expiresAt: Date): Promise<void>;
+  /** That session ended (sign-out): its secret stops working, unless a newer one replaced it. */
+  sessionSecretEnded(username: string, secret: string): Promise<void>;
   /** A user was removed: their login goes, and with it their live connections. */
   removed(username: string): Promise<void>;
   /** The whole list, at start: adds, repairs and removes until the broker matches it. */
@@ -34,6 +41,8 @@ const nothingToDo = () => Promise.resolve();
 export const noUserProvisioning: UserProvisioning = {
   passwordSet: nothingToDo,
   signedIn: nothingToDo,
+  sessionSecretIssued: nothingToDo,
+  sessionSecretEnded: nothingToDo,
   removed: nothingToDo,
   reconcile: () => Promise.resolve({ created: [], removed: [], disabled: [], repaired: [] }),
   close: nothingToDo,

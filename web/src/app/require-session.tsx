@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import {
-  ReconnectPrompt,
+  SessionReconnect,
   clearCredentials,
   sessionQuery,
   useCredentials,
@@ -14,7 +14,8 @@ import { StartUpLoading } from './startup';
 /**
  * Every screen but Login needs a session, and ends up somewhere rather than wait forever:
  * without a live session cookie the tab goes to the Login screen; with one but without this
- * tab's messaging password (a new tab) it asks for the password once; with both, `children`.
+ * tab's messaging password (a new tab) it asks for the password once (a single sign-on session
+ * fetches its messaging secret instead); with both, `children`.
  */
 export function RequireSession({ children }: { children: ReactNode }) {
   const session = useQuery(sessionQuery);
@@ -37,7 +38,9 @@ export function RequireSession({ children }: { children: ReactNode }) {
     );
   }
   if (session.data === null) return <SignedOut />;
-  if (credentials === null || foreign) return <ReconnectPrompt username={session.data.username} />;
+  if (credentials === null || foreign) {
+    return <SessionReconnect username={session.data.username} loading={<StartUpLoading />} />;
+  }
   return children;
 }
 

@@ -6,6 +6,7 @@ import {
 } from '@tessera/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from './api/http';
+import { fetchSsoConfig } from './api/sso';
 import type { BrokerAddress } from './messaging/connect-options';
 
 /**
@@ -30,6 +31,13 @@ export const themeQuery = queryOptions({
 export const brokerQuery = queryOptions({
   queryKey: ['config', 'broker'],
   queryFn: (): Promise<BrokerAddress> => getJson(API_ROUTES.brokerUrl, brokerUrlResponseSchema),
+  ...once,
+});
+
+/** Whether the login page offers single sign-on, and the provider's name (issue 30, part 4). */
+export const ssoConfigQuery = queryOptions({
+  queryKey: ['config', 'sso'],
+  queryFn: fetchSsoConfig,
   ...once,
 });
 

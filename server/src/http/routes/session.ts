@@ -1,5 +1,5 @@
 import { API_ROUTES, errorText, loginRequestSchema, type LoginResponse } from '@tessera/contract';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthService } from '../../services/auth.js';
 import { ownerOf, SESSION_COOKIE } from '../session.js';
 
@@ -19,13 +19,7 @@ export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService; httpsOnly?: 
         .status(result.reason === 'rate-limited' ? 429 : 401)
         .send({ error: result.error });
     }
-    reply.setCookie(SESSION_COOKIE, result.token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'strict',
-      // Behind a TLS proxy the request itself is plain HTTP: PUBLIC_URL says browsers use https.
-      secure: httpsOnly || request.protocol === 'https',
-    });
+    setSessionCookie(request, reply, result.token, httpsOnly);
     const answer: LoginResponse = {
       username: result.username,
       ...(result.messagingSecret && { messagingSecret: result.messagingSecret }),
@@ -45,3 +39,19 @@ export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService; httpsOnly?: 
     role: request.role ?? 'member',
   }));
 };
+
+/** The session cookie, as every sign-in sets it (the password's and single sign-on's). */
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  httpsOnly: boolean,
+): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    // Behind a TLS proxy the request itself is plain HTTP: PUBLIC_URL says browsers use https.
+    secure: httpsOnly || request.protocol === 'https',
+  });
+}

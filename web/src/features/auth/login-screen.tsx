@@ -10,6 +10,7 @@ import { connectMessaging } from '../../lib/mqtt';
 import { themeAsset } from '../../lib/theme';
 import { storeCredentials } from './credentials';
 import { sessionQuery } from './session';
+import { SsoButton, ssoErrorText } from './sso-button';
 import './login-screen.css';
 
 /** Route `/` (SPEC §2 Login, checklist L1–L5). No client-side validation, on purpose. */
@@ -21,7 +22,8 @@ export function LoginScreen() {
   const { data: theme } = useSuspenseQuery(themeQuery);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // A refused single sign-on comes back here with its reason in the address.
+  const [error, setError] = useState<string | null>(() => ssoErrorText(window.location.search));
 
   const signIn = useMutation({
     mutationFn: login,
@@ -94,6 +96,7 @@ export function LoginScreen() {
             {error}
           </p>
         )}
+        <SsoButton />
       </div>
     </main>
   );
