@@ -9,6 +9,7 @@ import Fastify, {
 import type { EngineHealth } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import type { Metrics } from '../runtime/metrics.js';
+import type { ApiTokenAuthenticator } from '../services/api-tokens.js';
 import type { AuthService } from '../services/auth.js';
 import { readableError } from '../services/readable-error.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
@@ -31,6 +32,8 @@ import {
 } from './operations.js';
 import { sessionRoutes } from './routes/session.js';
 import { adminRoutes, type AdminApi } from './routes/admin-users.js';
+import { apiTokenRoutes, type ApiTokensApi } from './routes/api-tokens.js';
+import { scriptApiRoutes, type HdOrdersApi, type ScriptCommands } from './routes/script-api.js';
 import { storageUsageRoutes } from './routes/storage-usage.js';
 import { sameOriginGuard } from './same-origin.js';
 import { sessionHook } from './session.js';
@@ -91,6 +94,12 @@ export interface HttpDependencies {
   referenceAnalysis: ReferenceAnalysisApi;
   /** The administrator's users and audit trail (issue 29): admins only. */
   admin: AdminApi;
+  /** Personal API tokens (issue 30, part 1): the tokens screen, and every Bearer request. */
+  apiTokens: ApiTokensApi & ApiTokenAuthenticator;
+  /** The messaging commands scripts reach over HTTP (issue 30, part 1): MQTT's own handlers. */
+  scriptCommands: ScriptCommands;
+  /** HD orders by size label and one order's status (issue 30, part 1). */
+  hdOrders: HdOrdersApi;
   /** The origin browsers reach the server at (PUBLIC_URL's); unset: each request's Host. */
   publicOrigin?: string;
   /**
@@ -151,7 +160,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     ...(deps.publicOrigin !== undefined && { publicOrigin: deps.publicOrigin }),
   });
   await app.register(fastifyCookie);
-  await app.register(sessionHook, { auth: deps.auth });
+  await app.register(sessionHook, { auth: deps.auth, tokens: deps.apiTokens });
   await app.register(metaRoutes, deps);
   await app.register(openApiRoutes);
   await app.register(operationsRoutes, {
@@ -169,6 +178,8 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   });
   await app.register(engineRoutes, { previewEngine: deps.previewEngine });
   await app.register(libraryRoutes, { hdQueue: deps.hdQueue, references: deps.references });
+  await app.register(apiTokenRoutes, { tokens: deps.apiTokens });
+  await app.register(scriptApiRoutes, { commands: deps.scriptCommands, hdOrders: deps.hdOrders });
   await app.register(zipRoutes, { zips: deps.zips });
   await app.register(materialMapRoutes, { materialMaps: deps.materialMaps });
   await app.register(materialPackageRoutes, { packages: deps.materialPackages });
