@@ -100,13 +100,3 @@ export const TOKEN_REFUSALS = {
   403: refusal('The API token lacks the scope this operation needs.'),
   cookieOnly: refusal('An API token was sent: this operation takes the session cookie only.'),
 } as const;
-
-/** The operation a method and route template name; HEAD is GET's (Fastify answers both). */
-export function findOperation<O extends Pick<ApiOperation, 'method' | 'path'>>(
-  operations: readonly O[],
-  method: string,
-  path: string,
-): O | undefined {
-  const wanted = method === 'HEAD' ? 'GET' : method;
-  return operations.find((operation) => operation.method === wanted && operation.path === path);
-}

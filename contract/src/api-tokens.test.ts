@@ -71,7 +71,8 @@ describe('bearerCredential', () => {
     expect(bearerCredential('Bearer')).toBe('');
     expect(bearerCredential('Basic dXNlcjpwYXNz')).toBeUndefined();
     expect(bearerCredential(undefined)).toBeUndefined();
-    expect(bearerCredential('Bearer a b')).toBeUndefined();
+    expect(bearerCredential('Bearer a b')).toBe('a b');
+    expect(bearerCredential('Bearerx')).toBeUndefined();
   });
 });
 

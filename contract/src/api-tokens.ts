@@ -75,11 +75,8 @@ export type RevokeApiTokenRequest = z.infer<typeof revokeApiTokenRequestSchema>;
  */
 export function bearerCredential(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  const match = /^Bearer(?:\s+(\S*))?\s*$/i.exec(header);
-  return match ? (match[1] ?? '') : undefined;
-}
-
-/** Whether a token with these scopes may call an operation that needs `scope`. */
-export function tokenAllows(scopes: readonly ApiTokenScope[], scope: ApiTokenScope): boolean {
-  return scopes.includes(scope);
+  // Anything after the scheme is the credential, however malformed: such a request is still
+  // judged as a Bearer request (refused), never by a cookie it may also carry.
+  const match = /^Bearer(?:\s+(.*))?$/is.exec(header);
+  return match ? (match[1] ?? '').trim() : undefined;
 }

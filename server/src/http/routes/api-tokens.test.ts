@@ -66,7 +66,7 @@ afterAll(async () => {
   await store.close();
 });
 
-function asUser(user: string, options: InjectOptions): Promise<ReturnType<FastifyInstance['inject']>> {
+function asUser(user: string, options: InjectOptions) {
   return app.inject({ ...options, cookies: { [SESSION_COOKIE]: cookies[user] ?? '' } });
 }
 

@@ -52,7 +52,10 @@ export function CreateTokenDialog({
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (create.isPending) return;
-    if (scopes.length === 0) return setError(T.scopesMissing);
+    if (scopes.length === 0) {
+      setError(T.scopesMissing);
+      return;
+    }
     create.mutate({ name: name.trim(), scopes, expires_in_days: expiry });
   }
 
