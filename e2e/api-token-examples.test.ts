@@ -45,7 +45,9 @@ describe('the API token example scripts', () => {
     reference = path.join(server.dataDir, 'reference.png');
     const pixels = Buffer.alloc(96 * 96 * 3);
     for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 7919) % 251;
-    await sharp(pixels, { raw: { width: 96, height: 96, channels: 3 } }).png().toFile(reference);
+    await sharp(pixels, { raw: { width: 96, height: 96, channels: 3 } })
+      .png()
+      .toFile(reference);
   });
   afterAll(async () => {
     await server?.stop();
@@ -59,7 +61,11 @@ describe('the API token example scripts', () => {
     expect(await statusWithToken(server, imageUrl('hd', hd), token)).toBe(200);
   }
 
-  const env = () => ({ TESSERA_URL: server.url, TESSERA_TOKEN: token, TESSERA_USER: user.username });
+  const env = () => ({
+    TESSERA_URL: server.url,
+    TESSERA_TOKEN: token,
+    TESSERA_USER: user.username,
+  });
 
   it(
     'hd-with-token.mts (fetch) makes a preview, orders its HD and waits for it',

@@ -85,7 +85,10 @@ describe.skipIf(browserMissing)('the API tokens screen', () => {
     await row.getByRole('button', { name: T.revokeLabel('Pipeline HD') }).click();
     const confirm = page.getByRole('dialog', { name: T.revokeTitle('Pipeline HD') });
     await confirm.getByRole('button', { name: T.revoke }).click();
-    await page.getByRole('status').filter({ hasText: T.revoked('Pipeline HD') }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: T.revoked('Pipeline HD') })
+      .waitFor();
     await row.waitFor({ state: 'detached' });
     await page.getByText(T.empty).waitFor();
 

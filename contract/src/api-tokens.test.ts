@@ -81,8 +81,9 @@ describe('createApiTokenRequestSchema', () => {
 
   it('takes a name, one to three distinct scopes and an offered expiry or none', () => {
     expect(createApiTokenRequestSchema.parse(valid)).toEqual(valid);
-    expect(createApiTokenRequestSchema.parse({ ...valid, expires_in_days: null }).expires_in_days)
-      .toBeNull();
+    expect(
+      createApiTokenRequestSchema.parse({ ...valid, expires_in_days: null }).expires_in_days,
+    ).toBeNull();
     expect(createApiTokenRequestSchema.parse({ ...valid, name: '  x  ' }).name).toBe('x');
   });
 

@@ -80,10 +80,12 @@ await expect(
   202,
 );
 for (;;) {
-  const job = await expect<{ status: string; percent: number; output_image?: string; error?: string }>(
-    fetch(`${base}/api/query/hd-jobs/${encodeURIComponent(order.id)}`, { headers: auth }),
-    200,
-  );
+  const job = await expect<{
+    status: string;
+    percent: number;
+    output_image?: string;
+    error?: string;
+  }>(fetch(`${base}/api/query/hd-jobs/${encodeURIComponent(order.id)}`, { headers: auth }), 200);
   if (job.status === 'finished') {
     console.log(job.output_image);
     break;

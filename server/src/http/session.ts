@@ -1,5 +1,5 @@
-import { bearerCredential, errorText, SESSION_COOKIE, type ApiScope } from '@tessera/contract';
-import { API_OPERATIONS } from '@tessera/contract/openapi';
+import { bearerCredential, errorText, SESSION_COOKIE } from '@tessera/contract';
+import { API_OPERATIONS, type ApiScope } from '@tessera/contract/openapi';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Owner } from '../owner.js';

@@ -62,7 +62,12 @@ export class ApiTokenService implements ApiTokenAuthenticator {
       actor,
       action: 'api-token-created',
       target: owner.username,
-      details: { id: record.id, name: record.name, scopes: record.scopes, expiresAt: record.expiresAt },
+      details: {
+        id: record.id,
+        name: record.name,
+        scopes: record.scopes,
+        expiresAt: record.expiresAt,
+      },
     });
     return { token: view(record), secret };
   }

@@ -47,7 +47,8 @@ export type CancelResult = 'cancelled' | 'not-queued' | 'unknown';
 export type HdOrderOutcome =
   | { result: 'queued' }
   | {
-      result: 'image-not-found' | 'size-not-offered' | 'over-quota' | 'queue-full' | 'already-ordered';
+      result:
+        'image-not-found' | 'size-not-offered' | 'over-quota' | 'queue-full' | 'already-ordered';
       error: string;
     };
 export type MoveResult = 'moved' | 'not-queued' | 'unknown';

@@ -94,7 +94,9 @@ export function Sidebar() {
         <NavLink
           to={API_TOKENS_SCREEN_PATH}
           className={({ isActive }) =>
-            isActive ? 'sidebar-signout sidebar-account is-active' : 'sidebar-signout sidebar-account'
+            isActive
+              ? 'sidebar-signout sidebar-account is-active'
+              : 'sidebar-signout sidebar-account'
           }
         >
           <KeyIcon />

@@ -16,7 +16,12 @@ import { ApiTokenService } from '../../services/api-tokens.js';
 import { AuditLog } from '../../services/audit.js';
 import { createApiTokenRepository } from '../../store/api-tokens.js';
 import { createAuditRepository } from '../../store/audit.js';
-import { createTestStore, passwordOf, silentLogger, type TestStore } from '../../testing/fixtures.js';
+import {
+  createTestStore,
+  passwordOf,
+  silentLogger,
+  type TestStore,
+} from '../../testing/fixtures.js';
 import { httpTestDependencies } from '../../testing/http-app.js';
 import { buildHttpApp } from '../app.js';
 import { SESSION_COOKIE } from '../session.js';
@@ -154,7 +159,11 @@ describe('managing tokens with the session cookie', () => {
       { name: ' ', scopes: ['read'], expires_in_days: 30 },
       { name: 'x', scopes: ['admin'], expires_in_days: null },
     ]) {
-      const res = await asUser('alice', { method: 'POST', url: API_ROUTES.createApiToken, payload });
+      const res = await asUser('alice', {
+        method: 'POST',
+        url: API_ROUTES.createApiToken,
+        payload,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ error: errorText('API_TOKEN_REQUEST_INVALID') });
     }
@@ -207,7 +216,10 @@ describe('a Bearer token', () => {
     const read = await withToken(generate.secret, { method: 'GET', url: API_ROUTES.hdJobs });
     expect(read.statusCode).toBe(403);
     expect(read.json()).toEqual({ error: errorText('API_TOKEN_SCOPE_MISSING', 'read') });
-    const paused = await withToken(generate.secret, { method: 'POST', url: API_ROUTES.pauseHdQueue });
+    const paused = await withToken(generate.secret, {
+      method: 'POST',
+      url: API_ROUTES.pauseHdQueue,
+    });
     expect(paused.statusCode).toBe(200);
   });
 

@@ -72,9 +72,7 @@ const hdOrders: HdOrdersApi = {
 
 beforeAll(async () => {
   store = await createTestStore(['alice', 'bob']);
-  app = await buildHttpApp(
-    httpTestDependencies(store, { scriptCommands: commands, hdOrders }),
-  );
+  app = await buildHttpApp(httpTestDependencies(store, { scriptCommands: commands, hdOrders }));
   const owner = async (username: string) => {
     const row = await store.db
       .selectFrom('users')
@@ -89,9 +87,17 @@ beforeAll(async () => {
     tokens[scope] = (await store.apiTokens.create(alice, request, { name: 'alice' })).secret;
   }
   // Bob's token may do everything: still never alice's data.
-  const all = { name: 'all', scopes: ['read', 'generate', 'manage'] as const, expires_in_days: null };
+  const all = {
+    name: 'all',
+    scopes: ['read', 'generate', 'manage'] as const,
+    expires_in_days: null,
+  };
   tokens.all = (
-    await store.apiTokens.create(await owner('bob'), { ...all, scopes: [...all.scopes] }, { name: 'bob' })
+    await store.apiTokens.create(
+      await owner('bob'),
+      { ...all, scopes: [...all.scopes] },
+      { name: 'bob' },
+    )
   ).secret;
 });
 
@@ -154,7 +160,11 @@ describe('the lists', () => {
   });
 
   it('needs the read scope', async () => {
-    const res = await app.inject({ method: 'GET', url: API_ROUTES.tagList, headers: bearer('manage') });
+    const res = await app.inject({
+      method: 'GET',
+      url: API_ROUTES.tagList,
+      headers: bearer('manage'),
+    });
     expect(res.statusCode).toBe(403);
     expect(calls).toEqual([]);
   });
@@ -239,7 +249,10 @@ describe('HD orders', () => {
   });
 
   it('refuses a size not in the table, or no id, before the service', async () => {
-    for (const payload of [{ ...order, size: '31x31' }, { image: 'stone.png', size: '30x30' }]) {
+    for (const payload of [
+      { ...order, size: '31x31' },
+      { image: 'stone.png', size: '30x30' },
+    ]) {
       const res = await app.inject({
         method: 'POST',
         url: API_ROUTES.hdOrder,
@@ -253,10 +266,18 @@ describe('HD orders', () => {
   });
 
   it("tells an order's status to its owner only", async () => {
-    const own = await app.inject({ method: 'GET', url: hdJobUrl('order-1'), headers: bearer('read') });
+    const own = await app.inject({
+      method: 'GET',
+      url: hdJobUrl('order-1'),
+      headers: bearer('read'),
+    });
     expect(own.statusCode).toBe(200);
     expect(own.json()).toEqual(aliceJob);
-    const other = await app.inject({ method: 'GET', url: hdJobUrl('order-1'), headers: bearer('all') });
+    const other = await app.inject({
+      method: 'GET',
+      url: hdJobUrl('order-1'),
+      headers: bearer('all'),
+    });
     expect(other.statusCode).toBe(404);
     expect(other.json()).toEqual({ error: errorText('HD_JOB_UNKNOWN') });
   });

@@ -5,7 +5,11 @@ import {
   API_TOKEN_TEXTS,
   DEFAULT_API_TOKEN_EXPIRY_DAYS,
 } from '@tessera/contract';
-import type { ApiTokenScope, CreateApiTokenRequest, CreateApiTokenResponse } from '@tessera/contract';
+import type {
+  ApiTokenScope,
+  CreateApiTokenRequest,
+  CreateApiTokenResponse,
+} from '@tessera/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -44,9 +48,7 @@ export function CreateTokenDialog({
 
   function toggle(scope: ApiTokenScope, on: boolean) {
     // Kept in the contract's order, whatever the order of the clicks.
-    setScopes((now) =>
-      API_TOKEN_SCOPES.filter((s) => (s === scope ? on : now.includes(s))),
-    );
+    setScopes((now) => API_TOKEN_SCOPES.filter((s) => (s === scope ? on : now.includes(s))));
   }
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -99,7 +101,9 @@ export function CreateTokenDialog({
             className="field-input"
             value={expiry === null ? NEVER : String(expiry)}
             onChange={(event) =>
-              setExpiry(event.target.value === NEVER ? null : (Number(event.target.value) as Expiry))
+              setExpiry(
+                event.target.value === NEVER ? null : (Number(event.target.value) as Expiry),
+              )
             }
           >
             {API_TOKEN_EXPIRY_DAYS.map((days) => (

@@ -59,6 +59,7 @@ export function ApiTokensScreen() {
       {tokens.data && tokens.data.length > 0 && (
         <TokensTable
           tokens={tokens.data}
+          readAt={tokens.dataUpdatedAt}
           onRevoke={(token) => {
             setNotice(null);
             setDialog({ kind: 'revoke', token });
@@ -84,14 +85,16 @@ export function ApiTokensScreen() {
   );
 }
 
+/** `readAt`: when the list was read; a token expired by then is marked so. */
 function TokensTable({
   tokens,
+  readAt,
   onRevoke,
 }: {
   tokens: ApiToken[];
+  readAt: number;
   onRevoke: (token: ApiToken) => void;
 }) {
-  const now = Date.now();
   return (
     <div className="tokens-table-wrap">
       <table className="tokens-table">
@@ -109,7 +112,7 @@ function TokensTable({
         </thead>
         <tbody>
           {tokens.map((token) => {
-            const expired = token.expires_at !== null && Date.parse(token.expires_at) <= now;
+            const expired = token.expires_at !== null && Date.parse(token.expires_at) <= readAt;
             return (
               <tr key={token.id}>
                 <th scope="row">{token.name}</th>

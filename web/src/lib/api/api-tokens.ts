@@ -13,8 +13,13 @@ export async function fetchApiTokens(): Promise<ApiToken[]> {
 }
 
 /** The token made and its secret, which the server never shows again. */
-export async function createApiToken(request: CreateApiTokenRequest): Promise<CreateApiTokenResponse> {
-  return expectAnswer(await postJson(API_ROUTES.createApiToken, request), createApiTokenResponseSchema);
+export async function createApiToken(
+  request: CreateApiTokenRequest,
+): Promise<CreateApiTokenResponse> {
+  return expectAnswer(
+    await postJson(API_ROUTES.createApiToken, request),
+    createApiTokenResponseSchema,
+  );
 }
 
 export async function revokeApiToken(id: number): Promise<void> {
