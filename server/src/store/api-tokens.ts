@@ -149,7 +149,7 @@ export function createApiTokenRepository(db: Db): ApiTokenRepository {
         .where((eb) =>
           eb.or([
             eb('last_used_at', 'is', null),
-            eb('last_used_at', '<', new Date(now.getTime() - minAgeMs).toISOString()),
+            eb('last_used_at', '<=', new Date(now.getTime() - minAgeMs).toISOString()),
           ]),
         )
         .execute();
