@@ -162,5 +162,7 @@ export const ADMIN_TEXTS = {
     'password-reset': 'Contraseña restablecida',
     'quota-changed': 'Cuota cambiada',
     'retention-run': 'Retención ejecutada',
+    'api-token-created': 'Token de API creado',
+    'api-token-revoked': 'Token de API revocado',
   } satisfies Record<AuditAction, string>,
 } as const;

@@ -113,6 +113,8 @@ export const AUDIT_ACTIONS = [
   'password-reset',
   'quota-changed',
   'retention-run',
+  'api-token-created',
+  'api-token-revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

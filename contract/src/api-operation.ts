@@ -1,6 +1,7 @@
 // What one HTTP operation of the API takes and answers, for the OpenAPI document (openapi.ts).
 // The tables are api-operations-*.ts; this file holds their shape and the answers they share.
 import type { z } from 'zod';
+import type { ApiTokenScope } from './api-tokens.js';
 import { errorResponseSchema } from './http.js';
 
 /**
@@ -8,6 +9,14 @@ import { errorResponseSchema } from './http.js';
  * (401, then 403 for a member); the operator's METRICS_TOKEN as a Bearer token when one is set.
  */
 export type ApiAuth = 'none' | 'session' | 'admin' | 'metrics-token';
+
+/**
+ * What an API token (issue 30, part 1) may do with an operation: the token scope it needs;
+ * 'cookie-only': the browser's session only, a Bearer token is refused (sign-in, the session,
+ * token management, the admin API); 'public': no user credential at all (a Bearer header is
+ * ignored). The server reads this table to let a token in or not: one home for the mapping.
+ */
+export type ApiScope = ApiTokenScope | 'cookie-only' | 'public';
 
 /** A body of one media type: JSON or multipart parts described by a schema, files by type only. */
 export interface ApiContent {
@@ -32,6 +41,8 @@ export interface ApiOperation {
   summary: string;
   description?: string;
   auth: ApiAuth;
+  /** The API token scope it needs, or cookie-only, or public (ApiScope). */
+  scope: ApiScope;
   /** The query string's fields. */
   query?: z.ZodObject;
   body?: ApiContent;
@@ -78,5 +89,14 @@ export const BAD_REQUEST = refusal('The request does not have the shape this ope
 /** What the auth statuses say; the generator adds them to every guarded operation. */
 export const AUTH_REFUSALS = {
   401: refusal('Not signed in: no session cookie, or it expired or was ended.'),
-  403: refusal('Signed in, but not as an admin.'),
+  403: refusal('Signed in, but not as an admin; or an API token, which the admin API refuses.'),
+} as const;
+
+/** What a guarded operation answers a Bearer token it does not take (added by the generator). */
+export const TOKEN_REFUSALS = {
+  401: refusal(
+    'Not signed in: no session cookie or API token, or it expired, was ended or was revoked.',
+  ),
+  403: refusal('The API token lacks the scope this operation needs.'),
+  cookieOnly: refusal('An API token was sent: this operation takes the session cookie only.'),
 } as const;

@@ -44,6 +44,7 @@ function accountChange(
     tag: 'Admin',
     summary,
     auth: 'admin',
+    scope: 'cookie-only',
     ...(body && { body }),
     responses: { 200: answer, 400: BAD_REQUEST, 404: UNKNOWN, 409: REFUSED, 502: BROKER },
   };
@@ -58,6 +59,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Admin',
     summary: 'Every user, with their images, storage and jobs',
     auth: 'admin',
+    scope: 'cookie-only',
     responses: { 200: json(adminUsersResponseSchema, 'The users.') },
   },
   {
@@ -67,6 +69,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Create a user',
     description: 'Without a password the server generates one and answers it, once.',
     auth: 'admin',
+    scope: 'cookie-only',
     body: JSON_BODY(adminCreateUserRequestSchema),
     responses: {
       201: json(adminPasswordResponseSchema, 'Created.'),
@@ -106,6 +109,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Admin',
     summary: 'The audit trail, newest first',
     auth: 'admin',
+    scope: 'cookie-only',
     query: auditQuerySchema,
     responses: { 200: json(auditPageSchema, 'One page of entries.'), 400: BAD_REQUEST },
   },
@@ -115,6 +119,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Admin',
     summary: 'The HD retention policy, its dry run as of now, and the latest daily runs',
     auth: 'admin',
+    scope: 'cookie-only',
     responses: { 200: json(adminRetentionSchema, 'The policy (days 0: none) and its dry run.') },
   },
   {
@@ -123,6 +128,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Admin',
     summary: 'Runs the HD retention policy now: removes what the dry run lists',
     auth: 'admin',
+    scope: 'cookie-only',
     responses: {
       200: json(adminRetentionRunSchema, 'What was removed and the space freed.'),
       409: refusal('There is no retention policy (HD_RETENTION_DAYS).'),
@@ -134,6 +140,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Admin',
     summary: 'Usage at a glance: images per UTC day and user (30 days), the queue now, the engines',
     auth: 'admin',
+    scope: 'cookie-only',
     responses: { 200: json(adminUsageSchema, 'The figures of the charts.') },
   },
   {
@@ -142,6 +149,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Admin',
     summary: 'The default quotas: storage, queued previews and queued HD orders',
     auth: 'admin',
+    scope: 'cookie-only',
     responses: { 200: json(quotaDefaultsResponseSchema, 'The defaults.') },
   },
   {
@@ -150,6 +158,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Admin',
     summary: 'Set the default quotas (audited as quota-changed)',
     auth: 'admin',
+    scope: 'cookie-only',
     body: JSON_BODY(quotaDefaultsSchema),
     responses: { 200: json(quotaDefaultsResponseSchema, 'The defaults now.'), 400: BAD_REQUEST },
   },
@@ -159,6 +168,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Admin',
     summary: "Set a user's own quotas; each null follows the default",
     auth: 'admin',
+    scope: 'cookie-only',
     body: JSON_BODY(userQuotasSchema),
     responses: { 200: USER, 400: BAD_REQUEST, 404: UNKNOWN, 409: REFUSED },
   },

@@ -37,6 +37,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'App',
     summary: "The site's title",
     auth: 'none',
+    scope: 'public',
     inSpec: true,
     responses: { 200: json(titleResponseSchema, 'The title the app shows.') },
   },
@@ -46,6 +47,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'App',
     summary: 'The theme the app loads',
     auth: 'none',
+    scope: 'public',
     inSpec: true,
     responses: { 200: json(themeResponseSchema, 'The theme, a stylesheet under /themes/.') },
   },
@@ -56,6 +58,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     summary: "The MQTT broker's WebSocket address",
     description: "SPEC §7's `url`, plus the MQTT version the broker speaks (4 if absent).",
     auth: 'none',
+    scope: 'public',
     inSpec: true,
     responses: { 200: json(brokerUrlResponseSchema, 'Where the browser connects to the broker.') },
   },
@@ -66,6 +69,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     summary: 'This OpenAPI 3.1 document',
     description: 'Public, like the shapes it describes: it tells no user data and no secret.',
     auth: 'none',
+    scope: 'public',
     responses: {
       200: { description: 'The document.', content: [{ contentType: 'application/json' }] },
     },
@@ -77,6 +81,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     summary: 'The API reference as a page',
     description: 'Every operation of this document, rendered on the server (no script).',
     auth: 'none',
+    scope: 'public',
     responses: { 200: { description: 'The page.', content: [{ contentType: 'text/html' }] } },
   },
 
@@ -87,6 +92,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Operations',
     summary: 'Whether the process and its database answer',
     auth: 'none',
+    scope: 'public',
     responses: {
       200: json(healthResponseSchema, "Alive; 'degraded' while the engine has no server."),
       503: json(healthResponseSchema, "The database does not answer: status 'unavailable'."),
@@ -98,6 +104,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Operations',
     summary: 'Whether the process can serve (database, broker, file store)',
     auth: 'none',
+    scope: 'public',
     responses: {
       200: json(readinessResponseSchema, 'Ready.'),
       503: json(readinessResponseSchema, 'Stopping, or the dependencies that fail.'),
@@ -110,6 +117,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     summary: "Prometheus' metrics",
     description: 'With METRICS_TOKEN set, that token as a Bearer token; 404 when not enabled.',
     auth: 'metrics-token',
+    scope: 'public',
     responses: {
       200: { description: "Prometheus' text format.", content: [{ contentType: 'text/plain' }] },
       401: refusal('METRICS_TOKEN is set and the request does not carry it.'),
@@ -125,6 +133,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Sign in',
     description: 'Sets the session cookie. SPEC §7: status 200 means success.',
     auth: 'none',
+    scope: 'cookie-only',
     inSpec: true,
     body: JSON_BODY(loginRequestSchema),
     responses: {
@@ -143,6 +152,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Sign out',
     description: 'Ends the session of the cookie sent, if any, and clears the cookie.',
     auth: 'none',
+    scope: 'cookie-only',
     responses: { 204: { description: 'Signed out.' } },
   },
   {
@@ -151,6 +161,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Session',
     summary: 'Who is signed in',
     auth: 'session',
+    scope: 'cookie-only',
     responses: { 200: json(sessionResponseSchema, 'The user of the session and their role.') },
   },
   {
@@ -159,6 +170,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Session',
     summary: "The signed-in user's storage use and quota (the sidebar's bar)",
     auth: 'session',
+    scope: 'read',
     responses: { 200: json(storageUsageSchema, 'Bytes used, and the quota in bytes or null.') },
   },
 
@@ -173,6 +185,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
       '`image` also carries its file name (the schema shows the text parts). The result is read ' +
       'through the preview status.',
     auth: 'session',
+    scope: 'generate',
     inSpec: true,
     body: { contentType: 'multipart/form-data', schema: previewRequestSchema },
     responses: {
@@ -190,6 +203,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Generation',
     summary: 'The latest preview job',
     auth: 'session',
+    scope: 'read',
     inSpec: true,
     query: z.object({ t: z.string().optional().describe('Cache-busting, ignored.') }),
     responses: {
@@ -204,6 +218,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     summary: 'The latest HD job',
     description: 'HD jobs are ordered over MQTT (command/generate-image).',
     auth: 'session',
+    scope: 'read',
     inSpec: true,
     responses: {
       200: json(generationStatusResponseSchema, 'Its status.', NO_STORE),
@@ -216,6 +231,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Generation',
     summary: 'The engine this server makes previews with',
     auth: 'session',
+    scope: 'read',
     responses: { 200: json(engineInfoResponseSchema, 'The preview engine.') },
   },
 
@@ -226,6 +242,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'HD queue',
     summary: "The user's HD jobs and whether their queue is paused",
     auth: 'session',
+    scope: 'read',
     responses: { 200: json(hdJobsResponseSchema, 'The queue.', NO_STORE) },
   },
   {
@@ -234,6 +251,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'HD queue',
     summary: 'Cancel a queued HD job',
     auth: 'session',
+    scope: 'generate',
     body: JSON_BODY(cancelHdJobRequestSchema),
     responses: {
       200: json(emptyResponseSchema, 'Cancelled.'),
@@ -248,6 +266,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'HD queue',
     summary: "Run a queued HD job next among the user's jobs",
     auth: 'session',
+    scope: 'generate',
     body: JSON_BODY(moveHdJobRequestSchema),
     responses: {
       200: json(hdJobsResponseSchema, 'The queue as it now is.', NO_STORE),
@@ -262,6 +281,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'HD queue',
     summary: "Pause the user's HD queue (a running job finishes)",
     auth: 'session',
+    scope: 'generate',
     responses: { 200: json(hdJobsResponseSchema, 'The queue as it now is.', NO_STORE) },
   },
   {
@@ -270,6 +290,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'HD queue',
     summary: "Resume the user's HD queue",
     auth: 'session',
+    scope: 'generate',
     responses: { 200: json(hdJobsResponseSchema, 'The queue as it now is.', NO_STORE) },
   },
   {
@@ -278,6 +299,7 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     tag: 'References',
     summary: "The user's uploaded references, newest first",
     auth: 'session',
+    scope: 'read',
     responses: { 200: json(inputsResponseSchema, 'The references.', NO_STORE) },
   },
 ];

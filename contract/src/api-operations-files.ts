@@ -60,6 +60,7 @@ function fileOperation(
     tag: 'Files',
     summary,
     auth: 'session',
+    scope: 'read',
     responses: answers,
     inSpec,
   };
@@ -99,6 +100,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Downloads',
     summary: 'Check a selection of images and get a one-time ZIP ticket',
     auth: 'session',
+    scope: 'read',
     body: JSON_BODY(zipDownloadRequestSchema),
     responses: {
       200: json(zipDownloadTicketSchema, 'The ticket: GET the ZIP once with its token.'),
@@ -113,6 +115,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Downloads',
     summary: 'The ZIP of a ticket, once',
     auth: 'session',
+    scope: 'read',
     responses: {
       200: fileAnswer(ZIP_TYPE, 'The ZIP, with its exact Content-Length.', ATTACHMENT),
       404: refusal('No such ticket, or it was used or expired.'),
@@ -125,6 +128,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Downloads',
     summary: 'How far the server has sent the ZIP',
     auth: 'session',
+    scope: 'read',
     responses: {
       200: json(zipDownloadProgressSchema, 'The bytes sent.'),
       404: refusal('No such ticket.'),
@@ -138,6 +142,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Materials',
     summary: "Order an image's material maps",
     auth: 'session',
+    scope: 'generate',
     body: JSON_BODY(materialMapsOrderSchema),
     responses: {
       202: json(materialMapsStatusSchema, 'Ordered: the status as it now is.'),
@@ -153,6 +158,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Materials',
     summary: "An image's material maps and their latest job",
     auth: 'session',
+    scope: 'read',
     query: materialMapsRequestSchema,
     responses: {
       200: json(materialMapsStatusSchema, 'The maps made and the latest job.'),
@@ -166,6 +172,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Materials',
     summary: "An image's material package (maps, preview and material files) as a ZIP",
     auth: 'session',
+    scope: 'read',
     query: materialPackageQuerySchema,
     responses: {
       200: fileAnswer(ZIP_TYPE, 'The package.', ATTACHMENT),
@@ -182,6 +189,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Print',
     summary: "sRGB and the operator's ICC profiles",
     auth: 'session',
+    scope: 'read',
     responses: { 200: json(printProfilesResponseSchema, 'The profiles.') },
   },
   {
@@ -190,6 +198,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Print',
     summary: "A print file's pixels and bytes before it is made",
     auth: 'session',
+    scope: 'read',
     query: printEstimateQuerySchema,
     responses: {
       200: json(printEstimateSchema, 'The estimate.'),
@@ -203,6 +212,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Print',
     summary: 'Order a print file of an HD image (a job)',
     auth: 'session',
+    scope: 'generate',
     body: JSON_BODY(printOrderSchema),
     responses: {
       202: json(printFileSchema, 'Ordered.'),
@@ -218,6 +228,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Print',
     summary: "An HD image's print files and their jobs",
     auth: 'session',
+    scope: 'read',
     query: printFilesQuerySchema,
     responses: {
       200: json(printFilesResponseSchema, 'The print files.'),
@@ -233,6 +244,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'References',
     summary: 'Check a reference image before generating from it',
     auth: 'session',
+    scope: 'generate',
     body: REFERENCE_UPLOAD,
     responses: {
       200: json(referenceAnalysisSchema, 'Its warnings and figures.'),
@@ -245,6 +257,7 @@ export const FILE_OPERATIONS: readonly ApiOperation[] = [
     tag: 'References',
     summary: 'A reference with its lighting drift taken out',
     auth: 'session',
+    scope: 'generate',
     body: REFERENCE_UPLOAD,
     responses: { 200: fileAnswer(['image/png'], 'The prepared reference.'), ...UPLOAD_REFUSED },
   },

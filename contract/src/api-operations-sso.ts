@@ -12,6 +12,7 @@ export const SSO_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'GET',
     path: API_ROUTES.ssoConfig,
+    scope: 'public',
     tag: 'Session',
     summary: 'Whether single sign-on is offered',
     description: 'What the login page reads to show its "Sign in with …" button (OIDC_ISSUER).',
@@ -21,6 +22,7 @@ export const SSO_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'GET',
     path: API_ROUTES.ssoStart,
+    scope: 'public',
     tag: 'Session',
     summary: 'Start a single sign-on',
     description:
@@ -34,6 +36,7 @@ export const SSO_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'GET',
     path: API_ROUTES.ssoCallback,
+    scope: 'public',
     tag: 'Session',
     summary: "The provider's redirect back",
     description:
@@ -46,6 +49,7 @@ export const SSO_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'GET',
     path: API_ROUTES.ssoMessagingSecret,
+    scope: 'cookie-only',
     tag: 'Session',
     summary: "A single sign-on session's messaging login",
     description:

@@ -44,6 +44,26 @@ const TEXTS_BY_CODE = {
   /** A correct password of a user an admin disabled (issue 29). */
   ACCOUNT_DISABLED: 'This account is disabled. Ask an administrator.',
 
+  // API tokens (issue 30, part 1)
+  /** A Bearer token that is unknown, expired or revoked, or whose user may not sign in. */
+  API_TOKEN_INVALID: 'This API token is not valid: it is unknown, expired or revoked',
+  /** A Bearer token on a route that takes the browser's session only (docs/api.md). */
+  API_TOKEN_NOT_ACCEPTED:
+    "This call needs the browser's session: an API token cannot be used for it",
+  API_TOKEN_SCOPE_MISSING: (scope: string) =>
+    `This API token lacks the '${scope}' permission this call needs`,
+  API_TOKEN_REQUEST_INVALID:
+    'A token needs a name of 1 to 64 characters, at least one permission (read, generate or manage) and an expiry of 30, 90 or 365 days, or none',
+  API_TOKEN_LIMIT_REACHED: (limit: number) =>
+    `You already have ${limit} API tokens, the most one user may have. Revoke one to create another.`,
+  API_TOKEN_UNKNOWN: 'No API token of yours has this id',
+  /** The HTTP equivalents of the messaging commands (issue 30, part 1). */
+  LIST_REQUEST_INVALID: (max: number) =>
+    `page must be a whole number from 1, and size one from 1 to ${max}`,
+  TAG_REQUEST_INVALID: 'The request needs a tag id and an image file name',
+  HD_ORDER_INVALID:
+    'An HD order needs an id, the file name of one of your LD images and one of the HD sizes (such as 30x30)',
+
   // Administration (issue 29): the admin API and `npm run users` alike
   ADMIN_ONLY: 'Only an administrator may do this',
   ADMIN_REQUEST_INVALID: 'The request is not valid for this administrator action',

@@ -7,12 +7,15 @@ import { ADMIN_OPERATIONS } from './api-operations-admin.js';
 import { APP_OPERATIONS } from './api-operations-app.js';
 import { FILE_OPERATIONS } from './api-operations-files.js';
 import { SSO_OPERATIONS } from './api-operations-sso.js';
+import { SCRIPT_OPERATIONS } from './api-operations-script.js';
 import {
   AUTH_REFUSALS,
+  TOKEN_REFUSALS,
   type ApiAnswer,
   type ApiContent,
   type ApiOperation,
 } from './api-operation.js';
+import { API_TOKEN_PREFIX } from './api-tokens.js';
 import { errorResponseSchema, SESSION_COOKIE } from './http.js';
 import { API_ROUTES, METRICS_PATH } from './routes.js';
 
@@ -20,11 +23,12 @@ export * from './api-answers.js';
 export * from './api-operation.js';
 
 /** The document's version: raised when an operation or a shape changes. */
-export const API_VERSION = '0.1.0';
+export const API_VERSION = '0.2.0';
 
 /** Every operation the server answers, in the reference page's order. */
 export const API_OPERATIONS: readonly ApiOperation[] = [
   ...APP_OPERATIONS,
+  ...SCRIPT_OPERATIONS,
   ...FILE_OPERATIONS,
   ...ADMIN_OPERATIONS,
   ...SSO_OPERATIONS,
@@ -47,20 +51,29 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const DESCRIPTION = `The HTTP API of Tessera. Calls marked "SPEC §7" are the specification's own; \
 the rest are beyond it. Every refusal answers \`{ "error": text }\` with a text for the user.
 
-**Sign-in.** \`POST ${API_ROUTES.login}\` sets the \`${SESSION_COOKIE}\` cookie; send it with every \
-call marked with the session. Bearer tokens for scripts come with issue 30, part 1.
+**Scripts: API tokens.** A user makes personal tokens on the app's tokens screen (a name, \
+scopes, an expiry); send one as \`Authorization: Bearer ${API_TOKEN_PREFIX}…\`. It acts as its \
+owner, on their own data only, for the operations its scopes allow: \`read\` (reading the \
+user's images, tags, statuses and files), \`generate\` (previews, HD orders, material maps, \
+print files), \`manage\` (tags on images). Each operation names the scope it needs. An \
+unknown, expired or revoked token gets 401; a token without the scope, or on an operation that \
+takes the session cookie only (sign-in, the session, token management, the admin API), 403.
 
-**Other origins.** A state-changing request (POST) that a browser marks as coming from a page \
-of another origin (Origin, Sec-Fetch-Site) is refused with 403; scripts and curl send neither.
+**The browser: the session.** \`POST ${API_ROUTES.login}\` sets the \`${SESSION_COOKIE}\` \
+cookie. A request with a Bearer token is judged by the token alone, never by a cookie.
 
-Listing the images, tags and HD orders goes over MQTT (SPEC §7), not this API.`;
+**Other origins.** A state-changing request (POST) that carries the session cookie and that a \
+browser marks as coming from a page of another origin (Origin, Sec-Fetch-Site) is refused with \
+403. A request with a Bearer token carries no ambient credential and is not refused so.`;
 
 const TAGS = [
   ['App', 'What the app reads before anything else, and this document.'],
   ['Operations', 'Health, readiness and metrics for the operator.'],
   ['Session', 'Sign in, sign out, and who is signed in.'],
   ['Generation', 'Preview jobs and the generation status (SPEC §7).'],
-  ['HD queue', "The user's HD jobs."],
+  ['HD queue', "The user's HD jobs and HD orders."],
+  ['Images and tags', "The user's galleries and tags, as the MQTT commands give them."],
+  ['API tokens', "The user's personal tokens for scripts: the session cookie only."],
   ['References', 'Uploaded references and their checks.'],
   ['Files', "The user's image files, to their owner only (404 for anyone else's)."],
   ['Downloads', 'A selection of images as one ZIP.'],
@@ -131,6 +144,21 @@ const SECURITY = {
   'metrics-token': [{ metricsToken: [] }, {}],
 } as const;
 
+/** The cookie, or an API token with the operation's scope (its role name in the requirement). */
+function security(operation: ApiOperation) {
+  const { auth, scope } = operation;
+  if (auth !== 'session' || scope === 'cookie-only' || scope === 'public') return SECURITY[auth];
+  return [{ session: [] }, { apiToken: [scope] }];
+}
+
+/** The auth statuses an operation answers, from its auth and its token scope. */
+function authRefusals({ auth, scope }: ApiOperation): Record<number, ApiAnswer> {
+  if (auth === 'admin') return AUTH_REFUSALS;
+  if (auth !== 'session') return {};
+  if (scope === 'cookie-only') return { 401: AUTH_REFUSALS[401], 403: TOKEN_REFUSALS.cookieOnly };
+  return { 401: TOKEN_REFUSALS[401], 403: TOKEN_REFUSALS[403] };
+}
+
 /** The name the operation goes by: its API_ROUTES key, after its method. */
 function operationId({ method, path }: ApiOperation): string {
   const key =
@@ -142,14 +170,14 @@ function operationId({ method, path }: ApiOperation): string {
 }
 
 function operationObject(operation: ApiOperation) {
-  const { auth } = operation;
-  const authRefusals: Record<number, ApiAnswer> =
-    auth === 'session' ? { 401: AUTH_REFUSALS[401] } : auth === 'admin' ? AUTH_REFUSALS : {};
-  const answers: Record<number, ApiAnswer> = { ...authRefusals, ...operation.responses };
+  const { auth, scope } = operation;
+  const answers: Record<number, ApiAnswer> = { ...authRefusals(operation), ...operation.responses };
   const notes = [
     operation.description,
     operation.inSpec ? 'SPEC §7.' : undefined,
     auth === 'admin' ? 'Admins only.' : undefined,
+    scope === 'cookie-only' ? 'Session cookie only: an API token is refused.' : undefined,
+    scope !== 'cookie-only' && scope !== 'public' ? `API token scope: ${scope}.` : undefined,
   ].filter(Boolean);
   const params = parameters(operation);
   return {
@@ -157,7 +185,7 @@ function operationObject(operation: ApiOperation) {
     tags: [operation.tag],
     summary: operation.summary,
     ...(notes.length > 0 && { description: notes.join(' ') }),
-    security: SECURITY[auth],
+    security: security(operation),
     ...(params.length > 0 && { parameters: params }),
     ...(operation.body && {
       requestBody: { required: true, content: content([operation.body], 'input') },
@@ -195,6 +223,11 @@ export function openApiDocument(
           description: `Set by POST ${API_ROUTES.login}.`,
         },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN.' },
+        apiToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `A personal API token (${API_TOKEN_PREFIX}…), made on the app's tokens screen; its scopes are read, generate and manage.`,
+        },
       },
     },
   };

@@ -89,6 +89,30 @@ export const API_ROUTES = {
   /** POST multipart `image` → image/png: the reference with its lighting drift taken out. */
   referenceDelight: '/api/command/reference-delight',
 
+  // Personal API tokens (issue 30, part 1): managed with the session cookie only.
+  /** GET → apiTokensResponseSchema: the user's tokens, never their secrets. */
+  apiTokens: '/api/query/api-tokens',
+  /** POST createApiTokenRequestSchema → createApiTokenResponseSchema (201): the secret, once. */
+  createApiToken: '/api/command/create-api-token',
+  /** POST revokeApiTokenRequestSchema: the token stops working at once. */
+  revokeApiToken: '/api/command/revoke-api-token',
+
+  // What scripts need that only MQTT offered (issue 30, part 1), same rules as the commands.
+  /** GET ldListQuerySchema → ldListAnswerSchema: list-low-definition's answer. */
+  ldList: '/api/query/list-low-definition',
+  /** GET pageQuerySchema → hdListAnswerSchema: list-high-definition's answer. */
+  hdList: '/api/query/list-high-definition',
+  /** GET pageQuerySchema → tagListAnswerSchema: list-tag's answer. */
+  tagList: '/api/query/list-tag',
+  /** POST tagAssignmentSchema: assign-tag. */
+  assignTag: '/api/command/assign-tag',
+  /** POST tagAssignmentSchema: unassign-tag. */
+  unassignTag: '/api/command/unassign-tag',
+  /** POST hdOrderRequestSchema → hdOrderAcceptedSchema (202): generate-image, with a size label. */
+  hdOrder: '/api/command/generate-image',
+  /** GET → hdJobSchema: one HD order by the id it was given. */
+  hdJob: '/api/query/hd-jobs/:id',
+
   // The user's image files (SPEC §7), to their owner only.
   /** A print file (issue 26): the TIFF, as an attachment. */
   printFile: '/api/images/print/:filename',
@@ -151,6 +175,11 @@ export const STATE_CHANGING_ROUTES = [
   // They store nothing, but cost a worker's time: no page of another origin may spend it.
   { method: 'POST', path: API_ROUTES.referenceAnalysis },
   { method: 'POST', path: API_ROUTES.referenceDelight },
+  { method: 'POST', path: API_ROUTES.createApiToken },
+  { method: 'POST', path: API_ROUTES.revokeApiToken },
+  { method: 'POST', path: API_ROUTES.assignTag },
+  { method: 'POST', path: API_ROUTES.unassignTag },
+  { method: 'POST', path: API_ROUTES.hdOrder },
   { method: 'POST', path: API_ROUTES.adminUsers },
   { method: 'POST', path: API_ROUTES.adminUserPassword },
   { method: 'POST', path: API_ROUTES.adminUserRole },
@@ -265,6 +294,11 @@ export function materialMapUrl(filename: string): string {
 /** The ZIP of a ticket, downloaded once. */
 export function zipFileUrl(token: string): string {
   return routeUrl(API_ROUTES.zipFile, { token });
+}
+
+/** One HD order's status, by the id it was ordered with. */
+export function hdJobUrl(id: string): string {
+  return routeUrl(API_ROUTES.hdJob, { id });
 }
 
 export function zipProgressUrl(token: string): string {

@@ -37,11 +37,13 @@ import { systemTimers, type Timers } from './runtime/timers.js';
 import { ReferenceService } from './services/references.js';
 import { TagService } from './services/tags.js';
 import type { UsageService } from './services/usage.js';
+import { ApiTokenService } from './services/api-tokens.js';
 import { AuditLog } from './services/audit.js';
 import type { HdRetentionService } from './services/hd-retention.js';
 import type { HdRetentionSchedule } from './services/hd-retention-schedule.js';
 import type { UserProvisioning } from './services/user-provisioning.js';
 import type { UserService } from './services/users.js';
+import { createApiTokenRepository } from './store/api-tokens.js';
 import { createAuditRepository } from './store/audit.js';
 import type { QuotaService } from './services/quotas.js';
 import { DEFAULT_ZIP_LIMITS, ZipDownloads } from './services/zip-downloads.js';
@@ -90,6 +92,8 @@ export interface Container {
   /** An external broker's user logins (Mosquitto's dynamic security), or nothing to do. */
   provisioning: UserProvisioning;
   auth: AuthService;
+  /** Personal API tokens (issue 30, part 1). */
+  apiTokens: ApiTokenService;
   userAdmin: UserService;
   /** Per-user quotas (issue 29, part 3): the defaults, each user's own, the storage check. */
   quotas: QuotaService;
@@ -252,6 +256,7 @@ export async function buildContainer(
       config.externalBroker === undefined,
       audit,
     ),
+    apiTokens: new ApiTokenService(createApiTokenRepository(db), audit),
     userAdmin: admin.userAdmin,
     audit,
     usage: usageService(db, engine),

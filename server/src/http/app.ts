@@ -9,6 +9,7 @@ import Fastify, {
 import type { EngineHealth } from '../engines/engine.js';
 import type { FileStore } from '../files/file-store.js';
 import type { Metrics } from '../runtime/metrics.js';
+import type { ApiTokenAuthenticator } from '../services/api-tokens.js';
 import type { AuthService } from '../services/auth.js';
 import { readableError } from '../services/readable-error.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
@@ -32,6 +33,8 @@ import {
 import { sessionRoutes } from './routes/session.js';
 import { ssoRoutes, type SsoApi } from './routes/sso.js';
 import { adminRoutes, type AdminApi } from './routes/admin-users.js';
+import { apiTokenRoutes, type ApiTokensApi } from './routes/api-tokens.js';
+import { scriptApiRoutes, type HdOrdersApi, type ScriptCommands } from './routes/script-api.js';
 import { storageUsageRoutes } from './routes/storage-usage.js';
 import { sameOriginGuard } from './same-origin.js';
 import { sessionHook } from './session.js';
@@ -94,6 +97,12 @@ export interface HttpDependencies {
   admin: AdminApi;
   /** Single sign-on with an OpenID Connect provider (issue 30, part 4); unset: off. */
   sso?: SsoApi;
+  /** Personal API tokens (issue 30, part 1): the tokens screen, and every Bearer request. */
+  apiTokens: ApiTokensApi & ApiTokenAuthenticator;
+  /** The messaging commands scripts reach over HTTP (issue 30, part 1): MQTT's own handlers. */
+  scriptCommands: ScriptCommands;
+  /** HD orders by size label and one order's status (issue 30, part 1). */
+  hdOrders: HdOrdersApi;
   /** The origin browsers reach the server at (PUBLIC_URL's); unset: each request's Host. */
   publicOrigin?: string;
   /**
@@ -154,7 +163,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
     ...(deps.publicOrigin !== undefined && { publicOrigin: deps.publicOrigin }),
   });
   await app.register(fastifyCookie);
-  await app.register(sessionHook, { auth: deps.auth });
+  await app.register(sessionHook, { auth: deps.auth, tokens: deps.apiTokens });
   await app.register(metaRoutes, deps);
   await app.register(openApiRoutes);
   await app.register(operationsRoutes, {
@@ -178,6 +187,8 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   });
   await app.register(engineRoutes, { previewEngine: deps.previewEngine });
   await app.register(libraryRoutes, { hdQueue: deps.hdQueue, references: deps.references });
+  await app.register(apiTokenRoutes, { tokens: deps.apiTokens });
+  await app.register(scriptApiRoutes, { commands: deps.scriptCommands, hdOrders: deps.hdOrders });
   await app.register(zipRoutes, { zips: deps.zips });
   await app.register(materialMapRoutes, { materialMaps: deps.materialMaps });
   await app.register(materialPackageRoutes, { packages: deps.materialPackages });

@@ -21,7 +21,7 @@ async function sessionApp(options: SameOriginOptions = {}): Promise<FastifyInsta
   const built = Fastify({ loggerInstance: silentLogger as FastifyBaseLogger });
   await built.register(sameOriginGuard, options);
   await built.register(fastifyCookie);
-  await built.register(sessionHook, { auth: store.auth });
+  await built.register(sessionHook, { auth: store.auth, tokens: store.apiTokens });
   await built.register(sessionRoutes, { auth: store.auth });
   return built;
 }

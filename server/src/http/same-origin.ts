@@ -1,4 +1,4 @@
-import { errorText } from '@tessera/contract';
+import { bearerCredential, errorText } from '@tessera/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -45,11 +45,14 @@ export interface SameOriginOptions {
 
 /**
  * Refuses every state-changing request (not GET, HEAD or OPTIONS) from a page of another origin
- * with 403, before its body is read (issue 22, part 1).
+ * with 403, before its body is read (issue 22, part 1); but a Bearer request (issue 30, part 1).
  */
 const plugin: FastifyPluginAsync<SameOriginOptions> = async (app, { publicOrigin }) => {
   app.addHook('onRequest', async (request, reply) => {
     if (SAFE_METHODS.has(request.method)) return;
+    // A Bearer request is judged by its token alone, never by a cookie (http/session.ts): it
+    // carries no ambient credential a page of another origin could ride on.
+    if (bearerCredential(request.headers.authorization) !== undefined) return;
     if (!isFromAnotherOrigin(request.headers, publicOrigin)) return;
     request.log.warn(
       { origin: request.headers.origin, fetchSite: request.headers['sec-fetch-site'] },

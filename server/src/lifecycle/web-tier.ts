@@ -67,6 +67,8 @@ export async function startWebTier(
         clientAddress: (req) => clientAddressOf(req, trustProxy),
       });
   const metricsEndpoint = tokenMetricsEndpoint(config, metrics);
+  // One set of command handlers: MQTT's commands and their HTTP equivalents run the same code.
+  const commandHandlers = createCommandHandlers({ images: c.images, tags: c.tags });
   const app = await buildHttpApp({
     logger: log,
     auth: c.auth,
@@ -95,6 +97,9 @@ export async function startWebTier(
     materialPackages: c.materialPackages,
     printFiles: c.printFiles,
     referenceAnalysis: c.referenceAnalysis,
+    apiTokens: c.apiTokens,
+    scriptCommands: commandHandlers,
+    hdOrders: c.hd,
     admin: {
       users: c.userAdmin,
       audit: c.audit,
@@ -145,7 +150,7 @@ export async function startWebTier(
   const messaging = new MessagingService(
     serviceClient,
     c.userAdmin,
-    createCommandHandlers({ images: c.images, tags: c.tags }),
+    commandHandlers,
     c.hd,
     log,
     rate,

@@ -34,7 +34,8 @@ export { MAX_COMMAND_BYTES };
 
 /** Takes parsed generate-image commands; it answers on the status topic itself (fire and forget). */
 export interface HdOrders {
-  order(owner: Owner, command: CommandPayload<'generate-image'>): Promise<void>;
+  /** What it resolves with is the HTTP order's business (issue 30); MQTT answers nothing. */
+  order(owner: Owner, command: CommandPayload<'generate-image'>): Promise<unknown>;
 }
 
 /** Who a command's topic names, looked up for each command (a removed user's are refused). */

@@ -1,4 +1,5 @@
 import {
+  buildHdCommand,
   errorText,
   HD_DETAIL_WIDTH_KEY,
   serverError,
@@ -12,6 +13,7 @@ import {
   type CommandPayload,
   type HdJob,
   type HdJobsResponse,
+  type HdSizeLabel,
   type HdStatusMessage,
 } from '@tessera/contract';
 import type { Logger } from 'pino';
@@ -37,6 +39,18 @@ export interface HdStatusPublisher {
 }
 
 export type CancelResult = 'cancelled' | 'not-queued' | 'unknown';
+
+/**
+ * How an order ended at once: queued, or refused (the refusal is also told on the status topic,
+ * as for every order). The HTTP order answers it; the MQTT command has no answer (SPEC §7).
+ */
+export type HdOrderOutcome =
+  | { result: 'queued' }
+  | {
+      result:
+        'image-not-found' | 'size-not-offered' | 'over-quota' | 'queue-full' | 'already-ordered';
+      error: string;
+    };
 export type MoveResult = 'moved' | 'not-queued' | 'unknown';
 
 /**
@@ -64,8 +78,8 @@ export class HdService {
    * the size table). The image must be the owner's and the size one of its format's; one job per
    * image and size runs at a time: ordering it again reports the running job's status instead.
    */
-  async order(owner: Owner, command: CommandPayload<'generate-image'>): Promise<void> {
-    const refuse = (error: string) => {
+  async order(owner: Owner, command: CommandPayload<'generate-image'>): Promise<HdOrderOutcome> {
+    const refuse = (result: Exclude<HdOrderOutcome['result'], 'queued'>, error: string) => {
       this.log.info({ user: owner.username, image: command.image, error }, 'HD order refused');
       this.notify(owner.username, {
         id: command.id,
@@ -74,15 +88,17 @@ export class HdService {
         percent: 0,
         error,
       });
+      return { result, error };
     };
     const source = await this.images.find(owner.id, 'ld', command.image);
-    if (!source) return refuse(errorText('ORDERED_IMAGE_NOT_FOUND', command.image));
+    if (!source)
+      return refuse('image-not-found', errorText('ORDERED_IMAGE_NOT_FOUND', command.image));
     // The command's factors name a size (the contract matched them to a row, to 2 decimals);
     // the job takes that row's factors, so the size table is their one source.
     const size = sizeLabelFromFactors(command);
     const factors = size && hdFactorsFor(size);
     if (!size || !factors || !hdSizesForImage(source.width, source.height).includes(size)) {
-      return refuse(errorText('HD_SIZE_NOT_OFFERED', size ?? '?'));
+      return refuse('size-not-offered', errorText('HD_SIZE_NOT_OFFERED', size ?? '?'));
     }
     const params: HdJobParams = {
       owner,
@@ -93,7 +109,7 @@ export class HdService {
     };
     // Before the job is queued: an HD image's size is unknown until made (issue 29, part 3).
     const overQuota = await this.quota.storageRefusal(owner, 0);
-    if (overQuota) return refuse(overQuota);
+    if (overQuota) return refuse('over-quota', overQuota);
     const dedupeKey = `hd:${source.filename}:${size}`;
     let job: JobRecord<'hd'> | undefined;
     try {
@@ -105,23 +121,52 @@ export class HdService {
         dedupeKey,
       });
     } catch (err) {
-      if (err instanceof QueueFullError) return refuse(errorText('HD_QUEUE_FULL', err.limit));
+      if (err instanceof QueueFullError)
+        return refuse('queue-full', errorText('HD_QUEUE_FULL', err.limit));
       throw err;
     }
-    if (job) return;
+    if (job) return { result: 'queued' };
     const live = await this.jobs.findLive(owner.id, 'hd', dedupeKey);
     this.log.info({ user: owner.username, image: source.filename, size }, 'HD order already live');
     // This id ends here (a client would count it queued for ever otherwise); the live job's own
     // status follows under its id.
+    const error = errorText('HD_ALREADY_ORDERED', source.filename, size);
     this.notify(owner.username, {
       id: command.id,
       image: command.image,
       status: 'error',
       percent: 0,
-      error: errorText('HD_ALREADY_ORDERED', source.filename, size),
+      error,
       reason: 'already-ordered',
     });
     if (live) this.announce(live);
+    return { result: 'already-ordered', error };
+  }
+
+  /**
+   * An order naming its size by label (the HTTP order, issue 30, part 1): the command the app
+   * would send, its factors from the size table and its seed from the image's metadata, then
+   * the same rules as any order.
+   */
+  async orderSize(
+    owner: Owner,
+    order: { id: string; image: string; size: HdSizeLabel },
+  ): Promise<HdOrderOutcome> {
+    const source = await this.images.find(owner.id, 'ld', order.image);
+    const command = buildHdCommand({
+      id: order.id,
+      user: owner.username,
+      image: order.image,
+      metadata: source?.metadata ?? {},
+      sizeLabel: order.size,
+    });
+    return this.order(owner, command);
+  }
+
+  /** One of the owner's HD jobs by the id it was ordered with, as the queue page shows it. */
+  async job(owner: Owner, id: string): Promise<HdJob | undefined> {
+    const job = await this.jobs.findByPublicId(owner.id, 'hd', id);
+    return job && this.view(job, undefined);
   }
 
   /** A cancelled job ends its id on the status stream, so no client counts it queued still. */

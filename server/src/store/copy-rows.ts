@@ -29,6 +29,7 @@ export function requeueInterrupted(row: Record<string, unknown>): Record<string,
 export const TABLES_IN_DEPENDENCY_ORDER: readonly TableCopy[] = [
   { table: 'users', primaryKey: ['id'], serial: 'id' },
   { table: 'sessions', primaryKey: ['token_hash'] },
+  { table: 'api_tokens', primaryKey: ['id'], serial: 'id' },
   { table: 'credential_changes', primaryKey: ['seq'], serial: 'seq' },
   { table: 'images', primaryKey: ['id'], serial: 'id' },
   { table: 'tags', primaryKey: ['owner_id', 'id'] },

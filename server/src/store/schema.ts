@@ -19,6 +19,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   retention_runs: RetentionRunsTable;
   quota_defaults: QuotaDefaultsTable;
+  api_tokens: ApiTokensTable;
 }
 
 export interface UsersTable {
@@ -246,4 +247,20 @@ export interface QuotaDefaultsTable {
   max_queued_previews: number;
   max_queued_hd: number;
   updated_at: string;
+}
+
+/** A personal API token (issue 30, part 1); migration 0026. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** Comma-separated scopes: 'read,generate'. */
+  scopes: string;
+  /** SHA-256 of the secret (base64url): the secret itself is never stored. */
+  token_hash: string;
+  created_at: string;
+  /** null: never expires. */
+  expires_at: string | null;
+  /** Written at most every few minutes; null: never used. */
+  last_used_at: Generated<string | null>;
 }

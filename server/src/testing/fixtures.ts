@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { ApiTokenService } from '../services/api-tokens.js';
 import { AuthService } from '../services/auth.js';
 import { MemoryLoginGuard, type LoginLimits } from '../services/login-guard.js';
 import { UserService } from '../services/users.js';
+import { createApiTokenRepository } from '../store/api-tokens.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { createSessionRepository } from '../store/sessions.js';
 import { createUserRepository } from '../store/users.js';
@@ -22,6 +24,8 @@ export interface TestStore {
   db: Db;
   auth: AuthService;
   users: UserService;
+  /** Personal API tokens on the same database (issue 30, part 1). */
+  apiTokens: ApiTokenService;
   close(): Promise<void>;
 }
 
@@ -41,6 +45,7 @@ export async function createTestStore(
     db,
     auth,
     users,
+    apiTokens: new ApiTokenService(createApiTokenRepository(db)),
     close: async () => {
       await db.destroy();
       remove();

@@ -33,6 +33,9 @@ export function httpTestDependencies(
     materialPackages: strictFake('materialPackages'),
     printFiles: strictFake('printFiles'),
     referenceAnalysis: strictFake('referenceAnalysis'),
+    apiTokens: store.apiTokens,
+    scriptCommands: strictFake('scriptCommands'),
+    hdOrders: strictFake('hdOrders'),
     admin: {
       users: strictFake('users'),
       audit: strictFake('audit'),

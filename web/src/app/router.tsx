@@ -1,4 +1,9 @@
-import { ADMIN_SCREEN_PATHS, ADMIN_SCREENS_ROOT, SCREEN_PATHS } from '@tessera/contract';
+import {
+  ADMIN_SCREEN_PATHS,
+  ADMIN_SCREENS_ROOT,
+  API_TOKENS_SCREEN_PATH,
+  SCREEN_PATHS,
+} from '@tessera/contract';
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -20,6 +25,10 @@ const AdminUsersScreen = lazy(() =>
 );
 const AdminAuditScreen = lazy(() =>
   import('../features/admin').then((admin) => ({ default: admin.AdminAuditScreen })),
+);
+// The tokens screen too: most sessions never open it (issue 30, part 1).
+const ApiTokensScreen = lazy(() =>
+  import('../features/api-tokens').then((tokens) => ({ default: tokens.ApiTokensScreen })),
 );
 const AdminRetentionScreen = lazy(() =>
   import('../features/admin').then((admin) => ({ default: admin.AdminRetentionScreen })),
@@ -43,6 +52,7 @@ const router = createBrowserRouter([
       { path: SCREEN_PATHS.output, element: <OutputScreen /> },
       { path: SCREEN_PATHS.upscale, element: <UpscaleScreen /> },
       { path: SCREEN_PATHS.input, element: <InputScreen /> },
+      { path: API_TOKENS_SCREEN_PATH, element: <ApiTokensScreen /> },
       {
         path: ADMIN_SCREEN_PATHS.users,
         element: (

@@ -2,6 +2,8 @@ import {
   ADMIN_SCREEN_PATHS,
   ADMIN_SCREENS_ROOT,
   ADMIN_TEXTS,
+  API_TOKEN_TEXTS,
+  API_TOKENS_SCREEN_PATH,
   SCREEN_PATHS,
 } from '@tessera/contract';
 import { useSuspenseQuery } from '@tanstack/react-query';
@@ -13,6 +15,7 @@ import {
   DashboardIcon,
   GenerateIcon,
   InputIcon,
+  KeyIcon,
   OutputIcon,
   SignOutIcon,
   UpscaleIcon,
@@ -87,6 +90,18 @@ export function Sidebar() {
         <StorageMeter />
         <ConnectionStatus />
         <NotifyToggle />
+        {/* An account thing, beside Sign out (issue 30, part 1), not a screen of the spec's nav. */}
+        <NavLink
+          to={API_TOKENS_SCREEN_PATH}
+          className={({ isActive }) =>
+            isActive
+              ? 'sidebar-signout sidebar-account is-active'
+              : 'sidebar-signout sidebar-account'
+          }
+        >
+          <KeyIcon />
+          <span>{API_TOKEN_TEXTS.navLabel}</span>
+        </NavLink>
         <button
           type="button"
           className="sidebar-signout"

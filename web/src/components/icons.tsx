@@ -230,3 +230,15 @@ export function AdminIcon() {
     </Icon>
   );
 }
+
+/** A key: the API tokens screen (issue 30, part 1). */
+export function KeyIcon() {
+  return (
+    <Icon>
+      <circle cx="8" cy="15" r="4.5" />
+      <path d="M11.2 11.8 20 3" />
+      <path d="M16.5 6.5l2.5 2.5" />
+      <path d="M14 9l2 2" />
+    </Icon>
+  );
+}

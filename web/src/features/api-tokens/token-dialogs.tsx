@@ -1,0 +1,164 @@
+import {
+  API_TOKEN_EXPIRY_DAYS,
+  API_TOKEN_NAME_MAX,
+  API_TOKEN_SCOPES,
+  API_TOKEN_TEXTS,
+  DEFAULT_API_TOKEN_EXPIRY_DAYS,
+} from '@tessera/contract';
+import type {
+  ApiTokenScope,
+  CreateApiTokenRequest,
+  CreateApiTokenResponse,
+} from '@tessera/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { Dialog } from '../../components/gallery/dialog';
+import { createApiToken } from '../../lib/api/api-tokens';
+import { API_TOKENS_QUERY_KEY } from './query-key';
+
+const T = API_TOKEN_TEXTS;
+const NEVER = 'never';
+type Expiry = CreateApiTokenRequest['expires_in_days'];
+
+/** A name, at least one scope and an expiry; the server's refusal shows in the dialog. */
+export function CreateTokenDialog({
+  onClose,
+  onMade,
+}: {
+  onClose: () => void;
+  onMade: (made: CreateApiTokenResponse) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<ApiTokenScope[]>(['read']);
+  const [expiry, setExpiry] = useState<Expiry>(DEFAULT_API_TOKEN_EXPIRY_DAYS);
+  const [error, setError] = useState<string | null>(null);
+  const nameId = useId();
+  const expiryId = useId();
+  const create = useMutation({
+    mutationFn: createApiToken,
+    onMutate: () => setError(null),
+    onSuccess: (made) => {
+      void queryClient.invalidateQueries({ queryKey: API_TOKENS_QUERY_KEY });
+      onMade(made);
+    },
+    onError: (failure) => setError(failure.message),
+  });
+
+  function toggle(scope: ApiTokenScope, on: boolean) {
+    // Kept in the contract's order, whatever the order of the clicks.
+    setScopes((now) => API_TOKEN_SCOPES.filter((s) => (s === scope ? on : now.includes(s))));
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (create.isPending) return;
+    if (scopes.length === 0) {
+      setError(T.scopesMissing);
+      return;
+    }
+    create.mutate({ name: name.trim(), scopes, expires_in_days: expiry });
+  }
+
+  return (
+    <Dialog title={T.createTitle} onClose={onClose} className="tokens-dialog">
+      <form className="tokens-form" onSubmit={submit}>
+        <div className="field">
+          <label className="field-label" htmlFor={nameId}>
+            {T.nameLabel}
+          </label>
+          <input
+            id={nameId}
+            className="field-input"
+            autoComplete="off"
+            required
+            maxLength={API_TOKEN_NAME_MAX}
+            placeholder={T.namePlaceholder}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+        </div>
+        <fieldset className="tokens-choices">
+          <legend className="field-label">{T.scopesLabel}</legend>
+          {API_TOKEN_SCOPES.map((scope) => (
+            <label key={scope}>
+              <input
+                type="checkbox"
+                checked={scopes.includes(scope)}
+                onChange={(event) => toggle(scope, event.target.checked)}
+              />
+              {T.scopes[scope]}
+            </label>
+          ))}
+        </fieldset>
+        <div className="field">
+          <label className="field-label" htmlFor={expiryId}>
+            {T.expiryLabel}
+          </label>
+          <select
+            id={expiryId}
+            className="field-input"
+            value={expiry === null ? NEVER : String(expiry)}
+            onChange={(event) =>
+              setExpiry(
+                event.target.value === NEVER ? null : (Number(event.target.value) as Expiry),
+              )
+            }
+          >
+            {API_TOKEN_EXPIRY_DAYS.map((days) => (
+              <option key={days} value={days}>
+                {T.expiryDays(days)}
+              </option>
+            ))}
+            <option value={NEVER}>{T.expiryNever}</option>
+          </select>
+        </div>
+        {error !== null && (
+          <p className="tokens-alert" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onClose}>
+            {T.cancel}
+          </button>
+          <button type="submit" className="button button-primary" disabled={create.isPending}>
+            {create.isPending ? T.creating : T.create}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The new token's secret, this once, with a copy button: closing the dialog forgets it. */
+export function SecretShownDialog({
+  made,
+  onClose,
+}: {
+  made: CreateApiTokenResponse;
+  onClose: () => void;
+}) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(made.secret);
+    setCopied(true);
+  };
+  return (
+    <Dialog title={T.secretTitle} onClose={onClose} className="tokens-dialog">
+      <p>{T.secretNote}</p>
+      <div className="tokens-secret">
+        <code aria-label={T.secretLabel}>{made.secret}</code>
+        <button type="button" className="button" onClick={() => void copy()}>
+          {copied ? T.copied : T.copy}
+        </button>
+      </div>
+      <div className="dialog-actions">
+        <button type="button" className="button button-primary" onClick={onClose}>
+          {T.close}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
