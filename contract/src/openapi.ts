@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ADMIN_OPERATIONS } from './api-operations-admin.js';
 import { APP_OPERATIONS } from './api-operations-app.js';
 import { FILE_OPERATIONS } from './api-operations-files.js';
+import { WEBHOOK_OPERATIONS } from './api-operations-webhooks.js';
 import {
   AUTH_REFUSALS,
   type ApiAnswer,
@@ -26,6 +27,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...APP_OPERATIONS,
   ...FILE_OPERATIONS,
   ...ADMIN_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
 ];
 
 export type JsonSchema = Record<string, unknown>;
@@ -65,6 +67,10 @@ const TAGS = [
   ['Materials', 'PBR material maps and packages.'],
   ['Print', 'Print files of HD images.'],
   ['Admin', "The administrator's users and audit trail: admins only."],
+  [
+    'Webhooks',
+    'Endpoints told of job events, signed in the Standard Webhooks scheme, and their deliveries.',
+  ],
 ] as const;
 
 /** The schema as JSON Schema; requests are described as sent (input), answers as received. */

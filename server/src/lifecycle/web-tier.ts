@@ -100,6 +100,7 @@ export async function startWebTier(
       usage: c.usage,
       quotas: c.quotas,
     },
+    webhooks: c.webhooks,
     ...(config.publicOrigin !== undefined && { publicOrigin: config.publicOrigin }),
     ...(config.httpsOnly && { httpsOnly: true }),
     ...(trustProxy && { trustProxy }),

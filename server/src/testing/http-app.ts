@@ -33,6 +33,7 @@ export function httpTestDependencies(
     materialPackages: strictFake('materialPackages'),
     printFiles: strictFake('printFiles'),
     referenceAnalysis: strictFake('referenceAnalysis'),
+    webhooks: strictFake('webhooks'),
     admin: {
       users: strictFake('users'),
       audit: strictFake('audit'),

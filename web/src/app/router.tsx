@@ -1,4 +1,9 @@
-import { ADMIN_SCREEN_PATHS, ADMIN_SCREENS_ROOT, SCREEN_PATHS } from '@tessera/contract';
+import {
+  ADMIN_SCREEN_PATHS,
+  ADMIN_SCREENS_ROOT,
+  SCREEN_PATHS,
+  WEBHOOKS_SCREEN_PATH,
+} from '@tessera/contract';
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -24,6 +29,13 @@ const AdminAuditScreen = lazy(() =>
 const AdminRetentionScreen = lazy(() =>
   import('../features/admin').then((admin) => ({ default: admin.AdminRetentionScreen })),
 );
+const AdminWebhooksScreen = lazy(() =>
+  import('../features/admin').then((admin) => ({ default: admin.AdminWebhooksScreen })),
+);
+// The webhooks screen too: most sessions never open it (issue 30, part 3).
+const WebhooksScreen = lazy(() =>
+  import('../features/webhooks').then((webhooks) => ({ default: webhooks.WebhooksScreen })),
+);
 
 /**
  * Routes of SPEC §2 (checklist R1, R2): Login alone, every other screen inside the sidebar layout
@@ -43,6 +55,7 @@ const router = createBrowserRouter([
       { path: SCREEN_PATHS.output, element: <OutputScreen /> },
       { path: SCREEN_PATHS.upscale, element: <UpscaleScreen /> },
       { path: SCREEN_PATHS.input, element: <InputScreen /> },
+      { path: WEBHOOKS_SCREEN_PATH, element: <WebhooksScreen /> },
       {
         path: ADMIN_SCREEN_PATHS.users,
         element: (
@@ -64,6 +77,14 @@ const router = createBrowserRouter([
         element: (
           <RequireAdmin>
             <AdminRetentionScreen />
+          </RequireAdmin>
+        ),
+      },
+      {
+        path: ADMIN_SCREEN_PATHS.webhooks,
+        element: (
+          <RequireAdmin>
+            <AdminWebhooksScreen />
           </RequireAdmin>
         ),
       },

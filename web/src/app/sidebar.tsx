@@ -3,6 +3,8 @@ import {
   ADMIN_SCREENS_ROOT,
   ADMIN_TEXTS,
   SCREEN_PATHS,
+  WEBHOOK_TEXTS,
+  WEBHOOKS_SCREEN_PATH,
 } from '@tessera/contract';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -16,6 +18,7 @@ import {
   OutputIcon,
   SignOutIcon,
   UpscaleIcon,
+  WebhookIcon,
 } from '../components/icons';
 import { useCredentials, useIsAdmin, useSignOut } from '../features/auth';
 import { ActiveHdJobsBadge } from '../features/hd';
@@ -87,6 +90,16 @@ export function Sidebar() {
         <StorageMeter />
         <ConnectionStatus />
         <NotifyToggle />
+        {/* An account setting beside Sign out (issue 30, part 3), not a screen of the spec's nav. */}
+        <NavLink
+          to={WEBHOOKS_SCREEN_PATH}
+          className={({ isActive }) =>
+            isActive ? 'sidebar-signout sidebar-account is-active' : 'sidebar-signout sidebar-account'
+          }
+        >
+          <WebhookIcon />
+          <span>{WEBHOOK_TEXTS.navLabel}</span>
+        </NavLink>
         <button
           type="button"
           className="sidebar-signout"

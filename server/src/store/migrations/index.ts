@@ -21,6 +21,7 @@ import * as imageListVersion from './0022-image-list-version.js';
 import * as rolesAndAudit from './0023-roles-and-audit.js';
 import * as hdRetention from './0024-hd-retention.js';
 import * as userQuotas from './0025-user-quotas.js';
+import * as webhooks from './0027-webhooks.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0023-roles-and-audit': rolesAndAudit,
   '0024-hd-retention': hdRetention,
   '0025-user-quotas': userQuotas,
+  '0027-webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {
