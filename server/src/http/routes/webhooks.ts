@@ -31,8 +31,12 @@ function send<T>(reply: FastifyReply, result: WebhookResult<T>, status = 200) {
 const invalid = (reply: FastifyReply) =>
   reply.status(400).send({ error: WEBHOOK_TEXTS.errors.invalid });
 
-type ById = FastifyRequest<{ Params: { id: string } }>;
-type ByDelivery = FastifyRequest<{ Params: { id: string; delivery: string } }>;
+interface ById {
+  Params: { id: string };
+}
+interface ByDelivery {
+  Params: { id: string; delivery: string };
+}
 
 /**
  * Issue 30, part 3: a user's webhook endpoints (and an admin's for everyone, scope 'all'), their
@@ -57,26 +61,26 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhooksApi }> = asyn
     return send(reply, await webhooks.create(caller(request), body.data), 201);
   });
 
-  app.put(API_ROUTES.webhook, guarded, async (request: ById, reply) => {
+  app.put<ById>(API_ROUTES.webhook, guarded, async (request, reply) => {
     const body = webhookUpdateSchema.safeParse(request.body);
     if (!body.success) return invalid(reply);
     return send(reply, await webhooks.update(caller(request), request.params.id, body.data));
   });
 
-  app.post(API_ROUTES.webhookRemove, guarded, async (request: ById, reply) =>
+  app.post<ById>(API_ROUTES.webhookRemove, guarded, async (request, reply) =>
     send(reply, await webhooks.remove(caller(request), request.params.id)),
   );
 
-  app.post(API_ROUTES.webhookTest, guarded, async (request: ById, reply) =>
+  app.post<ById>(API_ROUTES.webhookTest, guarded, async (request, reply) =>
     send(reply, await webhooks.sendTest(caller(request), request.params.id), 202),
   );
 
-  app.get(API_ROUTES.webhookDeliveries, guarded, async (request: ById, reply) => {
+  app.get<ById>(API_ROUTES.webhookDeliveries, guarded, async (request, reply) => {
     const result = await webhooks.deliveries(caller(request), request.params.id);
     return send(reply, result.ok ? { ok: true, value: { deliveries: result.value } } : result);
   });
 
-  app.post(API_ROUTES.webhookResend, guarded, async (request: ByDelivery, reply) =>
+  app.post<ByDelivery>(API_ROUTES.webhookResend, guarded, async (request, reply) =>
     send(
       reply,
       await webhooks.resend(caller(request), request.params.id, request.params.delivery),
