@@ -12,7 +12,15 @@ import { fileURLToPath } from 'node:url';
 export const LAYERS = [
   {
     name: 'root',
-    entries: ['main', 'server', 'container', 'container-webhooks', 'config', 'config-files', 'themes'],
+    entries: [
+      'main',
+      'server',
+      'container',
+      'container-webhooks',
+      'config',
+      'config-files',
+      'themes',
+    ],
     folders: ['lifecycle', 'commands'],
   },
   { name: 'edges', entries: [], folders: ['http', 'messaging', 'broker', 'cli'] },

@@ -1,12 +1,6 @@
 // The OpenAPI table of the webhooks API (issue 30, part 3; webhooks.ts). A member manages their
 // own endpoints; an admin also those for every user's events (scope 'all').
-import {
-  BAD_REQUEST,
-  JSON_BODY,
-  json,
-  refusal,
-  type ApiOperation,
-} from './api-operation.js';
+import { BAD_REQUEST, JSON_BODY, json, refusal, type ApiOperation } from './api-operation.js';
 import { API_ROUTES } from './routes.js';
 import {
   webhookCreatedSchema,
@@ -20,7 +14,7 @@ import {
 } from './webhooks.js';
 
 const UNKNOWN = refusal(
-  "No such endpoint of this user (an endpoint for everyone: no such one, or not an admin).",
+  'No such endpoint of this user (an endpoint for everyone: no such one, or not an admin).',
 );
 const ADMIN_SCOPE = refusal("Scope 'all' is an admin's only.");
 

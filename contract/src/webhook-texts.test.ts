@@ -42,7 +42,9 @@ describe('webhook shapes', () => {
   });
 
   it('need at least one known event, and default to active and own', () => {
-    expect(webhookCreateSchema.safeParse({ url: 'https://a.test/', events: [] }).success).toBe(false);
+    expect(webhookCreateSchema.safeParse({ url: 'https://a.test/', events: [] }).success).toBe(
+      false,
+    );
     expect(
       webhookCreateSchema.safeParse({ url: 'https://a.test/', events: ['image.deleted'] }).success,
     ).toBe(false);

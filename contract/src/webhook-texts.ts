@@ -71,7 +71,8 @@ export const WEBHOOK_TEXTS = {
     failed: 'Fallida',
   } satisfies Record<WebhookDeliveryState, string>,
   errors: {
-    invalid: 'El webhook no es válido: una URL http(s) sin usuario ni contraseña y al menos un evento.',
+    invalid:
+      'El webhook no es válido: una URL http(s) sin usuario ni contraseña y al menos un evento.',
     notFound: 'Ese webhook no existe.',
     deliveryNotFound: 'Esa entrega no existe.',
     tooMany: (max: number) => `No se pueden tener más de ${max} webhooks.`,
@@ -97,7 +98,7 @@ export const WEBHOOK_TEXTS_EN: WebhookTexts = {
     'and retried for a day while the address does not answer.',
   adminTab: 'Webhooks',
   adminTitle: "Every user's webhooks",
-  adminIntro: "These addresses hear about the jobs of every user of the studio.",
+  adminIntro: 'These addresses hear about the jobs of every user of the studio.',
   loadError: 'The webhooks could not be loaded.',
   empty: 'No webhooks yet.',
   add: 'Add webhook',
@@ -154,7 +155,8 @@ export const WEBHOOK_TEXTS_EN: WebhookTexts = {
     failed: 'Failed',
   },
   errors: {
-    invalid: 'The webhook is not valid: an http(s) URL without a user or password, and an event at least.',
+    invalid:
+      'The webhook is not valid: an http(s) URL without a user or password, and an event at least.',
     notFound: 'No such webhook.',
     deliveryNotFound: 'No such delivery.',
     tooMany: (max: number) => `No more than ${max} webhooks.`,

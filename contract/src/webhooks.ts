@@ -89,7 +89,13 @@ export const webhookListSchema = z.object({ endpoints: z.array(webhookEndpointSc
 export type WebhookList = z.infer<typeof webhookListSchema>;
 
 /** Why a try did not count as delivered (the screen's texts: WEBHOOK_TEXTS.attemptErrors). */
-export const WEBHOOK_ATTEMPT_ERRORS = ['timeout', 'refused', 'redirect', 'status', 'network'] as const;
+export const WEBHOOK_ATTEMPT_ERRORS = [
+  'timeout',
+  'refused',
+  'redirect',
+  'status',
+  'network',
+] as const;
 export type WebhookAttemptError = (typeof WEBHOOK_ATTEMPT_ERRORS)[number];
 
 /** One try at sending a delivery. */

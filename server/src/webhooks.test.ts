@@ -13,6 +13,12 @@ import { bricksPng, finishedPreview, previewFields, signIn } from './testing/htt
 import { startTestServer, type TestServer } from './testing/test-server.js';
 import { WebhookReceiver, type ReceivedWebhook } from './testing/webhook-receiver.js';
 
+/** The value, or the test fails here naming what was missing. */
+function defined<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`no ${what}`);
+  return value;
+}
+
 // Issue 30, part 3, the whole way: a user registers an endpoint over HTTP, a preview ends, and
 // the delivery reaches a receiver on loopback, signed (checked with the Standard Webhooks
 // library), through a receiver that answers 500, then refuses connections, then comes back. The
@@ -83,9 +89,10 @@ describe('webhook deliveries, the whole way', () => {
     // First try: the receiver answers 500; the next try is 30 s later.
     await clock.advance(0);
     expect(receiver.received.map((r) => r.answered)).toEqual([500]);
-    const [first] = await deliveries();
+    const first = defined((await deliveries())[0], 'delivery');
     expect(first).toMatchObject({ state: 'pending', attempts: [{ status: 500, error: 'status' }] });
-    expect(Date.parse(first!.nextAttemptAt!) - Date.parse(first!.attempts[0]!.at)).toBe(30_000);
+    const firstTry = defined(first.attempts[0], 'first try');
+    expect(Date.parse(first.nextAttemptAt ?? '') - Date.parse(firstTry.at)).toBe(30_000);
 
     // Second try: the receiver is down (connection refused); the next is 2 min later.
     await receiver.down();
@@ -106,14 +113,14 @@ describe('webhook deliveries, the whole way', () => {
     await clock.advance(3_600_000);
     expect(receiver.received.length).toBe(2);
 
-    const delivered = receiver.received[1]!;
+    const delivered = defined(receiver.received[1], 'delivered request');
     expect(verified(delivered)).toEqual({
       type: 'preview.finished',
       timestamp: expect.any(String),
       data: { user: 'ann', jobId: expect.any(String), filename: preview.output_image },
     });
     // The same message on every try: a receiver can drop repeats by webhook-id.
-    expect(receiver.received[0]!.headers['webhook-id']).toBe(delivered.headers['webhook-id']);
+    expect(receiver.received[0]?.headers['webhook-id']).toBe(delivered.headers['webhook-id']);
     expect([...receiver.deliveredCounts().values()]).toEqual([1]);
     const [done] = await deliveries();
     expect(done).toMatchObject({ state: 'delivered', nextAttemptAt: null });
@@ -130,21 +137,21 @@ describe('webhook deliveries, the whole way', () => {
     expect(test.status).toBe(202);
     await clock.advance(0);
     expect(receiver.received.length).toBe(before + 1);
-    expect(verified(receiver.received[before]!)).toMatchObject({
+    expect(verified(defined(receiver.received[before], 'test request'))).toMatchObject({
       type: 'webhook.test',
       data: { endpoint: endpointId },
     });
 
-    const [latest] = await deliveries();
+    const latest = defined((await deliveries())[0], 'latest delivery');
     const resend = await fetch(
-      `${url}${routeUrl(API_ROUTES.webhookResend, { id: endpointId, delivery: latest!.id })}`,
+      `${url}${routeUrl(API_ROUTES.webhookResend, { id: endpointId, delivery: latest.id })}`,
       { method: 'POST', headers: { cookie } },
     );
     expect(resend.status).toBe(200);
     await clock.advance(0);
     expect(receiver.received.length).toBe(before + 2);
-    expect(receiver.received[before + 1]!.headers['webhook-id']).toBe(
-      receiver.received[before]!.headers['webhook-id'],
+    expect(receiver.received[before + 1]?.headers['webhook-id']).toBe(
+      receiver.received[before]?.headers['webhook-id'],
     );
   });
 

@@ -119,7 +119,12 @@ export class WebhookDispatcher {
     const outcome = this.outcomeOf(delivery, response.error === null, now);
     if (outcome.state !== 'delivered') {
       this.log.info(
-        { delivery: delivery.id, type: delivery.type, status: response.status, error: response.error },
+        {
+          delivery: delivery.id,
+          type: delivery.type,
+          status: response.status,
+          error: response.error,
+        },
         'webhook delivery failed',
       );
     }

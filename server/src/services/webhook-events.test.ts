@@ -38,7 +38,9 @@ const told = (record: JobRecord) =>
 describe('the events of a job', () => {
   it('tell a preview, a series of faces and a failure with the names the API knows', () => {
     expect(
-      told(job({ kind: 'preview', params: PREVIEW_PARAMS, status: 'finished', output: 'a-1f.png' })),
+      told(
+        job({ kind: 'preview', params: PREVIEW_PARAMS, status: 'finished', output: 'a-1f.png' }),
+      ),
     ).toEqual([
       {
         type: 'preview.finished',
@@ -116,8 +118,6 @@ describe('the signature', () => {
     const body = JSON.stringify({ type: 'webhook.test', timestamp: 'now', data: {} });
     const headers = signedHeaders(secret, 'msg_1', new Date(), body);
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
-    expect(() =>
-      new Webhook(newWebhookSecret()).verify(body, headers),
-    ).toThrow();
+    expect(() => new Webhook(newWebhookSecret()).verify(body, headers)).toThrow();
   });
 });

@@ -59,7 +59,11 @@ function payloadOf(job: JobRecord, timestamp: string): JobPayload | undefined {
         return { type: 'hd.failed', timestamp, data: { ...base, image, size, error } };
       }
       if (!job.output) return undefined;
-      return { type: 'hd.finished', timestamp, data: { ...base, image, size, filename: job.output } };
+      return {
+        type: 'hd.finished',
+        timestamp,
+        data: { ...base, image, size, filename: job.output },
+      };
     }
     case 'maps':
       if (ended === 'failed') return undefined;

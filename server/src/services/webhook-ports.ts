@@ -81,11 +81,19 @@ export interface WebhookRepository {
   /** The endpoint's latest deliveries with their attempts, newest first. */
   deliveries(endpointId: number, limit: number): Promise<WebhookDeliveryRecord[]>;
   /** A delivery to this endpoint alone (the test event), due now. */
-  enqueueOne(endpointId: number, event: WebhookEventDraft, now: Date): Promise<WebhookDeliveryRecord>;
+  enqueueOne(
+    endpointId: number,
+    event: WebhookEventDraft,
+    now: Date,
+  ): Promise<WebhookDeliveryRecord>;
   /** Records events for every endpoint that asked for them (outside a job's end). */
   recordEvents(events: readonly WebhookEventDraft[], now: Date): Promise<void>;
   /** The delivery goes again now, with a fresh day of retries; undefined when not this endpoint's. */
-  resend(endpointId: number, deliveryId: number, now: Date): Promise<WebhookDeliveryRecord | undefined>;
+  resend(
+    endpointId: number,
+    deliveryId: number,
+    now: Date,
+  ): Promise<WebhookDeliveryRecord | undefined>;
 }
 
 /** A delivery this process holds (its lease) and sends now. */
@@ -104,9 +112,7 @@ export interface ClaimedDelivery {
 
 /** What a try ended as: delivered, due again at a time, or given up. */
 export type DeliveryOutcome =
-  | { state: 'delivered' }
-  | { state: 'pending'; nextAttemptAt: Date }
-  | { state: 'failed' };
+  { state: 'delivered' } | { state: 'pending'; nextAttemptAt: Date } | { state: 'failed' };
 
 export interface WebhookDeliveryQueue {
   /**
@@ -132,5 +138,9 @@ export interface WebhookResponse {
 
 /** Sends one signed request (no redirects followed, a deadline, a cap on what is read back). */
 export interface WebhookSender {
-  send(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<WebhookResponse>;
+  send(
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+  ): Promise<WebhookResponse>;
 }

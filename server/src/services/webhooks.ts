@@ -27,10 +27,15 @@ export interface WebhookCaller {
 }
 
 /** An answer, or a refusal with its status and the contract's text. */
-export type WebhookResult<T> = { ok: true; value: T } | { ok: false; status: number; error: string };
+export type WebhookResult<T> =
+  { ok: true; value: T } | { ok: false; status: number; error: string };
 
 const TEXTS = WEBHOOK_TEXTS.errors;
-const refuse = <T>(status: number, error: string): WebhookResult<T> => ({ ok: false, status, error });
+const refuse = <T>(status: number, error: string): WebhookResult<T> => ({
+  ok: false,
+  status,
+  error,
+});
 const ok = <T>(value: T): WebhookResult<T> => ({ ok: true, value });
 
 /**
@@ -46,13 +51,19 @@ export class WebhookService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async list(caller: WebhookCaller, scope: WebhookScope): Promise<WebhookResult<WebhookEndpoint[]>> {
+  async list(
+    caller: WebhookCaller,
+    scope: WebhookScope,
+  ): Promise<WebhookResult<WebhookEndpoint[]>> {
     if (scope === 'all' && !caller.admin) return refuse(403, TEXTS.adminOnly);
     const records = await this.repo.list(caller.owner.id, scope);
     return ok(records.map(endpointView));
   }
 
-  async create(caller: WebhookCaller, request: WebhookCreate): Promise<WebhookResult<WebhookCreated>> {
+  async create(
+    caller: WebhookCaller,
+    request: WebhookCreate,
+  ): Promise<WebhookResult<WebhookCreated>> {
     if (request.scope === 'all' && !caller.admin) return refuse(403, TEXTS.adminOnly);
     if (
       request.scope === 'own' &&

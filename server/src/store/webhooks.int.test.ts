@@ -14,6 +14,12 @@ import { createWebhookDeliveryQueue, createWebhookRepository } from './webhooks.
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 
+/** The value, or the test fails here naming what was missing. */
+function defined<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`no ${what}`);
+  return value;
+}
+
 let store: TestDatabase;
 let repo: WebhookRepository;
 let ann: number;
@@ -82,7 +88,7 @@ describe('the outbox', () => {
     expect(new Set(rows.map((row) => row.message_id))).toEqual(
       new Set(['msg_preview.finished_job-1']),
     );
-    expect(JSON.parse(rows[0]!.body)).toEqual({
+    expect(JSON.parse(defined(rows[0], 'delivery').body)).toEqual({
       type: 'preview.finished',
       timestamp: at(1000).toISOString(),
       data: { user: 'ann', jobId: 'job-1', filename: 'job-1.png' },
@@ -98,12 +104,18 @@ describe('the outbox', () => {
     const other = createJobQueue(store.db, { lease: { holder: 'b', ms: 1000 }, events: jobEvents });
     const owner = { id: ann, username: 'ann' };
     await queue.enqueue(
-      { publicId: 'j', ownerId: ann, kind: 'preview', params: { ...PREVIEW_PARAMS, owner }, maxAttempts: 3 },
+      {
+        publicId: 'j',
+        ownerId: ann,
+        kind: 'preview',
+        params: { ...PREVIEW_PARAMS, owner },
+        maxAttempts: 3,
+      },
       T0,
     );
     const job = await queue.claim('preview', T0);
     await other.expireLeases(at(5000));
-    expect(await queue.finish(job!.id, 'j.png', at(6000))).toBeUndefined();
+    expect(await queue.finish(defined(job, 'job').id, 'j.png', at(6000))).toBeUndefined();
     expect(await deliveryRows(store.db)).toEqual([]);
   });
 });
@@ -147,15 +159,15 @@ describe('claims', () => {
   it('take a delivery back when its lease ran out, and only its new holder saves a try', async () => {
     await dueDeliveries(1);
     const queue = createWebhookDeliveryQueue(store.db);
-    const [held] = await queue.claim('a', 10_000, 5, T0);
+    const held = defined((await queue.claim('a', 10_000, 5, T0))[0], 'claim');
     expect(held).toMatchObject({ messageId: 'msg_0', url: expect.stringContaining('127.0.0.1') });
     expect(await queue.claim('b', 10_000, 5, at(9_999))).toEqual([]);
     const [again] = await queue.claim('b', 10_000, 5, at(10_001));
-    expect(again?.id).toBe(held!.id);
+    expect(again?.id).toBe(held.id);
 
     const tried = { at: at(10_002).toISOString(), status: 200, error: null };
-    expect(await queue.settle(held!.id, 'a', tried, { state: 'delivered' }, at(10_003))).toBe(false);
-    expect(await queue.settle(held!.id, 'b', tried, { state: 'delivered' }, at(10_003))).toBe(true);
+    expect(await queue.settle(held.id, 'a', tried, { state: 'delivered' }, at(10_003))).toBe(false);
+    expect(await queue.settle(held.id, 'b', tried, { state: 'delivered' }, at(10_003))).toBe(true);
     const [listed] = await repo.deliveries(await firstEndpoint(), 10);
     expect(listed).toMatchObject({ state: 'delivered', attempts: [{ status: 200, error: null }] });
   });
@@ -163,26 +175,26 @@ describe('claims', () => {
   it('wait for a retry time, hold a paused endpoint back, and go again on resend', async () => {
     const target = await dueDeliveries(1);
     const queue = createWebhookDeliveryQueue(store.db);
-    const [held] = await queue.claim('a', 10_000, 5, T0);
+    const held = defined((await queue.claim('a', 10_000, 5, T0))[0], 'claim');
     const refused = { at: T0.toISOString(), status: null, error: 'refused' as const };
-    await queue.settle(held!.id, 'a', refused, { state: 'pending', nextAttemptAt: at(30_000) }, T0);
+    await queue.settle(held.id, 'a', refused, { state: 'pending', nextAttemptAt: at(30_000) }, T0);
     expect(await queue.claim('a', 10_000, 5, at(29_999))).toEqual([]);
 
     await repo.update(target.id, { active: false }, T0);
     expect(await queue.claim('a', 10_000, 5, at(30_000))).toEqual([]);
     await repo.update(target.id, { active: true }, T0);
-    const [retry] = await queue.claim('a', 10_000, 5, at(30_000));
-    expect(retry).toMatchObject({ id: held!.id, attempts: 1 });
-    await queue.settle(retry!.id, 'a', refused, { state: 'failed' }, at(30_001));
+    const retry = defined((await queue.claim('a', 10_000, 5, at(30_000)))[0], 'retry');
+    expect(retry).toMatchObject({ id: held.id, attempts: 1 });
+    await queue.settle(retry.id, 'a', refused, { state: 'failed' }, at(30_001));
     expect(await queue.claim('a', 10_000, 5, at(90_000_000))).toEqual([]);
 
-    const resent = await repo.resend(target.id, held!.id, at(40_000));
+    const resent = await repo.resend(target.id, held.id, at(40_000));
     expect(resent).toMatchObject({ state: 'pending', nextAttemptAt: null });
     const [third] = await queue.claim('a', 10_000, 5, at(40_000));
     expect(third).toMatchObject({ attempts: 2, windowStart: at(40_000).toISOString() });
     // Not this endpoint's delivery: refused.
     const elsewhere = await endpoint(bob, ['hd.finished']);
-    expect(await repo.resend(elsewhere.id, held!.id, at(41_000))).toBeUndefined();
+    expect(await repo.resend(elsewhere.id, held.id, at(41_000))).toBeUndefined();
   });
 
   it('go with their endpoint when it is removed', async () => {

@@ -12,7 +12,10 @@ import { silentLogger } from './fixtures.js';
  * 20 ms; prints `ready`, and stops at SIGTERM once its tries under way are saved.
  */
 const url = process.env.DATABASE_URL;
-const db = await openDatabase({ dataDir: process.env.DATA_DIR ?? '.', ...(url && { url, poolSize: 2 }) });
+const db = await openDatabase({
+  dataDir: process.env.DATA_DIR ?? '.',
+  ...(url && { url, poolSize: 2 }),
+});
 const dispatcher = new WebhookDispatcher(
   createWebhookDeliveryQueue(db),
   createWebhookSender(),

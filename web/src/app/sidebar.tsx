@@ -94,7 +94,9 @@ export function Sidebar() {
         <NavLink
           to={WEBHOOKS_SCREEN_PATH}
           className={({ isActive }) =>
-            isActive ? 'sidebar-signout sidebar-account is-active' : 'sidebar-signout sidebar-account'
+            isActive
+              ? 'sidebar-signout sidebar-account is-active'
+              : 'sidebar-signout sidebar-account'
           }
         >
           <WebhookIcon />

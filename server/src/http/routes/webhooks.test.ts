@@ -42,8 +42,11 @@ async function create(username: string, payload: object) {
 }
 
 describe('webhook routes', () => {
-  it("create an endpoint, show its secret once, and keep it from other members", async () => {
-    const res = await create('ann', { url: 'https://hooks.example.test/a', events: ['hd.finished'] });
+  it('create an endpoint, show its secret once, and keep it from other members', async () => {
+    const res = await create('ann', {
+      url: 'https://hooks.example.test/a',
+      events: ['hd.finished'],
+    });
     expect(res.statusCode).toBe(201);
     const { endpoint, secret } = webhookCreatedSchema.parse(res.json());
     expect(secret).toMatch(/^whsec_/);
@@ -99,7 +102,7 @@ describe('webhook routes', () => {
     });
   });
 
-  it("keep endpoints for everyone to admins", async () => {
+  it('keep endpoints for everyone to admins', async () => {
     const refused = await create('ann', {
       url: 'https://hooks.example.test/all',
       events: ['preview.finished'],
@@ -107,7 +110,10 @@ describe('webhook routes', () => {
     });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ error: WEBHOOK_TEXTS.errors.adminOnly });
-    expect((await app.inject({ url: `${API_ROUTES.webhooks}?scope=all`, headers: as('ann') })).statusCode).toBe(403);
+    expect(
+      (await app.inject({ url: `${API_ROUTES.webhooks}?scope=all`, headers: as('ann') }))
+        .statusCode,
+    ).toBe(403);
 
     const made = await create('boss', {
       url: 'https://hooks.example.test/all',

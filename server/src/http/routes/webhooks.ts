@@ -81,9 +81,6 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhooksApi }> = asyn
   });
 
   app.post<ByDelivery>(API_ROUTES.webhookResend, guarded, async (request, reply) =>
-    send(
-      reply,
-      await webhooks.resend(caller(request), request.params.id, request.params.delivery),
-    ),
+    send(reply, await webhooks.resend(caller(request), request.params.id, request.params.delivery)),
   );
 };

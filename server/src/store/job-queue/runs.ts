@@ -40,7 +40,11 @@ export function createRuns(
     const record = async (on: Db) => {
       const jobs = await write(on);
       const ended = jobs.filter((job) => job.status === 'finished' || job.status === 'error');
-      await recordWebhookEvents(on, ended.flatMap((job) => events(job, now)), now);
+      await recordWebhookEvents(
+        on,
+        ended.flatMap((job) => events(job, now)),
+        now,
+      );
       return jobs;
     };
     return db.isTransaction ? record(db) : db.transaction().execute(record);

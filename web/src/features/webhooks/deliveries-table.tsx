@@ -11,7 +11,8 @@ function lastResult(delivery: WebhookDelivery): string {
   const last = delivery.attempts.at(-1);
   if (!last) return T.states[delivery.state];
   const result = last.status !== null ? T.statusCode(last.status) : T.noResponse;
-  const why = last.error !== null && last.status === null ? ` (${T.attemptErrors[last.error]})` : '';
+  const why =
+    last.error !== null && last.status === null ? ` (${T.attemptErrors[last.error]})` : '';
   return `${T.states[delivery.state]} · ${result}${why}`;
 }
 

@@ -33,7 +33,10 @@ export function EndpointCard({
       await client.invalidateQueries({ queryKey: deliveriesKey(endpoint.id) });
     },
   });
-  const remove = useMutation({ mutationFn: () => removeWebhook(endpoint.id), onSuccess: readAgain });
+  const remove = useMutation({
+    mutationFn: () => removeWebhook(endpoint.id),
+    onSuccess: readAgain,
+  });
   const failed = toggle.error ?? test.error ?? remove.error;
 
   return (
