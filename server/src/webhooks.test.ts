@@ -26,15 +26,15 @@ function defined<T>(value: T | undefined, what: string): T {
 
 describe('webhook deliveries, the whole way', () => {
   const clock = new FakeTimers(new Date());
-  const receiver = new WebhookReceiver();
+  const receiver = new WebhookReceiver(() => clock.now());
   let server: TestServer;
   let cookie: string;
   let endpointId: string;
   let verifier: Webhook;
 
-  /** Checks a request's signature as a receiver would, its clock the sender's (the fake one). */
+  /** Checks a request's signature as a receiver would when it came, its clock the fake one. */
   function verified(request: ReceivedWebhook): unknown {
-    vi.useFakeTimers({ toFake: ['Date'], now: clock.now() });
+    vi.useFakeTimers({ toFake: ['Date'], now: request.at });
     try {
       return verifier.verify(request.body, request.headers);
     } finally {

@@ -24,8 +24,11 @@ const dispatcher = new WebhookDispatcher(
   { holder: newLeaseHolder(), leaseMs: 60_000, pollMs: 20, batch: 3 },
 );
 dispatcher.start();
+// The dispatcher's timers do not hold a process open (on SQLite nothing else does): this does.
+const alive = setInterval(() => undefined, 60_000);
 console.log('ready');
 process.on('SIGTERM', () => {
+  clearInterval(alive);
   void dispatcher
     .stop()
     .then(() => db.destroy())

@@ -5,8 +5,10 @@ import type { AddressInfo } from 'node:net';
 export interface ReceivedWebhook {
   headers: Record<string, string>;
   body: string;
-  /** What the receiver answered (0: it was down and refused the connection). */
+  /** What the receiver answered. */
   answered: number;
+  /** When it came, on the receiver's clock (a test's fake one, given to the constructor). */
+  at: Date;
 }
 
 /**
@@ -20,6 +22,8 @@ export class WebhookReceiver {
   private server: http.Server | undefined;
   private port = 0;
   private listeners: ((request: ReceivedWebhook) => void)[] = [];
+
+  constructor(private readonly clock: () => Date = () => new Date()) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.port}/hook`;
@@ -38,6 +42,7 @@ export class WebhookReceiver {
           ),
           body: Buffer.concat(chunks).toString('utf8'),
           answered: status,
+          at: this.clock(),
         };
         this.received.push(request);
         res.writeHead(status, { connection: 'close' }).end(status === 200 ? 'ok' : 'down');
