@@ -11,7 +11,7 @@ import { browserMissing, launchBrowser } from './support/browser.js';
 import { grainyPhoto } from './support/reference.js';
 import { openScreen } from './support/screen.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { addNewUser, openPage, signIn } from './support/session.js';
+import { addNewUser, collectAlerts, openPage, signIn } from './support/session.js';
 
 const T = WEBHOOK_TEXTS;
 
@@ -62,6 +62,7 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/tessera`;
     const member = addNewUser(server, 'hooks');
     page = await openPage(browser, server);
+    const alerts = collectAlerts(page);
     await signIn(page, member.username, member.password);
 
     await page.getByRole('link', { name: T.navLabel }).click();
@@ -81,8 +82,12 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: /reference image/ }).click();
     await (await chooser).setFiles(path.join(folder, 'oak.png'));
+    await page.getByRole('button', { name: 'Change reference image (oak.png)' }).waitFor();
     await page.getByLabel('Positive Prompt').fill('weathered oak planks');
-    await page.getByRole('button', { name: /^Generat/ }).click();
+    await page.getByLabel('Negative Prompt').fill('blurry');
+    const generate = page.getByRole('button', { name: /^Generat/ });
+    await generate.click();
+    await expect.poll(() => generate.textContent()).toMatch(/^Generating/);
     await expect
       .poll(
         () =>
@@ -93,6 +98,7 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
         { timeout: 45_000 },
       )
       .toBe(1);
+    expect(alerts).toEqual([]);
 
     // Its delivery, listed with what the receiver answered.
     await page.getByRole('link', { name: T.navLabel }).click();
