@@ -43,7 +43,7 @@ const LAYER_RULE =
   'server/src layers: root → edges → core → adapters → imaging → runtime; import only rightwards.';
 const upTo = (regex, message) => ({ regex, message: `${LAYER_RULE} ${message}` });
 const ROOT = upTo(
-  String.raw`^(\.\./)+((main|server|container|container-admin|config|config-files|themes)(\.js)?$|(lifecycle|commands)(/|$))`,
+  String.raw`^(\.\./)+((main|server|container|container-admin|container-webhooks|config|config-files|themes)(\.js)?$|(lifecycle|commands)(/|$))`,
   'main, server, container, config, themes, lifecycle/ and commands/ are the root: only they read Config and choose implementations; pass what is needed in.',
 );
 const EDGES = upTo(
@@ -64,8 +64,8 @@ const CORE_BUT_PORTS = upTo(
   "services/ and jobs/ are the core: an adapter may use the port it implements (its types; a port module's errors and constants), nothing else.",
 );
 const ADAPTERS = upTo(
-  String.raw`^(\.\./)+(store|files|engines|limits)(/|$)`,
-  'store/, files/, engines/ and limits/ are adapters: imaging takes paths and pixels, and runtime/ is plumbing under everything.',
+  String.raw`^(\.\./)+(store|files|engines|limits|outbound)(/|$)`,
+  'store/, files/, engines/, limits/ and outbound/ are adapters: imaging takes paths and pixels, and runtime/ is plumbing under everything.',
 );
 const IMAGING = upTo(
   String.raw`^(\.\./)+imaging(/|$)`,
@@ -140,7 +140,7 @@ export default tseslint.config(
   // An adapter implements a core port: it may name the port's types, and import a port module's
   // own errors and constants (the job kinds, QueueFullError): those are part of the port.
   serverLayer(
-    ['store', 'files', 'engines', 'limits'],
+    ['store', 'files', 'engines', 'limits', 'outbound'],
     [ROOT, EDGES, typeImportsAllowed(CORE_BUT_PORTS)],
   ),
   serverLayer(['imaging'], [ROOT, EDGES, CORE, ADAPTERS]),

@@ -12,12 +12,20 @@ import { fileURLToPath } from 'node:url';
 export const LAYERS = [
   {
     name: 'root',
-    entries: ['main', 'server', 'container', 'config', 'config-files', 'themes'],
+    entries: [
+      'main',
+      'server',
+      'container',
+      'container-webhooks',
+      'config',
+      'config-files',
+      'themes',
+    ],
     folders: ['lifecycle', 'commands'],
   },
   { name: 'edges', entries: [], folders: ['http', 'messaging', 'broker', 'cli'] },
   { name: 'core', entries: ['owner'], folders: ['services', 'jobs'] },
-  { name: 'adapters', entries: [], folders: ['store', 'files', 'engines', 'limits'] },
+  { name: 'adapters', entries: [], folders: ['store', 'files', 'engines', 'limits', 'outbound'] },
   { name: 'imaging', entries: [], folders: ['imaging'] },
   { name: 'ground', entries: [], folders: ['runtime'] },
 ];

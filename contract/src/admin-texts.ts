@@ -10,6 +10,8 @@ export const ADMIN_SCREEN_PATHS = {
   users: '/admin/users',
   audit: '/admin/audit',
   retention: '/admin/retention',
+  /** Webhooks for every user's events (issue 30, part 3). */
+  webhooks: '/admin/webhooks',
 } as const;
 
 const NUMBER = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 1 });

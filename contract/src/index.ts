@@ -36,4 +36,6 @@ export * from './tags.js';
 export * from './texts.js';
 export * from './topics.js';
 export * from './upload.js';
+export * from './webhook-texts.js';
+export * from './webhooks.js';
 export * from './zip.js';

@@ -8,6 +8,7 @@ import { APP_OPERATIONS } from './api-operations-app.js';
 import { FILE_OPERATIONS } from './api-operations-files.js';
 import { SSO_OPERATIONS } from './api-operations-sso.js';
 import { SCRIPT_OPERATIONS } from './api-operations-script.js';
+import { WEBHOOK_OPERATIONS } from './api-operations-webhooks.js';
 import {
   AUTH_REFUSALS,
   TOKEN_REFUSALS,
@@ -32,6 +33,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...FILE_OPERATIONS,
   ...ADMIN_OPERATIONS,
   ...SSO_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
 ];
 
 export type JsonSchema = Record<string, unknown>;
@@ -80,6 +82,10 @@ const TAGS = [
   ['Materials', 'PBR material maps and packages.'],
   ['Print', 'Print files of HD images.'],
   ['Admin', "The administrator's users and audit trail: admins only."],
+  [
+    'Webhooks',
+    'Endpoints told of job events, signed in the Standard Webhooks scheme, and their deliveries.',
+  ],
 ] as const;
 
 /** The schema as JSON Schema; requests are described as sent (input), answers as received. */

@@ -153,6 +153,20 @@ export const API_ROUTES = {
   adminRetentionRun: '/api/admin/retention/run',
   /** GET → adminUsageSchema: images made per day and per user, the queue, the engines' state. */
   adminUsage: '/api/admin/usage',
+
+  // Webhooks (issue 30, part 3; webhooks.ts): a user's endpoints, or an admin's for everyone.
+  /** GET webhookListQuerySchema → webhookListSchema; POST webhookCreateSchema → webhookCreatedSchema. */
+  webhooks: '/api/webhooks',
+  /** PUT webhookUpdateSchema → webhookEndpointSchema. */
+  webhook: '/api/webhooks/:id',
+  /** POST: removes the endpoint and its deliveries (204). */
+  webhookRemove: '/api/webhooks/:id/remove',
+  /** POST → webhookDeliverySchema (202): queues a `webhook.test` event to this endpoint. */
+  webhookTest: '/api/webhooks/:id/test',
+  /** GET → webhookDeliveriesSchema: the endpoint's latest deliveries, newest first. */
+  webhookDeliveries: '/api/webhooks/:id/deliveries',
+  /** POST → webhookDeliverySchema: the delivery goes again now (same webhook-id). */
+  webhookResend: '/api/webhooks/:id/deliveries/:delivery/resend',
 } as const;
 
 export type ApiRoute = (typeof API_ROUTES)[keyof typeof API_ROUTES];
@@ -190,6 +204,11 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.adminRetentionRun },
   { method: 'PUT', path: API_ROUTES.adminQuotaDefaults },
   { method: 'PUT', path: API_ROUTES.adminUserQuotas },
+  { method: 'POST', path: API_ROUTES.webhooks },
+  { method: 'PUT', path: API_ROUTES.webhook },
+  { method: 'POST', path: API_ROUTES.webhookRemove },
+  { method: 'POST', path: API_ROUTES.webhookTest },
+  { method: 'POST', path: API_ROUTES.webhookResend },
 ] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
 
 /**

@@ -32,6 +32,10 @@ import {
   type SharedLimitsSettings,
 } from './limits/index.js';
 import { CountingLoginGuard } from './services/login-guard.js';
+import { buildWebhookParts, type WebhookOverrides } from './container-webhooks.js';
+import type { WebhookDispatcher } from './services/webhook-dispatcher.js';
+import { jobEvents } from './services/webhook-events.js';
+import type { WebhookService } from './services/webhooks.js';
 import { RecoveryService } from './services/recovery.js';
 import { systemTimers, type Timers } from './runtime/timers.js';
 import { ReferenceService } from './services/references.js';
@@ -67,13 +71,13 @@ import type { CredentialChangeRepository } from './store/credential-changes.js';
 const SHARED_QUEUE_POLL_MS = 5000;
 
 /** Parts a test may replace: an engine that fails on purpose, quicker retries. */
-export interface ContainerOverrides extends JobPolicyOverrides {
+export interface ContainerOverrides extends JobPolicyOverrides, WebhookOverrides {
   engine?: Engine;
   /** Where the job runner records its runs (the root's prom-client registry); unset: nowhere. */
   metrics?: Metrics;
   /** Hears every job's state change (tests wait on a job's end instead of polling its status). */
   onJobChange?: JobListener;
-  /** The clock of scheduled work (the daily HD retention run); unset: real time. */
+  /** The clock of scheduled work (the daily HD retention run, webhook retries); unset: real time. */
   timers?: Timers;
 }
 
@@ -122,6 +126,10 @@ export interface Container {
   hdRetentionSchedule: HdRetentionSchedule;
   /** Where login failures and command rates are counted: memory, the database or Redis. */
   limits: Limiters;
+  /** Webhook endpoints and their deliveries (issue 30, part 3). */
+  webhooks: WebhookService;
+  /** Sends the deliveries, started in the processes that run jobs. */
+  webhookDispatcher: WebhookDispatcher;
 }
 
 /**
@@ -143,6 +151,8 @@ export async function buildContainer(
   const jobQueue = createJobQueue(db, {
     lease: { holder, ms: config.jobLeaseMs },
     ...(config.databaseUrl !== undefined && { listenUrl: config.databaseUrl }),
+    // A job's end and its webhook deliveries are saved in one transaction (an outbox).
+    events: jobEvents,
   });
   // Files in DATA_DIR/files or a bucket; scratch folders (uploads being checked, engine inputs
   // and outputs) in DATA_DIR/tmp. With an external broker several processes may share the data
@@ -192,6 +202,8 @@ export async function buildContainer(
     quotas,
   );
   jobs.onChange(hd.announce);
+  const timers = overrides.timers ?? systemTimers;
+  const webhooks = buildWebhookParts(db, jobs, { log, holder, timers }, overrides);
   if (overrides.onJobChange) jobs.onChange(overrides.onJobChange);
   const materialMaps = new MaterialMapService(
     imageRepo,
@@ -223,7 +235,7 @@ export async function buildContainer(
   const admin: AdminParts = buildAdminParts(config, db, files, audit, {
     log,
     holder,
-    timers: overrides.timers ?? systemTimers,
+    timers,
   });
   const { provisioning } = admin;
   const limits = await openLimiters(config.sharedLimits, db).catch(async (err: unknown) => {
@@ -289,6 +301,8 @@ export async function buildContainer(
     hdRetention: admin.hdRetention,
     hdRetentionSchedule: admin.hdRetentionSchedule,
     limits,
+    webhooks: webhooks.service,
+    webhookDispatcher: webhooks.dispatcher,
   };
 }
 

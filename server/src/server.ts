@@ -69,6 +69,8 @@ export async function startServer(
     await c.jobs.start(c.jobHandlers);
     // Daily, once across the processes sharing the database (the day's claim decides).
     c.hdRetentionSchedule.start();
+    // Webhook deliveries: each claimed under a lease, so each goes once across the processes.
+    c.webhookDispatcher.start();
     if (!web) log.info({ instance: config.instanceName }, 'worker running jobs');
   }
 
@@ -86,6 +88,7 @@ export async function startServer(
       processWatch.stop();
       await web?.stopCommands();
       await c.hdRetentionSchedule.stop();
+      await c.webhookDispatcher.stop();
       // A worker's last status messages go out before its broker connection closes.
       await c.jobs.stop();
       await statusClient?.endAsync();

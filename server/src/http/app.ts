@@ -40,6 +40,7 @@ import { sameOriginGuard } from './same-origin.js';
 import { sessionHook } from './session.js';
 import { staticFiles } from './static.js';
 import type { TrustFunction } from './trusted-proxy.js';
+import { webhookRoutes, type WebhooksApi } from './routes/webhooks.js';
 import { zipRoutes, type ZipApi } from './routes/zip.js';
 
 /**
@@ -103,6 +104,8 @@ export interface HttpDependencies {
   scriptCommands: ScriptCommands;
   /** HD orders by size label and one order's status (issue 30, part 1). */
   hdOrders: HdOrdersApi;
+  /** Webhook endpoints and their deliveries (issue 30, part 3). */
+  webhooks: WebhooksApi;
   /** The origin browsers reach the server at (PUBLIC_URL's); unset: each request's Host. */
   publicOrigin?: string;
   /**
@@ -199,6 +202,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   });
   await app.register(storageUsageRoutes, { quotas: deps.admin.quotas });
   await app.register(adminRoutes, deps.admin);
+  await app.register(webhookRoutes, { webhooks: deps.webhooks });
   await app.register(staticFiles, { webDistDir: deps.webDistDir, themesDir: deps.themesDir });
   return app;
 }

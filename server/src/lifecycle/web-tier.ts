@@ -114,6 +114,7 @@ export async function startWebTier(
         signIn: new SsoSignIn(c.users, c.auth, c.audit, config.sso),
       },
     }),
+    webhooks: c.webhooks,
     ...(config.publicOrigin !== undefined && { publicOrigin: config.publicOrigin }),
     ...(config.httpsOnly && { httpsOnly: true }),
     ...(trustProxy && { trustProxy }),

@@ -41,6 +41,10 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableCopy[] = [
   { table: 'print_files', primaryKey: ['id'], serial: 'id' },
   { table: 'audit_events', primaryKey: ['id'], serial: 'id' },
   { table: 'retention_runs', primaryKey: ['day'] },
+  // A delivery being sent when the copy was made goes again once its lease runs out (0027).
+  { table: 'webhook_endpoints', primaryKey: ['id'], serial: 'id' },
+  { table: 'webhook_deliveries', primaryKey: ['id'], serial: 'id' },
+  { table: 'webhook_attempts', primaryKey: ['id'], serial: 'id' },
 ];
 
 /**

@@ -1,5 +1,7 @@
+import type { JobRecord } from '../jobs/job.js';
 import { defaultLease, type JobLease } from '../jobs/lease.js';
 import type { JobQueue, OwnerQueue } from '../jobs/queue.js';
+import type { JobEventsOf } from '../services/webhook-ports.js';
 import { databaseDialect, type Db } from './database.js';
 import { createAnnouncer } from './job-queue/announcer.js';
 import { createClaims } from './job-queue/claims.js';
@@ -15,6 +17,11 @@ export interface JobQueueOptions {
    * what others queue. Unset: only its own changes wake it (and the runner's poll).
    */
   listenUrl?: string;
+  /**
+   * The webhook events a job's end (finished, or failed for good) makes: recorded as deliveries
+   * in the same transaction as the end (an outbox, issue 30 part 3). Unset: none.
+   */
+  events?: JobEventsOf<JobRecord>;
 }
 
 /** The jobs table as both ports: the runner's protocol and the owners' queue page. */
@@ -33,7 +40,13 @@ export function createJobQueue(db: Db, options: JobQueueOptions = {}): StoredJob
     holder: lease.holder,
     listenUrl: options.listenUrl,
   });
-  const context: QueueContext = { db, lease, postgres, announce: announcer.announce };
+  const context: QueueContext = {
+    db,
+    lease,
+    postgres,
+    announce: announcer.announce,
+    ...(options.events && { events: options.events }),
+  };
   const owner = createOwnerQueue(context);
   return {
     lease,

@@ -20,6 +20,9 @@ export interface Database {
   retention_runs: RetentionRunsTable;
   quota_defaults: QuotaDefaultsTable;
   api_tokens: ApiTokensTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export interface UsersTable {
@@ -263,4 +266,48 @@ export interface ApiTokensTable {
   expires_at: string | null;
   /** Written at most every few minutes; null: never used. */
   last_used_at: Generated<string | null>;
+}
+
+/** A webhook endpoint (migration 0027). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  public_id: string;
+  owner_id: number;
+  /** 'own': the owner's events; 'all': every user's (an admin's). */
+  scope: string;
+  url: string;
+  /** The event types asked for, each between spaces. */
+  events: string;
+  /** 1 active, 0 paused. */
+  active: number;
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event for one endpoint: the outbox row its tries are made from. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  message_id: string;
+  event_type: string;
+  body: string;
+  /** 'pending' | 'sending' | 'delivered' | 'failed'. */
+  state: string;
+  attempts: Generated<number>;
+  /** Null: due now. */
+  next_attempt_at: string | null;
+  window_start: string;
+  lease_holder: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  at: string;
+  status: number | null;
+  error: string | null;
 }

@@ -36,6 +36,7 @@ export function httpTestDependencies(
     apiTokens: store.apiTokens,
     scriptCommands: strictFake('scriptCommands'),
     hdOrders: strictFake('hdOrders'),
+    webhooks: strictFake('webhooks'),
     admin: {
       users: strictFake('users'),
       audit: strictFake('audit'),

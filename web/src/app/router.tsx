@@ -3,6 +3,7 @@ import {
   ADMIN_SCREENS_ROOT,
   API_TOKENS_SCREEN_PATH,
   SCREEN_PATHS,
+  WEBHOOKS_SCREEN_PATH,
 } from '@tessera/contract';
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
@@ -33,6 +34,13 @@ const ApiTokensScreen = lazy(() =>
 const AdminRetentionScreen = lazy(() =>
   import('../features/admin').then((admin) => ({ default: admin.AdminRetentionScreen })),
 );
+const AdminWebhooksScreen = lazy(() =>
+  import('../features/admin').then((admin) => ({ default: admin.AdminWebhooksScreen })),
+);
+// The webhooks screen too: most sessions never open it (issue 30, part 3).
+const WebhooksScreen = lazy(() =>
+  import('../features/webhooks').then((webhooks) => ({ default: webhooks.WebhooksScreen })),
+);
 
 /**
  * Routes of SPEC §2 (checklist R1, R2): Login alone, every other screen inside the sidebar layout
@@ -53,6 +61,7 @@ const router = createBrowserRouter([
       { path: SCREEN_PATHS.upscale, element: <UpscaleScreen /> },
       { path: SCREEN_PATHS.input, element: <InputScreen /> },
       { path: API_TOKENS_SCREEN_PATH, element: <ApiTokensScreen /> },
+      { path: WEBHOOKS_SCREEN_PATH, element: <WebhooksScreen /> },
       {
         path: ADMIN_SCREEN_PATHS.users,
         element: (
@@ -74,6 +83,14 @@ const router = createBrowserRouter([
         element: (
           <RequireAdmin>
             <AdminRetentionScreen />
+          </RequireAdmin>
+        ),
+      },
+      {
+        path: ADMIN_SCREEN_PATHS.webhooks,
+        element: (
+          <RequireAdmin>
+            <AdminWebhooksScreen />
           </RequireAdmin>
         ),
       },

@@ -5,6 +5,8 @@ import {
   API_TOKEN_TEXTS,
   API_TOKENS_SCREEN_PATH,
   SCREEN_PATHS,
+  WEBHOOK_TEXTS,
+  WEBHOOKS_SCREEN_PATH,
 } from '@tessera/contract';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -19,6 +21,7 @@ import {
   OutputIcon,
   SignOutIcon,
   UpscaleIcon,
+  WebhookIcon,
 } from '../components/icons';
 import { useCredentials, useIsAdmin, useSignOut } from '../features/auth';
 import { ActiveHdJobsBadge } from '../features/hd';
@@ -90,17 +93,14 @@ export function Sidebar() {
         <StorageMeter />
         <ConnectionStatus />
         <NotifyToggle />
-        {/* An account thing, beside Sign out (issue 30, part 1), not a screen of the spec's nav. */}
-        <NavLink
-          to={API_TOKENS_SCREEN_PATH}
-          className={({ isActive }) =>
-            isActive
-              ? 'sidebar-signout sidebar-account is-active'
-              : 'sidebar-signout sidebar-account'
-          }
-        >
+        {/* Account things beside Sign out (issue 30, parts 1 and 3), not screens of the spec's nav. */}
+        <NavLink to={API_TOKENS_SCREEN_PATH} className={accountLinkClass}>
           <KeyIcon />
           <span>{API_TOKEN_TEXTS.navLabel}</span>
+        </NavLink>
+        <NavLink to={WEBHOOKS_SCREEN_PATH} className={accountLinkClass}>
+          <WebhookIcon />
+          <span>{WEBHOOK_TEXTS.navLabel}</span>
         </NavLink>
         <button
           type="button"
@@ -115,4 +115,9 @@ export function Sidebar() {
       </div>
     </aside>
   );
+}
+
+/** An account link beside Sign out: styled as it is, marked while its screen is shown. */
+function accountLinkClass({ isActive }: { isActive: boolean }): string {
+  return isActive ? 'sidebar-signout sidebar-account is-active' : 'sidebar-signout sidebar-account';
 }

@@ -242,3 +242,15 @@ export function KeyIcon() {
     </Icon>
   );
 }
+
+/** The webhooks link (issue 30, part 3): a signal going out. */
+export function WebhookIcon() {
+  return (
+    <Icon>
+      <circle cx="6" cy="17" r="2.25" />
+      <circle cx="18" cy="17" r="2.25" />
+      <circle cx="12" cy="6.5" r="2.25" />
+      <path d="M10.8 8.5L7.2 15M13.2 8.5l3.6 6.5M8.25 17h7.5" />
+    </Icon>
+  );
+}

@@ -1,7 +1,9 @@
 import { sql, type UpdateObject, type Updateable } from 'kysely';
-import { isJobKind } from '../../jobs/job.js';
+import { isJobKind, type JobRecord } from '../../jobs/job.js';
 import { JobNotHeldError, type JobQueue } from '../../jobs/queue.js';
+import type { Db } from '../database.js';
 import type { Database, JobsTable } from '../schema.js';
+import { recordWebhookEvents } from '../webhook-outbox.js';
 import type { Announcer } from './announcer.js';
 import type { QueueContext } from './context.js';
 import { COLUMNS, INTERRUPTED_TOO_OFTEN, NO_LEASE, NO_PROMPT, toRecord } from './rows.js';
@@ -14,25 +16,49 @@ const leaseExpired = (stamp: string) =>
   sql<boolean>`(lease_expires_at is null or lease_expires_at < ${stamp})`;
 
 export function createRuns(
-  { db, lease, announce }: QueueContext,
+  { db, lease, announce, events }: QueueContext,
   announceRequeued: Announcer['announceRequeued'],
 ): Runs {
   /** A write to a running job, taking effect only while this holder holds it. */
-  const whileHeld = (id: number, values: UpdateObject<Database, 'jobs'>) =>
-    db
+  const whileHeld = (id: number, values: UpdateObject<Database, 'jobs'>, on: Db = db) =>
+    on
       .updateTable('jobs')
       .set(values)
       .where('id', '=', id)
       .where('status', '=', 'in_progress')
       .where('lease_holder', '=', lease.holder);
 
+  /**
+   * Runs `write` and records the webhook events of the jobs it ended, in one transaction (the
+   * outbox: an end and its events are saved together or not at all).
+   */
+  const withEvents = async (
+    now: Date,
+    write: (on: Db) => Promise<JobRecord[]>,
+  ): Promise<JobRecord[]> => {
+    if (!events) return write(db);
+    const record = async (on: Db) => {
+      const jobs = await write(on);
+      const ended = jobs.filter((job) => job.status === 'finished' || job.status === 'error');
+      await recordWebhookEvents(
+        on,
+        ended.flatMap((job) => events(job, now)),
+        now,
+      );
+      return jobs;
+    };
+    return db.isTransaction ? record(db) : db.transaction().execute(record);
+  };
+
   /** Ends this holder's run of a job with these values; undefined when it no longer holds it. */
-  const settle = async (id: number, values: Updateable<JobsTable>, wake: boolean) => {
-    const row = await whileHeld(id, { ...values, ...NO_LEASE })
-      .returning(COLUMNS)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const job = toRecord(row);
+  const settle = async (id: number, values: Updateable<JobsTable>, wake: boolean, now: Date) => {
+    const [job] = await withEvents(now, async (on) => {
+      const row = await whileHeld(id, { ...values, ...NO_LEASE }, on)
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      return row ? [toRecord(row)] : [];
+    });
+    if (!job) return undefined;
     await announce(job.kind, wake);
     return job;
   };
@@ -55,39 +81,47 @@ export function createRuns(
       // One statement: of several processes sweeping at once, each row goes to exactly one
       // (the others find it changed and pass it by). The attempt the lost run used stays counted.
       const out = sql<boolean>`attempts >= max_attempts`;
-      const rows = await db
-        .updateTable('jobs')
-        .set({
-          status: sql`case when ${out} then 'error' else 'queued' end`,
-          error: sql`case when ${out} then ${INTERRUPTED_TOO_OFTEN} else error end`,
-          run_after: sql`case when ${out} then run_after else ${stamp} end`,
-          ...NO_LEASE,
-          updated_at: stamp,
-        })
-        .where('status', '=', 'in_progress')
-        .where(leaseExpired(stamp))
-        .returning(COLUMNS)
-        .execute();
-      const jobs = rows.map((row) => toRecord(row)).sort((a, b) => a.id - b.id);
+      const expired = await withEvents(now, async (on) =>
+        (
+          await on
+            .updateTable('jobs')
+            .set({
+              status: sql`case when ${out} then 'error' else 'queued' end`,
+              error: sql`case when ${out} then ${INTERRUPTED_TOO_OFTEN} else error end`,
+              run_after: sql`case when ${out} then run_after else ${stamp} end`,
+              ...NO_LEASE,
+              updated_at: stamp,
+            })
+            .where('status', '=', 'in_progress')
+            .where(leaseExpired(stamp))
+            .returning(COLUMNS)
+            .execute()
+        ).map((row) => toRecord(row)),
+      );
+      const jobs = expired.sort((a, b) => a.id - b.id);
       await announceRequeued(jobs);
       return jobs;
     },
     async requeueInterrupted(now) {
       const stamp = now.toISOString();
-      const exhausted = await db
-        .updateTable('jobs')
-        .set({ status: 'error', error: INTERRUPTED_TOO_OFTEN, ...NO_LEASE, updated_at: stamp })
-        .where('status', '=', 'in_progress')
-        .whereRef('attempts', '>=', 'max_attempts')
-        .returning(COLUMNS)
-        .execute();
+      const exhausted = await withEvents(now, async (on) =>
+        (
+          await on
+            .updateTable('jobs')
+            .set({ status: 'error', error: INTERRUPTED_TOO_OFTEN, ...NO_LEASE, updated_at: stamp })
+            .where('status', '=', 'in_progress')
+            .whereRef('attempts', '>=', 'max_attempts')
+            .returning(COLUMNS)
+            .execute()
+        ).map((row) => toRecord(row)),
+      );
       const requeued = await db
         .updateTable('jobs')
         .set({ status: 'queued', run_after: stamp, ...NO_LEASE, updated_at: stamp })
         .where('status', '=', 'in_progress')
         .returning(COLUMNS)
         .execute();
-      const jobs = [...exhausted, ...requeued].map((row) => toRecord(row));
+      const jobs = [...exhausted, ...requeued.map((row) => toRecord(row))];
       await announceRequeued(jobs);
       return jobs;
     },
@@ -123,6 +157,7 @@ export function createRuns(
           updated_at: now.toISOString(),
         },
         false,
+        now,
       ),
     retry: (id, error, runAfter, now) =>
       settle(
@@ -136,9 +171,15 @@ export function createRuns(
           updated_at: now.toISOString(),
         },
         true,
+        now,
       ),
     fail: (id, error, now) =>
-      settle(id, { status: 'error', error, ...NO_PROMPT, updated_at: now.toISOString() }, false),
+      settle(
+        id,
+        { status: 'error', error, ...NO_PROMPT, updated_at: now.toISOString() },
+        false,
+        now,
+      ),
     async release(id, now) {
       // The attempt is not counted: the run was stopped (shutdown), it did not fail.
       const row = await whileHeld(id, {

@@ -1,4 +1,4 @@
-import { ADMIN_SCREEN_PATHS, ADMIN_TEXTS, RETENTION_TEXTS } from '@tessera/contract';
+import { ADMIN_SCREEN_PATHS, ADMIN_TEXTS, RETENTION_TEXTS, WEBHOOK_TEXTS } from '@tessera/contract';
 import { NavLink } from 'react-router';
 import './admin.css';
 
@@ -6,6 +6,7 @@ const TABS = [
   { to: ADMIN_SCREEN_PATHS.users, label: ADMIN_TEXTS.usersTab },
   { to: ADMIN_SCREEN_PATHS.audit, label: ADMIN_TEXTS.auditTab },
   { to: ADMIN_SCREEN_PATHS.retention, label: RETENTION_TEXTS.tab },
+  { to: ADMIN_SCREEN_PATHS.webhooks, label: WEBHOOK_TEXTS.adminTab },
 ];
 
 /** The admin screens' tabs, above each of them. */

@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import {
+  MAX_WEBHOOKS_PER_USER,
+  WEBHOOK_DELIVERIES_SHOWN,
+  WEBHOOK_TEST_EVENT,
+  WEBHOOK_TEXTS,
+  type WebhookCreate,
+  type WebhookCreated,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookPayload,
+  type WebhookScope,
+  type WebhookUpdate,
+} from '@tessera/contract';
+import type { Owner } from '../owner.js';
+import type {
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+  WebhookRepository,
+} from './webhook-ports.js';
+import { newWebhookSecret } from './webhook-signature.js';
+
+/** Who asks: the signed-in user and their role. */
+export interface WebhookCaller {
+  owner: Owner;
+  admin: boolean;
+}
+
+/** An answer, or a refusal with its status and the contract's text. */
+export type WebhookResult<T> =
+  { ok: true; value: T } | { ok: false; status: number; error: string };
+
+const TEXTS = WEBHOOK_TEXTS.errors;
+const refuse = <T>(status: number, error: string): WebhookResult<T> => ({
+  ok: false,
+  status,
+  error,
+});
+const ok = <T>(value: T): WebhookResult<T> => ({ ok: true, value });
+
+/**
+ * The rules of webhook endpoints (issue 30, part 3): a user manages their own; an admin also
+ * those for everyone's events (scope 'all'), which any admin may manage. Someone else's endpoint
+ * is "not found", whether it exists or not.
+ */
+export class WebhookService {
+  constructor(
+    private readonly repo: WebhookRepository,
+    /** Told when a delivery is due now (the test event, a resend), so it goes without a poll. */
+    private readonly wake: () => void = () => undefined,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async list(
+    caller: WebhookCaller,
+    scope: WebhookScope,
+  ): Promise<WebhookResult<WebhookEndpoint[]>> {
+    if (scope === 'all' && !caller.admin) return refuse(403, TEXTS.adminOnly);
+    const records = await this.repo.list(caller.owner.id, scope);
+    return ok(records.map(endpointView));
+  }
+
+  async create(
+    caller: WebhookCaller,
+    request: WebhookCreate,
+  ): Promise<WebhookResult<WebhookCreated>> {
+    if (request.scope === 'all' && !caller.admin) return refuse(403, TEXTS.adminOnly);
+    if (
+      request.scope === 'own' &&
+      (await this.repo.countOwn(caller.owner.id)) >= MAX_WEBHOOKS_PER_USER
+    ) {
+      return refuse(409, TEXTS.tooMany(MAX_WEBHOOKS_PER_USER));
+    }
+    const secret = newWebhookSecret();
+    const record = await this.repo.create(
+      {
+        publicId: `ep_${randomBytes(12).toString('base64url')}`,
+        ownerId: caller.owner.id,
+        scope: request.scope,
+        url: request.url,
+        events: [...new Set(request.events)],
+        active: request.active,
+        secret,
+      },
+      this.now(),
+    );
+    return ok({ endpoint: endpointView(record), secret });
+  }
+
+  async update(
+    caller: WebhookCaller,
+    id: string,
+    changes: WebhookUpdate,
+  ): Promise<WebhookResult<WebhookEndpoint>> {
+    const endpoint = await this.reachable(caller, id);
+    if (!endpoint) return refuse(404, TEXTS.notFound);
+    const updated = await this.repo.update(
+      endpoint.id,
+      {
+        ...(changes.url !== undefined && { url: changes.url }),
+        ...(changes.events !== undefined && { events: [...new Set(changes.events)] }),
+        ...(changes.active !== undefined && { active: changes.active }),
+      },
+      this.now(),
+    );
+    if (!updated) return refuse(404, TEXTS.notFound);
+    // Resumed: what waited while it was paused may go now.
+    if (changes.active) this.wake();
+    return ok(endpointView(updated));
+  }
+
+  async remove(caller: WebhookCaller, id: string): Promise<WebhookResult<null>> {
+    const endpoint = await this.reachable(caller, id);
+    if (!endpoint || !(await this.repo.remove(endpoint.id))) return refuse(404, TEXTS.notFound);
+    return ok(null);
+  }
+
+  async deliveries(caller: WebhookCaller, id: string): Promise<WebhookResult<WebhookDelivery[]>> {
+    const endpoint = await this.reachable(caller, id);
+    if (!endpoint) return refuse(404, TEXTS.notFound);
+    const records = await this.repo.deliveries(endpoint.id, WEBHOOK_DELIVERIES_SHOWN);
+    return ok(records.map(deliveryView));
+  }
+
+  /** Queues a `webhook.test` event to this endpoint alone (paused or not, it goes when active). */
+  async sendTest(caller: WebhookCaller, id: string): Promise<WebhookResult<WebhookDelivery>> {
+    const endpoint = await this.reachable(caller, id);
+    if (!endpoint) return refuse(404, TEXTS.notFound);
+    const now = this.now();
+    const payload: WebhookPayload = {
+      type: WEBHOOK_TEST_EVENT,
+      timestamp: now.toISOString(),
+      data: { endpoint: endpoint.publicId },
+    };
+    const record = await this.repo.enqueueOne(
+      endpoint.id,
+      {
+        type: WEBHOOK_TEST_EVENT,
+        ownerId: caller.owner.id,
+        messageId: `msg_test_${randomBytes(12).toString('base64url')}`,
+        body: JSON.stringify(payload),
+      },
+      now,
+    );
+    this.wake();
+    return ok(deliveryView(record));
+  }
+
+  async resend(
+    caller: WebhookCaller,
+    id: string,
+    deliveryId: string,
+  ): Promise<WebhookResult<WebhookDelivery>> {
+    const endpoint = await this.reachable(caller, id);
+    if (!endpoint) return refuse(404, TEXTS.notFound);
+    const number = /^[1-9][0-9]{0,15}$/.test(deliveryId) ? Number(deliveryId) : undefined;
+    const record = number && (await this.repo.resend(endpoint.id, number, this.now()));
+    if (!record) return refuse(404, TEXTS.deliveryNotFound);
+    this.wake();
+    return ok(deliveryView(record));
+  }
+
+  /** The endpoint if this caller may manage it. */
+  private async reachable(
+    caller: WebhookCaller,
+    id: string,
+  ): Promise<WebhookEndpointRecord | undefined> {
+    const endpoint = await this.repo.find(id);
+    if (!endpoint) return undefined;
+    if (endpoint.scope === 'all') return caller.admin ? endpoint : undefined;
+    return endpoint.ownerId === caller.owner.id ? endpoint : undefined;
+  }
+}
+
+function endpointView(record: WebhookEndpointRecord): WebhookEndpoint {
+  return {
+    id: record.publicId,
+    url: record.url,
+    events: record.events,
+    active: record.active,
+    scope: record.scope,
+    owner: record.ownerName,
+    createdAt: record.createdAt,
+  };
+}
+
+function deliveryView(record: WebhookDeliveryRecord): WebhookDelivery {
+  return {
+    id: String(record.id),
+    messageId: record.messageId,
+    type: record.type,
+    createdAt: record.createdAt,
+    state: record.state,
+    attempts: record.attempts,
+    nextAttemptAt: record.state === 'pending' ? record.nextAttemptAt : null,
+  };
+}

@@ -1,0 +1,121 @@
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEXTS } from '@tessera/contract';
+import type { WebhookCreated, WebhookEventType, WebhookScope } from '@tessera/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { Dialog } from '../../components/gallery/dialog';
+import { createWebhook } from '../../lib/api/webhooks';
+import { webhooksKey } from './webhooks-query';
+
+const T = WEBHOOK_TEXTS;
+
+/** A new endpoint: its URL, the events it hears (all ticked at first), active or paused. */
+export function CreateEndpointDialog({
+  scope,
+  onClose,
+  onCreated,
+}: {
+  scope: WebhookScope;
+  onClose: () => void;
+  onCreated: (created: WebhookCreated) => void;
+}) {
+  const client = useQueryClient();
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<WebhookEventType[]>([...WEBHOOK_EVENT_TYPES]);
+  const [active, setActive] = useState(true);
+  const create = useMutation({
+    mutationFn: () => createWebhook({ url, events, active, scope }),
+    onSuccess: async (created) => {
+      await client.invalidateQueries({ queryKey: webhooksKey(scope) });
+      onCreated(created);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const toggle = (type: WebhookEventType, on: boolean) =>
+    setEvents((now) => (on ? [...now, type] : now.filter((t) => t !== type)));
+
+  return (
+    <Dialog title={T.add} onClose={onClose}>
+      <form className="webhooks-form" onSubmit={submit}>
+        <label className="webhooks-field">
+          <span>{T.urlLabel}</span>
+          <input
+            type="url"
+            required
+            value={url}
+            placeholder="https://"
+            onChange={(event) => setUrl(event.target.value)}
+          />
+        </label>
+        <fieldset className="webhooks-events">
+          <legend>{T.eventsLabel}</legend>
+          {WEBHOOK_EVENT_TYPES.map((type) => (
+            <label key={type}>
+              <input
+                type="checkbox"
+                checked={events.includes(type)}
+                onChange={(event) => toggle(type, event.target.checked)}
+              />
+              {T.events[type]}
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          <input
+            type="checkbox"
+            checked={active}
+            onChange={(event) => setActive(event.target.checked)}
+          />
+          {T.activeLabel}
+        </label>
+        {create.isError && (
+          <p className="webhooks-alert" role="alert">
+            {create.error.message}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onClose}>
+            {T.cancel}
+          </button>
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={create.isPending || events.length === 0}
+          >
+            {create.isPending ? T.working : T.create}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The signing secret of a new endpoint, shown this once. */
+export function SecretDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <Dialog title={T.secretTitle} onClose={onClose}>
+      <p className="screen-text">{T.secretNote}</p>
+      <output className="webhooks-secret" aria-label={T.secretTitle}>
+        {secret}
+      </output>
+      <div className="dialog-actions">
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            void navigator.clipboard?.writeText(secret).then(() => setCopied(true));
+          }}
+        >
+          {copied ? T.copied : T.copy}
+        </button>
+        <button type="button" className="button button-primary" onClick={onClose}>
+          {T.close}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
