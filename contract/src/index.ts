@@ -32,3 +32,7 @@ export * from './texts.js';
 export * from './topics.js';
 export * from './upload.js';
 export * from './zip.js';
+export * from './i18n.js';
+export * from './shell-texts.js';
+export * from './text-bundles.js';
+export * from './texts-en.js';

@@ -20,7 +20,11 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    // A Spanish browser unless a test's context says otherwise (locale: 'en-GB'): the app
+    // speaks the language of the browser (issue 30), and the spec's texts are its default's.
+    env: { ...process.env, LANGUAGE: 'es_ES', LANG: 'es_ES.UTF-8' },
     args: [
+      '--lang=es-ES',
       '--no-sandbox',
       '--disable-gpu',
       '--disable-quic',

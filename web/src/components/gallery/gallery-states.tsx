@@ -1,7 +1,9 @@
-import { TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { useNumberFormat, useTexts } from '../../lib/i18n';
 
 /** SPEC §8: a list that failed to load (checklist D11). */
 export function GalleryError() {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   return (
     <p className="gallery-state gallery-error" role="alert">
       {TEXTS.imageListError}
@@ -11,6 +13,7 @@ export function GalleryError() {
 
 /** SPEC §2: nothing to show (checklist D10), also when the tag filter keeps no image. */
 export function GalleryEmpty() {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   return <p className="gallery-state gallery-empty">{TEXTS.noImagesFound}</p>;
 }
 
@@ -32,7 +35,7 @@ export function GalleryCount({
   total: number;
   loadingMore: boolean;
 }) {
-  const format = (n: number) => n.toLocaleString('en-US');
+  const format = useNumberFormat();
   const text = loadingMore
     ? `Loading images… ${format(total)}`
     : shown === total
