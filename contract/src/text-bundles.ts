@@ -2,6 +2,7 @@
 // A new pair plugs in with one line here, e.g. `apiTokens: textPair(API_TOKEN_TEXTS,
 // API_TOKEN_TEXTS_EN)`; i18n.test.ts then checks it and the web reads it with useTexts.
 import { textPair, type Locale, type TextPair } from './i18n.js';
+import { STORAGE_TEXTS, STORAGE_TEXTS_EN } from './quotas.js';
 import { SHELL_TEXTS, SHELL_TEXTS_EN } from './shell-texts.js';
 import { TEXTS_EN } from './texts-en.js';
 import { TEXTS } from './texts.js';
@@ -9,6 +10,7 @@ import { TEXTS } from './texts.js';
 export const TEXT_BUNDLES = {
   texts: textPair(TEXTS, TEXTS_EN),
   shell: textPair(SHELL_TEXTS, SHELL_TEXTS_EN),
+  storage: textPair(STORAGE_TEXTS, STORAGE_TEXTS_EN),
 } as const satisfies Record<string, TextPair<unknown>>;
 
 export type TextBundleName = keyof typeof TEXT_BUNDLES;
