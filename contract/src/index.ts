@@ -2,6 +2,7 @@
 export * from './admin.js';
 export * from './admin-retention.js';
 export * from './admin-texts.js';
+export * from './admin-texts-en.js';
 export * from './admin-usage.js';
 export * from './admin-usage-texts.js';
 export * from './quotas.js';

@@ -1,6 +1,8 @@
 // Every text object of the interface with its English twin, in one table (issue 30, part 5).
 // A new pair plugs in with one line here, e.g. `apiTokens: textPair(API_TOKEN_TEXTS,
 // API_TOKEN_TEXTS_EN)`; i18n.test.ts then checks it and the web reads it with useTexts.
+import { ADMIN_TEXTS_EN } from './admin-texts-en.js';
+import { ADMIN_TEXTS } from './admin-texts.js';
 import { textPair, type Locale, type TextPair } from './i18n.js';
 import { STORAGE_TEXTS, STORAGE_TEXTS_EN } from './quotas.js';
 import { SHELL_TEXTS, SHELL_TEXTS_EN } from './shell-texts.js';
@@ -9,6 +11,7 @@ import { TEXTS } from './texts.js';
 
 export const TEXT_BUNDLES = {
   texts: textPair(TEXTS, TEXTS_EN),
+  admin: textPair(ADMIN_TEXTS, ADMIN_TEXTS_EN),
   shell: textPair(SHELL_TEXTS, SHELL_TEXTS_EN),
   storage: textPair(STORAGE_TEXTS, STORAGE_TEXTS_EN),
 } as const satisfies Record<string, TextPair<unknown>>;

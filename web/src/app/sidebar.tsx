@@ -1,7 +1,6 @@
 import {
   ADMIN_SCREEN_PATHS,
   ADMIN_SCREENS_ROOT,
-  ADMIN_TEXTS,
   SCREEN_PATHS,
   TEXT_BUNDLES,
 } from '@tessera/contract';
@@ -63,9 +62,9 @@ export function Sidebar() {
   const signOut = useSignOut();
   const isAdmin = useIsAdmin();
   const texts = useTexts(TEXT_BUNDLES.shell);
-  // The admin screens' texts are Spanish only for now (no English twin yet).
+  const adminTexts = useTexts(TEXT_BUNDLES.admin);
   const main = navigation(texts.nav);
-  const items = isAdmin ? [...main, adminNavigation(ADMIN_TEXTS.navLabel)] : main;
+  const items = isAdmin ? [...main, adminNavigation(adminTexts.navLabel)] : main;
   const { pathname } = useLocation();
 
   return (

@@ -1,6 +1,6 @@
-import { ADMIN_TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 
-const T = ADMIN_TEXTS;
 
 /** The admin dialogs' foot: the refusal's contract text, if any, then Cancel and the action. */
 export function DialogFooter({
@@ -14,6 +14,7 @@ export function DialogFooter({
   action: string;
   onCancel: () => void;
 }) {
+  const T = useTexts(TEXT_BUNDLES.admin);
   return (
     <>
       {error !== null && (
