@@ -42,14 +42,19 @@ describe.skipIf(browserMissing)('two languages', () => {
     const switchOnLogin = page.getByRole('group', { name: 'Language' });
     await switchOnLogin.waitFor();
     expect(await htmlLang()).toBe('en-GB');
-    expect(await switchOnLogin.getByRole('button', { name: 'English' }).getAttribute('aria-pressed')).toBe('true');
+    expect(
+      await switchOnLogin.getByRole('button', { name: 'English' }).getAttribute('aria-pressed'),
+    ).toBe('true');
     expect(await page.getByText('Enter your account details to continue.').isVisible()).toBe(true);
 
     await signIn(page, user.username, user.password);
     await page.getByText('No images found.').waitFor();
 
     // Switch to Spanish in the sidebar: the spec's own texts, as SPEC writes them.
-    await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Español' }).click();
+    await page
+      .getByRole('group', { name: 'Language' })
+      .getByRole('button', { name: 'Español' })
+      .click();
     await page.getByText('No se han encontrado imágenes.').waitFor();
     expect(await htmlLang()).toBe('es-ES');
     await page.getByRole('group', { name: 'Idioma' }).waitFor();

@@ -37,7 +37,9 @@ export function formatAdminDate(
   locale: Locale = DEFAULT_LOCALE,
 ): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(INTL_LOCALES[locale], { timeZone });
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(INTL_LOCALES[locale], { timeZone });
 }
 
 export const ADMIN_TEXTS = {

@@ -9,7 +9,6 @@ import { auditQueryOf, formatAuditDetails, NO_AUDIT_FILTERS } from './audit-filt
 import type { AuditFilters } from './audit-filters';
 import { currentLocale, useTexts } from '../../lib/i18n';
 
-
 /**
  * Route `/admin/audit` (issue 29, part 5): the audit trail, newest first, filtered by action,
  * user, target and days, a page at a time (the server pages by id: `before`).

@@ -1,7 +1,6 @@
 import { TEXT_BUNDLES } from '@tessera/contract';
 import { useTexts } from '../../lib/i18n';
 
-
 /** The admin dialogs' foot: the refusal's contract text, if any, then Cancel and the action. */
 export function DialogFooter({
   error,

@@ -12,7 +12,6 @@ import { QUOTA_DEFAULTS_QUERY_KEY, showChangedUser } from './users-query';
 import type { Report } from './users-query';
 import { currentLocale, useTexts } from '../../lib/i18n';
 
-
 /** The three fields, each with its hint: what an empty field means. */
 function QuotaInputs({
   fields,
@@ -147,7 +146,9 @@ export function UserQuotasDialog({
   }
 
   const storage =
-    defaults.storageBytes === null ? T.noLimit : formatQuotaBytes(defaults.storageBytes, currentLocale());
+    defaults.storageBytes === null
+      ? T.noLimit
+      : formatQuotaBytes(defaults.storageBytes, currentLocale());
   return (
     <Dialog title={T.userQuotasTitle(user.username)} onClose={onClose} className="admin-dialog">
       <form className="admin-form" onSubmit={submit} noValidate>

@@ -11,7 +11,6 @@ import type { Report } from './users-query';
 import { useTexts } from '../../lib/i18n';
 
 type ImagesChoice = AdminRemoveRequest['images'];
-const CHOICE_TEXTS: Record<ImagesChoice, string> = { keep: T.removeKeep, delete: T.removeDelete };
 
 /** Removal names what the user has, and asks what becomes of it: kept for takeover, or deleted. */
 export function RemoveUserDialog({
@@ -24,6 +23,7 @@ export function RemoveUserDialog({
   report: Report;
 }) {
   const T = useTexts(TEXT_BUNDLES.admin);
+  const choiceTexts: Record<ImagesChoice, string> = { keep: T.removeKeep, delete: T.removeDelete };
   const queryClient = useQueryClient();
   // A user removed before with their images kept can only have those deleted now.
   const choices = user.retiredAt === null ? REMOVED_IMAGES_CHOICES : (['delete'] as const);
@@ -67,7 +67,7 @@ export function RemoveUserDialog({
                 checked={choice === option}
                 onChange={() => setChoice(option)}
               />
-              {CHOICE_TEXTS[option]}
+              {choiceTexts[option]}
             </label>
           ))}
         </fieldset>

@@ -10,7 +10,6 @@ import { readUsersAgain } from './users-query';
 import type { Report } from './users-query';
 import { useTexts } from '../../lib/i18n';
 
-
 /** Taking over a retired user's images names what they are before the admin confirms. */
 export function TakeOverDialog({
   user,

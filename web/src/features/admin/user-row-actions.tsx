@@ -6,7 +6,6 @@ import { showChangedUser } from './users-query';
 import type { Report } from './users-query';
 import { useTexts } from '../../lib/i18n';
 
-
 /** The buttons of one row: the direct changes run at once, the others open their dialog. */
 export function UserRowActions({ user, report }: { user: AdminUser; report: Report }) {
   const T = useTexts(TEXT_BUNDLES.admin);

@@ -15,7 +15,6 @@ import { ADMIN_USERS_QUERY_KEY, QUOTA_DEFAULTS_QUERY_KEY } from './users-query';
 import type { Report, UserDialog } from './users-query';
 import { currentLocale, currentTexts, useTexts } from '../../lib/i18n';
 
-
 /**
  * Route `/admin/users` (issue 29, part 2): every user with their use, and the admin's actions on
  * them. A refusal of the API shows its contract text above the table.
@@ -129,7 +128,9 @@ export function AdminUsersScreen() {
 function defaultsSummary(defaults: QuotaDefaults): string {
   const T = currentTexts(TEXT_BUNDLES.admin);
   const storage =
-    defaults.storageBytes === null ? T.noLimit : formatQuotaBytes(defaults.storageBytes, currentLocale());
+    defaults.storageBytes === null
+      ? T.noLimit
+      : formatQuotaBytes(defaults.storageBytes, currentLocale());
   return T.defaultQuotasSummary(storage, defaults.queuedPreviews, defaults.queuedHd);
 }
 
@@ -188,7 +189,11 @@ function UsersTable({
               </th>
               <td>{T.roles[user.role]}</td>
               <td>{formatAdminDate(user.createdAt, undefined, currentLocale())}</td>
-              <td>{user.lastSeenAt === null ? T.never : formatAdminDate(user.lastSeenAt, undefined, currentLocale())}</td>
+              <td>
+                {user.lastSeenAt === null
+                  ? T.never
+                  : formatAdminDate(user.lastSeenAt, undefined, currentLocale())}
+              </td>
               <td className="is-number">{T.imagesCell(user.ldImages, user.hdImages)}</td>
               <td className="is-number">{storageCell(user, defaults)}</td>
               <td className="is-number">{user.queuedJobs.toLocaleString('es-ES')}</td>

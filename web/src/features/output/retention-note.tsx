@@ -33,7 +33,9 @@ export function RetentionNote({
     <span className={`hd-retention-note hd-retention-note-${place}`} role="note">
       {text}
       {place === 'details' && (
-        <span className="hd-retention-hint">{textsIn(TEXT_BUNDLES.texts, locale).hdRemovedByRetentionHint}</span>
+        <span className="hd-retention-hint">
+          {textsIn(TEXT_BUNDLES.texts, locale).hdRemovedByRetentionHint}
+        </span>
       )}
     </span>
   );

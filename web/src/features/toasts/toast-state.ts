@@ -110,7 +110,8 @@ function show(state: ToastState, toast: Omit<Toast, 'seq'>): ToastState {
 
 function onEvent(state: ToastState, event: HdStatusEvent): ToastState {
   // A message the app cannot read has no id to deduplicate by: each one is told.
-  if (event.kind === 'unknown') return show(state, { kind: 'unknown', text: texts().unknownStatus });
+  if (event.kind === 'unknown')
+    return show(state, { kind: 'unknown', text: texts().unknownStatus });
   const message = event.message;
   const queuedIds = trackQueue(state.queuedIds, message);
   const heardIds = state.heardIds.includes(message.id)

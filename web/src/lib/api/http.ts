@@ -1,5 +1,5 @@
 import { errorResponseSchema, TEXT_BUNDLES } from '@tessera/contract';
-import { currentTexts, serverText } from '../i18n';
+import { currentTexts, serverText } from '../i18n/locale';
 
 /** What the client needs of a schema: the contract's zod schemas fit it as they are. */
 export interface Parser<T> {

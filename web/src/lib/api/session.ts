@@ -8,7 +8,7 @@ import {
 import type { SessionResponse } from '@tessera/contract';
 import { expectAnswer, postJson, send } from './http';
 import type { HttpAnswer } from './http';
-import { currentTexts, serverText } from '../i18n';
+import { currentTexts, serverText } from '../i18n/locale';
 
 /** The texts in the language shown when one is written. */
 const texts = () => currentTexts(TEXT_BUNDLES.texts);

@@ -1,6 +1,6 @@
 import { CONNECTION_ERROR_TEXTS, TEXT_BUNDLES } from '@tessera/contract';
 import type { BaseResponse, ConnectionErrorText, RequestAction } from '@tessera/contract';
-import { currentTexts, serverText } from '../i18n';
+import { currentTexts, serverText } from '../i18n/locale';
 
 /** The texts in the language shown when one is written. */
 const texts = () => currentTexts(TEXT_BUNDLES.texts);
