@@ -1,5 +1,5 @@
 import { TEXT_BUNDLES } from '@tessera/contract';
-import { useNumberFormat, useTexts } from '../../lib/i18n';
+import { useTexts } from '../../lib/i18n';
 
 /** SPEC §8: a list that failed to load (checklist D11). */
 export function GalleryError() {
@@ -35,7 +35,9 @@ export function GalleryCount({
   total: number;
   loadingMore: boolean;
 }) {
-  const format = useNumberFormat();
+  // Grouped as today ("1,000 images", which the browser tests read): the count's words are
+  // English in both languages, and en-US and en-GB group alike.
+  const format = (n: number) => n.toLocaleString('en-US');
   const text = loadingMore
     ? `Loading images… ${format(total)}`
     : shown === total

@@ -56,9 +56,3 @@ export function useLocale(): Locale {
 export function useTexts<T>(pair: TextPair<T>): T {
   return textsIn(pair, useLocale());
 }
-
-/** Numbers in the language now shown (es-ES by default). */
-export function useNumberFormat(options?: Intl.NumberFormatOptions): (value: number) => string {
-  const locale = useLocale();
-  return (value) => value.toLocaleString(INTL_LOCALES[locale], options);
-}
