@@ -1,6 +1,7 @@
 // The administrator's screens (issue 29, parts 2 and 5): their paths and every text they show.
 // Spanish, like the rest of the UI's own texts; numbers and dates in the es-ES locale.
 import type { AuditAction, UserRole } from './admin.js';
+import { DEFAULT_LOCALE, INTL_LOCALES, type Locale } from './i18n.js';
 
 /** Every admin screen's path begins with this (it alone leads to the users screen). */
 export const ADMIN_SCREENS_ROOT = '/admin';
@@ -14,24 +15,33 @@ export const ADMIN_SCREEN_PATHS = {
   webhooks: '/admin/webhooks',
 } as const;
 
-const NUMBER = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 1 });
+const NUMBERS = {
+  es: new Intl.NumberFormat(INTL_LOCALES.es, { maximumFractionDigits: 1 }),
+  en: new Intl.NumberFormat(INTL_LOCALES.en, { maximumFractionDigits: 1 }),
+} satisfies Record<Locale, Intl.NumberFormat>;
 const STORAGE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
 
 /** Bytes in human units (1024 steps), es-ES: 0 B, 512 B, 1,5 MB, 12,3 GB. */
-export function formatStorage(bytes: number): string {
+export function formatStorage(bytes: number, locale: Locale = DEFAULT_LOCALE): string {
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < STORAGE_UNITS.length - 1) {
     value /= 1024;
     unit += 1;
   }
-  return `${unit === 0 ? String(value) : NUMBER.format(value)} ${STORAGE_UNITS[unit]}`;
+  return `${unit === 0 ? String(value) : NUMBERS[locale].format(value)} ${STORAGE_UNITS[unit]}`;
 }
 
-/** A date and time of the admin screens, es-ES (as the galleries show dates). */
-export function formatAdminDate(iso: string, timeZone?: string): string {
+/** A date and time of the admin screens, es-ES by default (as the galleries show dates). */
+export function formatAdminDate(
+  iso: string,
+  timeZone?: string,
+  locale: Locale = DEFAULT_LOCALE,
+): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString('es-ES', { timeZone });
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(INTL_LOCALES[locale], { timeZone });
 }
 
 export const ADMIN_TEXTS = {

@@ -1,4 +1,5 @@
 // Image dates of SPEC §3: created_at or creation_date, as an ISO string or an epoch number.
+import { DEFAULT_LOCALE, INTL_LOCALES, type Locale } from './i18n.js';
 import { toFiniteNumber } from './numbers.js';
 
 /** Epoch values below this are seconds, the rest milliseconds (9e11 ms is in 1998, 9e11 s far future). */
@@ -26,8 +27,15 @@ export function readImageDate(metadata: Record<string, unknown>): Date | undefin
   return parseDateValue(metadata['created_at']) ?? parseDateValue(metadata['creation_date']);
 }
 
-/** The image's date in the es-ES locale, or '-' when it has none. */
-export function formatImageDate(metadata: Record<string, unknown>, timeZone?: string): string {
+/**
+ * The image's date in the interface's locale (es-ES by default, as SPEC says), or '-' when it
+ * has none.
+ */
+export function formatImageDate(
+  metadata: Record<string, unknown>,
+  timeZone?: string,
+  locale: Locale = DEFAULT_LOCALE,
+): string {
   const date = readImageDate(metadata);
-  return date ? date.toLocaleString('es-ES', { timeZone }) : MISSING_DATE_TEXT;
+  return date ? date.toLocaleString(INTL_LOCALES[locale], { timeZone }) : MISSING_DATE_TEXT;
 }

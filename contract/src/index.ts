@@ -2,6 +2,7 @@
 export * from './admin.js';
 export * from './admin-retention.js';
 export * from './admin-texts.js';
+export * from './admin-texts-en.js';
 export * from './admin-usage.js';
 export * from './admin-usage-texts.js';
 export * from './quotas.js';
@@ -39,3 +40,7 @@ export * from './upload.js';
 export * from './webhook-texts.js';
 export * from './webhooks.js';
 export * from './zip.js';
+export * from './i18n.js';
+export * from './shell-texts.js';
+export * from './text-bundles.js';
+export * from './texts-en.js';

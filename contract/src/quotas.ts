@@ -1,6 +1,7 @@
 // Per-user quotas (issue 29, part 3): storage, queued previews and queued HD orders. Bytes on the
 // wire and in the database; the admin screen shows and takes decimal GB (1 GB = 10^9 bytes).
 import { z } from 'zod';
+import { DEFAULT_LOCALE, INTL_LOCALES, type Locale, type Translation } from './i18n.js';
 
 /** Decimal gigabytes, as the admin screen shows and takes storage quotas. */
 export const BYTES_PER_GB = 1_000_000_000;
@@ -78,18 +79,21 @@ export function bytesToGb(bytes: number): string {
   return GB_FIELD.format(bytes / BYTES_PER_GB);
 }
 
-const AMOUNT = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 1 });
+const AMOUNTS = {
+  es: new Intl.NumberFormat(INTL_LOCALES.es, { maximumFractionDigits: 1 }),
+  en: new Intl.NumberFormat(INTL_LOCALES.en, { maximumFractionDigits: 1 }),
+} satisfies Record<Locale, Intl.NumberFormat>;
 const DECIMAL_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
 
 /** Bytes in decimal units (1000 steps, as quotas are set), es-ES: 850 KB, 1,2 GB, 5 GB. */
-export function formatQuotaBytes(bytes: number): string {
+export function formatQuotaBytes(bytes: number, locale: Locale = DEFAULT_LOCALE): string {
   let value = bytes;
   let unit = 0;
   while (value >= 1000 && unit < DECIMAL_UNITS.length - 1) {
     value /= 1000;
     unit += 1;
   }
-  return `${AMOUNT.format(value)} ${DECIMAL_UNITS[unit]}`;
+  return `${AMOUNTS[locale].format(value)} ${DECIMAL_UNITS[unit]}`;
 }
 
 /** The sidebar's storage meter (Spanish, as the app's own texts). */
@@ -100,3 +104,11 @@ export const STORAGE_TEXTS = {
   usedOnly: (used: number) => `${formatQuotaBytes(used)} usados`,
   warning: 'Almacenamiento casi lleno',
 } as const;
+
+export const STORAGE_TEXTS_EN: Translation<typeof STORAGE_TEXTS> = {
+  label: 'Storage',
+  usedOfQuota: (used: number, quota: number) =>
+    `${formatQuotaBytes(used, 'en')} of ${formatQuotaBytes(quota, 'en')}`,
+  usedOnly: (used: number) => `${formatQuotaBytes(used, 'en')} used`,
+  warning: 'Storage almost full',
+};

@@ -6,7 +6,7 @@ import { UPLOAD_MAX_PIXELS } from './constants.js';
  * Formats megapixels the way the upload message shows them: two decimals, or more where two
  * would round an area just over the limit to the limit's own "17.00" (4251x4000 is 17.004 MP).
  */
-function megapixels(width: number, height: number): string {
+export function megapixels(width: number, height: number): string {
   const value = (width * height) / 1_000_000;
   const limit = UPLOAD_MAX_PIXELS / 1_000_000;
   for (let decimals = 2; decimals < 6; decimals += 1) {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -16,7 +16,26 @@ if (browserMissing) {
   );
 }
 
-export function launchBrowser(): Promise<Browser> {
+/**
+ * The locale of every context a test opens without one: the app speaks the browser's language
+ * (issue 30, part 5) and the spec's texts are its default language's, Spanish. Headless Chromium
+ * otherwise reports en-US whatever its --lang; a test for English passes `locale: 'en-GB'`.
+ */
+export const BROWSER_LOCALE = 'es-ES';
+
+/** Debian's Chromium, whose new contexts and pages default to BROWSER_LOCALE. */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await launchChromium();
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = (options: BrowserContextOptions = {}) =>
+    newContext({ locale: BROWSER_LOCALE, ...options });
+  browser.newPage = (options: BrowserContextOptions = {}) =>
+    newPage({ locale: BROWSER_LOCALE, ...options });
+  return browser;
+}
+
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

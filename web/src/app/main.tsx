@@ -5,12 +5,16 @@ import './base.css';
 import './layout.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { applyBrowserLocale } from '../lib/i18n';
 import { Providers } from './providers';
 import { AppRouter } from './router';
 import { StartUp } from './startup';
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root element');
+
+// The language chosen here before, or the browser's, before the first screen shows.
+applyBrowserLocale();
 
 createRoot(container).render(
   <StrictMode>

@@ -1,17 +1,17 @@
 import {
   ADMIN_SCREEN_PATHS,
   ADMIN_SCREENS_ROOT,
-  ADMIN_TEXTS,
-  API_TOKEN_TEXTS,
   API_TOKENS_SCREEN_PATH,
   SCREEN_PATHS,
-  WEBHOOK_TEXTS,
+  TEXT_BUNDLES,
   WEBHOOKS_SCREEN_PATH,
 } from '@tessera/contract';
+import type { SHELL_TEXTS } from '@tessera/contract';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { ConnectionStatus } from '../components/connection-status';
+import { LanguageSwitch } from '../components/language-switch';
 import {
   AdminIcon,
   DashboardIcon,
@@ -28,6 +28,7 @@ import { ActiveHdJobsBadge } from '../features/hd';
 import { NotifyToggle } from '../features/notifications';
 import { StorageMeter } from '../features/quotas';
 import { themeQuery } from '../lib/config-queries';
+import { useTexts } from '../lib/i18n';
 import { themeAsset } from '../lib/theme';
 
 interface NavigationItem {
@@ -38,21 +39,25 @@ interface NavigationItem {
   section?: string;
 }
 
-const NAVIGATION: NavigationItem[] = [
-  { to: SCREEN_PATHS.dashboard, label: 'Dashboard', icon: <DashboardIcon /> },
-  { to: SCREEN_PATHS.generate, label: 'Generate', icon: <GenerateIcon /> },
-  { to: SCREEN_PATHS.output, label: 'Output', icon: <OutputIcon /> },
-  { to: SCREEN_PATHS.upscale, label: 'Upscale', icon: <UpscaleIcon /> },
-  { to: SCREEN_PATHS.input, label: 'Input', icon: <InputIcon /> },
-];
+function navigation(labels: (typeof SHELL_TEXTS)['nav']): NavigationItem[] {
+  return [
+    { to: SCREEN_PATHS.dashboard, label: labels.dashboard, icon: <DashboardIcon /> },
+    { to: SCREEN_PATHS.generate, label: labels.generate, icon: <GenerateIcon /> },
+    { to: SCREEN_PATHS.output, label: labels.output, icon: <OutputIcon /> },
+    { to: SCREEN_PATHS.upscale, label: labels.upscale, icon: <UpscaleIcon /> },
+    { to: SCREEN_PATHS.input, label: labels.input, icon: <InputIcon /> },
+  ];
+}
 
 /** Shown to admins only (issue 29): members see the spec's sidebar, unchanged. */
-const ADMIN_NAVIGATION: NavigationItem = {
-  to: ADMIN_SCREEN_PATHS.users,
-  label: ADMIN_TEXTS.navLabel,
-  icon: <AdminIcon />,
-  section: `${ADMIN_SCREENS_ROOT}/`,
-};
+function adminNavigation(label: string): NavigationItem {
+  return {
+    to: ADMIN_SCREEN_PATHS.users,
+    label,
+    icon: <AdminIcon />,
+    section: `${ADMIN_SCREENS_ROOT}/`,
+  };
+}
 
 /** The sidebar of every screen but Login (checklist R2, R3). */
 export function Sidebar() {
@@ -60,7 +65,12 @@ export function Sidebar() {
   const credentials = useCredentials();
   const signOut = useSignOut();
   const isAdmin = useIsAdmin();
-  const items = isAdmin ? [...NAVIGATION, ADMIN_NAVIGATION] : NAVIGATION;
+  const texts = useTexts(TEXT_BUNDLES.shell);
+  const adminTexts = useTexts(TEXT_BUNDLES.admin);
+  const tokenTexts = useTexts(TEXT_BUNDLES.apiTokens);
+  const webhookTexts = useTexts(TEXT_BUNDLES.webhooks);
+  const main = navigation(texts.nav);
+  const items = isAdmin ? [...main, adminNavigation(adminTexts.navLabel)] : main;
   const { pathname } = useLocation();
 
   return (
@@ -68,7 +78,7 @@ export function Sidebar() {
       <Link to={SCREEN_PATHS.dashboard} className="sidebar-logo">
         <img src={themeAsset(theme, 'logo.svg')} alt="Tessera" width="56" height="64" />
       </Link>
-      <nav className="sidebar-nav" aria-label="Main">
+      <nav className="sidebar-nav" aria-label={texts.mainNavigation}>
         <ul className="sidebar-list">
           {items.map((item) => (
             <li key={item.to}>
@@ -93,24 +103,25 @@ export function Sidebar() {
         <StorageMeter />
         <ConnectionStatus />
         <NotifyToggle />
+        <LanguageSwitch />
         {/* Account things beside Sign out (issue 30, parts 1 and 3), not screens of the spec's nav. */}
         <NavLink to={API_TOKENS_SCREEN_PATH} className={accountLinkClass}>
           <KeyIcon />
-          <span>{API_TOKEN_TEXTS.navLabel}</span>
+          <span>{tokenTexts.navLabel}</span>
         </NavLink>
         <NavLink to={WEBHOOKS_SCREEN_PATH} className={accountLinkClass}>
           <WebhookIcon />
-          <span>{WEBHOOK_TEXTS.navLabel}</span>
+          <span>{webhookTexts.navLabel}</span>
         </NavLink>
         <button
           type="button"
           className="sidebar-signout"
-          title={credentials ? `Signed in as ${credentials.username}` : undefined}
+          title={credentials ? texts.signedInAs(credentials.username) : undefined}
           disabled={signOut.isPending}
           onClick={() => signOut.mutate()}
         >
           <SignOutIcon />
-          <span>Sign out</span>
+          <span>{texts.signOut}</span>
         </button>
       </div>
     </aside>

@@ -1,7 +1,9 @@
-import { TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 
 /** SPEC §8: a list that failed to load (checklist D11). */
 export function GalleryError() {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   return (
     <p className="gallery-state gallery-error" role="alert">
       {TEXTS.imageListError}
@@ -11,6 +13,7 @@ export function GalleryError() {
 
 /** SPEC §2: nothing to show (checklist D10), also when the tag filter keeps no image. */
 export function GalleryEmpty() {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   return <p className="gallery-state gallery-empty">{TEXTS.noImagesFound}</p>;
 }
 
@@ -32,6 +35,8 @@ export function GalleryCount({
   total: number;
   loadingMore: boolean;
 }) {
+  // Grouped as today ("1,000 images", which the browser tests read): the count's words are
+  // English in both languages, and en-US and en-GB group alike.
   const format = (n: number) => n.toLocaleString('en-US');
   const text = loadingMore
     ? `Loading images… ${format(total)}`

@@ -1,4 +1,5 @@
 import { formatImageDate, sizeLabelFromFactors } from '@tessera/contract';
+import { useLocale } from '../../lib/i18n';
 import type { ReactNode } from 'react';
 import type { GalleryImage } from './gallery-image';
 import { itemClasses } from './gallery-image';
@@ -37,6 +38,7 @@ export function ImageRow({
   children,
   actions,
 }: ImageRowProps) {
+  const locale = useLocale();
   return (
     <tr
       className={itemClasses('gallery-row', selected, busy)}
@@ -70,7 +72,7 @@ export function ImageRow({
       </td>
       {children}
       <td className="cell-size">{sizeLabelFromFactors(metadata) ?? ''}</td>
-      <td className="cell-date">{formatImageDate(metadata)}</td>
+      <td className="cell-date">{formatImageDate(metadata, undefined, locale)}</td>
       <td className="cell-actions">{actions}</td>
     </tr>
   );

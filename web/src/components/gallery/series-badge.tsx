@@ -1,9 +1,10 @@
-import { TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { SeriesFace } from '@tessera/contract';
 import type { CSSProperties } from 'react';
 import { SeriesIcon } from '../icons';
 import type { ControlPlace } from './image-actions';
 import { seriesHue } from './series';
+import { useTexts } from '../../lib/i18n';
 import './series.css';
 
 /** The series' own colour as a custom property, for the badge and the tile's stripe. */
@@ -28,6 +29,7 @@ export function SeriesBadge({
   filename?: string;
   onSelectSeries?: (seriesId: string) => void;
 }) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   const text = TEXTS.seriesFaceBadge(face.face, face.faces);
   const className = `series-badge series-badge-${place}`;
   const style = seriesStyle(face.seriesId);
@@ -71,6 +73,7 @@ export function SelectSeriesButton({
   place: ControlPlace;
   onSelectSeries: (seriesId: string) => void;
 }) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   return (
     <button
       type="button"

@@ -1,19 +1,21 @@
-import { ADMIN_SCREEN_PATHS, ADMIN_TEXTS, RETENTION_TEXTS, WEBHOOK_TEXTS } from '@tessera/contract';
+import { ADMIN_SCREEN_PATHS, RETENTION_TEXTS, TEXT_BUNDLES } from '@tessera/contract';
 import { NavLink } from 'react-router';
+import { useTexts } from '../../lib/i18n';
 import './admin.css';
-
-const TABS = [
-  { to: ADMIN_SCREEN_PATHS.users, label: ADMIN_TEXTS.usersTab },
-  { to: ADMIN_SCREEN_PATHS.audit, label: ADMIN_TEXTS.auditTab },
-  { to: ADMIN_SCREEN_PATHS.retention, label: RETENTION_TEXTS.tab },
-  { to: ADMIN_SCREEN_PATHS.webhooks, label: WEBHOOK_TEXTS.adminTab },
-];
 
 /** The admin screens' tabs, above each of them. */
 export function AdminTabs() {
+  const T = useTexts(TEXT_BUNDLES.admin);
+  const webhookTexts = useTexts(TEXT_BUNDLES.webhooks);
+  const tabs = [
+    { to: ADMIN_SCREEN_PATHS.users, label: T.usersTab },
+    { to: ADMIN_SCREEN_PATHS.audit, label: T.auditTab },
+    { to: ADMIN_SCREEN_PATHS.retention, label: RETENTION_TEXTS.tab },
+    { to: ADMIN_SCREEN_PATHS.webhooks, label: webhookTexts.adminTab },
+  ];
   return (
-    <nav className="admin-tabs" aria-label={ADMIN_TEXTS.tabsLabel}>
-      {TABS.map((tab) => (
+    <nav className="admin-tabs" aria-label={T.tabsLabel}>
+      {tabs.map((tab) => (
         <NavLink
           key={tab.to}
           to={tab.to}

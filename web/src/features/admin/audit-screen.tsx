@@ -1,4 +1,4 @@
-import { ADMIN_TEXTS, AUDIT_ACTIONS, formatAdminDate } from '@tessera/contract';
+import { TEXT_BUNDLES, AUDIT_ACTIONS, formatAdminDate } from '@tessera/contract';
 import type { AuditAction } from '@tessera/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -7,14 +7,14 @@ import { fetchAuditPage } from '../../lib/api/admin';
 import { AdminTabs } from './admin-tabs';
 import { auditQueryOf, formatAuditDetails, NO_AUDIT_FILTERS } from './audit-filters';
 import type { AuditFilters } from './audit-filters';
-
-const T = ADMIN_TEXTS;
+import { currentLocale, useTexts } from '../../lib/i18n';
 
 /**
  * Route `/admin/audit` (issue 29, part 5): the audit trail, newest first, filtered by action,
  * user, target and days, a page at a time (the server pages by id: `before`).
  */
 export function AdminAuditScreen() {
+  const T = useTexts(TEXT_BUNDLES.admin);
   const [draft, setDraft] = useState<AuditFilters>(NO_AUDIT_FILTERS);
   const [filters, setFilters] = useState<AuditFilters>(NO_AUDIT_FILTERS);
   // The `before` of each page shown after the first: the last one is the page on screen.
@@ -87,7 +87,7 @@ export function AdminAuditScreen() {
               <tbody>
                 {audit.data.entries.map((entry) => (
                   <tr key={entry.id} data-action={entry.action}>
-                    <td>{formatAdminDate(entry.at)}</td>
+                    <td>{formatAdminDate(entry.at, undefined, currentLocale())}</td>
                     <td>{entry.actor ?? T.noDetails}</td>
                     <td>{T.actions[entry.action]}</td>
                     <td>{entry.target ?? T.noDetails}</td>
@@ -135,6 +135,7 @@ function AuditFilterForm({
   onApply: (event: FormEvent<HTMLFormElement>) => void;
   onClear: () => void;
 }) {
+  const T = useTexts(TEXT_BUNDLES.admin);
   const id = useId();
   const set = (change: Partial<AuditFilters>) => onDraft({ ...draft, ...change });
   return (

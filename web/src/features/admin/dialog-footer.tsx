@@ -1,6 +1,5 @@
-import { ADMIN_TEXTS } from '@tessera/contract';
-
-const T = ADMIN_TEXTS;
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 
 /** The admin dialogs' foot: the refusal's contract text, if any, then Cancel and the action. */
 export function DialogFooter({
@@ -14,6 +13,7 @@ export function DialogFooter({
   action: string;
   onCancel: () => void;
 }) {
+  const T = useTexts(TEXT_BUNDLES.admin);
   return (
     <>
       {error !== null && (

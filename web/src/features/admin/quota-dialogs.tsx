@@ -1,4 +1,4 @@
-import { ADMIN_TEXTS, formatQuotaBytes } from '@tessera/contract';
+import { TEXT_BUNDLES, formatQuotaBytes } from '@tessera/contract';
 import type { AdminUser, QuotaDefaults } from '@tessera/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -10,8 +10,7 @@ import { parseQuotaDefaults, parseUserQuotas, quotaFields } from './quota-form';
 import type { QuotaFields } from './quota-form';
 import { QUOTA_DEFAULTS_QUERY_KEY, showChangedUser } from './users-query';
 import type { Report } from './users-query';
-
-const T = ADMIN_TEXTS;
+import { currentLocale, useTexts } from '../../lib/i18n';
 
 /** The three fields, each with its hint: what an empty field means. */
 function QuotaInputs({
@@ -23,6 +22,7 @@ function QuotaInputs({
   onChange: (fields: QuotaFields) => void;
   hints: Record<keyof QuotaFields, string>;
 }) {
+  const T = useTexts(TEXT_BUNDLES.admin);
   const id = useId();
   const inputs: [keyof QuotaFields, string, 'decimal' | 'numeric'][] = [
     ['storageGb', T.quotaStorageLabel, 'decimal'],
@@ -75,6 +75,7 @@ export function DefaultQuotasDialog({
   onClose: () => void;
   report: Report;
 }) {
+  const T = useTexts(TEXT_BUNDLES.admin);
   const queryClient = useQueryClient();
   const [fields, setFields] = useState(() => quotaFields(defaults));
   const { mutation, error, setError } = useQuotaSave(saveQuotaDefaults, () => {
@@ -123,6 +124,7 @@ export function UserQuotasDialog({
   onClose: () => void;
   report: Report;
 }) {
+  const T = useTexts(TEXT_BUNDLES.admin);
   const queryClient = useQueryClient();
   const [fields, setFields] = useState(() => quotaFields(user.quotas));
   const { mutation, error, setError } = useQuotaSave(
@@ -144,7 +146,9 @@ export function UserQuotasDialog({
   }
 
   const storage =
-    defaults.storageBytes === null ? T.noLimit : formatQuotaBytes(defaults.storageBytes);
+    defaults.storageBytes === null
+      ? T.noLimit
+      : formatQuotaBytes(defaults.storageBytes, currentLocale());
   return (
     <Dialog title={T.userQuotasTitle(user.username)} onClose={onClose} className="admin-dialog">
       <form className="admin-form" onSubmit={submit} noValidate>

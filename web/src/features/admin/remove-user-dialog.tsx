@@ -1,4 +1,4 @@
-import { ADMIN_TEXTS, REMOVED_IMAGES_CHOICES } from '@tessera/contract';
+import { TEXT_BUNDLES, REMOVED_IMAGES_CHOICES } from '@tessera/contract';
 import type { AdminRemoveRequest, AdminUser } from '@tessera/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -8,10 +8,9 @@ import { removeUser } from '../../lib/api/admin';
 import { DialogFooter } from './dialog-footer';
 import { readUsersAgain } from './users-query';
 import type { Report } from './users-query';
+import { useTexts } from '../../lib/i18n';
 
-const T = ADMIN_TEXTS;
 type ImagesChoice = AdminRemoveRequest['images'];
-const CHOICE_TEXTS: Record<ImagesChoice, string> = { keep: T.removeKeep, delete: T.removeDelete };
 
 /** Removal names what the user has, and asks what becomes of it: kept for takeover, or deleted. */
 export function RemoveUserDialog({
@@ -23,6 +22,8 @@ export function RemoveUserDialog({
   onClose: () => void;
   report: Report;
 }) {
+  const T = useTexts(TEXT_BUNDLES.admin);
+  const choiceTexts: Record<ImagesChoice, string> = { keep: T.removeKeep, delete: T.removeDelete };
   const queryClient = useQueryClient();
   // A user removed before with their images kept can only have those deleted now.
   const choices = user.retiredAt === null ? REMOVED_IMAGES_CHOICES : (['delete'] as const);
@@ -66,7 +67,7 @@ export function RemoveUserDialog({
                 checked={choice === option}
                 onChange={() => setChoice(option)}
               />
-              {CHOICE_TEXTS[option]}
+              {choiceTexts[option]}
             </label>
           ))}
         </fieldset>

@@ -1,4 +1,4 @@
-import { ADMIN_TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { AdminUser } from '@tessera/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,8 +8,7 @@ import { takeOverImages } from '../../lib/api/admin';
 import { DialogFooter } from './dialog-footer';
 import { readUsersAgain } from './users-query';
 import type { Report } from './users-query';
-
-const T = ADMIN_TEXTS;
+import { useTexts } from '../../lib/i18n';
 
 /** Taking over a retired user's images names what they are before the admin confirms. */
 export function TakeOverDialog({
@@ -21,6 +20,7 @@ export function TakeOverDialog({
   onClose: () => void;
   report: Report;
 }) {
+  const T = useTexts(TEXT_BUNDLES.admin);
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const takeOver = useMutation({

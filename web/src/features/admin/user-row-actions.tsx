@@ -1,14 +1,14 @@
-import { ADMIN_TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { AdminUser } from '@tessera/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { setUserDisabled, setUserRole } from '../../lib/api/admin';
 import { showChangedUser } from './users-query';
 import type { Report } from './users-query';
-
-const T = ADMIN_TEXTS;
+import { useTexts } from '../../lib/i18n';
 
 /** The buttons of one row: the direct changes run at once, the others open their dialog. */
 export function UserRowActions({ user, report }: { user: AdminUser; report: Report }) {
+  const T = useTexts(TEXT_BUNDLES.admin);
   const queryClient = useQueryClient();
   const change = useMutation({
     mutationFn: (run: () => Promise<AdminUser>) => run(),

@@ -1,4 +1,4 @@
-import { ADMIN_TEXTS, formatAdminDate, formatQuotaBytes } from '@tessera/contract';
+import { TEXT_BUNDLES, formatAdminDate, formatQuotaBytes } from '@tessera/contract';
 import type { AdminUser, QuotaDefaults } from '@tessera/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,14 +13,14 @@ import { UsageGlance, ADMIN_USAGE_QUERY_KEY } from './usage-glance';
 import { UserRowActions } from './user-row-actions';
 import { ADMIN_USERS_QUERY_KEY, QUOTA_DEFAULTS_QUERY_KEY } from './users-query';
 import type { Report, UserDialog } from './users-query';
-
-const T = ADMIN_TEXTS;
+import { currentLocale, currentTexts, useTexts } from '../../lib/i18n';
 
 /**
  * Route `/admin/users` (issue 29, part 2): every user with their use, and the admin's actions on
  * them. A refusal of the API shows its contract text above the table.
  */
 export function AdminUsersScreen() {
+  const T = useTexts(TEXT_BUNDLES.admin);
   const users = useQuery({ queryKey: ADMIN_USERS_QUERY_KEY, queryFn: fetchAdminUsers });
   const queryClient = useQueryClient();
   const defaults = useQuery({ queryKey: QUOTA_DEFAULTS_QUERY_KEY, queryFn: fetchQuotaDefaults });
@@ -126,17 +126,21 @@ export function AdminUsersScreen() {
 }
 
 function defaultsSummary(defaults: QuotaDefaults): string {
+  const T = currentTexts(TEXT_BUNDLES.admin);
   const storage =
-    defaults.storageBytes === null ? T.noLimit : formatQuotaBytes(defaults.storageBytes);
+    defaults.storageBytes === null
+      ? T.noLimit
+      : formatQuotaBytes(defaults.storageBytes, currentLocale());
   return T.defaultQuotasSummary(storage, defaults.queuedPreviews, defaults.queuedHd);
 }
 
 /** Used storage, and the quota that applies (the user's own, else the default), if any. */
 function storageCell(user: AdminUser, defaults: QuotaDefaults | undefined): string {
+  const T = currentTexts(TEXT_BUNDLES.admin);
   const quota = user.quotas.storageBytes ?? defaults?.storageBytes ?? null;
   return T.storageCell(
-    formatQuotaBytes(user.storageBytes),
-    quota === null ? null : formatQuotaBytes(quota),
+    formatQuotaBytes(user.storageBytes, currentLocale()),
+    quota === null ? null : formatQuotaBytes(quota, currentLocale()),
   );
 }
 
@@ -149,6 +153,7 @@ function UsersTable({
   defaults: QuotaDefaults | undefined;
   report: Report;
 }) {
+  const T = useTexts(TEXT_BUNDLES.admin);
   const C = T.columns;
   return (
     <div className="admin-table-wrap">
@@ -183,8 +188,12 @@ function UsersTable({
                 )}
               </th>
               <td>{T.roles[user.role]}</td>
-              <td>{formatAdminDate(user.createdAt)}</td>
-              <td>{user.lastSeenAt === null ? T.never : formatAdminDate(user.lastSeenAt)}</td>
+              <td>{formatAdminDate(user.createdAt, undefined, currentLocale())}</td>
+              <td>
+                {user.lastSeenAt === null
+                  ? T.never
+                  : formatAdminDate(user.lastSeenAt, undefined, currentLocale())}
+              </td>
               <td className="is-number">{T.imagesCell(user.ldImages, user.hdImages)}</td>
               <td className="is-number">{storageCell(user, defaults)}</td>
               <td className="is-number">{user.queuedJobs.toLocaleString('es-ES')}</td>

@@ -1,11 +1,13 @@
-import { SCREEN_PATHS } from '@tessera/contract';
+import { SCREEN_PATHS, TEXT_BUNDLES } from '@tessera/contract';
 import type { SessionResponse } from '@tessera/contract';
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { LanguageSwitch } from '../../components/language-switch';
 import { login } from '../../lib/api/session';
 import { titleQuery, themeQuery } from '../../lib/config-queries';
+import { useTexts } from '../../lib/i18n';
 import { connectMessaging } from '../../lib/mqtt';
 import { themeAsset } from '../../lib/theme';
 import { storeCredentials } from './credentials';
@@ -18,6 +20,7 @@ export function LoginScreen() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const id = useId();
+  const texts = useTexts(TEXT_BUNDLES.shell);
   const { data: title } = useSuspenseQuery(titleQuery);
   const { data: theme } = useSuspenseQuery(themeQuery);
   const [username, setUsername] = useState('');
@@ -53,12 +56,13 @@ export function LoginScreen() {
   return (
     <main className="login">
       <div className="login-card">
+        <LanguageSwitch className="login-language" />
         <img className="login-logo" src={themeAsset(theme, 'icon.svg')} alt="" />
         <h1 className="login-title">{title}</h1>
-        <p className="login-lead">Enter your account details to continue.</p>
+        <p className="login-lead">{texts.loginLead}</p>
         <form className="login-form" onSubmit={submit} noValidate>
           <label className="field" htmlFor={`${id}-username`}>
-            <span className="field-label">User</span>
+            <span className="field-label">{texts.user}</span>
             <input
               id={`${id}-username`}
               className="field-input"
@@ -72,7 +76,7 @@ export function LoginScreen() {
             />
           </label>
           <label className="field" htmlFor={`${id}-password`}>
-            <span className="field-label">Password</span>
+            <span className="field-label">{texts.password}</span>
             <input
               id={`${id}-password`}
               className="field-input"
@@ -88,7 +92,7 @@ export function LoginScreen() {
             type="submit"
             disabled={signIn.isPending}
           >
-            Sign in
+            {texts.signIn}
           </button>
         </form>
         {error !== null && (

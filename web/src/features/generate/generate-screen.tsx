@@ -1,6 +1,6 @@
 import {
   POLL_INTERVAL_MS,
-  TEXTS,
+  TEXT_BUNDLES,
   readImageMetadata,
   validateGenerationForm,
 } from '@tessera/contract';
@@ -29,6 +29,7 @@ import { REFERENCE_PARAM } from './reference-link';
 import { ReferenceUpload } from './reference-upload';
 import { ResultsStrip } from './results-strip';
 import { TagsSection } from './tags-section';
+import { useTexts } from '../../lib/i18n';
 import './generate-screen.css';
 
 const NO_REFERENCE = 'Choose a reference image first.';
@@ -60,6 +61,7 @@ export interface GenerateScreenProps {
 
 /** Route `/generate` (SPEC §2 Generate, §4 Generate flow; checklist G1–G17, U1–U6, P1–P4). */
 export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateScreenProps) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   const client = useMessaging();
   const queryClient = useQueryClient();
   const session = generateSessionFor(client?.user ?? '');

@@ -1,4 +1,4 @@
-import { TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { GenerationForm, LdImage } from '@tessera/contract';
 import { useSyncExternalStore } from 'react';
 import { DEFAULT_FIELDS, fieldsFromMetadata } from './form-state';
@@ -6,6 +6,10 @@ import type { FormFields } from './form-state';
 import { runGenerationBatch } from './generation-flow';
 import type { GenerationFlowApi } from '../../lib/api/generation-flow';
 import type { BatchResult, FlowOptions } from './generation-flow';
+import { currentTexts } from '../../lib/i18n';
+
+/** The texts in the language shown when one is written. */
+const texts = () => currentTexts(TEXT_BUNDLES.texts);
 
 /** The accepted reference image, with its size and an address to show it. */
 export interface Reference {
@@ -181,7 +185,7 @@ export class GenerateSession {
     this.update({
       busy: false,
       notice: null,
-      error: { message: TEXTS.generationError, detail: result.detail },
+      error: { message: texts().generationError, detail: result.detail },
       results,
     });
   }

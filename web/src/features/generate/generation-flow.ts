@@ -1,8 +1,12 @@
-import { POLL_INTERVAL_MS, TEXTS, previewRequestFields, seedFor } from '@tessera/contract';
+import { POLL_INTERVAL_MS, TEXT_BUNDLES, previewRequestFields, seedFor } from '@tessera/contract';
 import type { GenerationForm, GenerationStatusResponse, LdImage } from '@tessera/contract';
 import { facesOfSeries, seriesFaceOf } from '../../components/gallery/series';
 import type { GenerationFlowApi } from '../../lib/api/generation-flow';
 import { HttpError } from '../../lib/api/http';
+import { currentTexts } from '../../lib/i18n';
+
+/** The texts in the language shown when one is written. */
+const texts = () => currentTexts(TEXT_BUNDLES.texts);
 
 /**
  * The Generate flow of SPEC §4 (checklist G12–G17, P1–P4), free of React and of the network:
@@ -95,7 +99,7 @@ export async function runGenerationBatch(
     try {
       latest = await api.previewStatus();
     } catch (error) {
-      throw new GenerationStepError(TEXTS.generateStatusError, { cause: error });
+      throw new GenerationStepError(texts().generateStatusError, { cause: error });
     }
     // Every answer says whether a job waits: the notice lasts exactly as long as it does.
     const now = latest?.status === 'in_progress' ? latest.notice : undefined;
@@ -134,7 +138,7 @@ export async function runGenerationBatch(
       await api.refreshLowDefinition();
       const list = await api.listLowDefinition();
       const listed = list.find((image) => image.filename === output);
-      if (!listed) throw new GenerationStepError(TEXTS.metadataError);
+      if (!listed) throw new GenerationStepError(texts().metadataError);
       const faces = batch.form.faces > 1 ? facesOf(listed, list) : [listed];
 
       // Step 4: shown first, then tagged (each face of a series).
@@ -180,10 +184,10 @@ async function followJob(
   for (;;) {
     const latest = await status();
     // Just posted, so there is a job: an answer without one is a status failure.
-    if (latest === null) throw new GenerationStepError(TEXTS.generateStatusError);
+    if (latest === null) throw new GenerationStepError(texts().generateStatusError);
     switch (latest.status) {
       case 'finished':
-        if (!latest.output_image) throw new GenerationStepError(TEXTS.latestImageError);
+        if (!latest.output_image) throw new GenerationStepError(texts().latestImageError);
         return latest.output_image;
       case 'error':
         throw new Error('The preview job failed');

@@ -3,7 +3,7 @@ import {
   OUTPUT_FORMATS,
   SYNTHESIS_MODES,
   SYNTHESIS_TEXTS,
-  TEXTS,
+  TEXT_BUNDLES,
   synthesisOptionText,
 } from '@tessera/contract';
 import type {
@@ -17,6 +17,7 @@ import type { ReactNode } from 'react';
 import { ControlHelpLine, controlHelp, isHelpedControl } from './control-help';
 import type { FormFields, NumberFieldName } from './form-state';
 import { PromptChips } from './prompt-chips';
+import { useTexts } from '../../lib/i18n';
 import './engine-help.css';
 
 export interface ParametersSectionProps {
@@ -31,6 +32,7 @@ type FieldName = keyof GenerationFormErrors | 'synthesis';
 
 /** The collapsible Generation Parameters of SPEC §2 (checklist G2, G7–G11). */
 export function ParametersSection({ fields, errors, onChange, engine }: ParametersSectionProps) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   const id = useId();
   const section = useRef<HTMLDetailsElement>(null);
   const hasErrors = Object.keys(errors).length > 0;

@@ -1,7 +1,8 @@
-import { TEXTS, ldImageUrl } from '@tessera/contract';
+import { TEXT_BUNDLES, ldImageUrl } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { useState } from 'react';
 import { GenerateIcon } from '../../components/icons';
+import { useTexts } from '../../lib/i18n';
 
 export interface PreviewAreaProps {
   image: LdImage | null;
@@ -16,6 +17,7 @@ export interface PreviewAreaProps {
  * the animation over it.
  */
 export function PreviewArea({ image, busy, percent, onOpen }: PreviewAreaProps) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   // The file whose <img> failed; another image clears the error by being another file.
   const [failed, setFailed] = useState<string | null>(null);
 

@@ -1,4 +1,5 @@
 import { validateUploadFile, validateUploadPixels } from '@tessera/contract';
+import { currentLocale } from '../../lib/i18n';
 import { readImageSize } from './image-size';
 
 export type ReferenceCheck =
@@ -9,13 +10,14 @@ export type ReferenceCheck =
  * then the pixel size, which needs the image read.
  */
 export async function checkReference(file: File): Promise<ReferenceCheck> {
-  const fileError = validateUploadFile(file);
+  const locale = currentLocale();
+  const fileError = validateUploadFile(file, locale);
   if (fileError) return { ok: false, message: fileError };
   const size = await readImageSize(file);
   // No size read is NaN x NaN, which the contract answers with its "unreadable" text.
   const width = size?.width ?? Number.NaN;
   const height = size?.height ?? Number.NaN;
-  const pixelError = validateUploadPixels(width, height);
+  const pixelError = validateUploadPixels(width, height, locale);
   if (pixelError) return { ok: false, message: pixelError };
   return { ok: true, width, height };
 }

@@ -1,8 +1,9 @@
-import { TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { seriesFaceOf } from '../../components/gallery/series';
 import { seriesStyle } from '../../components/gallery/series-badge';
 import type { ResultItem } from './generate-session';
+import { useTexts } from '../../lib/i18n';
 
 export interface ResultsStripProps {
   results: readonly ResultItem[];
@@ -18,6 +19,7 @@ export interface ResultsStripProps {
  * series' pending faces say which face they wait for.
  */
 export function ResultsStrip({ results, current, disabled, onSelect }: ResultsStripProps) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   if (results.length === 0) return null;
   return (
     <footer className="results">
@@ -67,6 +69,7 @@ function ResultThumb({
   disabled: boolean;
   onSelect: (image: LdImage) => void;
 }) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   const face = seriesFaceOf(image);
   return (
     <>

@@ -1,5 +1,5 @@
 import {
-  TEXTS,
+  TEXT_BUNDLES,
   hdImageUrl,
   hdSizesForImage,
   inputImageUrl,
@@ -23,6 +23,7 @@ import { Field } from './details-field';
 import { PromptTermsFields, SynthesisField } from './engine-record';
 import type { RemixState } from './remix';
 import { SeriesHdButton, SeriesSection } from './series-section';
+import { useTexts } from '../../lib/i18n';
 import '../../components/gallery/dialog.css';
 import './ld-image-details-modal.css';
 
@@ -68,6 +69,7 @@ export function LdImageDetailsModal({
   seriesFaces = [image],
   onSelectSeries,
 }: LdImageDetailsModalProps) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const closed = useRef(false);
   const titleId = useId();

@@ -1,6 +1,7 @@
-import { TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { LdImage, SeriesFace } from '@tessera/contract';
 import { SeriesBadge } from '../../components/gallery/series-badge';
+import { useTexts } from '../../lib/i18n';
 
 /**
  * The LD details of a face of a series (issue 25): its badge, how many of the series' faces the
@@ -17,6 +18,7 @@ export function SeriesSection({
   /** Given (a gallery with a selection), the section offers Select series. */
   onSelectSeries?: () => void;
 }) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   return (
     <div className="details-series" aria-label="Series">
       <SeriesBadge face={face} place="inline" />
@@ -42,6 +44,7 @@ export function SeriesHdButton({
   faces: readonly LdImage[];
   onOrder: (faces: readonly LdImage[]) => void;
 }) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   return (
     <button type="button" className="button" onClick={() => onOrder(faces)}>
       {TEXTS.generateHdForSeries(faces.length)}

@@ -1,8 +1,9 @@
-import { TEXTS, formatImageDate, inputImageUrl, ldThumbnailUrl } from '@tessera/contract';
+import { TEXT_BUNDLES, formatImageDate, inputImageUrl, ldThumbnailUrl } from '@tessera/contract';
 import type { InputImage } from '@tessera/contract';
 import { useNavigate } from 'react-router';
 import { generateWithReference } from '../generate';
 import { useInputs } from './use-inputs';
+import { useTexts } from '../../lib/i18n';
 import './input-screen.css';
 
 /**
@@ -10,6 +11,7 @@ import './input-screen.css';
  * each with the images generated from it, and a way back to Generate with one of them.
  */
 export function InputScreen() {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   const { inputs, isLoading, isError } = useInputs();
 
   return (

@@ -1,8 +1,9 @@
-import { TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { ColourField, NumberField, SelectField } from './laying-fields';
 import { LIMITS, type LayingSettings } from './laying-settings';
 import type { LayingPattern } from './patterns';
 import type { RotationMode } from './placement';
+import { useTexts } from '../../lib/i18n';
 
 export interface LayingControlsProps {
   settings: LayingSettings;
@@ -20,6 +21,7 @@ export function LayingControls({
   rotations,
   onChange,
 }: LayingControlsProps) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   const { roomM, jointMm, seed } = LIMITS;
   return (
     <div className="laying-controls">

@@ -1,6 +1,7 @@
-import { TEXTS, type LdImage } from '@tessera/contract';
+import { TEXT_BUNDLES, type LdImage } from '@tessera/contract';
 import { useState } from 'react';
 import { LayingPreviewDialog } from './laying-preview-dialog';
+import { useTexts } from '../../lib/i18n';
 
 /** "Laying preview" in the LD details: opens the floor of the image, or of its series' faces. */
 export function LayingPreviewButton({
@@ -10,6 +11,7 @@ export function LayingPreviewButton({
   image: LdImage;
   faces: readonly LdImage[];
 }) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   const [open, setOpen] = useState(false);
   return (
     <>

@@ -1,4 +1,4 @@
-import { readSeriesFace, TEXTS, type LdImage } from '@tessera/contract';
+import { readSeriesFace, TEXT_BUNDLES, type LdImage } from '@tessera/contract';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { CrossIcon } from '../../components/icons';
 import { drawPlan, planPixelSize, type PlanDrawing } from './draw-plan';
@@ -17,6 +17,7 @@ import { assignFaces } from './placement';
 import { formatOfImage } from './image-format';
 import { useFaceMaps } from './use-face-maps';
 import { useTilePictures } from './use-tile-pictures';
+import { useTexts } from '../../lib/i18n';
 import './laying.css';
 
 // three.js loads only when the room is shown, as for the material preview.
@@ -38,6 +39,7 @@ export interface LayingPreviewDialogProps {
 
 /** The laying preview (issue 25, part 5): the image's or its series' floor, flat and in 3D. */
 export function LayingPreviewDialog({ image, faces: given, onClose }: LayingPreviewDialogProps) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const planRef = useRef<HTMLCanvasElement>(null);
   const titleId = useId();

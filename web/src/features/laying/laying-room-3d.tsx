@@ -1,4 +1,4 @@
-import { TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { useEffect, useRef, useState } from 'react';
 import {
   AmbientLight,
@@ -13,6 +13,7 @@ import {
   SRGBColorSpace,
 } from 'three';
 import { startThreeView, type ThreeView, type ThreeViewState } from '../../lib/three/three-view';
+import { useTexts } from '../../lib/i18n';
 
 export interface LayingRoom3dProps {
   /** The plan drawn for the floor (its width is the room's width). */
@@ -40,6 +41,7 @@ export default function LayingRoom3d({
   revision,
   roomM,
 }: LayingRoom3dProps) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   /** Uploads the textures again and renders: the plans were drawn anew. */
   const redrawRef = useRef<() => void>(() => undefined);

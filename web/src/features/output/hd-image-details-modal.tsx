@@ -10,6 +10,7 @@ import type { HdImage, HdSizeLabel } from '@tessera/contract';
 import { useState } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { DownloadIcon } from '../../components/icons';
+import { useLocale } from '../../lib/i18n';
 import { MaterialMapsSection } from '../materials';
 import { DetailSection } from './detail-section';
 import { hdGeometry } from './hd-geometry';
@@ -25,6 +26,7 @@ import { RetentionNote } from './retention-note';
  */
 export function HdImageDetailsModal({ image, onClose }: { image: HdImage; onClose: () => void }) {
   const [printing, setPrinting] = useState(false);
+  const locale = useLocale();
   const size = sizeLabelFromFactors(image.metadata);
   const print = size && printFields(size);
   // Removed by the retention policy: no file to download or print until the HD is ordered again.
@@ -58,7 +60,7 @@ export function HdImageDetailsModal({ image, onClose }: { image: HdImage; onClos
           )}
           <div>
             <dt>Date</dt>
-            <dd>{formatImageDate(image.metadata)}</dd>
+            <dd>{formatImageDate(image.metadata, undefined, locale)}</dd>
           </div>
         </dl>
         {geometry && <DetailSection geometry={geometry} />}

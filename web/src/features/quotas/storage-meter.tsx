@@ -1,13 +1,12 @@
-import { STORAGE_TEXTS, storageWarning } from '@tessera/contract';
+import { storageWarning, TEXT_BUNDLES } from '@tessera/contract';
 import type { StorageUsage } from '@tessera/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import { fetchStorageUsage } from '../../lib/api/quotas';
+import { useTexts } from '../../lib/i18n';
 import { useHdJobs } from '../hd';
-
-const T = STORAGE_TEXTS;
 
 export const STORAGE_USAGE_QUERY_KEY = ['storage-usage'] as const;
 
@@ -34,6 +33,7 @@ function percentOf(usage: StorageUsage & { quotaBytes: number }): number {
  * and when an HD job or a generation ends (events, not a timer).
  */
 export function StorageMeter() {
+  const T = useTexts(TEXT_BUNDLES.storage);
   const queryClient = useQueryClient();
   const usage = useQuery({ queryKey: STORAGE_USAGE_QUERY_KEY, queryFn: fetchStorageUsage });
   const { pathname } = useLocation();

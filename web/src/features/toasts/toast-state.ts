@@ -1,6 +1,10 @@
-import { TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { GenerationStatus, HdStatusMessage } from '@tessera/contract';
 import type { HdStatusEvent } from '../../lib/messaging';
+import { currentTexts } from '../../lib/i18n';
+
+/** The texts in the language shown when one is written. */
+const texts = () => currentTexts(TEXT_BUNDLES.texts);
 
 /**
  * The HD status toast of SPEC §2, §4 and §9 as pure state: which toast shows, the ids waiting
@@ -84,18 +88,18 @@ export function toastId(message: HdStatusMessage): string {
 export function toastText(message: HdStatusMessage, queuedCount: number): string {
   switch (message.status) {
     case 'queued':
-      return TEXTS.hdQueuedToast(message.image);
+      return texts().hdQueuedToast(message.image);
     case 'in_progress':
-      return TEXTS.hdInProgressToast(Math.round(message.percent), queuedCount);
+      return texts().hdInProgressToast(Math.round(message.percent), queuedCount);
     case 'finished':
-      return TEXTS.hdFinishedToast(message.image);
+      return texts().hdFinishedToast(message.image);
     case 'error':
       // Not a failure: a cancelled job, or an order of what is already on its way.
-      if (message.reason === 'cancelled') return TEXTS.hdCancelledToast(message.image);
-      if (message.reason === 'already-ordered') return TEXTS.hdAlreadyOrderedToast(message.image);
-      return TEXTS.hdErrorToast(message.image);
+      if (message.reason === 'cancelled') return texts().hdCancelledToast(message.image);
+      if (message.reason === 'already-ordered') return texts().hdAlreadyOrderedToast(message.image);
+      return texts().hdErrorToast(message.image);
     default:
-      return TEXTS.unknownStatus;
+      return texts().unknownStatus;
   }
 }
 
@@ -106,7 +110,8 @@ function show(state: ToastState, toast: Omit<Toast, 'seq'>): ToastState {
 
 function onEvent(state: ToastState, event: HdStatusEvent): ToastState {
   // A message the app cannot read has no id to deduplicate by: each one is told.
-  if (event.kind === 'unknown') return show(state, { kind: 'unknown', text: TEXTS.unknownStatus });
+  if (event.kind === 'unknown')
+    return show(state, { kind: 'unknown', text: texts().unknownStatus });
   const message = event.message;
   const queuedIds = trackQueue(state.queuedIds, message);
   const heardIds = state.heardIds.includes(message.id)

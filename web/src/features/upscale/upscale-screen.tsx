@@ -1,5 +1,5 @@
 import {
-  TEXTS,
+  TEXT_BUNDLES,
   formatImageDate,
   hdImageUrl,
   ldThumbnailUrl,
@@ -14,6 +14,7 @@ import { useHdStatus, useMessaging } from '../../lib/messaging';
 import { reportHdJobCancelled, useHdJobs } from '../hd';
 import { HD_JOB_GROUPS, groupJobs, markJobCancelled, patchJobs } from './hd-queue';
 import type { HdJobGroupName } from './hd-queue';
+import { useTexts } from '../../lib/i18n';
 import './upscale-screen.css';
 
 /**
@@ -22,6 +23,7 @@ import './upscale-screen.css';
  * user's queue, and the whole queue paused and resumed (issue 13, feature 13).
  */
 export function UpscaleScreen() {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   const client = useMessaging();
   const queryClient = useQueryClient();
   const queryKey = ['hd-jobs', client?.user ?? null];
@@ -265,6 +267,7 @@ function JobStatus({
   first: boolean;
   actions: QueuedJobActions;
 }) {
+  const TEXTS = useTexts(TEXT_BUNDLES.texts);
   switch (job.status) {
     case 'in_progress': {
       const percent = Math.round(job.percent);

@@ -1,4 +1,5 @@
-import { errorResponseSchema } from '@tessera/contract';
+import { errorResponseSchema, TEXT_BUNDLES } from '@tessera/contract';
+import { currentTexts, serverText } from '../i18n/locale';
 
 /** What the client needs of a schema: the contract's zod schemas fit it as they are. */
 export interface Parser<T> {
@@ -71,7 +72,9 @@ export function expectAnswer<T>(answer: HttpAnswer, schema: Parser<T>): T {
   if (!answer.ok) {
     const error = errorResponseSchema.safeParse(answer.body);
     throw new HttpError(
-      error.success ? error.data.error : `The server answered with status ${answer.status}.`,
+      error.success
+        ? serverText(error.data.error)
+        : currentTexts(TEXT_BUNDLES.shell).serverStatus(answer.status),
       answer.status,
     );
   }

@@ -3,11 +3,15 @@ import {
   errorResponseSchema,
   loginResponseSchema,
   sessionResponseSchema,
-  TEXTS,
+  TEXT_BUNDLES,
 } from '@tessera/contract';
 import type { SessionResponse } from '@tessera/contract';
 import { expectAnswer, postJson, send } from './http';
 import type { HttpAnswer } from './http';
+import { currentTexts, serverText } from '../i18n/locale';
+
+/** The texts in the language shown when one is written. */
+const texts = () => currentTexts(TEXT_BUNDLES.texts);
 
 /** What signing in takes and gives back (features/auth keeps them as its Credentials). */
 export interface SignInCredentials {
@@ -32,7 +36,7 @@ export async function login(credentials: SignInCredentials): Promise<LoginResult
       password: credentials.password,
     });
   } catch {
-    return { ok: false, error: TEXTS.loginFailed };
+    return { ok: false, error: texts().loginFailed };
   }
   if (answer.status === 200) {
     const body = loginResponseSchema.safeParse(answer.body);
@@ -49,7 +53,8 @@ export async function login(credentials: SignInCredentials): Promise<LoginResult
   const body = errorResponseSchema.safeParse(answer.body);
   return {
     ok: false,
-    error: body.success && body.data.error !== '' ? body.data.error : TEXTS.loginFailed,
+    error:
+      body.success && body.data.error !== '' ? serverText(body.data.error) : texts().loginFailed,
   };
 }
 

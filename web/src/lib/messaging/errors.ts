@@ -1,5 +1,9 @@
-import { CONNECTION_ERROR_TEXTS, TEXTS } from '@tessera/contract';
+import { CONNECTION_ERROR_TEXTS, TEXT_BUNDLES } from '@tessera/contract';
 import type { BaseResponse, ConnectionErrorText, RequestAction } from '@tessera/contract';
+import { currentTexts, serverText } from '../i18n/locale';
+
+/** The texts in the language shown when one is written. */
+const texts = () => currentTexts(TEXT_BUNDLES.texts);
 
 /** The server answered `success: false`; the message is its error text. */
 export class CommandFailedError extends Error {
@@ -8,7 +12,7 @@ export class CommandFailedError extends Error {
   readonly response: BaseResponse;
 
   constructor(action: RequestAction, response: BaseResponse) {
-    super(response.error ?? `${action} failed`);
+    super(response.error === undefined ? `${action} failed` : serverText(response.error));
     this.action = action;
     this.response = response;
   }
@@ -30,7 +34,7 @@ export class ResponseTimeoutError extends Error {
   override readonly name = 'ResponseTimeoutError';
 
   constructor() {
-    super(TEXTS.responseTimedOut);
+    super(texts().responseTimedOut);
   }
 }
 
