@@ -254,8 +254,13 @@ export async function createEmbeddedBroker({
     },
     openInProcess() {
       const [clientEnd, brokerEnd] = duplexPair();
+      // A pair's sides do not tell each other of a destroy: Aedes destroys its side when it
+      // drops a client, and the service's client must see its connection close then.
+      brokerEnd.once('close', () => clientEnd.destroy());
+      clientEnd.once('close', () => brokerEnd.destroy());
       brokerEnd.on('error', (err) => log.debug({ err: err.message }, 'in-process link error'));
-      aedes.handle(brokerEnd);
+      if (aedes.closed) brokerEnd.destroy();
+      else aedes.handle(brokerEnd);
       return clientEnd;
     },
     connectionCount: () => connected.size,
