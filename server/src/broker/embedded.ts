@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { duplexPair, type Duplex } from 'node:stream';
 import { errorText } from '@tessera/contract';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from 'pino';
@@ -32,6 +32,12 @@ export interface EmbeddedBroker {
    * password changed or they were removed); later logins, with the new password, stay.
    */
   disconnectUser(username: string, changedAt: Date): void;
+  /**
+   * A connection inside this process, for the messaging service: MQTT over an in-memory stream
+   * pair, with no WebSocket framing, masking or loopback socket under it. It logs in and is
+   * checked like any other; each call opens a new one (the client's reconnects call it again).
+   */
+  openInProcess(): Duplex;
   /** MQTT connections open now, the messaging service's own included (a gauge's reading). */
   connectionCount(): number;
   close(): Promise<void>;
@@ -245,6 +251,17 @@ export async function createEmbeddedBroker({
           client.close();
         }
       }
+    },
+    openInProcess() {
+      const [clientEnd, brokerEnd] = duplexPair();
+      // A pair's sides do not tell each other of a destroy: Aedes destroys its side when it
+      // drops a client, and the service's client must see its connection close then.
+      brokerEnd.once('close', () => clientEnd.destroy());
+      clientEnd.once('close', () => brokerEnd.destroy());
+      brokerEnd.on('error', (err) => log.debug({ err: err.message }, 'in-process link error'));
+      if (aedes.closed) brokerEnd.destroy();
+      else aedes.handle(brokerEnd);
+      return clientEnd;
     },
     connectionCount: () => connected.size,
     async close() {

@@ -140,6 +140,7 @@ export async function startWebTier(
   const serviceLogin: BrokerLogin = external ?? {
     url: `ws://${loopbackFor(config.host)}:${port}${BROKER_PATH}`,
     ...service,
+    ...(broker && { inProcess: () => broker.openInProcess() }),
   };
   const rate = userCommandRate(config.brokerLimits ?? DEFAULT_BROKER_LIMITS);
   const serviceClient = await connectServiceClient(serviceLogin, log);

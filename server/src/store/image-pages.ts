@@ -1,7 +1,8 @@
 import type { LdSort } from '@tessera/contract';
 import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { databaseDialect, type Db } from './database.js';
-import { ImageListings, listingKey, type Listing } from './image-listings.js';
+import { ImageListings, listingKey, type Listing, type PageEnd } from './image-listings.js';
+import { preparedShapes } from './prepared.js';
 import { IMAGE_COLUMNS, toImageRecord, type ImageKind, type ImageRecord } from './image-rows.js';
 import type { Database } from './schema.js';
 
@@ -36,12 +37,56 @@ export interface ImagePage {
 
 type Filtered = SelectQueryBuilder<Database, 'images', object>;
 
+/** A query's values in a fixed order, and the choices that shape its SQL (`shapeOf`). */
+function valuesOf({ ownerId, kind, anyOfTags, search }: ImagePageQuery): unknown[] {
+  return [
+    ownerId,
+    kind,
+    ...(anyOfTags ?? []),
+    ...[search?.promptKey || undefined, search?.seedKey, search?.from, search?.to].filter(
+      (value) => value !== undefined,
+    ),
+  ];
+}
+
+function shapeOf({ anyOfTags, search }: ImagePageQuery): string {
+  const has = (value: unknown) => (value === undefined ? '-' : '+');
+  return [
+    anyOfTags?.length ?? 0,
+    has(search?.promptKey || undefined),
+    has(search?.seedKey),
+    has(search?.from),
+    has(search?.to),
+    search?.starredOnly ? 'starred' : 'all',
+    search?.sort ?? 'added',
+  ].join(' ');
+}
+
+/** The query again, with `values` (as `valuesOf` lists them) in place of its own. */
+function withValues(query: ImagePageQuery, values: readonly unknown[]): ImagePageQuery {
+  let next = 0;
+  const take = () => values[next++];
+  const ownerId = take() as number;
+  const kind = take() as ImageKind;
+  const anyOfTags = (query.anyOfTags ?? []).map(() => take() as string);
+  const search = query.search && {
+    ...query.search,
+    ...(query.search.promptKey && { promptKey: take() as string }),
+    ...(query.search.seedKey !== undefined && { seedKey: take() as string }),
+    ...(query.search.from !== undefined && { from: take() as string }),
+    ...(query.search.to !== undefined && { to: take() as string }),
+  };
+  return { ...query, ownerId, kind, anyOfTags, ...(search && { search }) };
+}
+
 /**
  * The page query: page N of a listing, exactly the rows LIMIT/OFFSET gives. When the listing's
  * page N-1 was served at the owner's current images_version, page N is read by keyset after
  * its last row and the total is the one counted then: the cost of a page no longer grows with
  * its number, and no page counts the listing again (issue 28, part 2). Otherwise, or if the
  * version moved meanwhile (the keyset query then finds no row), OFFSET and a count, as before.
+ * Each statement is compiled once per shape of query (`preparedShapes`): building and compiling
+ * it anew cost about as much as SQLite's reading of a page.
  */
 export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<ImagePage> {
   const postgres = databaseDialect(db) === 'postgres';
@@ -53,6 +98,7 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
   // Where the prompt key holds the text: a plain substring test, with no wildcards to escape.
   const position = postgres ? 'strpos' : 'instr';
   const listings = new ImageListings();
+  const run = preparedShapes(db);
 
   function filtered({ ownerId, kind, anyOfTags, search }: ImagePageQuery): Filtered {
     let base = db
@@ -100,43 +146,81 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
   const versionOf = (ownerId: number) =>
     sql<number>`(select users.images_version from users where users.id = ${ownerId})`;
 
-  return async function page(query) {
-    const { ownerId, page, size } = query;
-    const base = filtered(query);
+  const rowsOf = (query: ImagePageQuery, from: Filtered, size: unknown) => {
     const { key, way } = orderOf(query.search?.sort);
-    const rowsOf = (from: Filtered) =>
-      from
-        .select(IMAGE_COLUMNS)
-        .select(key.as('sort_key'))
-        .orderBy(key, way)
-        .orderBy('images.id', way)
-        .limit(size);
+    return from
+      .select(IMAGE_COLUMNS)
+      .select(key.as('sort_key'))
+      .orderBy(key, way)
+      .orderBy('images.id', way)
+      .limit(size as number);
+  };
+
+  /** The page after `after` (or the first), if the owner's images are still at `version`. */
+  function keysetRows(query: ImagePageQuery, version: number, after: PageEnd | undefined) {
+    const extra = after ? [version, after.sortKey, after.id, query.size] : [version, query.size];
+    const values = [...valuesOf(query), ...extra];
+    const shape = `keyset ${after ? 'after' : 'first'} ${shapeOf(query)}`;
+    return run(shape, values, (...marks) => {
+      const q = withValues(query, marks);
+      const [markVersion, ...rest] = marks.slice(-extra.length);
+      const { key, way } = orderOf(query.search?.sort);
+      // The version test is part of the statement, so its rows and the version are one reading.
+      let from = filtered(q).where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('users')
+            .select('users.id')
+            .where('users.id', '=', q.ownerId)
+            .where('users.images_version', '=', markVersion as number),
+        ),
+      );
+      if (after) {
+        const [afterKey, afterId] = rest;
+        const [strictly, orEqual] =
+          way === 'desc' ? (['<', '<='] as const) : (['>', '>='] as const);
+        from = from.where((eb: ExpressionBuilder<Database, 'images'>) =>
+          eb.and([
+            eb(key, orEqual, afterKey as string),
+            eb.or([eb(key, strictly, afterKey as string), eb('images.id', strictly, afterId as number)]),
+          ]),
+        );
+      }
+      return rowsOf(q, from, marks[marks.length - 1]);
+    });
+  }
+
+  function offsetRows(query: ImagePageQuery) {
+    const values = [...valuesOf(query), query.size, (query.page - 1) * query.size];
+    return run(`offset ${shapeOf(query)}`, values, (...marks) => {
+      const q = withValues(query, marks);
+      const [size, offset] = marks.slice(-2);
+      return rowsOf(q, filtered(q), size)
+        .select(versionOf(q.ownerId).as('list_version'))
+        .offset(offset as number);
+    });
+  }
+
+  async function counted(query: ImagePageQuery) {
+    const [count] = await run(`count ${shapeOf(query)}`, valuesOf(query), (...marks) => {
+      const q = withValues(query, marks);
+      return filtered(q).select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        versionOf(q.ownerId).as('list_version'),
+      ]);
+    });
+    if (!count) throw new Error('a count query returned no row');
+    return count;
+  }
+
+  return async function page(query) {
+    const { page, size } = query;
     const id = listingKey(query);
 
     const known = listings.get(id);
     const after = page > 1 ? known?.ends.get(page - 1) : undefined;
     const expected = known ? Math.min(size, known.total - (page - 1) * size) : 0;
     if (known && (page === 1 || after) && expected > 0) {
-      // The version test is part of the statement, so its rows and the version are one reading.
-      let from = base.where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('users')
-            .select('users.id')
-            .where('users.id', '=', ownerId)
-            .where('users.images_version', '=', known.version),
-        ),
-      );
-      if (after) {
-        const [strictly, orEqual] =
-          way === 'desc' ? (['<', '<='] as const) : (['>', '>='] as const);
-        from = from.where((eb: ExpressionBuilder<Database, 'images'>) =>
-          eb.and([
-            eb(key, orEqual, after.sortKey),
-            eb.or([eb(key, strictly, after.sortKey), eb('images.id', strictly, after.id)]),
-          ]),
-        );
-      }
-      const rows = await rowsOf(from).execute();
+      const rows = await keysetRows(query, known.version, after);
       // Fewer rows than the total promised: the version moved; read the page as below.
       if (rows.length === expected) {
         remember(known, page, rows);
@@ -144,18 +228,13 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
       }
     }
 
-    const rows = await rowsOf(base)
-      .select(versionOf(ownerId).as('list_version'))
-      .offset((page - 1) * size)
-      .execute();
+    const rows = await offsetRows(query);
     // A short page is the last: it tells the total itself, with no second pass over the rows (a
     // search that finds nothing read every row twice).
     const short = rows.length < size && (rows.length > 0 || page === 1);
     const count = short
       ? { n: (page - 1) * size + rows.length, list_version: rows[0]?.list_version ?? null }
-      : await base
-          .select((eb) => [eb.fn.countAll<number>().as('n'), versionOf(ownerId).as('list_version')])
-          .executeTakeFirstOrThrow();
+      : await counted(query);
     const total = Number(count.n);
     // Kept only when the rows and the count were read at the same version.
     const version = count.list_version;

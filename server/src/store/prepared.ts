@@ -49,3 +49,29 @@ function compileOnce<Args extends unknown[], Row>(
   }
   return { query, slots };
 }
+
+/** Shapes kept at most: past it the cache starts afresh (a shape costs one compile to remake). */
+const MAX_SHAPES = 256;
+
+/**
+ * Queries whose SQL depends on a few choices as well as on values (which filters a search uses,
+ * its order, how many tags it names): one `preparedQuery` per shape. `shape` must name every
+ * choice that changes the SQL or the number of arguments; `build` gets the arguments as
+ * placeholders, as `preparedQuery`'s does.
+ */
+export function preparedShapes<DB>(db: Kysely<DB>) {
+  const byShape = new Map<string, (...args: unknown[]) => Promise<unknown[]>>();
+  return function run<Row>(
+    shape: string,
+    args: readonly unknown[],
+    build: (...args: unknown[]) => Compilable<Row>,
+  ): Promise<Row[]> {
+    let query = byShape.get(shape);
+    if (!query) {
+      if (byShape.size >= MAX_SHAPES) byShape.clear();
+      query = preparedQuery(db, args.length, build);
+      byShape.set(shape, query);
+    }
+    return query(...args) as Promise<Row[]>;
+  };
+}
