@@ -47,10 +47,7 @@ export async function connectServiceClient(login: BrokerLogin, log: Logger): Pro
   return client;
 }
 
-async function connectInProcess(
-  open: () => Duplex,
-  options: IClientOptions,
-): Promise<MqttClient> {
+async function connectInProcess(open: () => Duplex, options: IClientOptions): Promise<MqttClient> {
   const client = new MqttClient(open, { ...options, protocolVersion: 4 });
   await new Promise<void>((resolve, reject) => {
     const failed = (err: Error) => {

@@ -181,7 +181,10 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
         from = from.where((eb: ExpressionBuilder<Database, 'images'>) =>
           eb.and([
             eb(key, orEqual, afterKey as string),
-            eb.or([eb(key, strictly, afterKey as string), eb('images.id', strictly, afterId as number)]),
+            eb.or([
+              eb(key, strictly, afterKey as string),
+              eb('images.id', strictly, afterId as number),
+            ]),
           ]),
         );
       }
