@@ -18,11 +18,13 @@ const UNKNOWN = refusal(
 );
 const ADMIN_SCOPE = refusal("Scope 'all' is an admin's only.");
 
+// Cookie-only (issue 30, part 1): an endpoint's secret is a credential, and an admin's endpoint
+// hears every user's events; a token no more manages them than it manages tokens.
 export const WEBHOOK_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'GET',
     path: API_ROUTES.webhooks,
-    scope: 'read',
+    scope: 'cookie-only',
     tag: 'Webhooks',
     summary: "The signed-in user's webhook endpoints, or (scope=all, admins) those for everyone",
     auth: 'session',
@@ -36,7 +38,7 @@ export const WEBHOOK_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'POST',
     path: API_ROUTES.webhooks,
-    scope: 'manage',
+    scope: 'cookie-only',
     tag: 'Webhooks',
     summary: 'Register a webhook endpoint',
     description:
@@ -54,7 +56,7 @@ export const WEBHOOK_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'PUT',
     path: API_ROUTES.webhook,
-    scope: 'manage',
+    scope: 'cookie-only',
     tag: 'Webhooks',
     summary: "Change an endpoint's URL, events, or pause and resume it",
     auth: 'session',
@@ -68,7 +70,7 @@ export const WEBHOOK_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'POST',
     path: API_ROUTES.webhookRemove,
-    scope: 'manage',
+    scope: 'cookie-only',
     tag: 'Webhooks',
     summary: 'Remove an endpoint and its deliveries',
     auth: 'session',
@@ -77,7 +79,7 @@ export const WEBHOOK_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'POST',
     path: API_ROUTES.webhookTest,
-    scope: 'manage',
+    scope: 'cookie-only',
     tag: 'Webhooks',
     summary: 'Send a `webhook.test` event to this endpoint',
     auth: 'session',
@@ -86,7 +88,7 @@ export const WEBHOOK_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'GET',
     path: API_ROUTES.webhookDeliveries,
-    scope: 'read',
+    scope: 'cookie-only',
     tag: 'Webhooks',
     summary: "An endpoint's latest deliveries with each attempt's result, newest first",
     auth: 'session',
@@ -95,7 +97,7 @@ export const WEBHOOK_OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'POST',
     path: API_ROUTES.webhookResend,
-    scope: 'manage',
+    scope: 'cookie-only',
     tag: 'Webhooks',
     summary: 'Send a delivery again now',
     description: 'It keeps its `webhook-id`, so a receiver that saw it already can tell.',

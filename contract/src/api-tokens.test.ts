@@ -44,6 +44,8 @@ describe('the scope of every operation (one table: the operations themselves)', 
       API_ROUTES.revokeApiToken,
       API_ROUTES.adminUsers,
       API_ROUTES.adminAudit,
+      API_ROUTES.webhooks,
+      API_ROUTES.webhookResend,
     ]) {
       expect(cookieOnly).toContain(path);
     }
