@@ -1,11 +1,11 @@
-import { WEBHOOK_TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 import { WebhooksPanel } from '../webhooks';
 import { AdminTabs } from './admin-tabs';
 
-const T = WEBHOOK_TEXTS;
-
 /** Route `/admin/webhooks` (issue 30, part 3): endpoints told of every user's events. */
 export function AdminWebhooksScreen() {
+  const T = useTexts(TEXT_BUNDLES.webhooks);
   return (
     <section className="screen admin" aria-labelledby="admin-webhooks-title">
       <AdminTabs />

@@ -2,9 +2,10 @@ import {
   API_TOKEN_EXPIRY_DAYS,
   API_TOKEN_NAME_MAX,
   API_TOKEN_SCOPES,
-  API_TOKEN_TEXTS,
+  TEXT_BUNDLES,
   DEFAULT_API_TOKEN_EXPIRY_DAYS,
 } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 import type {
   ApiTokenScope,
   CreateApiTokenRequest,
@@ -17,7 +18,6 @@ import { Dialog } from '../../components/gallery/dialog';
 import { createApiToken } from '../../lib/api/api-tokens';
 import { API_TOKENS_QUERY_KEY } from './query-key';
 
-const T = API_TOKEN_TEXTS;
 const NEVER = 'never';
 type Expiry = CreateApiTokenRequest['expires_in_days'];
 
@@ -29,6 +29,7 @@ export function CreateTokenDialog({
   onClose: () => void;
   onMade: (made: CreateApiTokenResponse) => void;
 }) {
+  const T = useTexts(TEXT_BUNDLES.apiTokens);
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ApiTokenScope[]>(['read']);
@@ -140,6 +141,7 @@ export function SecretShownDialog({
   made: CreateApiTokenResponse;
   onClose: () => void;
 }) {
+  const T = useTexts(TEXT_BUNDLES.apiTokens);
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     await navigator.clipboard.writeText(made.secret);

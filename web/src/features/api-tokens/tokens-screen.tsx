@@ -1,4 +1,5 @@
-import { API_TOKEN_TEXTS, formatApiTokenDate } from '@tessera/contract';
+import { INTL_LOCALES, TEXT_BUNDLES, formatApiTokenDate } from '@tessera/contract';
+import { useLocale, useTexts } from '../../lib/i18n';
 import type { ApiToken, CreateApiTokenResponse } from '@tessera/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,8 +8,6 @@ import { fetchApiTokens, revokeApiToken } from '../../lib/api/api-tokens';
 import { API_TOKENS_QUERY_KEY } from './query-key';
 import { CreateTokenDialog, SecretShownDialog } from './token-dialogs';
 import './tokens.css';
-
-const T = API_TOKEN_TEXTS;
 
 type TokenDialog =
   | { kind: 'create' }
@@ -20,6 +19,7 @@ type TokenDialog =
  * secret is shown once, in a dialog with a copy button; the list never has it.
  */
 export function ApiTokensScreen() {
+  const T = useTexts(TEXT_BUNDLES.apiTokens);
   const tokens = useQuery({ queryKey: API_TOKENS_QUERY_KEY, queryFn: fetchApiTokens });
   const [dialog, setDialog] = useState<TokenDialog | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -95,6 +95,8 @@ function TokensTable({
   readAt: number;
   onRevoke: (token: ApiToken) => void;
 }) {
+  const T = useTexts(TEXT_BUNDLES.apiTokens);
+  const locale = useLocale();
   return (
     <div className="tokens-table-wrap">
       <table className="tokens-table">
@@ -117,16 +119,16 @@ function TokensTable({
               <tr key={token.id}>
                 <th scope="row">{token.name}</th>
                 <td>{token.scopes.map((scope) => T.scopeNames[scope]).join(', ')}</td>
-                <td>{formatApiTokenDate(token.created_at)}</td>
+                <td>{formatApiTokenDate(token.created_at, INTL_LOCALES[locale])}</td>
                 <td>
                   {token.last_used_at === null
                     ? T.neverUsed
-                    : formatApiTokenDate(token.last_used_at)}
+                    : formatApiTokenDate(token.last_used_at, INTL_LOCALES[locale])}
                 </td>
                 <td>
                   {token.expires_at === null
                     ? T.neverExpires
-                    : formatApiTokenDate(token.expires_at)}
+                    : formatApiTokenDate(token.expires_at, INTL_LOCALES[locale])}
                   {expired && <span className="tokens-expired"> {T.expired}</span>}
                 </td>
                 <td>
@@ -157,6 +159,7 @@ function RevokeDialog({
   onClose: () => void;
   onRevoked: () => void;
 }) {
+  const T = useTexts(TEXT_BUNDLES.apiTokens);
   const queryClient = useQueryClient();
   const revoke = useMutation({
     mutationFn: () => revokeApiToken(token.id),

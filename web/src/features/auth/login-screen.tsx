@@ -21,12 +21,15 @@ export function LoginScreen() {
   const queryClient = useQueryClient();
   const id = useId();
   const texts = useTexts(TEXT_BUNDLES.shell);
+  const ssoTexts = useTexts(TEXT_BUNDLES.sso);
   const { data: title } = useSuspenseQuery(titleQuery);
   const { data: theme } = useSuspenseQuery(themeQuery);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   // A refused single sign-on comes back here with its reason in the address.
-  const [error, setError] = useState<string | null>(() => ssoErrorText(window.location.search));
+  const [error, setError] = useState<string | null>(() =>
+    ssoErrorText(window.location.search, ssoTexts),
+  );
 
   const signIn = useMutation({
     mutationFn: login,

@@ -1,13 +1,12 @@
-import { formatAdminDate, WEBHOOK_TEXTS } from '@tessera/contract';
-import type { WebhookDelivery } from '@tessera/contract';
+import { formatAdminDate, TEXT_BUNDLES } from '@tessera/contract';
+import type { WebhookDelivery, WEBHOOK_TEXTS } from '@tessera/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchDeliveries, resendDelivery } from '../../lib/api/webhooks';
+import { useLocale, useTexts } from '../../lib/i18n';
 import { DELIVERIES_REFRESH_MS, deliveriesKey } from './webhooks-query';
 
-const T = WEBHOOK_TEXTS;
-
 /** What the last try gave: its HTTP status, or why none came; the state when there was none. */
-function lastResult(delivery: WebhookDelivery): string {
+function lastResult(T: typeof WEBHOOK_TEXTS, delivery: WebhookDelivery): string {
   const last = delivery.attempts.at(-1);
   if (!last) return T.states[delivery.state];
   const result = last.status !== null ? T.statusCode(last.status) : T.noResponse;
@@ -16,12 +15,14 @@ function lastResult(delivery: WebhookDelivery): string {
   return `${T.states[delivery.state]} · ${result}${why}`;
 }
 
-function eventName(type: string): string {
+function eventName(T: typeof WEBHOOK_TEXTS, type: string): string {
   return type in T.events ? T.events[type as keyof typeof T.events] : type;
 }
 
 /** An endpoint's latest deliveries: event, time, tries, last result, next try, and resend. */
 export function DeliveriesTable({ endpointId }: { endpointId: string }) {
+  const T = useTexts(TEXT_BUNDLES.webhooks);
+  const locale = useLocale();
   const client = useQueryClient();
   const deliveries = useQuery({
     queryKey: deliveriesKey(endpointId),
@@ -57,12 +58,14 @@ export function DeliveriesTable({ endpointId }: { endpointId: string }) {
         <tbody>
           {deliveries.data?.map((delivery) => (
             <tr key={delivery.id}>
-              <td>{eventName(delivery.type)}</td>
-              <td>{formatAdminDate(delivery.createdAt)}</td>
+              <td>{eventName(T, delivery.type)}</td>
+              <td>{formatAdminDate(delivery.createdAt, undefined, locale)}</td>
               <td>{delivery.attempts.length}</td>
-              <td>{lastResult(delivery)}</td>
+              <td>{lastResult(T, delivery)}</td>
               <td>
-                {delivery.nextAttemptAt === null ? T.none : formatAdminDate(delivery.nextAttemptAt)}
+                {delivery.nextAttemptAt === null
+                  ? T.none
+                  : formatAdminDate(delivery.nextAttemptAt, undefined, locale)}
               </td>
               <td>
                 <button

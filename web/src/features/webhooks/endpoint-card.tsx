@@ -1,12 +1,11 @@
-import { WEBHOOK_TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 import type { WebhookEndpoint, WebhookScope } from '@tessera/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { removeWebhook, sendTestEvent, updateWebhook } from '../../lib/api/webhooks';
 import { DeliveriesTable } from './deliveries-table';
 import { deliveriesKey, webhooksKey } from './webhooks-query';
-
-const T = WEBHOOK_TEXTS;
 
 /** One endpoint: its URL, events and state; pause or resume, a test event, its deliveries, remove. */
 export function EndpointCard({
@@ -18,6 +17,7 @@ export function EndpointCard({
   scope: WebhookScope;
   onNotice: (text: string) => void;
 }) {
+  const T = useTexts(TEXT_BUNDLES.webhooks);
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const readAgain = () => client.invalidateQueries({ queryKey: webhooksKey(scope) });

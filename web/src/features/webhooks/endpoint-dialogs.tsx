@@ -1,4 +1,5 @@
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEXTS } from '@tessera/contract';
+import { WEBHOOK_EVENT_TYPES, TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 import type { WebhookCreated, WebhookEventType, WebhookScope } from '@tessera/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,8 +7,6 @@ import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { createWebhook } from '../../lib/api/webhooks';
 import { webhooksKey } from './webhooks-query';
-
-const T = WEBHOOK_TEXTS;
 
 /** A new endpoint: its URL, the events it hears (all ticked at first), active or paused. */
 export function CreateEndpointDialog({
@@ -19,6 +18,7 @@ export function CreateEndpointDialog({
   onClose: () => void;
   onCreated: (created: WebhookCreated) => void;
 }) {
+  const T = useTexts(TEXT_BUNDLES.webhooks);
   const client = useQueryClient();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEventType[]>([...WEBHOOK_EVENT_TYPES]);
@@ -95,6 +95,7 @@ export function CreateEndpointDialog({
 
 /** The signing secret of a new endpoint, shown this once. */
 export function SecretDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
+  const T = useTexts(TEXT_BUNDLES.webhooks);
   const [copied, setCopied] = useState(false);
   return (
     <Dialog title={T.secretTitle} onClose={onClose}>

@@ -1,4 +1,5 @@
-import { WEBHOOK_TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 import type { WebhookCreated, WebhookScope } from '@tessera/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,13 +9,12 @@ import { CreateEndpointDialog, SecretDialog } from './endpoint-dialogs';
 import { webhooksKey } from './webhooks-query';
 import './webhooks.css';
 
-const T = WEBHOOK_TEXTS;
-
 /**
  * The endpoints of a scope (the user's own, or the admins' for everyone), each with its actions
  * and deliveries, and the way to add one; a new endpoint's secret is shown once.
  */
 export function WebhooksPanel({ scope }: { scope: WebhookScope }) {
+  const T = useTexts(TEXT_BUNDLES.webhooks);
   const endpoints = useQuery({ queryKey: webhooksKey(scope), queryFn: () => fetchWebhooks(scope) });
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<WebhookCreated | null>(null);

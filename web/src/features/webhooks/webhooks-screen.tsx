@@ -1,10 +1,10 @@
-import { WEBHOOK_TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 import { WebhooksPanel } from './webhooks-panel';
-
-const T = WEBHOOK_TEXTS;
 
 /** Route `/webhooks`: the signed-in user's endpoints and their deliveries. */
 export function WebhooksScreen() {
+  const T = useTexts(TEXT_BUNDLES.webhooks);
   return (
     <section className="screen webhooks" aria-labelledby="webhooks-title">
       <header>
