@@ -2,6 +2,7 @@
 // would go now and the space it frees), the daily runs, and a run now. Admins only.
 import { z } from 'zod';
 import { formatStorage } from './admin-texts.js';
+import type { Translation } from './i18n.js';
 
 /** One HD file the policy removes (a dry run: would remove), with its maps and print files. */
 export const retentionItemSchema = z.object({
@@ -80,3 +81,37 @@ export const RETENTION_TEXTS = {
   },
   unfinished: 'Sin terminar',
 } as const;
+
+/** RETENTION_TEXTS in English (issue 30, part 5). */
+export const RETENTION_TEXTS_EN: Translation<typeof RETENTION_TEXTS> = {
+  tab: 'Retention',
+  title: 'HD file retention',
+  intro:
+    'Old HD files are removed every day; the LD image, its data and the option to order the HD again are kept.',
+  loadError: 'Could not get the retention policy.',
+  off: 'No retention policy: every HD file is kept. HD_RETENTION_DAYS turns it on.',
+  policy: (days: number) => `HD files older than ${days} days are removed.`,
+  dryRunTitle: 'What would be removed now',
+  dryRunSummary: (files: number, bytes: number) =>
+    `${files} ${files === 1 ? 'HD file' : 'HD files'}, ${formatStorage(bytes, 'en')} freed`,
+  nothingToRemove: 'No file would be removed now.',
+  columns: { owner: 'User', file: 'File', size: 'Size', created: 'Created' },
+  sizeNote: 'The size includes the material maps and print files made from the HD.',
+  runNow: 'Run now',
+  runTitle: 'Run the retention now',
+  runQuestion: (files: number, bytes: number) =>
+    `${files} ${files === 1 ? 'HD file' : 'HD files'} (${formatStorage(bytes, 'en')}) will be removed. This cannot be undone.`,
+  runConfirm: 'Remove files',
+  ran: (files: number, bytes: number) =>
+    `Retention run: ${files} ${files === 1 ? 'HD file removed' : 'HD files removed'}, ${formatStorage(bytes, 'en')} freed.`,
+  runsTitle: 'Daily runs',
+  noRuns: 'Not run yet.',
+  runsColumns: {
+    day: 'Day',
+    started: 'Started',
+    finished: 'Finished',
+    removed: 'Removed',
+    freed: 'Freed',
+  },
+  unfinished: 'Unfinished',
+};

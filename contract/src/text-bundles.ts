@@ -3,7 +3,9 @@
 // API_TOKEN_TEXTS_EN)`; i18n.test.ts then checks it and the web reads it with useTexts.
 import { ADMIN_TEXTS_EN } from './admin-texts-en.js';
 import { API_TOKEN_TEXTS, API_TOKEN_TEXTS_EN } from './api-token-texts.js';
+import { RETENTION_TEXTS, RETENTION_TEXTS_EN } from './admin-retention.js';
 import { ADMIN_TEXTS } from './admin-texts.js';
+import { USAGE_TEXTS, USAGE_TEXTS_EN } from './admin-usage-texts.js';
 import { textPair, type Locale, type TextPair } from './i18n.js';
 import { STORAGE_TEXTS, STORAGE_TEXTS_EN } from './quotas.js';
 import { SHELL_TEXTS, SHELL_TEXTS_EN } from './shell-texts.js';
@@ -20,6 +22,8 @@ export const TEXT_BUNDLES = {
   apiTokens: textPair(API_TOKEN_TEXTS, API_TOKEN_TEXTS_EN),
   webhooks: textPair(WEBHOOK_TEXTS, WEBHOOK_TEXTS_EN),
   sso: textPair(SSO_TEXTS, SSO_TEXTS_EN),
+  retention: textPair(RETENTION_TEXTS, RETENTION_TEXTS_EN),
+  usage: textPair(USAGE_TEXTS, USAGE_TEXTS_EN),
 } as const satisfies Record<string, TextPair<unknown>>;
 
 export type TextBundleName = keyof typeof TEXT_BUNDLES;

@@ -1,4 +1,4 @@
-import { ADMIN_SCREEN_PATHS, RETENTION_TEXTS, TEXT_BUNDLES } from '@tessera/contract';
+import { ADMIN_SCREEN_PATHS, TEXT_BUNDLES } from '@tessera/contract';
 import { NavLink } from 'react-router';
 import { useTexts } from '../../lib/i18n';
 import './admin.css';
@@ -7,10 +7,11 @@ import './admin.css';
 export function AdminTabs() {
   const T = useTexts(TEXT_BUNDLES.admin);
   const webhookTexts = useTexts(TEXT_BUNDLES.webhooks);
+  const retentionTexts = useTexts(TEXT_BUNDLES.retention);
   const tabs = [
     { to: ADMIN_SCREEN_PATHS.users, label: T.usersTab },
     { to: ADMIN_SCREEN_PATHS.audit, label: T.auditTab },
-    { to: ADMIN_SCREEN_PATHS.retention, label: RETENTION_TEXTS.tab },
+    { to: ADMIN_SCREEN_PATHS.retention, label: retentionTexts.tab },
     { to: ADMIN_SCREEN_PATHS.webhooks, label: webhookTexts.adminTab },
   ];
   return (

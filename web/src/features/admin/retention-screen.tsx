@@ -1,15 +1,15 @@
-import { formatAdminDate, formatStorage, RETENTION_TEXTS } from '@tessera/contract';
+import { formatAdminDate, formatStorage, TEXT_BUNDLES } from '@tessera/contract';
 import type { AdminRetention } from '@tessera/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { fetchRetention, runRetention } from '../../lib/api/admin';
+import { useLocale, useTexts } from '../../lib/i18n';
 import { AdminTabs } from './admin-tabs';
 import { DialogFooter } from './dialog-footer';
 import { readUsersAgain } from './users-query';
 
-const T = RETENTION_TEXTS;
 const RETENTION_QUERY = ['admin', 'retention'] as const;
 
 /**
@@ -17,6 +17,7 @@ const RETENTION_QUERY = ['admin', 'retention'] as const;
  * now removes and the space it frees — a run now, and the daily runs.
  */
 export function AdminRetentionScreen() {
+  const T = useTexts(TEXT_BUNDLES.retention);
   const retention = useQuery({ queryKey: RETENTION_QUERY, queryFn: fetchRetention });
   const [confirming, setConfirming] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -65,6 +66,8 @@ export function AdminRetentionScreen() {
 }
 
 function DryRun({ retention, onRun }: { retention: AdminRetention; onRun: () => void }) {
+  const T = useTexts(TEXT_BUNDLES.retention);
+  const locale = useLocale();
   const { items, bytes } = retention;
   return (
     <section aria-labelledby="retention-dry-run">
@@ -91,8 +94,8 @@ function DryRun({ retention, onRun }: { retention: AdminRetention; onRun: () => 
                   <tr key={`${item.owner}/${item.filename}`}>
                     <td>{item.owner}</td>
                     <td>{item.filename}</td>
-                    <td>{formatStorage(item.bytes)}</td>
-                    <td>{formatAdminDate(item.createdAt)}</td>
+                    <td>{formatStorage(item.bytes, locale)}</td>
+                    <td>{formatAdminDate(item.createdAt, undefined, locale)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -109,6 +112,8 @@ function DryRun({ retention, onRun }: { retention: AdminRetention; onRun: () => 
 }
 
 function DailyRuns({ runs }: { runs: AdminRetention['runs'] }) {
+  const T = useTexts(TEXT_BUNDLES.retention);
+  const locale = useLocale();
   return (
     <section aria-labelledby="retention-runs">
       <h2 id="retention-runs" className="admin-subtitle">
@@ -132,12 +137,14 @@ function DailyRuns({ runs }: { runs: AdminRetention['runs'] }) {
               {runs.map((run) => (
                 <tr key={run.day}>
                   <td>{run.day}</td>
-                  <td>{formatAdminDate(run.startedAt)}</td>
+                  <td>{formatAdminDate(run.startedAt, undefined, locale)}</td>
                   <td>
-                    {run.finishedAt === null ? T.unfinished : formatAdminDate(run.finishedAt)}
+                    {run.finishedAt === null
+                      ? T.unfinished
+                      : formatAdminDate(run.finishedAt, undefined, locale)}
                   </td>
                   <td>{run.removed ?? '—'}</td>
-                  <td>{run.bytes === null ? '—' : formatStorage(run.bytes)}</td>
+                  <td>{run.bytes === null ? '—' : formatStorage(run.bytes, locale)}</td>
                 </tr>
               ))}
             </tbody>
@@ -158,6 +165,7 @@ function RunNowDialog({
   onClose: () => void;
   onDone: (notice: string) => void;
 }) {
+  const T = useTexts(TEXT_BUNDLES.retention);
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const run = useMutation({

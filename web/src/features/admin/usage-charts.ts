@@ -1,14 +1,16 @@
 import {
   ENGINE_STATES,
   formatUsageDay,
-  USAGE_TEXTS,
   type AdminUsage,
+  type Locale,
+  type USAGE_TEXTS,
   type EngineState,
   type UsageEngine,
 } from '@tessera/contract';
 import type { BarChartData } from './bar-chart';
 
-const T = USAGE_TEXTS;
+/** The charts' texts in the language shown. */
+type UsageTexts = typeof USAGE_TEXTS;
 
 // Colours readable on the light and the dark themes; "others" stays grey.
 const LD_COLOR = '#4f7ae0';
@@ -33,8 +35,8 @@ export interface UsageCharts {
   engines: BarChartData;
 }
 
-export function usageCharts(usage: AdminUsage): UsageCharts {
-  const days = usage.days.map((d) => formatUsageDay(d.day));
+export function usageCharts(usage: AdminUsage, T: UsageTexts, locale: Locale): UsageCharts {
+  const days = usage.days.map((d) => formatUsageDay(d.day, locale));
   const userSeries = usage.topUsers.map((username, rank) => ({
     label: username,
     data: usage.days.map((d) => d.byUser[rank] ?? 0),
@@ -88,6 +90,6 @@ export function engineStateCounts(engines: UsageEngine[]): [EngineState, number]
 }
 
 /** How an engine is named on the screen: a ComfyUI server by its host:port. */
-export function engineName(engine: UsageEngine): string {
+export function engineName(engine: UsageEngine, T: UsageTexts): string {
   return engine.label ?? T.builtinEngine;
 }

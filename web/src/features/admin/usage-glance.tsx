@@ -1,12 +1,12 @@
-import { formatUsageCount, formatUsageDay, USAGE_TEXTS } from '@tessera/contract';
-import type { AdminUsage } from '@tessera/contract';
+import { formatUsageCount, formatUsageDay, TEXT_BUNDLES } from '@tessera/contract';
+import type { AdminUsage, Locale, USAGE_TEXTS } from '@tessera/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
 import { fetchAdminUsage } from '../../lib/api/admin';
+import { useLocale, useTexts } from '../../lib/i18n';
 import { BarChart } from './bar-chart';
 import { engineName, usageCharts } from './usage-charts';
 
-const T = USAGE_TEXTS;
 export const ADMIN_USAGE_QUERY_KEY = ['admin', 'usage'] as const;
 
 /**
@@ -16,7 +16,12 @@ export const ADMIN_USAGE_QUERY_KEY = ['admin', 'usage'] as const;
  */
 export function UsageGlance() {
   const usage = useQuery({ queryKey: ADMIN_USAGE_QUERY_KEY, queryFn: fetchAdminUsage });
-  const charts = useMemo(() => usage.data && usageCharts(usage.data), [usage.data]);
+  const T = useTexts(TEXT_BUNDLES.usage);
+  const locale = useLocale();
+  const charts = useMemo(
+    () => usage.data && usageCharts(usage.data, T, locale),
+    [usage.data, T, locale],
+  );
 
   return (
     <section className="usage" aria-labelledby="usage-title">
@@ -36,12 +41,16 @@ export function UsageGlance() {
             <FiguresTable
               title={T.imagesTitle}
               head={[T.day, T.ld, T.hd]}
-              rows={usage.data.days.map((d) => [formatUsageDay(d.day), d.ldImages, d.hdImages])}
+              rows={usage.data.days.map((d) => [
+                formatUsageDay(d.day, locale),
+                d.ldImages,
+                d.hdImages,
+              ])}
             />
           </UsageFigure>
           <UsageFigure id="usage-users" title={T.usersTitle}>
             <BarChart data={charts.users} label={T.usersTitle} />
-            <FiguresTable title={T.usersTitle} {...userFigures(usage.data)} />
+            <FiguresTable title={T.usersTitle} {...userFigures(usage.data, T, locale)} />
           </UsageFigure>
           <UsageFigure id="usage-queue" title={T.queueTitle}>
             <BarChart data={charts.queue} label={T.queueTitle} />
@@ -57,7 +66,7 @@ export function UsageGlance() {
               {usage.data.engines.map((engine, index) => (
                 <li key={`${engine.label ?? engine.engine}-${index}`}>
                   <span className={`usage-state-dot is-${engine.state}`} aria-hidden="true" />
-                  {engineName(engine)}: {T.states[engine.state]}
+                  {engineName(engine, T)}: {T.states[engine.state]}
                 </li>
               ))}
             </ul>
@@ -89,6 +98,7 @@ function FiguresTable({
   head: string[];
   rows: (string | number)[][];
 }) {
+  const locale = useLocale();
   return (
     <table className="usage-figures">
       <caption>{title}</caption>
@@ -106,7 +116,7 @@ function FiguresTable({
           <tr key={String(first)}>
             <th scope="row">{first}</th>
             {rest.map((cell, i) => (
-              <td key={i}>{typeof cell === 'number' ? formatUsageCount(cell) : cell}</td>
+              <td key={i}>{typeof cell === 'number' ? formatUsageCount(cell, locale) : cell}</td>
             ))}
           </tr>
         ))}
@@ -115,9 +125,13 @@ function FiguresTable({
   );
 }
 
-function userFigures(usage: AdminUsage): { head: string[]; rows: (string | number)[][] } {
+function userFigures(
+  usage: AdminUsage,
+  T: typeof USAGE_TEXTS,
+  locale: Locale,
+): { head: string[]; rows: (string | number)[][] } {
   return {
     head: [T.day, ...usage.topUsers, T.others],
-    rows: usage.days.map((d) => [formatUsageDay(d.day), ...d.byUser, d.others]),
+    rows: usage.days.map((d) => [formatUsageDay(d.day, locale), ...d.byUser, d.others]),
   };
 }
