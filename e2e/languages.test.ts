@@ -100,4 +100,17 @@ describe.skipIf(browserMissing)('two languages', () => {
       .toBe('Formato no admitido. Usa: png, jpg, jpeg, bmp, gif o webp.');
     await fs.rm(folder, { recursive: true, force: true });
   });
+
+  it('shows the account screens (API tokens, webhooks) in the language chosen', async () => {
+    await signIn(page, user.username, user.password);
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByRole('button', { name: 'Create token' }).waitFor();
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('button', { name: 'Add webhook' }).waitFor();
+
+    await page.getByRole('button', { name: 'Español' }).click();
+    await page.getByRole('button', { name: 'Añadir webhook' }).waitFor();
+    await page.getByRole('link', { name: 'Tokens de API' }).click();
+    await page.getByRole('button', { name: 'Crear token' }).waitFor();
+  });
 });
