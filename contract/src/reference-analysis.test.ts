@@ -2,17 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { errorText } from './errors.js';
 import {
   REFERENCE_ERROR_TEXTS,
+  REFERENCE_PREP_TEXTS,
+  REFERENCE_PREP_TEXTS_EN,
   REFERENCE_WARNING_CODES,
   REFERENCE_WARNING_TEXTS,
+  REFERENCE_WARNING_TEXTS_EN,
   referenceAnalysisSchema,
   referenceWarnings,
 } from './reference-analysis.js';
 
 describe('reference warnings (issue 27, part 5)', () => {
-  it('has its own text for every code, each saying what to do', () => {
-    const texts = REFERENCE_WARNING_CODES.map((code) => REFERENCE_WARNING_TEXTS[code]);
+  it.each([
+    [REFERENCE_WARNING_TEXTS, REFERENCE_PREP_TEXTS],
+    [REFERENCE_WARNING_TEXTS_EN, REFERENCE_PREP_TEXTS_EN],
+  ])('has its own text for every code, each naming the step that helps', (warnings, prep) => {
+    const texts = REFERENCE_WARNING_CODES.map((code) => warnings[code]);
     expect(new Set(texts).size).toBe(texts.length);
-    for (const text of texts) expect(text).toMatch(/Prepare reference/);
+    for (const text of texts) expect(text).toContain(prep.prepare);
   });
 
   it('writes the warnings of the codes out in their order', () => {
