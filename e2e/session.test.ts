@@ -1,4 +1,4 @@
-import { API_ROUTES, TEXTS, SCREEN_PATHS } from '@tessera/contract';
+import { API_ROUTES, SCREEN_PATHS, TAG_TEXTS, TEXTS, UPSCALE_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -75,7 +75,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
     await tab.getByRole('button', { name: 'Reconnect' }).click();
     await expect.poll(() => connection(tab).textContent(), { timeout: 10_000 }).toBe('Connected');
     await tab.getByText(TEXTS.noImagesFound).waitFor({ timeout: 10_000 });
-    expect(await tab.getByText('No tags yet.').isVisible()).toBe(true);
+    expect(await tab.getByText(TAG_TEXTS.none).isVisible()).toBe(true);
     expect(new URL(tab.url()).pathname).toBe(SCREEN_PATHS.dashboard);
 
     // Moving on within the tab asks nothing more; the password never reaches local storage.
@@ -119,7 +119,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
     const user = addNewUser(server, 'tab');
     await signIn(page, user.username, user.password);
     await openScreen(page, 'Upscale');
-    await page.getByText('No HD jobs yet.').waitFor({ timeout: 10_000 });
+    await page.getByText(UPSCALE_TEXTS.empty).waitFor({ timeout: 10_000 });
 
     // Signed out elsewhere in the browser (the cookie's session ends on the server).
     expect((await page.context().request.post(API_ROUTES.logout)).status()).toBe(204);
