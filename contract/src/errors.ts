@@ -63,6 +63,13 @@ const TEXTS_BY_CODE = {
   TAG_REQUEST_INVALID: 'The request needs a tag id and an image file name',
   HD_ORDER_INVALID:
     'An HD order needs an id, the file name of one of your LD images and one of the HD sizes (such as 30x30)',
+  STAR_REQUEST_INVALID:
+    'The request needs the file name of one of your LD images and starred, true or false',
+  IMAGE_REQUEST_INVALID: "The request needs the image's file name",
+  /** A tag's fields other than its name (whose rules have their own texts: tags.ts). */
+  TAG_FIELDS_INVALID:
+    'A tag needs an id of 1 to 64 letters, digits, _ or -, a name and a hex colour such as #a1b2c3',
+  TAG_ID_INVALID: "The request needs the tag's id: 1 to 64 letters, digits, _ or -",
 
   // Administration (issue 29): the admin API and `npm run users` alike
   ADMIN_ONLY: 'Only an administrator may do this',

@@ -112,6 +112,20 @@ export const API_ROUTES = {
   hdOrder: '/api/command/generate-image',
   /** GET → hdJobSchema: one HD order by the id it was given. */
   hdJob: '/api/query/hd-jobs/:id',
+  /** POST starRequestSchema → starAnswerSchema: star-low-definition. */
+  starLd: '/api/command/star-low-definition',
+  /** POST imageDeletionSchema: delete-low-definition, with its HD orders and material maps. */
+  deleteLd: '/api/command/delete-low-definition',
+  /** POST imageDeletionSchema: delete-high-definition. */
+  deleteHd: '/api/command/delete-high-definition',
+  /** POST tagFieldsSchema → tagCreatedSchema (201): create-tag. */
+  createTag: '/api/command/create-tag',
+  /** POST tagFieldsSchema: update-tag (rename, recolour). */
+  updateTag: '/api/command/update-tag',
+  /** POST tagIdRequestSchema: delete-tag, taken off every image first. */
+  deleteTag: '/api/command/delete-tag',
+  /** GET → whoamiAnswerSchema: the caller's user and, for a Bearer request, its token. */
+  whoami: '/api/query/whoami',
 
   // The user's image files (SPEC §7), to their owner only.
   /** A print file (issue 26): the TIFF, as an attachment. */
@@ -194,6 +208,12 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.assignTag },
   { method: 'POST', path: API_ROUTES.unassignTag },
   { method: 'POST', path: API_ROUTES.hdOrder },
+  { method: 'POST', path: API_ROUTES.starLd },
+  { method: 'POST', path: API_ROUTES.deleteLd },
+  { method: 'POST', path: API_ROUTES.deleteHd },
+  { method: 'POST', path: API_ROUTES.createTag },
+  { method: 'POST', path: API_ROUTES.updateTag },
+  { method: 'POST', path: API_ROUTES.deleteTag },
   { method: 'POST', path: API_ROUTES.adminUsers },
   { method: 'POST', path: API_ROUTES.adminUserPassword },
   { method: 'POST', path: API_ROUTES.adminUserRole },
