@@ -46,6 +46,7 @@ describe('the scope of every operation (one table: the operations themselves)', 
       API_ROUTES.adminAudit,
       API_ROUTES.webhooks,
       API_ROUTES.webhookResend,
+      API_ROUTES.webhookRotateSecret,
     ]) {
       expect(cookieOnly).toContain(path);
     }

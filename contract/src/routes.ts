@@ -181,6 +181,8 @@ export const API_ROUTES = {
   webhookDeliveries: '/api/webhooks/:id/deliveries',
   /** POST → webhookDeliverySchema: the delivery goes again now (same webhook-id). */
   webhookResend: '/api/webhooks/:id/deliveries/:delivery/resend',
+  /** POST → webhookRotatedSchema: a new signing secret; the old one signs too for a grace period. */
+  webhookRotateSecret: '/api/webhooks/:id/rotate-secret',
 } as const;
 
 export type ApiRoute = (typeof API_ROUTES)[keyof typeof API_ROUTES];
@@ -229,6 +231,7 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.webhookRemove },
   { method: 'POST', path: API_ROUTES.webhookTest },
   { method: 'POST', path: API_ROUTES.webhookResend },
+  { method: 'POST', path: API_ROUTES.webhookRotateSecret },
 ] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
 
 /**
