@@ -40,8 +40,8 @@ export const MATERIAL_README_TEXTS = {
   conventions: (suffixes: string, displacementM: number) =>
     [
       'Los nombres siguen la convención de Poly Haven, <nombre>_<mapa>.png, con sus nombres cortos',
-      `de mapa (${suffixes}), que reconocen el Node Wrangler de Blender y casi todos`,
-      'los importadores de texturas.',
+      `de mapa (${suffixes}),`,
+      'que reconocen el Node Wrangler de Blender y casi todos los importadores de texturas.',
       'Los mapas de color están en sRGB; los demás son datos lineales. La metalicidad es 0 en todos.',
       `Altura: el gris medio es la superficie; el documento MaterialX la desplaza ${plainNumber(displacementM, 6, 'es')} m`,
       'en todo el rango (el blanco sube y el negro baja, cada uno la mitad de eso).',
