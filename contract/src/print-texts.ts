@@ -12,7 +12,8 @@ import {
   type PrintSettings,
 } from './print.js';
 
-interface PrintSize {
+/** A print's width and height in centimetres, as the texts state it. */
+export interface PrintSize {
   widthCm: number;
   heightCm: number;
 }
