@@ -135,9 +135,10 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
       .toBe(96);
     expect(await fieldValue('Positive prompt')).toBe('red brick wall, weathered mortar');
     expect(await fieldValue('Negative prompt')).toBe('blurry, text, watermark');
-    expect(await fieldValue('Imagination weight')).toBe('4.5');
-    expect(await fieldValue('Similarity')).toBe('0.7');
-    expect(await fieldValue('Prompt adherence')).toBe('1.2');
+    // Numbers in the interface's locale: es-ES by default.
+    expect(await fieldValue('Imagination weight')).toBe('4,5');
+    expect(await fieldValue('Similarity')).toBe('0,7');
+    expect(await fieldValue('Prompt adherence')).toBe('1,2');
     expect(await fieldValue('Style weight')).toBe('35');
     expect(await fieldValue('Seed')).toBe('987654321');
     const tags = dialog.getByRole('list', { name: 'Tags' }).getByRole('listitem');
