@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { formatImageDate, SCREEN_PATHS } from '@tessera/contract';
-import type { Browser, Page } from 'playwright-core';
+import { buildHdCommand, formatImageDate, SCREEN_PATHS } from '@tessera/contract';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { seedLdImages } from './support/seed.js';
+import { orderHdOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { addNewUser, collectAlerts, openPage, signIn, type User } from './support/session.js';
 
@@ -17,9 +17,11 @@ describe.skipIf(browserMissing)('two languages', () => {
   let user: User;
   let alerts: string[];
   const created = { created_at: '2024-03-04T15:06:07Z' };
+  const SQUARE = { latent_width: 1024, latent_height: 1024, kseed: 42 };
 
   beforeAll(async () => {
-    server = await startServer();
+    // The fast upscaler: the print dialog needs an HD image.
+    server = await startServer({ BUILTIN_UPSCALER: 'lanczos', JOB_CONCURRENCY: '1' });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -113,4 +115,86 @@ describe.skipIf(browserMissing)('two languages', () => {
     await page.getByRole('link', { name: 'Tokens de API' }).click();
     await page.getByRole('button', { name: 'Crear token' }).waitFor();
   });
+  /** Switches to Spanish with the sidebar's switch; no dialog may be open. */
+  const chooseSpanish = () => page.getByRole('button', { name: 'Español' }).click();
+
+  it('shows the LD details and their material maps in the language chosen', async () => {
+    await seedLdImages(server, user, [
+      { filename: 'slate.png', width: 1024, height: 1024, metadata: SQUARE },
+    ]);
+    await signIn(page, user.username, user.password);
+    const openDetails = async () => {
+      await page.getByRole('button', { name: 'slate.png', exact: true }).click();
+      const details = page.getByRole('dialog', { name: 'slate.png' });
+      await details.waitFor();
+      return details;
+    };
+    const closeDetails = async () => {
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    };
+
+    let details = await openDetails();
+    await details.getByRole('button', { name: 'Use these settings' }).waitFor();
+    let maps = details.getByRole('region', { name: 'Material maps' });
+    await maps.getByRole('button', { name: 'Generate maps' }).waitFor();
+    // The spec's own texts are the same in both languages.
+    await details.getByRole('button', { name: 'Generate HD' }).waitFor();
+    await closeDetails();
+
+    await chooseSpanish();
+    details = await openDetails();
+    await details.getByRole('button', { name: 'Usar estos ajustes' }).waitFor();
+    maps = details.getByRole('region', { name: 'Mapas de material' });
+    await maps.getByRole('button', { name: 'Generar mapas' }).waitFor();
+    await details.getByRole('button', { name: 'Generate HD' }).waitFor();
+    await closeDetails();
+  });
+
+  it('shows the print dialog in the language chosen, its numbers in its locale', async () => {
+    await seedLdImages(server, user, [
+      { filename: 'terrazzo.png', width: 1024, height: 1024, metadata: SQUARE },
+    ]);
+    const hd = await orderHdOverMqtt(
+      server,
+      user,
+      buildHdCommand({
+        id: `e2e-lang-${Date.now()}`,
+        user: user.username,
+        image: 'terrazzo.png',
+        metadata: SQUARE,
+        sizeLabel: '30x30',
+      }),
+    );
+    await signIn(page, user.username, user.password);
+    const openPrintDialog = async (name: string) => {
+      await page.goto(SCREEN_PATHS.output);
+      await page.getByRole('button', { name: hd, exact: true }).click();
+      // SPEC's name of the details, in both languages.
+      await page
+        .getByRole('dialog', { name: 'HD Image Details' })
+        .getByRole('button', { name })
+        .click();
+      const dialog = page.getByRole('dialog', { name });
+      await dialog.waitFor();
+      return dialog;
+    };
+    const pixels = (dialog: Locator) => dialog.locator('.print-summary dd').first().textContent();
+
+    let dialog = await openPrintDialog('Download for print');
+    await dialog.getByRole('group', { name: 'Print settings' }).waitFor();
+    await dialog.getByRole('button', { name: 'Make print file' }).waitFor();
+    // 30 × 30 cm with 3 mm bleed at 360 dpi: 30.6 ÷ 2.54 × 360 = 4337 px a side.
+    expect(await pixels(dialog)).toBe('4,337 × 4,337 px (18.8 MP)');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await chooseSpanish();
+    dialog = await openPrintDialog('Descargar para imprimir');
+    await dialog.getByRole('group', { name: 'Ajustes de impresión' }).waitFor();
+    await dialog.getByRole('button', { name: 'Crear archivo de impresión' }).waitFor();
+    expect(await pixels(dialog)).toBe('4337 × 4337 px (18,8 MP)');
+  }, 120_000);
 });

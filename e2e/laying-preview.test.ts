@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { seriesMetadata } from '@tessera/contract';
+import { DIALOG_TEXTS, MATERIAL_MAPS_TEXTS, seriesMetadata } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { withPngText } from '../server/src/imaging/png-text.js';
@@ -205,7 +205,7 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
     expect(stats.channels.some((channel) => channel.stdev > 10)).toBe(true);
 
     // Closing it leaves the details open beneath.
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: DIALOG_TEXTS.close }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await details.isVisible()).toBe(true);
   }, 180_000);
@@ -241,9 +241,9 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
   it('lays the material maps on the 3D floor once the image has them', async () => {
     await page.getByRole('button', { name: 'floor.png', exact: true }).click();
     const details = page.getByRole('dialog', { name: 'floor.png' });
-    const maps = details.getByRole('region', { name: 'Material maps' });
-    await maps.getByRole('button', { name: /^Generate maps/ }).click();
-    await maps.getByRole('list', { name: 'Map files' }).waitFor({ timeout: 90_000 });
+    const maps = details.getByRole('region', { name: MATERIAL_MAPS_TEXTS.heading });
+    await maps.getByRole('button', { name: MATERIAL_MAPS_TEXTS.generate }).click();
+    await maps.getByRole('list', { name: MATERIAL_MAPS_TEXTS.files }).waitFor({ timeout: 90_000 });
 
     await details.getByRole('button', { name: 'Laying preview' }).click();
     const dialog = page.getByRole('dialog', { name: 'Laying preview: floor.png' });

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promptColour } from '@tessera/contract';
+import { DIALOG_TEXTS, IMAGE_DETAILS_TEXTS, promptColour } from '@tessera/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -97,12 +97,12 @@ describe.skipIf(browserMissing)('prompt chips (issue 27)', () => {
     expect(await details.locator('dt:text-is("Synthesis") + dd').textContent()).toBe('Quilting');
 
     // The person moves on to other words; Remix brings the image's back, chips and mode with them.
-    await details.getByRole('button', { name: 'Close' }).click();
+    await details.getByRole('button', { name: DIALOG_TEXTS.close }).click();
     await positive.fill('granito gris');
     await page.getByLabel('Synthesis').selectOption('auto');
     await expect.poll(() => chipsOf(page, 'Understood:')).toEqual(['gris']);
     await preview.click();
-    await details.getByRole('button', { name: 'Use these settings' }).click();
+    await details.getByRole('button', { name: IMAGE_DETAILS_TEXTS.remix }).click();
     await details.waitFor({ state: 'detached' });
     await expect.poll(() => positive.inputValue()).toBe(PROMPT);
     await expect.poll(() => chipsOf(page, 'Understood:')).toEqual(CHIPS);

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readSeriesFace, seriesMetadata } from '@tessera/contract';
+import { OUTPUT_TEXTS, readSeriesFace, seriesMetadata } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -210,7 +210,7 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
     // The sidebar counts the orders from the click on, as it counts single orders, until the
     // server has told each one finished.
     await page
-      .getByRole('status', { name: 'HD jobs running or queued' })
+      .getByRole('status', { name: OUTPUT_TEXTS.jobsBadge })
       .waitFor({ state: 'detached', timeout: 150_000 });
 
     await openScreen(page, 'Output');

@@ -5,6 +5,16 @@ import { ADMIN_TEXTS_EN } from './admin-texts-en.js';
 import { API_TOKEN_TEXTS, API_TOKEN_TEXTS_EN } from './api-token-texts.js';
 import { RETENTION_TEXTS, RETENTION_TEXTS_EN } from './admin-retention.js';
 import { ADMIN_TEXTS } from './admin-texts.js';
+import { DETAIL_TEXTS, DETAIL_TEXTS_EN } from './detail.js';
+import { DIALOG_TEXTS, DIALOG_TEXTS_EN } from './dialog-texts.js';
+import { IMAGE_DETAILS_TEXTS, IMAGE_DETAILS_TEXTS_EN } from './image-details-texts.js';
+import { MATERIAL_MAPS_TEXTS, MATERIAL_MAPS_TEXTS_EN } from './material-maps.js';
+import { MATERIAL_TEXTS, MATERIAL_TEXTS_EN } from './material-package.js';
+import { MATERIAL_README_TEXTS, MATERIAL_README_TEXTS_EN } from './material-readme-texts.js';
+import { OUTPUT_TEXTS, OUTPUT_TEXTS_EN } from './output-texts.js';
+import { PRINT_TEXTS, PRINT_TEXTS_EN } from './print-texts.js';
+import { SEAMLESS_TEXTS, SEAMLESS_TEXTS_EN } from './seamless-texts.js';
+import { ZIP_TEXTS, ZIP_TEXTS_EN } from './zip-texts.js';
 import { USAGE_TEXTS, USAGE_TEXTS_EN } from './admin-usage-texts.js';
 import { textPair, type Locale, type TextPair } from './i18n.js';
 import { STORAGE_TEXTS, STORAGE_TEXTS_EN } from './quotas.js';
@@ -24,6 +34,16 @@ export const TEXT_BUNDLES = {
   sso: textPair(SSO_TEXTS, SSO_TEXTS_EN),
   retention: textPair(RETENTION_TEXTS, RETENTION_TEXTS_EN),
   usage: textPair(USAGE_TEXTS, USAGE_TEXTS_EN),
+  print: textPair(PRINT_TEXTS, PRINT_TEXTS_EN),
+  detail: textPair(DETAIL_TEXTS, DETAIL_TEXTS_EN),
+  material: textPair(MATERIAL_TEXTS, MATERIAL_TEXTS_EN),
+  materialReadme: textPair(MATERIAL_README_TEXTS, MATERIAL_README_TEXTS_EN),
+  materialMaps: textPair(MATERIAL_MAPS_TEXTS, MATERIAL_MAPS_TEXTS_EN),
+  zip: textPair(ZIP_TEXTS, ZIP_TEXTS_EN),
+  seamless: textPair(SEAMLESS_TEXTS, SEAMLESS_TEXTS_EN),
+  output: textPair(OUTPUT_TEXTS, OUTPUT_TEXTS_EN),
+  imageDetails: textPair(IMAGE_DETAILS_TEXTS, IMAGE_DETAILS_TEXTS_EN),
+  dialog: textPair(DIALOG_TEXTS, DIALOG_TEXTS_EN),
 } as const satisfies Record<string, TextPair<unknown>>;
 
 export type TextBundleName = keyof typeof TEXT_BUNDLES;
