@@ -13,6 +13,7 @@ export * from './dates.js';
 export * from './detail.js';
 export * from './engine-help.js';
 export * from './errors.js';
+export * from './errors-es.js';
 export * from './file-name.js';
 export * from './formats.js';
 export * from './generation.js';
