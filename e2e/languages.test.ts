@@ -1,7 +1,16 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { formatImageDate, SCREEN_PATHS } from '@tessera/contract';
+import {
+  ADMIN_TEXTS,
+  ADMIN_TEXTS_EN,
+  errorText,
+  formatImageDate,
+  SCREEN_PATHS,
+  SHELL_TEXTS,
+  SHELL_TEXTS_EN,
+  shownErrorText,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -112,5 +121,38 @@ describe.skipIf(browserMissing)('two languages', () => {
     await page.getByRole('button', { name: 'Añadir webhook' }).waitFor();
     await page.getByRole('link', { name: 'Tokens de API' }).click();
     await page.getByRole('button', { name: 'Crear token' }).waitFor();
+  });
+
+  it("shows the login screen and the server's refusal in the language chosen", async () => {
+    await page.goto(SCREEN_PATHS.login);
+    const refusal = page.getByRole('alert');
+    const tryPassword = async (password: string) => {
+      await page.getByLabel('User').fill(user.username);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    await tryPassword('not-the-password');
+    await expect.poll(() => refusal.textContent()).toBe(errorText('INVALID_CREDENTIALS'));
+
+    await page.getByRole('button', { name: 'Español' }).click();
+    await page.getByText(SHELL_TEXTS.loginLead).waitFor();
+    await tryPassword('still-not-the-password');
+    await expect
+      .poll(() => refusal.textContent())
+      .toBe(shownErrorText('es', 'INVALID_CREDENTIALS'));
+    expect(shownErrorText('es', 'INVALID_CREDENTIALS')).not.toBe(errorText('INVALID_CREDENTIALS'));
+  });
+
+  it('shows the admin screens and the sidebar in the language chosen', async () => {
+    await signIn(page, 'admin', server.adminPassword);
+    await page.getByRole('link', { name: ADMIN_TEXTS_EN.navLabel }).click();
+    await page.getByRole('heading', { name: ADMIN_TEXTS_EN.usersTitle, level: 1 }).waitFor();
+    await page.getByRole('button', { name: SHELL_TEXTS_EN.signOut }).waitFor();
+
+    await page.getByRole('button', { name: 'Español' }).click();
+    await page.getByRole('heading', { name: ADMIN_TEXTS.usersTitle, level: 1 }).waitFor();
+    await page.getByRole('link', { name: ADMIN_TEXTS.auditTab }).click();
+    await page.getByRole('heading', { name: ADMIN_TEXTS.auditTitle, level: 1 }).waitFor();
+    await page.getByRole('button', { name: SHELL_TEXTS.signOut }).waitFor();
   });
 });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { buildHdCommand } from '@tessera/contract';
+import { buildHdCommand, shownErrorText } from '@tessera/contract';
 import type { Browser, Download, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -200,7 +200,8 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
     page.on('download', () => (downloads += 1));
     await page.getByRole('button', { name: 'Download ZIP' }).click();
     const alert = page.getByRole('alert', { name: 'ZIP download' });
-    await alert.getByText('ZIP download failed: No such image: gone.png').waitFor();
+    const refusal = shownErrorText('es', 'ZIP_UNKNOWN_IMAGE', 'gone.png');
+    await alert.getByText(`ZIP download failed: ${refusal}`).waitFor();
     expect(downloads).toBe(0);
   });
 });

@@ -2,6 +2,7 @@
 import {
   API_ROUTES,
   errorText,
+  shownErrorText,
   MATERIAL_MAPS_TEXTS,
   type HeightSettings,
   type MaterialMapsStatus,
@@ -133,6 +134,8 @@ describe('the height controls', () => {
     await waitFor(() => expect(heightMap()).toBeTruthy());
     await userEvent.click(invert());
     await userEvent.click(screen.getByRole('button', { name: 'Remake maps' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(error);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      shownErrorText('es', 'MAPS_HEIGHT_BUSY'),
+    );
   });
 });
