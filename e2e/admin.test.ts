@@ -160,7 +160,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     expect(await row(user.username).locator('td').first().textContent()).toBe(T.roles.member);
     const asMember = await signInElsewhere(user);
     await asMember.goto(ADMIN_SCREEN_PATHS.users);
-    await asMember.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await asMember.getByRole('heading', { name: SHELL_TEXTS.notFoundTitle }).waitFor();
     expect(await adminLink(asMember).count()).toBe(0);
   });
 
@@ -337,7 +337,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     expect(await adminLink(page).count()).toBe(0);
     for (const path of [ADMIN_SCREEN_PATHS.users, ADMIN_SCREEN_PATHS.audit, ADMIN_SCREENS_ROOT]) {
       await page.goto(path);
-      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      await page.getByRole('heading', { name: SHELL_TEXTS.notFoundTitle }).waitFor();
       expect(await page.getByRole('table').count()).toBe(0);
       expect(await page.getByText(T.usersTitle).count()).toBe(0);
       expect(await adminLink(page).count()).toBe(0);

@@ -1,4 +1,4 @@
-import { SHELL_TEXTS } from '@tessera/contract';
+import { SHELL_TEXTS, TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -84,9 +84,7 @@ describe.skipIf(browserMissing)('cancelling an HD job on the queue page', () => 
       .getByRole('button', { name: 'Cancel HD job for drop.png (30x30)' })
       .click();
     await row('Cancelled', 'drop.png').waitFor();
-    await toastRegion()
-      .getByText('HD image generation for drop.png cancelled.')
-      .waitFor({ timeout: 10_000 });
+    await toastRegion().getByText(TEXTS.hdCancelledToast('drop.png')).waitFor({ timeout: 10_000 });
 
     await page.getByRole('button', { name: 'Resume queue' }).click();
     await toastRegion()

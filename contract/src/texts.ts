@@ -92,7 +92,7 @@ export const TEXTS = {
       ? `${faces} caras de la serie, colocadas al azar`
       : 'La misma imagen en todas las baldosas',
   layingTileSize: 'Tamaño de la baldosa (cm)',
-  layingPattern: 'Colocación',
+  layingPattern: 'Patrón',
   layingPatterns: {
     stack: 'A junta recta',
     'running-half': 'Trabada 1/2',
