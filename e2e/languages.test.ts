@@ -1,7 +1,17 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildHdCommand, formatImageDate, SCREEN_PATHS } from '@tessera/contract';
+import {
+  ADMIN_TEXTS,
+  ADMIN_TEXTS_EN,
+  buildHdCommand,
+  errorText,
+  formatImageDate,
+  SCREEN_PATHS,
+  SHELL_TEXTS,
+  SHELL_TEXTS_EN,
+  shownErrorText,
+} from '@tessera/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -197,4 +207,37 @@ describe.skipIf(browserMissing)('two languages', () => {
     await dialog.getByRole('button', { name: 'Crear archivo de impresión' }).waitFor();
     expect(await pixels(dialog)).toBe('4337 × 4337 px (18,8 MP)');
   }, 120_000);
+
+  it("shows the login screen and the server's refusal in the language chosen", async () => {
+    await page.goto(SCREEN_PATHS.login);
+    const refusal = page.getByRole('alert');
+    const tryPassword = async (password: string) => {
+      await page.getByLabel('User').fill(user.username);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    await tryPassword('not-the-password');
+    await expect.poll(() => refusal.textContent()).toBe(errorText('INVALID_CREDENTIALS'));
+
+    await page.getByRole('button', { name: 'Español' }).click();
+    await page.getByText(SHELL_TEXTS.loginLead).waitFor();
+    await tryPassword('still-not-the-password');
+    await expect
+      .poll(() => refusal.textContent())
+      .toBe(shownErrorText('es', 'INVALID_CREDENTIALS'));
+    expect(shownErrorText('es', 'INVALID_CREDENTIALS')).not.toBe(errorText('INVALID_CREDENTIALS'));
+  });
+
+  it('shows the admin screens and the sidebar in the language chosen', async () => {
+    await signIn(page, 'admin', server.adminPassword);
+    await page.getByRole('link', { name: ADMIN_TEXTS_EN.navLabel }).click();
+    await page.getByRole('heading', { name: ADMIN_TEXTS_EN.usersTitle, level: 1 }).waitFor();
+    await page.getByRole('button', { name: SHELL_TEXTS_EN.signOut }).waitFor();
+
+    await page.getByRole('button', { name: 'Español' }).click();
+    await page.getByRole('heading', { name: ADMIN_TEXTS.usersTitle, level: 1 }).waitFor();
+    await page.getByRole('link', { name: ADMIN_TEXTS.auditTab }).click();
+    await page.getByRole('heading', { name: ADMIN_TEXTS.auditTitle, level: 1 }).waitFor();
+    await page.getByRole('button', { name: SHELL_TEXTS.signOut }).waitFor();
+  });
 });

@@ -1,4 +1,4 @@
-import { buildHdCommand } from '@tessera/contract';
+import { buildHdCommand, SHELL_TEXTS } from '@tessera/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -126,7 +126,7 @@ describe.skipIf(browserMissing)('layout: everything fits', () => {
   it('the HD queue page has Refresh and Pause queue on the title line (issue 13)', async () => {
     const user = addNewUser(server, 'fit');
     await signIn(page, user.username, user.password);
-    await openScreen(page, 'Upscale');
+    await openScreen(page, SHELL_TEXTS.nav.upscale);
     const title = page.getByRole('heading', { name: 'HD queue' });
     const refresh = page.getByRole('button', { name: 'Refresh' });
     await refresh.waitFor();

@@ -1,3 +1,4 @@
+import { SHELL_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -49,13 +50,16 @@ describe.skipIf(browserMissing)('the HD toast on load and on the Dashboard', () 
   afterEach(() => page.context().close());
 
   const connected = () =>
-    page.getByRole('status', { name: 'Messaging connection' }).getByText('Connected').waitFor();
+    page
+      .getByRole('status', { name: SHELL_TEXTS.connection.label })
+      .getByText(SHELL_TEXTS.connection.connected)
+      .waitFor();
   const region = () => page.getByRole('status', { name: 'HD notifications' });
   const toast = () => region().locator('.toast');
   const queueNotice = () => page.getByRole('status', { name: 'Queue state' });
 
   it('after a reload the progress toast counts the 6 jobs already waiting (issue 22, part 10)', async () => {
-    await openScreen(page, 'Upscale');
+    await openScreen(page, SHELL_TEXTS.nav.upscale);
     await page.getByRole('button', { name: 'Pause queue' }).click();
     await queueNotice().getByText('Your queue is paused').waitFor();
     const orders = [...IMAGES, ...MORE].map((image) => ({ image, sizeLabel: '30x30' as const }));

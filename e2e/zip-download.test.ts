@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { buildHdCommand, OUTPUT_TEXTS, ZIP_TEXTS } from '@tessera/contract';
+import { buildHdCommand, OUTPUT_TEXTS, shownErrorText, ZIP_TEXTS } from '@tessera/contract';
 import type { Browser, Download, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -200,7 +200,9 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
     page.on('download', () => (downloads += 1));
     await page.getByRole('button', { name: ZIP_TEXTS.download }).click();
     const alert = page.getByRole('alert', { name: ZIP_TEXTS.status });
-    await alert.getByText(ZIP_TEXTS.failed('No such image: gone.png')).waitFor();
+    await alert
+      .getByText(ZIP_TEXTS.failed(shownErrorText('es', 'ZIP_UNKNOWN_IMAGE', 'gone.png')))
+      .waitFor();
     expect(downloads).toBe(0);
   });
 });

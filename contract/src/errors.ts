@@ -9,7 +9,11 @@ import { TEXTS } from './texts.js';
 
 type ErrorText = string | ((...args: never[]) => string);
 
-const TEXTS_BY_CODE = {
+/**
+ * Each refusal's text under its code, in English: the server answers with these (clients and
+ * scripts read them). The web shows them in Spanish through their twins (errors-es.ts).
+ */
+export const SERVER_ERROR_TEXTS = {
   // Any route
   NOT_SIGNED_IN: 'Not signed in',
   NOT_FOUND: 'Not found',
@@ -191,10 +195,10 @@ const TEXTS_BY_CODE = {
   ZIP_READ_FAILED: 'An image could not be read: the download stopped',
 } as const satisfies Record<string, ErrorText>;
 
-export type ServerErrorCode = keyof typeof TEXTS_BY_CODE;
+export type ServerErrorCode = keyof typeof SERVER_ERROR_TEXTS;
 
 /** What a coded text needs to be written out: nothing, or the values it names. */
-export type ServerErrorArgs<C extends ServerErrorCode> = (typeof TEXTS_BY_CODE)[C] extends (
+export type ServerErrorArgs<C extends ServerErrorCode> = (typeof SERVER_ERROR_TEXTS)[C] extends (
   ...args: infer A
 ) => string
   ? A
@@ -203,12 +207,12 @@ export type ServerErrorArgs<C extends ServerErrorCode> = (typeof TEXTS_BY_CODE)[
 /** One refusal as the table holds it: its code and its text (a function when it names values). */
 export interface ServerErrorEntry<C extends ServerErrorCode = ServerErrorCode> {
   readonly code: C;
-  readonly text: (typeof TEXTS_BY_CODE)[C];
+  readonly text: (typeof SERVER_ERROR_TEXTS)[C];
 }
 
 /** The table: each refusal under its code, e.g. SERVER_ERRORS.TAG_NAME_TAKEN.text('Stone'). */
 export const SERVER_ERRORS = Object.fromEntries(
-  Object.entries(TEXTS_BY_CODE).map(([code, text]) => [code, { code, text }]),
+  Object.entries(SERVER_ERROR_TEXTS).map(([code, text]) => [code, { code, text }]),
 ) as { readonly [C in ServerErrorCode]: ServerErrorEntry<C> };
 
 /** A refusal written out: its code, and the text the answer's `error` field carries. */
@@ -221,7 +225,7 @@ export function serverError<C extends ServerErrorCode>(
   code: C,
   ...args: ServerErrorArgs<C>
 ): ServerError<C> {
-  const text: ErrorText = TEXTS_BY_CODE[code];
+  const text: ErrorText = SERVER_ERROR_TEXTS[code];
   return {
     code,
     text: typeof text === 'function' ? (text as (...values: unknown[]) => string)(...args) : text,

@@ -14,6 +14,7 @@ export * from './detail.js';
 export * from './dialog-texts.js';
 export * from './engine-help.js';
 export * from './errors.js';
+export * from './errors-es.js';
 export * from './file-name.js';
 export * from './formats.js';
 export * from './generation.js';

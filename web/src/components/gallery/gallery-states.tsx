@@ -1,5 +1,5 @@
-import { TEXT_BUNDLES } from '@tessera/contract';
-import { useTexts } from '../../lib/i18n';
+import { formatCount, TEXT_BUNDLES } from '@tessera/contract';
+import { useLocale, useTexts } from '../../lib/i18n';
 
 /** SPEC §8: a list that failed to load (checklist D11). */
 export function GalleryError() {
@@ -35,9 +35,9 @@ export function GalleryCount({
   total: number;
   loadingMore: boolean;
 }) {
-  // Grouped as today ("1,000 images", which the browser tests read): the count's words are
-  // English in both languages, and en-US and en-GB group alike.
-  const format = (n: number) => n.toLocaleString('en-US');
+  // The numbers in the chosen locale: 1000 in es-ES (it groups from five digits), 1,000 in en-GB.
+  const locale = useLocale();
+  const format = (n: number) => formatCount(n, locale);
   const text = loadingMore
     ? `Loading images… ${format(total)}`
     : shown === total

@@ -39,7 +39,7 @@ export function SeriesBadge({
         type="button"
         className={`${className} series-badge-button`}
         style={style}
-        aria-label={`${TEXTS.selectSeries} of ${filename}`}
+        aria-label={TEXTS.selectSeriesOf(filename)}
         title={`${TEXTS.selectSeries} (${text})`}
         onClick={() => onSelectSeries(face.seriesId)}
       >
@@ -78,7 +78,7 @@ export function SelectSeriesButton({
     <button
       type="button"
       className={place === 'tile' ? 'tile-action series-select' : 'icon-button series-select'}
-      aria-label={`${TEXTS.selectSeries} of ${filename}`}
+      aria-label={TEXTS.selectSeriesOf(filename)}
       title={TEXTS.selectSeries}
       onClick={() => onSelectSeries(seriesId)}
     >

@@ -1,5 +1,12 @@
 // @vitest-environment jsdom
-import { API_ROUTES, errorText, TEXTS, UPLOAD_MAX_BYTES, SCREEN_PATHS } from '@tessera/contract';
+import {
+  API_ROUTES,
+  errorText,
+  shownErrorText,
+  TEXTS,
+  UPLOAD_MAX_BYTES,
+  SCREEN_PATHS,
+} from '@tessera/contract';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -229,10 +236,11 @@ describe('Generate screen', () => {
   });
 
   it('shows the waiting notice of the job under the progress while it lasts, and removes it', async () => {
-    const retrying = errorText('FILE_STORE_RETRYING');
+    // Sent in English; shown in the language of the screen.
+    const retrying = shownErrorText('es', 'FILE_STORE_RETRYING');
     const { server, user } = setUp({
       job: () => [
-        { status: 'in_progress', percent: 30, notice: retrying },
+        { status: 'in_progress', percent: 30, notice: errorText('FILE_STORE_RETRYING') },
         { status: 'in_progress', percent: 60 },
         { status: 'finished', percent: 100, output_image: 'oak-0.png' },
       ],

@@ -48,7 +48,10 @@ function renderModal(props: Partial<LdImageDetailsModalProps> & { image: LdImage
   return { onClose };
 }
 
-const seriesButton = () => screen.queryByRole('button', { name: /^Generate HD for the series/ });
+/** The HD order of the series, whatever its count: "Generar HD de la serie (3 caras)". */
+const SERIES_ORDER = TEXTS.generateHdForSeries(0).split(' (')[0] ?? '';
+const seriesButton = () =>
+  screen.queryByRole('button', { name: (name) => name.startsWith(SERIES_ORDER) });
 
 beforeAll(installDialogPolyfill);
 

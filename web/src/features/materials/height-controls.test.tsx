@@ -3,6 +3,7 @@ import {
   API_ROUTES,
   errorText,
   MATERIAL_MAPS_TEXTS as T,
+  shownErrorText,
   type HeightSettings,
   type MaterialMapsStatus,
 } from '@tessera/contract';
@@ -133,6 +134,8 @@ describe('the height controls', () => {
     await waitFor(() => expect(heightMap()).toBeTruthy());
     await userEvent.click(invert());
     await userEvent.click(screen.getByRole('button', { name: T.remake }));
-    expect((await screen.findByRole('alert')).textContent).toBe(error);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      shownErrorText('es', 'MAPS_HEIGHT_BUSY'),
+    );
   });
 });

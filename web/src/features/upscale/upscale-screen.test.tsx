@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { errorText, shownErrorText } from '@tessera/contract';
 import type { HdJob } from '@tessera/contract';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -144,13 +145,13 @@ describe('UpscaleScreen (the HD queue)', () => {
 
   it("shows the server's error when the job can no longer be cancelled (409)", async () => {
     const user = userEvent.setup();
-    cancelAnswer = [409, { error: 'Only a queued job can be cancelled' }];
+    cancelAnswer = [409, { error: errorText('HD_JOB_NOT_QUEUED') }];
     renderScreen();
     await user.click(
       await screen.findByRole('button', { name: 'Cancel HD job for wall.png (60x60)' }),
     );
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Only a queued job can be cancelled');
+    expect(alert.textContent).toContain(shownErrorText('es', 'HD_JOB_NOT_QUEUED'));
     expect(alert.textContent).toContain('wall.png');
   });
 
@@ -195,14 +196,14 @@ describe('UpscaleScreen (the HD queue)', () => {
   it("shows the server's error when the job can no longer be moved (409)", async () => {
     const user = userEvent.setup();
     jobs = jobs.map((job) => (job.status === 'queued' ? { ...job, position: 1 } : job));
-    moveAnswer = () => [409, { error: 'Only a queued job can be moved' }];
+    moveAnswer = () => [409, { error: errorText('HD_JOB_NOT_QUEUED_TO_MOVE') }];
     renderScreen();
     await user.click(
       await screen.findByRole('button', { name: 'Move HD job for brick.png (30x30) to the top' }),
     );
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe(
-      'Could not move the HD job for brick.png (30x30) to the top: Only a queued job can be moved×',
+      `Could not move the HD job for brick.png (30x30) to the top: ${shownErrorText('es', 'HD_JOB_NOT_QUEUED_TO_MOVE')}×`,
     );
   });
 

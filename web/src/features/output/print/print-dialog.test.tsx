@@ -3,6 +3,7 @@ import {
   API_ROUTES,
   DETAIL_TEXTS,
   errorText,
+  shownErrorText,
   PRINT_TEXTS,
   type HdImage,
   type PrintEstimate,
@@ -242,7 +243,9 @@ describe('the print dialog', () => {
     expect(within(files).getByRole('alert').textContent).toBe('The disk is full');
     await userEvent.click(orderButton());
     await waitFor(() =>
-      expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toContain(refusal),
+      expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toContain(
+        shownErrorText('es', 'PRINT_ALREADY_ORDERED'),
+      ),
     );
     expect(orderButton().disabled).toBe(false);
   });
