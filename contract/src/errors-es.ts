@@ -48,6 +48,12 @@ export const SERVER_ERROR_TEXTS_ES: Translation<typeof SERVER_ERROR_TEXTS> = {
     'La petición necesita el id de una etiqueta y el nombre de archivo de una imagen',
   HD_ORDER_INVALID:
     'Un pedido HD necesita un id, el nombre de archivo de una de tus imágenes LD y uno de los tamaños HD (como 30x30)',
+  STAR_REQUEST_INVALID:
+    'La petición necesita el nombre de archivo de una de tus imágenes LD y starred, true o false',
+  IMAGE_REQUEST_INVALID: 'La petición necesita el nombre de archivo de la imagen',
+  TAG_FIELDS_INVALID:
+    'Una etiqueta necesita un id de 1 a 64 letras, cifras, _ o -, un nombre y un color hexadecimal como #a1b2c3',
+  TAG_ID_INVALID: 'La petición necesita el id de la etiqueta: de 1 a 64 letras, cifras, _ o -',
 
   ADMIN_ONLY: 'Solo un administrador puede hacer esto',
   ADMIN_REQUEST_INVALID: 'La petición no es válida para esta acción de administración',
