@@ -4,6 +4,7 @@ import {
   adminUsageSchema,
   API_ROUTES,
   formatUsageDay,
+  SHELL_TEXTS,
   USAGE_TEXTS,
   utcDay,
 } from '@tessera/contract';
@@ -154,7 +155,7 @@ describe.skipIf(browserMissing)('usage at a glance on the admin screen', () => {
     page.on('request', (request) => loaded.push(new URL(request.url()).pathname));
     await signIn(page, member.username, member.password);
     await page.goto(ADMIN_SCREEN_PATHS.users);
-    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await page.getByRole('heading', { name: SHELL_TEXTS.notFoundTitle }).waitFor();
     expect(await page.getByText(T.title).count()).toBe(0);
     expect(await page.getByRole('img', { name: T.imagesTitle }).count()).toBe(0);
     expect((await page.request.get(API_ROUTES.adminUsage)).status()).toBe(403);

@@ -5,9 +5,10 @@ import {
   ADMIN_TEXTS,
   API_ROUTES,
   DASHBOARD_TEXTS,
-  errorText,
+  shownErrorText,
   routeUrl,
   SCREEN_PATHS,
+  SHELL_TEXTS,
 } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -94,7 +95,11 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     expect(await row('ana').locator('td').first().textContent()).toBe(T.roles.member);
     const ana = await signInElsewhere({ username: 'ana', password });
     // A member: the sidebar is the spec's own.
-    await ana.getByRole('navigation', { name: 'Main' }).getByRole('link').first().waitFor();
+    await ana
+      .getByRole('navigation', { name: SHELL_TEXTS.mainNavigation })
+      .getByRole('link')
+      .first()
+      .waitFor();
     expect(await adminLink(ana).count()).toBe(0);
 
     const typed = 'bea-typed-password-1';
@@ -110,7 +115,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     await dialog(T.createTitle).getByRole('button', { name: T.create }).click();
     const refusal = dialog(T.createTitle).getByRole('alert');
     await refusal.waitFor();
-    expect(await refusal.textContent()).toBe(errorText('USER_EXISTS', 'ana'));
+    expect(await refusal.textContent()).toBe(shownErrorText('es', 'USER_EXISTS', 'ana'));
   });
 
   it('resets a password: the old one no longer works, the new one does, sessions end', async () => {
@@ -121,7 +126,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     await dialog(T.resetTitle(user.username)).getByRole('button', { name: T.reset }).click();
     const password = await readShownPassword(admin, user.username);
 
-    expect(await failedSignIn(user)).toBe(errorText('INVALID_CREDENTIALS'));
+    expect(await failedSignIn(user)).toBe(shownErrorText('es', 'INVALID_CREDENTIALS'));
     await signInElsewhere({ ...user, password });
     // The session the user had before the reset is over.
     await before.reload();
@@ -133,7 +138,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     await admin.reload();
     await rowAction(user.username, T.disable).click();
     await row(user.username).getByText(T.disabledBadge).waitFor();
-    expect(await failedSignIn(user)).toBe(errorText('ACCOUNT_DISABLED'));
+    expect(await failedSignIn(user)).toBe(shownErrorText('es', 'ACCOUNT_DISABLED'));
 
     await rowAction(user.username, T.enable).click();
     await rowAction(user.username, T.disable).waitFor();
@@ -156,7 +161,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     expect(await row(user.username).locator('td').first().textContent()).toBe(T.roles.member);
     const asMember = await signInElsewhere(user);
     await asMember.goto(ADMIN_SCREEN_PATHS.users);
-    await asMember.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await asMember.getByRole('heading', { name: SHELL_TEXTS.notFoundTitle }).waitFor();
     expect(await adminLink(asMember).count()).toBe(0);
   });
 
@@ -189,7 +194,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
       } else {
         await row(user.username).waitFor({ state: 'detached' });
       }
-      expect(await failedSignIn(user)).toBe(errorText('INVALID_CREDENTIALS'));
+      expect(await failedSignIn(user)).toBe(shownErrorText('es', 'INVALID_CREDENTIALS'));
     }
     const files = (user: User) => {
       const folder = userFolder(server, user.username, 'ld');
@@ -325,11 +330,15 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     const loaded: string[] = [];
     page.on('request', (request) => loaded.push(new URL(request.url()).pathname));
     await signIn(page, member.username, member.password);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().waitFor();
+    await page
+      .getByRole('navigation', { name: SHELL_TEXTS.mainNavigation })
+      .getByRole('link')
+      .first()
+      .waitFor();
     expect(await adminLink(page).count()).toBe(0);
     for (const path of [ADMIN_SCREEN_PATHS.users, ADMIN_SCREEN_PATHS.audit, ADMIN_SCREENS_ROOT]) {
       await page.goto(path);
-      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      await page.getByRole('heading', { name: SHELL_TEXTS.notFoundTitle }).waitFor();
       expect(await page.getByRole('table').count()).toBe(0);
       expect(await page.getByText(T.usersTitle).count()).toBe(0);
       expect(await adminLink(page).count()).toBe(0);

@@ -1,10 +1,13 @@
-import { API_ROUTES, API_TOKEN_PREFIX, API_TOKEN_TEXTS } from '@tessera/contract';
+import fs from 'node:fs';
+import path from 'node:path';
+import { API_ROUTES, API_TOKEN_PREFIX, API_TOKEN_TEXTS, errorText } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { statusWithToken } from './support/api-tokens.js';
+import { callWithToken, makeApiToken, statusWithToken } from './support/api-tokens.js';
 import { browserMissing, launchBrowser } from './support/browser.js';
+import { commandOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { addNewUser, openPage, signIn } from './support/session.js';
+import { addNewUser, openPage, signIn, userFolder } from './support/session.js';
 
 const T = API_TOKEN_TEXTS;
 
@@ -105,5 +108,84 @@ describe.skipIf(browserMissing)('the API tokens screen', () => {
     expect(await create.getByRole('alert').textContent()).toBe(T.scopesMissing);
     await create.getByRole('button', { name: T.cancel }).click();
     await page.getByText(T.empty).waitFor();
+  });
+});
+
+/**
+ * A script with a token changes what only MQTT could change before (issue 30, part 1): it makes
+ * a tag, tags and stars an image, renames the tag and deletes another image, and the app's own
+ * MQTT answers show it. A read-only token, and another user's token, change nothing.
+ */
+describe('a script that tags, stars and deletes with a token', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('does what its manage scope allows, to its own images only', async () => {
+    const user = addNewUser(server, 'scripted');
+    await seedLdImages(server, user, [{ filename: 'oak.png' }, { filename: 'slate.png' }]);
+    const token = await makeApiToken(server, user, ['read', 'manage']);
+    const readOnly = await makeApiToken(server, user, ['read']);
+    const stranger = await makeApiToken(server, addNewUser(server, 'stranger'), ['manage']);
+    const call = (path: string, body?: unknown, secret = token) =>
+      callWithToken(server, secret, path, body);
+
+    // The script checks its token first.
+    expect(await call(API_ROUTES.whoami)).toMatchObject({
+      status: 200,
+      json: { username: user.username, token: { name: 'e2e script', scopes: ['read', 'manage'] } },
+    });
+
+    const tag = { id: 'floor', name: 'Suelo', color: '#aa8844' };
+    expect(await call(API_ROUTES.createTag, tag)).toEqual({ status: 201, json: { id: 'floor' } });
+    expect((await call(API_ROUTES.assignTag, { id: 'floor', filename: 'oak.png' })).status).toBe(
+      200,
+    );
+    expect(await call(API_ROUTES.starLd, { filename: 'oak.png', starred: true })).toEqual({
+      status: 200,
+      json: { filename: 'oak.png', starred: true },
+    });
+    const renamed = { ...tag, name: 'Suelo roble' };
+    expect((await call(API_ROUTES.updateTag, renamed)).status).toBe(200);
+
+    // Neither a read-only token nor another user's token deletes anything.
+    const refusedByScope = await call(API_ROUTES.deleteLd, { filename: 'slate.png' }, readOnly);
+    expect(refusedByScope).toEqual({
+      status: 403,
+      json: { error: errorText('API_TOKEN_SCOPE_MISSING', 'manage') },
+    });
+    expect((await call(API_ROUTES.createTag, { ...tag, id: 'x' }, readOnly)).status).toBe(403);
+    const refusedAsStranger = await call(API_ROUTES.deleteLd, { filename: 'slate.png' }, stranger);
+    expect(refusedAsStranger).toEqual({
+      status: 404,
+      json: { error: errorText('IMAGE_NOT_FOUND', 'slate.png') },
+    });
+    const ldFolder = userFolder(server, user.username, 'ld');
+    expect(fs.existsSync(path.join(ldFolder, 'slate.png'))).toBe(true);
+
+    expect(await call(API_ROUTES.deleteLd, { filename: 'slate.png' })).toEqual({
+      status: 200,
+      json: {},
+    });
+    expect(fs.existsSync(path.join(ldFolder, 'slate.png'))).toBe(false);
+
+    // What the app reads over MQTT: the renamed tag, the tagged and starred image, no slate.png.
+    expect(await commandOverMqtt(server, user, 'list-tag', { page: 1, size: 10 })).toMatchObject({
+      tags: [renamed],
+    });
+    const listed = await commandOverMqtt(server, user, 'list-low-definition', {
+      page: 1,
+      size: 10,
+      search: {},
+    });
+    expect(listed).toMatchObject({
+      total: 1,
+      images: [{ filename: 'oak.png', tags: ['floor'], starred: true }],
+    });
   });
 });

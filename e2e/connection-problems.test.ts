@@ -1,3 +1,4 @@
+import { SHELL_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -30,7 +31,7 @@ describe.skipIf(browserMissing)('messaging connection problems', () => {
   });
   afterEach(() => page.context().close());
 
-  const connection = () => page.getByRole('status', { name: 'Messaging connection' });
+  const connection = () => page.getByRole('status', { name: SHELL_TEXTS.connection.label });
 
   /** Every tooltip the connection status shows from now on, in order, each change once. */
   async function recordTooltips(): Promise<() => Promise<string[]>> {
@@ -57,7 +58,7 @@ describe.skipIf(browserMissing)('messaging connection problems', () => {
       });
     });
     await signIn(page, 'admin', server.adminPassword);
-    await connection().getByText('Connected').waitFor();
+    await connection().getByText(SHELL_TEXTS.connection.connected).waitFor();
     const tooltips = await recordTooltips();
     silent = true;
 
@@ -77,6 +78,6 @@ describe.skipIf(browserMissing)('messaging connection problems', () => {
     await expect
       .poll(() => connection().getAttribute('title'), { timeout: 20_000 })
       .toBe('connack timeout');
-    expect(await connection().textContent()).not.toBe('Connected');
+    expect(await connection().textContent()).not.toBe(SHELL_TEXTS.connection.connected);
   });
 });

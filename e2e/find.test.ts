@@ -134,7 +134,7 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
 
   async function open(): Promise<void> {
     await signIn(page, user.username, user.password);
-    await countReads(GALLERY_TEXTS.count(1_000));
+    await countReads(GALLERY_TEXTS.count(COUNT));
   }
 
   it('finds by prompt, seed and days, and orders newest, oldest or by name', async () => {
@@ -145,7 +145,7 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     await countReads(GALLERY_TEXTS.count(3));
     expect(await gridNames()).toEqual([nameOf(998), nameOf(503), nameOf(17)]);
     await searchBox().fill('');
-    await countReads(GALLERY_TEXTS.count(1_000));
+    await countReads(GALLERY_TEXTS.count(COUNT));
 
     // A seed, typed as a person types it (letters do not go in).
     const seed = page.getByRole('textbox', { name: DASHBOARD_TEXTS.seed });
@@ -155,7 +155,7 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     expect(await gridNames()).toEqual([nameOf(500)]);
     await page.getByRole('button', { name: DASHBOARD_TEXTS.clearSearch }).click();
     expect(await seed.inputValue()).toBe('');
-    await countReads(GALLERY_TEXTS.count(1_000));
+    await countReads(GALLERY_TEXTS.count(COUNT));
 
     // One day, Madrid's 2 January: from 00:30 (still 1 January in UTC) to 18:30.
     await page.getByLabel(DASHBOARD_TEXTS.from, { exact: true }).fill('2025-01-02');
@@ -163,7 +163,7 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     await countReads(GALLERY_TEXTS.count(4));
     expect(await gridNames()).toEqual([nameOf(6), nameOf(5), nameOf(4), nameOf(3)]);
     await page.getByRole('button', { name: DASHBOARD_TEXTS.clearSearch }).click();
-    await countReads(GALLERY_TEXTS.count(1_000));
+    await countReads(GALLERY_TEXTS.count(COUNT));
 
     // The order, in the list: newest first by default, then oldest, then by name.
     await page.getByRole('button', { name: 'List' }).click();
@@ -176,7 +176,7 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     await sort.selectOption({ label: DASHBOARD_TEXTS.sorts.name });
     // a-0026, a-0052, a-0078...: every 26th image starts with "a".
     await expect.poll(() => firstRows(table, 3)).toEqual([nameOf(25), nameOf(51), nameOf(77)]);
-    await countReads(GALLERY_TEXTS.count(1_000));
+    await countReads(GALLERY_TEXTS.count(COUNT));
 
     // Search and order together.
     await searchBox().fill('zafiro');
@@ -220,7 +220,7 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     await rowStar.click();
     await pressed(rowStar, true);
     await searchBox().fill('');
-    await countReads(GALLERY_TEXTS.count(1_000));
+    await countReads(GALLERY_TEXTS.count(COUNT));
 
     // Starred only: the three, newest first.
     await starredToggle().click();
@@ -236,7 +236,7 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     // A reload keeps the stars: the server has them.
     for (const name of [nameOf(999), nameOf(997), nameOf(17)]) await answered(answers, name, true);
     await page.reload();
-    await countReads(GALLERY_TEXTS.count(1_000));
+    await countReads(GALLERY_TEXTS.count(COUNT));
     await page.getByRole('button', { name: 'Gallery' }).click();
     await starredToggle().click();
     await countReads(GALLERY_TEXTS.count(3));
@@ -253,7 +253,7 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     expect(await gridNames()).toEqual([nameOf(999), nameOf(17)]);
     await answered(answers, nameOf(997), false);
     await page.reload();
-    await countReads(GALLERY_TEXTS.count(1_000));
+    await countReads(GALLERY_TEXTS.count(COUNT));
     await starredToggle().click();
     await countReads(GALLERY_TEXTS.count(2));
     expect(await gridNames()).toEqual([nameOf(999), nameOf(17)]);

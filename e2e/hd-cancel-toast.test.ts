@@ -1,4 +1,4 @@
-import { HD_NOTIFICATION_TEXTS, UPSCALE_TEXTS } from '@tessera/contract';
+import { HD_NOTIFICATION_TEXTS, SHELL_TEXTS, TEXTS, UPSCALE_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -42,8 +42,8 @@ describe.skipIf(browserMissing)('cancelling an HD job on the queue page', () => 
     page = await openPage(browser, server, { viewport: { width: 1280, height: 800 } });
     await signIn(page, admin.username, admin.password);
     await page
-      .getByRole('status', { name: 'Messaging connection' })
-      .getByText('Connected')
+      .getByRole('status', { name: SHELL_TEXTS.connection.label })
+      .getByText(SHELL_TEXTS.connection.connected)
       .waitFor();
   });
   afterEach(() => page.context().close());
@@ -68,7 +68,7 @@ describe.skipIf(browserMissing)('cancelling an HD job on the queue page', () => 
 
   it('takes the cancelled job out of the toast’s queued count (issue 22, part 9)', async () => {
     const texts = await recordTexts(toastRegion());
-    await openScreen(page, 'Upscale');
+    await openScreen(page, SHELL_TEXTS.nav.upscale);
     await page.getByRole('button', { name: UPSCALE_TEXTS.pause }).click();
     await page
       .getByRole('status', { name: UPSCALE_TEXTS.queueState })
@@ -79,14 +79,12 @@ describe.skipIf(browserMissing)('cancelling an HD job on the queue page', () => 
     await orderHd('keep.png');
     await orderHd('drop.png');
 
-    await openScreen(page, 'Upscale');
+    await openScreen(page, SHELL_TEXTS.nav.upscale);
     await row(UPSCALE_TEXTS.groups.queued, 'drop.png')
       .getByRole('button', { name: UPSCALE_TEXTS.cancelJob('drop.png', '30x30') })
       .click();
     await row(UPSCALE_TEXTS.groups.cancelled, 'drop.png').waitFor();
-    await toastRegion()
-      .getByText('HD image generation for drop.png cancelled.')
-      .waitFor({ timeout: 10_000 });
+    await toastRegion().getByText(TEXTS.hdCancelledToast('drop.png')).waitFor({ timeout: 10_000 });
 
     await page.getByRole('button', { name: UPSCALE_TEXTS.resume }).click();
     await toastRegion()

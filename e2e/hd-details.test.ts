@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { commandTopic } from '@tessera/contract';
+import { commandTopic, DIALOG_TEXTS, SEAMLESS_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -135,9 +135,10 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
       .toBe(96);
     expect(await fieldValue('Positive prompt')).toBe('red brick wall, weathered mortar');
     expect(await fieldValue('Negative prompt')).toBe('blurry, text, watermark');
-    expect(await fieldValue('Imagination weight')).toBe('4.5');
-    expect(await fieldValue('Similarity')).toBe('0.7');
-    expect(await fieldValue('Prompt adherence')).toBe('1.2');
+    // Numbers in the interface's locale: es-ES by default.
+    expect(await fieldValue('Imagination weight')).toBe('4,5');
+    expect(await fieldValue('Similarity')).toBe('0,7');
+    expect(await fieldValue('Prompt adherence')).toBe('1,2');
     expect(await fieldValue('Style weight')).toBe('35');
     expect(await fieldValue('Seed')).toBe('987654321');
     const tags = dialog.getByRole('list', { name: 'Tags' }).getByRole('listitem');
@@ -152,7 +153,7 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
 
     await openDetails('oak-plank.png');
     expect(await sizeOptions()).toEqual(['', '120x20']);
-    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: DIALOG_TEXTS.close }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
     await openDetails('odd-size.png');
@@ -244,12 +245,14 @@ describe.skipIf(browserMissing)('Image Details modal and the HD order', () => {
 
   it('[M1] the modal shows the image repeated 3×3 on demand', async () => {
     const dialog = await openDetails('brick-wall.png');
-    const toggle = dialog.getByRole('button', { name: 'Preview tiled 3×3' });
+    const toggle = dialog.getByRole('button', { name: SEAMLESS_TEXTS.tiledPreview });
     expect(await toggle.getAttribute('aria-pressed')).toBe('false');
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
-    expect(await dialog.getByRole('img', { name: 'brick-wall.png (tiled 3×3)' }).isVisible()).toBe(
-      true,
-    );
+    expect(
+      await dialog
+        .getByRole('img', { name: SEAMLESS_TEXTS.tiledImage('brick-wall.png') })
+        .isVisible(),
+    ).toBe(true);
   });
 });

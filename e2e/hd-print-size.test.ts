@@ -1,4 +1,4 @@
-import { buildHdCommand } from '@tessera/contract';
+import { buildHdCommand, OUTPUT_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ describe.skipIf(browserMissing)('HD print size and resolution', () => {
     await openScreen(page, 'Output');
     await page.waitForURL('**/output');
     await page
-      .getByRole('list', { name: 'HD images' })
+      .getByRole('list', { name: OUTPUT_TEXTS.images })
       .getByRole('button', { name, exact: true })
       .click();
     const dialog = page.getByRole('dialog', { name: 'HD Image Details' });
@@ -74,8 +74,8 @@ describe.skipIf(browserMissing)('HD print size and resolution', () => {
     const { dialog, field } = await openHdDetails('meadow_30x60.png');
     expect(await field('Size')).toBe('30x60');
     // 1448×724 at 30x60 is 4127×2063 px: 60 cm wide, 30 cm high, 4127 ÷ 60 = 68.8 px/cm.
-    expect(await field('Print size')).toBe('60 × 30 cm');
-    expect(await field('Resolution')).toBe('68.8 px/cm (175 dpi)');
+    expect(await field(OUTPUT_TEXTS.printSize)).toBe('60 × 30 cm');
+    expect(await field(OUTPUT_TEXTS.resolution)).toBe('68,8 px/cm (175 ppp)');
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -97,7 +97,7 @@ describe.skipIf(browserMissing)('HD print size and resolution', () => {
     });
     const name = await orderHdOverMqtt(server, user, command);
     const { field } = await openHdDetails(name);
-    expect(await field('Print size')).toBe('30 × 30 cm');
-    expect(await field('Resolution')).toBe('71.7 px/cm (182 dpi)');
+    expect(await field(OUTPUT_TEXTS.printSize)).toBe('30 × 30 cm');
+    expect(await field(OUTPUT_TEXTS.resolution)).toBe('71,7 px/cm (182 ppp)');
   }, 120_000);
 });

@@ -6,6 +6,7 @@ import {
   ADMIN_TEXTS,
   buildHdCommand,
   formatStorage,
+  OUTPUT_TEXTS,
   RETENTION_TEXTS,
   TEXTS,
 } from '@tessera/contract';
@@ -102,7 +103,7 @@ describe.skipIf(browserMissing)('HD retention', () => {
     await openScreen(page, 'Output');
     await page.waitForURL('**/output');
     const tile = page
-      .getByRole('list', { name: 'HD images' })
+      .getByRole('list', { name: OUTPUT_TEXTS.images })
       .getByRole('listitem')
       .filter({ has: page.getByRole('img', { name: hd }) });
     const note = tile.getByRole('note');

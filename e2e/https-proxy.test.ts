@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
-import { API_ROUTES, GENERATE_TEXTS, HD_NOTIFICATION_TEXTS, hdTargetSize } from '@tessera/contract';
+import {
+  API_ROUTES,
+  GENERATE_TEXTS,
+  HD_NOTIFICATION_TEXTS,
+  hdTargetSize,
+  OUTPUT_TEXTS,
+} from '@tessera/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,7 +142,7 @@ describe.skipIf(browserMissing || nginxMissing() !== undefined)('HTTPS behind ng
     await page.waitForURL('**/output');
     const hdName = ldName.replace(/\.png$/, '_30x30.png');
     await page
-      .getByRole('list', { name: 'HD images' })
+      .getByRole('list', { name: OUTPUT_TEXTS.images })
       .getByRole('button', { name: hdName, exact: true })
       .click();
     const hdDetails = page.getByRole('dialog', { name: 'HD Image Details' });

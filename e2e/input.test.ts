@@ -1,4 +1,4 @@
-import { GENERATE_TEXTS, INPUT_TEXTS, SCREEN_PATHS } from '@tessera/contract';
+import { GENERATE_TEXTS, INPUT_TEXTS, SCREEN_PATHS, SHELL_TEXTS } from '@tessera/contract';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,7 +60,7 @@ describe.skipIf(browserMissing)('References (/input)', () => {
   afterEach(() => page.context().close());
 
   async function openReferences(): Promise<void> {
-    await openScreen(page, 'Input');
+    await openScreen(page, SHELL_TEXTS.nav.input);
     await page.waitForURL('**/input');
     await page.getByRole('list', { name: INPUT_TEXTS.title }).waitFor();
   }

@@ -1,7 +1,13 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { GENERATE_TEXTS, HD_NOTIFICATION_TEXTS, hdTargetSize, TAG_TEXTS } from '@tessera/contract';
+import {
+  GENERATE_TEXTS,
+  HD_NOTIFICATION_TEXTS,
+  hdTargetSize,
+  OUTPUT_TEXTS,
+  TAG_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,7 +140,7 @@ describe.skipIf(browserMissing).each(ENGINE_NAMES)('the journey on the %s engine
     await page.waitForURL('**/output');
     const hdName = ldName.replace(/\.png$/, '_30x30.png');
     await page
-      .getByRole('list', { name: 'HD images' })
+      .getByRole('list', { name: OUTPUT_TEXTS.images })
       .getByRole('button', { name: hdName, exact: true })
       .click();
     const hdDetails = page.getByRole('dialog', { name: 'HD Image Details' });

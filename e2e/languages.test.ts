@@ -2,8 +2,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  ADMIN_TEXTS,
+  ADMIN_TEXTS_EN,
+  buildHdCommand,
   ENGINE_HELP_TEXTS,
   ENGINE_HELP_TEXTS_EN,
+  errorText,
   formatImageDate,
   GENERATE_TEXTS_EN,
   PROMPT_CHIP_TEXTS,
@@ -13,15 +17,18 @@ import {
   REFERENCE_WARNING_TEXTS,
   REFERENCE_WARNING_TEXTS_EN,
   SCREEN_PATHS,
+  SHELL_TEXTS,
+  SHELL_TEXTS_EN,
+  shownErrorText,
   TAG_TEXTS,
   TAG_TEXTS_EN,
 } from '@tessera/contract';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { floorPhoto, tileFloor, withSideLight } from '../server/src/testing/perspective-floor.js';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { seedLdImages } from './support/seed.js';
+import { orderHdOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { addNewUser, collectAlerts, openPage, signIn, type User } from './support/session.js';
 
@@ -33,9 +40,11 @@ describe.skipIf(browserMissing)('two languages', () => {
   let user: User;
   let alerts: string[];
   const created = { created_at: '2024-03-04T15:06:07Z' };
+  const SQUARE = { latent_width: 1024, latent_height: 1024, kseed: 42 };
 
   beforeAll(async () => {
-    server = await startServer();
+    // The fast upscaler: the print dialog needs an HD image.
+    server = await startServer({ BUILTIN_UPSCALER: 'lanczos', JOB_CONCURRENCY: '1' });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -192,5 +201,118 @@ describe.skipIf(browserMissing)('two languages', () => {
       .getByRole('dialog', { name: TAG_TEXTS.newTag })
       .getByLabel(TAG_TEXTS.colour)
       .waitFor();
+  });
+
+  it('shows the LD details and their material maps in the language chosen', async () => {
+    await seedLdImages(server, user, [
+      { filename: 'slate.png', width: 1024, height: 1024, metadata: SQUARE },
+    ]);
+    await signIn(page, user.username, user.password);
+    const openDetails = async () => {
+      await page.getByRole('button', { name: 'slate.png', exact: true }).click();
+      const details = page.getByRole('dialog', { name: 'slate.png' });
+      await details.waitFor();
+      return details;
+    };
+    const closeDetails = async () => {
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    };
+
+    let details = await openDetails();
+    await details.getByRole('button', { name: 'Use these settings' }).waitFor();
+    let maps = details.getByRole('region', { name: 'Material maps' });
+    await maps.getByRole('button', { name: 'Generate maps' }).waitFor();
+    // The spec's own texts are the same in both languages.
+    await details.getByRole('button', { name: 'Generate HD' }).waitFor();
+    await closeDetails();
+
+    await toSpanish();
+    details = await openDetails();
+    await details.getByRole('button', { name: 'Usar estos ajustes' }).waitFor();
+    maps = details.getByRole('region', { name: 'Mapas de material' });
+    await maps.getByRole('button', { name: 'Generar mapas' }).waitFor();
+    await details.getByRole('button', { name: 'Generate HD' }).waitFor();
+    await closeDetails();
+  });
+
+  it('shows the print dialog in the language chosen, its numbers in its locale', async () => {
+    await seedLdImages(server, user, [
+      { filename: 'terrazzo.png', width: 1024, height: 1024, metadata: SQUARE },
+    ]);
+    const hd = await orderHdOverMqtt(
+      server,
+      user,
+      buildHdCommand({
+        id: `e2e-lang-${Date.now()}`,
+        user: user.username,
+        image: 'terrazzo.png',
+        metadata: SQUARE,
+        sizeLabel: '30x30',
+      }),
+    );
+    await signIn(page, user.username, user.password);
+    const openPrintDialog = async (name: string) => {
+      await page.goto(SCREEN_PATHS.output);
+      await page.getByRole('button', { name: hd, exact: true }).click();
+      // SPEC's name of the details, in both languages.
+      await page
+        .getByRole('dialog', { name: 'HD Image Details' })
+        .getByRole('button', { name })
+        .click();
+      const dialog = page.getByRole('dialog', { name });
+      await dialog.waitFor();
+      return dialog;
+    };
+    const pixels = (dialog: Locator) => dialog.locator('.print-summary dd').first().textContent();
+
+    let dialog = await openPrintDialog('Download for print');
+    await dialog.getByRole('group', { name: 'Print settings' }).waitFor();
+    await dialog.getByRole('button', { name: 'Make print file' }).waitFor();
+    // 30 × 30 cm with 3 mm bleed at 360 dpi: 30.6 ÷ 2.54 × 360 = 4337 px a side.
+    expect(await pixels(dialog)).toBe('4,337 × 4,337 px (18.8 MP)');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await toSpanish();
+    dialog = await openPrintDialog('Descargar para imprimir');
+    await dialog.getByRole('group', { name: 'Ajustes de impresión' }).waitFor();
+    await dialog.getByRole('button', { name: 'Crear archivo de impresión' }).waitFor();
+    expect(await pixels(dialog)).toBe('4337 × 4337 px (18,8 MP)');
+  }, 120_000);
+
+  it("shows the login screen and the server's refusal in the language chosen", async () => {
+    await page.goto(SCREEN_PATHS.login);
+    const refusal = page.getByRole('alert');
+    const tryPassword = async (password: string) => {
+      await page.getByLabel('User').fill(user.username);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    await tryPassword('not-the-password');
+    await expect.poll(() => refusal.textContent()).toBe(errorText('INVALID_CREDENTIALS'));
+
+    await page.getByRole('button', { name: 'Español' }).click();
+    await page.getByText(SHELL_TEXTS.loginLead).waitFor();
+    await tryPassword('still-not-the-password');
+    await expect
+      .poll(() => refusal.textContent())
+      .toBe(shownErrorText('es', 'INVALID_CREDENTIALS'));
+    expect(shownErrorText('es', 'INVALID_CREDENTIALS')).not.toBe(errorText('INVALID_CREDENTIALS'));
+  });
+
+  it('shows the admin screens and the sidebar in the language chosen', async () => {
+    await signIn(page, 'admin', server.adminPassword);
+    await page.getByRole('link', { name: ADMIN_TEXTS_EN.navLabel }).click();
+    await page.getByRole('heading', { name: ADMIN_TEXTS_EN.usersTitle, level: 1 }).waitFor();
+    await page.getByRole('button', { name: SHELL_TEXTS_EN.signOut }).waitFor();
+
+    await page.getByRole('button', { name: 'Español' }).click();
+    await page.getByRole('heading', { name: ADMIN_TEXTS.usersTitle, level: 1 }).waitFor();
+    await page.getByRole('link', { name: ADMIN_TEXTS.auditTab }).click();
+    await page.getByRole('heading', { name: ADMIN_TEXTS.auditTitle, level: 1 }).waitFor();
+    await page.getByRole('button', { name: SHELL_TEXTS.signOut }).waitFor();
   });
 });

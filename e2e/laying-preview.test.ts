@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { seriesMetadata } from '@tessera/contract';
+import { DIALOG_TEXTS, MATERIAL_MAPS_TEXTS, seriesMetadata, TEXTS } from '@tessera/contract';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { withPngText } from '../server/src/imaging/png-text.js';
@@ -146,16 +146,16 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
   it('draws the floor flat and in 3D, redraws it on every change, and exports its PNG', async () => {
     await page.getByRole('button', { name: 'floor.png', exact: true }).click();
     const details = page.getByRole('dialog', { name: 'floor.png' });
-    await details.getByRole('button', { name: 'Laying preview' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Laying preview: floor.png' });
+    await details.getByRole('button', { name: TEXTS.layingPreviewButton }).click();
+    const dialog = page.getByRole('dialog', { name: TEXTS.layingPreviewTitle('floor.png') });
     await dialog.waitFor();
-    await expect(dialog.getByText('One image on every tile').isVisible()).resolves.toBe(true);
+    await expect(dialog.getByText(TEXTS.layingFacesNote(1)).isVisible()).resolves.toBe(true);
 
     // A Rectangle image: its common size and a stack grid to start with.
-    const plan = dialog.getByRole('img', { name: 'Laying plan' });
+    const plan = dialog.getByRole('img', { name: TEXTS.layingPlan });
     await expect.poll(() => plan.getAttribute('data-state'), { timeout: 30_000 }).toBe('drawn');
-    expect(await dialog.getByLabel('Tile size (cm)').inputValue()).toBe('60x120');
-    expect(await dialog.getByLabel('Pattern').inputValue()).toBe('stack');
+    expect(await dialog.getByLabel(TEXTS.layingTileSize).inputValue()).toBe('60x120');
+    expect(await dialog.getByLabel(TEXTS.layingPattern).inputValue()).toBe('stack');
     const stack = await planPixels(plan);
     expect(stack.colours).toBeGreaterThan(8);
     expect(stack.drawn).toBeGreaterThan(0.95);
@@ -169,33 +169,37 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
       return now;
     };
 
-    await dialog.getByLabel('Pattern').selectOption({ label: 'Herringbone' });
+    await dialog
+      .getByLabel(TEXTS.layingPattern)
+      .selectOption({ label: TEXTS.layingPatterns.herringbone });
     const herringbone = await changed(stack);
-    await dialog.getByLabel('Joint (mm)').fill('12');
+    await dialog.getByLabel(TEXTS.layingJoint).fill('12');
     const wideJoint = await changed(herringbone);
 
     // With half turns allowed, the seed decides which tiles are turned.
-    await dialog.getByLabel('Rotation').selectOption({ label: '180°' });
+    await dialog
+      .getByLabel(TEXTS.layingRotation)
+      .selectOption({ label: TEXTS.layingRotations.half });
     const turned = await changed(wideJoint);
-    await dialog.getByLabel('Seed').fill('2');
+    await dialog.getByLabel(TEXTS.layingSeed).fill('2');
     const seedTwo = await changed(turned);
-    await dialog.getByRole('button', { name: 'New seed' }).click();
+    await dialog.getByRole('button', { name: TEXTS.layingNewSeed }).click();
     await changed(seedTwo);
-    await dialog.getByLabel('Seed').fill('2');
+    await dialog.getByLabel(TEXTS.layingSeed).fill('2');
     await expect
       .poll(async () => (await planPixels(plan)).hash, { timeout: 15_000 })
       .toBe(seedTwo.hash);
 
     // The 3D room draws its floor (WebGL on the browser's software renderer).
-    const room = dialog.getByRole('img', { name: 'Laid floor in 3D' });
+    const room = dialog.getByRole('img', { name: TEXTS.layingFloor3d });
     await expect.poll(() => room.getAttribute('data-state'), { timeout: 30_000 }).toBe('drawn');
     await expect.poll(() => drawnShare(room), { timeout: 15_000 }).toBeGreaterThan(0.3);
 
     // The PNG export, at the chosen width, the room's proportions (4 × 3 m).
-    await dialog.getByLabel('PNG width (px)').selectOption('2000');
+    await dialog.getByLabel(TEXTS.layingExportWidth).selectOption('2000');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      dialog.getByRole('button', { name: 'Export PNG' }).click(),
+      dialog.getByRole('button', { name: TEXTS.layingExportPng }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('floor_laying_herringbone_60x120_2000px.png');
     const saved = await fs.readFile(await download.path());
@@ -205,7 +209,7 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
     expect(stats.channels.some((channel) => channel.stdev > 10)).toBe(true);
 
     // Closing it leaves the details open beneath.
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: DIALOG_TEXTS.close }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await details.isVisible()).toBe(true);
   }, 180_000);
@@ -213,17 +217,25 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
   it('lays every face of a series at random: the seed changes which face lies where', async () => {
     await page.getByRole('button', { name: 'tiles-7c1d-f2.png', exact: true }).click();
     const details = page.getByRole('dialog', { name: 'tiles-7c1d-f2.png' });
-    await details.getByRole('button', { name: 'Laying preview' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Laying preview: tiles-7c1d-f2.png' });
-    await dialog.getByText('3 faces of the series, laid at random').waitFor();
-    const plan = dialog.getByRole('img', { name: 'Laying plan' });
+    await details.getByRole('button', { name: TEXTS.layingPreviewButton }).click();
+    const dialog = page.getByRole('dialog', {
+      name: TEXTS.layingPreviewTitle('tiles-7c1d-f2.png'),
+    });
+    await dialog.getByText(TEXTS.layingFacesNote(3)).waitFor();
+    const plan = dialog.getByRole('img', { name: TEXTS.layingPlan });
     await expect.poll(() => plan.getAttribute('data-state'), { timeout: 30_000 }).toBe('drawn');
 
     // Square tiles: 60x60, and quarter turns are offered.
-    expect(await dialog.getByLabel('Tile size (cm)').inputValue()).toBe('60x60');
-    const options = await dialog.getByLabel('Rotation').locator('option').allTextContents();
-    expect(options).toEqual(['None', '180°', '90° steps']);
-    await dialog.getByLabel('Pattern').selectOption({ label: 'Diagonal' });
+    expect(await dialog.getByLabel(TEXTS.layingTileSize).inputValue()).toBe('60x60');
+    const options = await dialog
+      .getByLabel(TEXTS.layingRotation)
+      .locator('option')
+      .allTextContents();
+    const { none, half, quarter } = TEXTS.layingRotations;
+    expect(options).toEqual([none, half, quarter]);
+    await dialog
+      .getByLabel(TEXTS.layingPattern)
+      .selectOption({ label: TEXTS.layingPatterns.diagonal });
 
     // Each face covers a fair part of the 4 × 3 m floor (about a third each).
     const shares = async () => colourShares(plan, FACE_COLOURS);
@@ -231,7 +243,7 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
       .poll(async () => Math.min(...(await shares())), { timeout: 15_000 })
       .toBeGreaterThan(0.15);
     const first = await planPixels(plan);
-    await dialog.getByLabel('Seed').fill('77');
+    await dialog.getByLabel(TEXTS.layingSeed).fill('77');
     await expect
       .poll(async () => (await planPixels(plan)).hash, { timeout: 15_000 })
       .not.toBe(first.hash);
@@ -241,13 +253,13 @@ describe.skipIf(browserMissing)('the laying preview of an LD image', () => {
   it('lays the material maps on the 3D floor once the image has them', async () => {
     await page.getByRole('button', { name: 'floor.png', exact: true }).click();
     const details = page.getByRole('dialog', { name: 'floor.png' });
-    const maps = details.getByRole('region', { name: 'Material maps' });
-    await maps.getByRole('button', { name: /^Generate maps/ }).click();
-    await maps.getByRole('list', { name: 'Map files' }).waitFor({ timeout: 90_000 });
+    const maps = details.getByRole('region', { name: MATERIAL_MAPS_TEXTS.heading });
+    await maps.getByRole('button', { name: MATERIAL_MAPS_TEXTS.generate }).click();
+    await maps.getByRole('list', { name: MATERIAL_MAPS_TEXTS.files }).waitFor({ timeout: 90_000 });
 
-    await details.getByRole('button', { name: 'Laying preview' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Laying preview: floor.png' });
-    const room = dialog.getByRole('img', { name: 'Laid floor in 3D' });
+    await details.getByRole('button', { name: TEXTS.layingPreviewButton }).click();
+    const dialog = page.getByRole('dialog', { name: TEXTS.layingPreviewTitle('floor.png') });
+    const room = dialog.getByRole('img', { name: TEXTS.layingFloor3d });
     await expect.poll(() => room.getAttribute('data-maps'), { timeout: 30_000 }).toBe('on');
     await expect.poll(() => room.getAttribute('data-state'), { timeout: 30_000 }).toBe('drawn');
     await expect.poll(() => drawnShare(room), { timeout: 15_000 }).toBeGreaterThan(0.3);

@@ -1,4 +1,10 @@
-import { buildHdCommand, DASHBOARD_TEXTS, GALLERY_TEXTS, UPSCALE_TEXTS } from '@tessera/contract';
+import {
+  buildHdCommand,
+  DASHBOARD_TEXTS,
+  GALLERY_TEXTS,
+  SHELL_TEXTS,
+  UPSCALE_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -128,7 +134,7 @@ describe.skipIf(browserMissing)('layout: everything fits', () => {
   it('the HD queue page has Refresh and Pause queue on the title line (issue 13)', async () => {
     const user = addNewUser(server, 'fit');
     await signIn(page, user.username, user.password);
-    await openScreen(page, 'Upscale');
+    await openScreen(page, SHELL_TEXTS.nav.upscale);
     const title = page.getByRole('heading', { name: UPSCALE_TEXTS.title });
     const refresh = page.getByRole('button', { name: 'Refresh' });
     await refresh.waitFor();

@@ -1,4 +1,4 @@
-import { API_ROUTES, SCREEN_PATHS } from '@tessera/contract';
+import { API_ROUTES, SCREEN_PATHS, SHELL_TEXTS, shownErrorText } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -31,7 +31,7 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
-  const connection = () => page.getByRole('status', { name: 'Messaging connection' });
+  const connection = () => page.getByRole('status', { name: SHELL_TEXTS.connection.label });
 
   it('[L1][B1][B2] shows the login form under the configured title and theme', async () => {
     await page.goto(SCREEN_PATHS.login);
@@ -50,7 +50,7 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
     await signIn('admin', 'not-the-password');
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe('Invalid username or password');
+    expect(await alert.textContent()).toBe(shownErrorText('es', 'INVALID_CREDENTIALS'));
     expect(new URL(page.url()).pathname).toBe('/');
   });
 
@@ -64,7 +64,9 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
   it('[L2][B3][B4][B5] the right password lands on /dashboard with the messaging client connected', async () => {
     await signIn('admin', server.adminPassword);
     await page.waitForURL('**/dashboard');
-    await expect.poll(() => connection().textContent(), { timeout: 10_000 }).toBe('Connected');
+    await expect
+      .poll(() => connection().textContent(), { timeout: 10_000 })
+      .toBe(SHELL_TEXTS.connection.connected);
     const stored = await page.evaluate(() => Object.values(sessionStorage));
     expect(stored).toContain('admin');
   });
@@ -75,8 +77,8 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
     for (const [name, path] of [
       ['Generate', SCREEN_PATHS.generate],
       ['Output', SCREEN_PATHS.output],
-      ['Upscale', SCREEN_PATHS.upscale],
-      ['Input', SCREEN_PATHS.input],
+      [SHELL_TEXTS.nav.upscale, SCREEN_PATHS.upscale],
+      [SHELL_TEXTS.nav.input, SCREEN_PATHS.input],
       ['Dashboard', SCREEN_PATHS.dashboard],
     ] as const) {
       await openScreen(page, name);
@@ -87,6 +89,6 @@ describe.skipIf(browserMissing)('login and the app shell', () => {
     await page.getByRole('img', { name: 'Tessera' }).click();
     await page.waitForURL('**/dashboard');
     // One client for the page's life: navigating does not reconnect.
-    expect(await connection().textContent()).toBe('Connected');
+    expect(await connection().textContent()).toBe(SHELL_TEXTS.connection.connected);
   });
 });

@@ -1,3 +1,4 @@
+import { MATERIAL_MAPS_TEXTS } from '@tessera/contract';
 import fs from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -35,7 +36,7 @@ async function texturePng(): Promise<Buffer> {
 
 /** Share of the canvas's pixels that differ from its background (its top-left corner's colour). */
 async function drawnShare(page: Page): Promise<number> {
-  const shot = await page.getByRole('img', { name: '3D preview of the material' }).screenshot();
+  const shot = await page.getByRole('img', { name: MATERIAL_MAPS_TEXTS.preview }).screenshot();
   const { data, info } = await sharp(shot).raw().toBuffer({ resolveWithObject: true });
   const at = (i: number) => data[i] ?? 0;
   let drawn = 0;
@@ -111,18 +112,18 @@ describe.skipIf(browserMissing)('material maps in the Image Details modal', () =
     await page.getByRole('button', { name: 'waves.png', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'waves.png' });
     await dialog.waitFor();
-    const section = dialog.getByRole('region', { name: 'Material maps' });
-    await section.getByRole('button', { name: 'Generate maps' }).click();
+    const section = dialog.getByRole('region', { name: MATERIAL_MAPS_TEXTS.heading });
+    await section.getByRole('button', { name: MATERIAL_MAPS_TEXTS.generate }).click();
 
     // Each map downloads under its own name, at the image's size.
-    const files = section.getByRole('list', { name: 'Map files' });
+    const files = section.getByRole('list', { name: MATERIAL_MAPS_TEXTS.files });
     await files.waitFor({ timeout: 60_000 });
     expect(await files.getByRole('link').allTextContents()).toEqual([
-      'Height',
+      'Altura',
       'Normal (OpenGL)',
       'Normal (DirectX)',
-      'Roughness',
-      'Ambient occlusion',
+      'Rugosidad',
+      'Oclusión ambiental',
     ]);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -132,10 +133,12 @@ describe.skipIf(browserMissing)('material maps in the Image Details modal', () =
     const saved = await fs.readFile(await download.path());
     const meta = await sharp(saved).metadata();
     expect([meta.width, meta.height, meta.channels]).toEqual([SIZE, SIZE, 3]);
-    expect(await section.getByRole('button', { name: 'Remake maps' }).isEnabled()).toBe(true);
+    expect(
+      await section.getByRole('button', { name: MATERIAL_MAPS_TEXTS.remake }).isEnabled(),
+    ).toBe(true);
 
     // The preview drew once every texture loaded: most of the canvas is lit material.
-    const canvas = dialog.getByRole('img', { name: '3D preview of the material' });
+    const canvas = dialog.getByRole('img', { name: MATERIAL_MAPS_TEXTS.preview });
     await expect.poll(() => canvas.getAttribute('data-state'), { timeout: 30_000 }).toBe('drawn');
     await expect.poll(() => drawnShare(page), { timeout: 10_000 }).toBeGreaterThan(0.2);
     const before = await canvas.screenshot();
@@ -155,19 +158,20 @@ describe.skipIf(browserMissing)('material maps in the Image Details modal', () =
     await page.getByRole('button', { name: 'waves.png', exact: true }).click();
     const section = page
       .getByRole('dialog', { name: 'waves.png' })
-      .getByRole('region', { name: 'Material maps' });
-    const invert = section.getByRole('checkbox', { name: 'Invert height' });
-    const heightMap = section.getByRole('img', { name: /^Height map/ });
+      .getByRole('region', { name: MATERIAL_MAPS_TEXTS.heading });
+    const invert = section.getByRole('checkbox', { name: MATERIAL_MAPS_TEXTS.invertHeight });
+    const heightMap = section.getByRole('img', { name: MATERIAL_MAPS_TEXTS.heightMap });
     // The maps as first made (by the test before, or now when run alone): not inverted.
-    const order = section.getByRole('button', { name: /^(Generate maps|Remake maps)$/ });
-    if ((await order.textContent()) === 'Generate maps') await order.click();
+    const { generate, remake } = MATERIAL_MAPS_TEXTS;
+    const order = section.getByRole('button', { name: new RegExp(`^(${generate}|${remake})$`) });
+    if ((await order.textContent()) === generate) await order.click();
     await heightMap.waitFor({ timeout: 60_000 });
     expect(await invert.isChecked()).toBe(false);
     await expect.poll(() => heightMap.evaluate((img: HTMLImageElement) => img.complete)).toBe(true);
     const plain = await greyPixels(await heightMap.screenshot());
 
     await invert.check();
-    await section.getByRole('button', { name: 'Remake maps' }).click();
+    await section.getByRole('button', { name: MATERIAL_MAPS_TEXTS.remake }).click();
     await expect
       .poll(async () => meanDifference(await greyPixels(await heightMap.screenshot()), plain), {
         timeout: 60_000,
@@ -177,6 +181,8 @@ describe.skipIf(browserMissing)('material maps in the Image Details modal', () =
     const inverted = await greyPixels(await heightMap.screenshot());
     expect(correlation(inverted, plain)).toBeLessThan(-0.9);
     expect(await invert.isChecked()).toBe(true);
-    expect(await section.getByRole('button', { name: 'Remake maps' }).isEnabled()).toBe(true);
+    expect(
+      await section.getByRole('button', { name: MATERIAL_MAPS_TEXTS.remake }).isEnabled(),
+    ).toBe(true);
   }, 120_000);
 });

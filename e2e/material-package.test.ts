@@ -1,3 +1,4 @@
+import { MATERIAL_MAPS_TEXTS, MATERIAL_TEXTS } from '@tessera/contract';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -81,16 +82,18 @@ describe.skipIf(browserMissing)('the material package in three.js', () => {
     await signIn(page, 'admin', server.adminPassword);
     await page.getByRole('button', { name: 'bricks.png', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'bricks.png' });
-    const section = dialog.getByRole('region', { name: 'Material maps' });
-    await section.getByRole('button', { name: 'Generate maps' }).click();
-    await section.getByRole('list', { name: 'Map files' }).waitFor({ timeout: 60_000 });
+    const section = dialog.getByRole('region', { name: MATERIAL_MAPS_TEXTS.heading });
+    await section.getByRole('button', { name: MATERIAL_MAPS_TEXTS.generate }).click();
+    await section
+      .getByRole('list', { name: MATERIAL_MAPS_TEXTS.files })
+      .waitFor({ timeout: 60_000 });
 
     // The standard preset, on a tile of 60 x 60 cm.
-    await section.getByLabel('Export preset').selectOption('standard');
-    await section.getByLabel('Tile size').selectOption('60x60');
+    await section.getByLabel(MATERIAL_TEXTS.preset).selectOption('standard');
+    await section.getByLabel(MATERIAL_TEXTS.tileSize).selectOption('60x60');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      section.getByRole('link', { name: 'Download material' }).click(),
+      section.getByRole('link', { name: MATERIAL_TEXTS.download }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('bricks_ld_material.zip');
     const zip = path.join(work, 'material.zip');

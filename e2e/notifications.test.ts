@@ -1,4 +1,4 @@
-import { buildHdCommand, HD_NOTIFICATION_TEXTS } from '@tessera/contract';
+import { buildHdCommand, HD_NOTIFICATION_TEXTS, OUTPUT_TEXTS } from '@tessera/contract';
 import type { BrowserContext, Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -88,7 +88,7 @@ describe.skipIf(browserMissing)('HD notifications and the sidebar count', () => 
   });
   afterEach(() => context.close());
 
-  const badge = () => page.getByRole('status', { name: 'HD jobs running or queued' });
+  const badge = () => page.getByRole('status', { name: OUTPUT_TEXTS.jobsBadge });
   const shown = () => page.evaluate(() => window.shownNotifications);
   const toastSays = (text: string) =>
     page.getByRole('status', { name: HD_NOTIFICATION_TEXTS.label }).getByText(text).waitFor();
@@ -120,7 +120,7 @@ describe.skipIf(browserMissing)('HD notifications and the sidebar count', () => 
       { image: 'small-2.png', sizeLabel: '30x30' },
     ]);
     await expect.poll(() => badge().textContent()).toBe('3');
-    expect(await badge().getAttribute('title')).toBe('3 HD jobs running or queued');
+    expect(await badge().getAttribute('title')).toBe('3 trabajos HD en curso o en cola');
     await expect.poll(() => badge().textContent(), { timeout: 90_000 }).toBe('1');
     await badge().waitFor({ state: 'detached', timeout: 90_000 });
   });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { errorText, GENERATE_TEXTS } from '@tessera/contract';
+import { GENERATE_TEXTS, shownErrorText } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -95,7 +95,9 @@ describe.skipIf(browserMissing)('Generate through an object-store outage', () =>
     await gone;
     server.signal('SIGUSR2');
 
-    const notice = page.getByRole('status').filter({ hasText: errorText('FILE_STORE_RETRYING') });
+    const notice = page
+      .getByRole('status')
+      .filter({ hasText: shownErrorText('es', 'FILE_STORE_RETRYING') });
     await notice.waitFor({ timeout: 60_000 });
     expect(await page.getByRole('button', { name: /^Generating\.\.\. \(\d+%\)$/ }).count()).toBe(1);
 

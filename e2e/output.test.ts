@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { buildHdCommand, formatImageDate, GALLERY_TEXTS } from '@tessera/contract';
+import { buildHdCommand, formatImageDate, GALLERY_TEXTS, OUTPUT_TEXTS } from '@tessera/contract';
 import type { HdSizeLabel } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -58,7 +58,7 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
   });
   afterEach(() => page.context().close());
 
-  const grid = () => page.getByRole('list', { name: 'HD images' });
+  const grid = () => page.getByRole('list', { name: OUTPUT_TEXTS.images });
   const count = () => page.getByRole('status', { name: GALLERY_TEXTS.countLabel });
 
   async function openOutput(user: User) {
@@ -119,7 +119,7 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     // A select column first (issue 13: a selection downloads as one ZIP), then the spec's.
     const headers = await table.getByRole('columnheader').allTextContents();
     expect(headers.slice(1)).toEqual(['Preview', 'Name', 'Size', 'Date', 'Download / Delete']);
-    expect(await table.getByRole('checkbox', { name: 'Select all images' }).count()).toBe(1);
+    expect(await table.getByRole('checkbox', { name: OUTPUT_TEXTS.selectAll }).count()).toBe(1);
     const listed = await commandOverMqtt(server, user, 'list-high-definition', {
       page: 1,
       size: 100,

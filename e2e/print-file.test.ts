@@ -1,4 +1,4 @@
-import { buildHdCommand, DETAIL_TEXTS, PRINT_TEXTS } from '@tessera/contract';
+import { buildHdCommand, DETAIL_TEXTS, OUTPUT_TEXTS, PRINT_TEXTS } from '@tessera/contract';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -65,43 +65,43 @@ describe.skipIf(browserMissing)('Download for print', () => {
     await openScreen(page, 'Output');
     await page.waitForURL('**/output');
     await page
-      .getByRole('list', { name: 'HD images' })
+      .getByRole('list', { name: OUTPUT_TEXTS.images })
       .getByRole('button', { name: hdName, exact: true })
       .click();
-    const details = page.getByRole('dialog', { name: 'HD Image Details' });
+    const details = page.getByRole('dialog', { name: OUTPUT_TEXTS.detailsTitle });
     await details.waitFor();
 
     // Honest detail: Lanczos alone generates nothing beyond the LD's 1024 px over 30 cm.
     const detail = details.getByRole('region', { name: DETAIL_TEXTS.heading });
     const value = (scope: typeof detail, label: string) =>
       scope.locator(`dt:text-is("${label}") + dd`).textContent();
-    expect(await value(detail, DETAIL_TEXTS.generated)).toBe('34.1 px/cm (87 dpi)');
-    expect(await value(detail, DETAIL_TEXTS.hd)).toBe('71.7 px/cm (182 dpi)');
+    expect(await value(detail, DETAIL_TEXTS.generated)).toBe('34,1 px/cm (87 ppp)');
+    expect(await value(detail, DETAIL_TEXTS.hd)).toBe('71,7 px/cm (182 ppp)');
     expect(await detail.locator('.detail-share').textContent()).toBe(
-      "48 % of the HD file's detail was generated; the rest is enlargement.",
+      'El 48 % del detalle del archivo HD se ha generado; el resto es ampliación.',
     );
 
     await details.getByRole('button', { name: PRINT_TEXTS.open }).click();
     const dialog = page.getByRole('dialog', { name: PRINT_TEXTS.title });
     await dialog.waitFor();
-    await dialog.getByRole('button', { name: '300 dpi' }).click();
+    await dialog.getByRole('button', { name: PRINT_TEXTS.dpiButton(300) }).click();
     await dialog.getByLabel(PRINT_TEXTS.bleed).fill('2');
 
     // (30 + 0.4) ÷ 2.54 × 300 = 3590.55 → 3591 px a side; 3591² × 3 bytes uncompressed.
     const field = (label: string) => value(dialog.locator('.print-summary'), label);
-    expect(await field(PRINT_TEXTS.pixels)).toBe('3,591 × 3,591 px (12.9 MP)');
+    expect(await field(PRINT_TEXTS.pixels)).toBe('3591 × 3591 px (12,9 MP)');
     expect(await field(PRINT_TEXTS.physicalSize)).toBe(
-      '30.4 × 30.4 cm (cut 30 × 30 cm, 2 mm bleed)',
+      '30,4 × 30,4 cm (corte de 30 × 30 cm, 2 mm de sangrado)',
     );
-    expect(await field(PRINT_TEXTS.uncompressed)).toBe('38,685,843 bytes (36.9 MB)');
+    expect(await field(PRINT_TEXTS.uncompressed)).toBe('38.685.843 bytes (36,9 MB)');
     // The server's estimate, once the settings rest.
     await expect
       .poll(() => field(PRINT_TEXTS.estimated), { timeout: 15_000 })
-      .toMatch(/^about \d+(\.\d)? (kB|MB)$/);
+      .toMatch(/^unos \d+(,\d)? (kB|MB)$/);
     const printDetail = dialog.getByRole('region', { name: DETAIL_TEXTS.heading });
-    expect(await value(printDetail, DETAIL_TEXTS.print)).toBe('118.1 px/cm (300 dpi)');
+    expect(await value(printDetail, DETAIL_TEXTS.print)).toBe('118,1 px/cm (300 ppp)');
     expect(await printDetail.locator('.detail-share').textContent()).toBe(
-      "29 % of the print's detail was generated; the rest is enlargement.",
+      'El 29 % del detalle de la impresión se ha generado; el resto es ampliación.',
     );
 
     if (process.env['DOCS_PICTURE'] === '1') {
@@ -110,8 +110,8 @@ describe.skipIf(browserMissing)('Download for print', () => {
 
     await dialog.getByRole('button', { name: PRINT_TEXTS.order }).click();
     const files = dialog.getByRole('region', { name: PRINT_TEXTS.files });
-    await files.getByText('300 dpi · 2 mm bleed · LZW · 8-bit', { exact: false }).waitFor();
-    const link = files.getByRole('link', { name: /^Download/ });
+    await files.getByText('300 ppp · 2 mm de sangrado · LZW · 8 bits', { exact: false }).waitFor();
+    const link = files.getByRole('link', { name: /^Descargar/ });
     await link.waitFor({ timeout: 90_000 });
     expect(await link.getAttribute('href')).toMatch(/^\/api\/images\/print\/.+\.tif$/);
 
@@ -132,6 +132,6 @@ describe.skipIf(browserMissing)('Download for print', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     const listed = details.getByRole('region', { name: PRINT_TEXTS.files });
-    await listed.getByRole('link', { name: /^Download/ }).waitFor();
+    await listed.getByRole('link', { name: /^Descargar/ }).waitFor();
   }, 150_000);
 });

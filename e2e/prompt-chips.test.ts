@@ -2,7 +2,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  DIALOG_TEXTS,
   GENERATE_TEXTS,
+  IMAGE_DETAILS_TEXTS,
   PROMPT_CHIP_TEXTS,
   promptColour,
   SYNTHESIS_TEXTS,
@@ -113,12 +115,12 @@ describe.skipIf(browserMissing)('prompt chips (issue 27)', () => {
     );
 
     // The person moves on to other words; Remix brings the image's back, chips and mode with them.
-    await details.getByRole('button', { name: 'Close' }).click();
+    await details.getByRole('button', { name: DIALOG_TEXTS.close }).click();
     await positive.fill('granito gris');
     await page.getByLabel(SYNTHESIS_TEXTS.label).selectOption('auto');
     await expect.poll(() => chipsOf(page, PROMPT_CHIP_TEXTS.understood)).toEqual(['gris']);
     await preview.click();
-    await details.getByRole('button', { name: 'Use these settings' }).click();
+    await details.getByRole('button', { name: IMAGE_DETAILS_TEXTS.remix }).click();
     await details.waitFor({ state: 'detached' });
     await expect.poll(() => positive.inputValue()).toBe(PROMPT);
     await expect.poll(() => chipsOf(page, PROMPT_CHIP_TEXTS.understood)).toEqual(CHIPS);

@@ -6,7 +6,7 @@ import {
   API_ROUTES,
   auditPageSchema,
   bytesToGb,
-  errorText,
+  shownErrorText,
   formatQuotaBytes,
   GENERATE_TEXTS,
   STORAGE_TEXTS,
@@ -70,7 +70,9 @@ describe.skipIf(browserMissing)('quotas', () => {
     await form.getByLabel(T.quotaHdLabel).fill('');
     await form.getByRole('button', { name: T.save }).click();
     // The queues of the defaults have no default of their own: the contract's text, no change.
-    await expect.poll(() => form.getByRole('alert').textContent()).toBe(errorText('QUOTA_INVALID'));
+    await expect
+      .poll(() => form.getByRole('alert').textContent())
+      .toBe(shownErrorText('es', 'QUOTA_INVALID'));
     expect(await quotaAudit('default')).toEqual([]);
 
     await form.getByLabel(T.quotaHdLabel).fill('40');
@@ -98,7 +100,9 @@ describe.skipIf(browserMissing)('quotas', () => {
     await form.getByText(T.quotaDefaultHint('40')).waitFor();
     await form.getByLabel(T.quotaStorageLabel).fill('mucho');
     await form.getByRole('button', { name: T.save }).click();
-    await expect.poll(() => form.getByRole('alert').textContent()).toBe(errorText('QUOTA_INVALID'));
+    await expect
+      .poll(() => form.getByRole('alert').textContent())
+      .toBe(shownErrorText('es', 'QUOTA_INVALID'));
     await form.getByLabel(T.quotaStorageLabel).fill(bytesToGb(quota));
     await form.getByRole('button', { name: T.save }).click();
     await admin
@@ -136,7 +140,7 @@ describe.skipIf(browserMissing)('quotas', () => {
       const refusal = page.locator('.generate-error[role="alert"]');
       await expect
         .poll(() => refusal.textContent(), { timeout: 20_000 })
-        .toContain(errorText('STORAGE_QUOTA_EXCEEDED', quota));
+        .toContain(shownErrorText('es', 'STORAGE_QUOTA_EXCEEDED', quota));
       // Nothing was stored: the use is what it was.
       expect((await listedUser(admin, member.username))?.storageBytes).toBe(used);
     } finally {

@@ -1,3 +1,4 @@
+import { IMAGE_DETAILS_TEXTS } from '@tessera/contract';
 import fs from 'node:fs/promises';
 import { GENERATE_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
@@ -82,7 +83,7 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
   it("'Use these settings' opens Generate with the reference, every parameter and the tags, and generates with them (issue 13)", async () => {
     await page.getByRole('button', { name: SOURCE, exact: true }).press('Enter');
     const details = page.getByRole('dialog', { name: SOURCE });
-    await details.getByRole('button', { name: 'Use these settings' }).click();
+    await details.getByRole('button', { name: IMAGE_DETAILS_TEXTS.remix }).click();
     await page.waitForURL('**/generate');
     // The Dashboard, its dialog with it, may stay on screen a moment after the address changes.
     await expect.poll(() => details.count()).toBe(0);
@@ -148,7 +149,7 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
     await page.getByRole('button', { name: SOURCE, exact: true }).press('Enter');
     await page
       .getByRole('dialog', { name: SOURCE })
-      .getByRole('button', { name: 'Use these settings' })
+      .getByRole('button', { name: IMAGE_DETAILS_TEXTS.remix })
       .click();
     await page.waitForURL('**/generate');
     await page.getByRole('button', { name: GENERATE_TEXTS.changeReference(REFERENCE) }).waitFor();
@@ -186,7 +187,7 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
     expect(first.seed).toMatch(/^\d+$/);
 
     // Its settings again, from its details: the seed is the image's, and fixed.
-    await first.details.getByRole('button', { name: 'Use these settings' }).click();
+    await first.details.getByRole('button', { name: IMAGE_DETAILS_TEXTS.remix }).click();
     await first.details.waitFor({ state: 'detached' });
     await page.getByText(GENERATE_TEXTS.fixedSeed(first.seed ?? '')).waitFor();
     expect(await fixedSeed.isChecked()).toBe(true);

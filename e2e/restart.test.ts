@@ -1,4 +1,4 @@
-import { DASHBOARD_TEXTS } from '@tessera/contract';
+import { DASHBOARD_TEXTS, SHELL_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -27,7 +27,7 @@ describe.skipIf(browserMissing)('a signed-in tab across a server restart', () =>
     await server?.stop();
   });
 
-  const connection = () => page.getByRole('status', { name: 'Messaging connection' });
+  const connection = () => page.getByRole('status', { name: SHELL_TEXTS.connection.label });
   const image = (name: string) =>
     page.getByRole('list', { name: DASHBOARD_TEXTS.images }).getByRole('img', { name });
   const accepted = (packets: readonly SeenPacket[]) =>
@@ -42,7 +42,9 @@ describe.skipIf(browserMissing)('a signed-in tab across a server restart', () =>
     const packets = recordMqttPackets(page);
     await signIn(page, user.username, user.password);
     await image('slate.png').waitFor();
-    await expect.poll(() => connection().textContent(), { timeout: 10_000 }).toBe('Connected');
+    await expect
+      .poll(() => connection().textContent(), { timeout: 10_000 })
+      .toBe(SHELL_TEXTS.connection.connected);
 
     // The browser logged in with the session's secret, not with the password it keeps.
     const connects = packets().filter(
@@ -58,7 +60,9 @@ describe.skipIf(browserMissing)('a signed-in tab across a server restart', () =>
     await expect
       .poll(() => accepted(packets()).length, { timeout: 30_000, interval: 250 })
       .toBeGreaterThanOrEqual(2);
-    await expect.poll(() => connection().textContent(), { timeout: 10_000 }).toBe('Connected');
+    await expect
+      .poll(() => connection().textContent(), { timeout: 10_000 })
+      .toBe(SHELL_TEXTS.connection.connected);
 
     // A new image and Refresh: the commands go out and their answers come back on screen.
     await seedLdImages(server, user, [{ filename: 'granite.png', color: '#667788' }]);

@@ -1,3 +1,4 @@
+import { SEAMLESS_TEXTS } from '@tessera/contract';
 import fs from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -68,7 +69,7 @@ describe.skipIf(browserMissing)('the 3×3 seamless preview', () => {
     await page.getByRole('button', { name: 'checker.png', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'checker.png' });
     await dialog.waitFor();
-    const toggle = dialog.getByRole('button', { name: 'Preview tiled 3×3' });
+    const toggle = dialog.getByRole('button', { name: SEAMLESS_TEXTS.tiledPreview });
     expect(await toggle.getAttribute('aria-pressed')).toBe('false');
     const single = dialog.getByRole('img', { name: 'checker.png', exact: true });
     await expect
@@ -77,7 +78,7 @@ describe.skipIf(browserMissing)('the 3×3 seamless preview', () => {
 
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
-    const tiled = dialog.getByRole('img', { name: 'checker.png (tiled 3×3)' });
+    const tiled = dialog.getByRole('img', { name: SEAMLESS_TEXTS.tiledImage('checker.png') });
     await tiled.waitFor();
     expect(await single.isVisible()).toBe(false);
     const box = await tiled.boundingBox();

@@ -1,3 +1,4 @@
+import { SHELL_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -38,10 +39,10 @@ describe.skipIf(browserMissing)('content security policy in the browser', () => 
     const violations = await recordViolations(page);
     await signIn(page, user.username, user.password);
     await expect
-      .poll(() => page.getByRole('status', { name: 'Messaging connection' }).textContent(), {
+      .poll(() => page.getByRole('status', { name: SHELL_TEXTS.connection.label }).textContent(), {
         timeout: 15_000,
       })
-      .toBe('Connected');
+      .toBe(SHELL_TEXTS.connection.connected);
     for (const label of ['Generate', 'Output', 'Dashboard']) {
       await openScreen(page, label);
       await page.waitForLoadState('networkidle');

@@ -5,8 +5,10 @@ import {
   DASHBOARD_TEXTS,
   GALLERY_TEXTS,
   GENERATE_TEXTS,
+  OUTPUT_TEXTS,
   readSeriesFace,
   seriesMetadata,
+  TEXTS,
 } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,6 +24,11 @@ import { addNewUser, collectAlerts, openPage, signIn, type User } from './suppor
  * server and its builtin engine: Faces 4 makes four faces of one series, which the Dashboard
  * shows with their badges and selects with Select series; a series orders HD for every face.
  */
+
+/** Any face's badge in a series of `faces` (a regex source): TEXTS.seriesFaceBadge's words. */
+function faceBadges(faces: string): RegExp {
+  return new RegExp(`^${TEXTS.seriesFaceBadge(0, 0).replace('0/0', `\\d+/${faces}`)}$`);
+}
 
 interface ListedImage {
   filename: string;
@@ -83,10 +90,7 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
   }
 
   /** The badges of the Dashboard's tiles, as they read. */
-  const tileBadges = () =>
-    images()
-      .getByText(/^Face \d+\/\d+$/)
-      .allTextContents();
+  const tileBadges = () => images().getByText(faceBadges('\\d+')).allTextContents();
 
   /** Points at a tile, as a person does to see its actions, and clicks its Select series. */
   async function selectSeriesFrom(filename: string): Promise<void> {
@@ -132,11 +136,9 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
       await expect.poll(() => generateButton().textContent()).toBe('Generate');
       expect(alerts).toEqual([]);
       expect(await page.getByRole('alert').count()).toBe(0);
-      expect(
-        await results()
-          .getByText(/^Face \d\/4$/)
-          .allTextContents(),
-      ).toEqual(['Face 1/4', 'Face 2/4', 'Face 3/4', 'Face 4/4']);
+      expect(await results().getByText(faceBadges('4')).allTextContents()).toEqual(
+        [1, 2, 3, 4].map((face) => TEXTS.seriesFaceBadge(face, 4)),
+      );
 
       // The server lists four faces of one series, faces 1 to 4.
       const listed = await listedImages();
@@ -150,7 +152,7 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
       await imageCount(GALLERY_TEXTS.count(4));
       await expect
         .poll(() => tileBadges().then((badges) => [...badges].sort()))
-        .toEqual(['Face 1/4', 'Face 2/4', 'Face 3/4', 'Face 4/4']);
+        .toEqual([1, 2, 3, 4].map((face) => TEXTS.seriesFaceBadge(face, 4)));
 
       const third = listed.find((image) => readSeriesFace(image.metadata)?.face === 3);
       await selectSeriesFrom(third?.filename ?? 'face 3');
@@ -215,14 +217,14 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
     await page.getByRole('button', { name: face(2).filename, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: face(2).filename });
     await dialog.waitFor();
-    await dialog.getByText('Face 2/3').waitFor();
+    await dialog.getByText(TEXTS.seriesFaceBadge(2, 3)).waitFor();
     await dialog.getByLabel('Output Size').selectOption('30x30');
-    await dialog.getByRole('button', { name: 'Generate HD for the series (3 faces)' }).click();
+    await dialog.getByRole('button', { name: TEXTS.generateHdForSeries(3) }).click();
     await dialog.waitFor({ state: 'detached' });
     // The sidebar counts the orders from the click on, as it counts single orders, until the
     // server has told each one finished.
     await page
-      .getByRole('status', { name: 'HD jobs running or queued' })
+      .getByRole('status', { name: OUTPUT_TEXTS.jobsBadge })
       .waitFor({ state: 'detached', timeout: 150_000 });
 
     await openScreen(page, 'Output');

@@ -1,4 +1,12 @@
-import { API_ROUTES, SCREEN_PATHS, TAG_TEXTS, TEXTS, UPSCALE_TEXTS } from '@tessera/contract';
+import {
+  API_ROUTES,
+  SCREEN_PATHS,
+  SHELL_TEXTS,
+  shownErrorText,
+  TAG_TEXTS,
+  TEXTS,
+  UPSCALE_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -30,9 +38,9 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
   });
   afterEach(() => page.context().close());
 
-  const connection = (tab: Page) => tab.getByRole('status', { name: 'Messaging connection' });
+  const connection = (tab: Page) => tab.getByRole('status', { name: SHELL_TEXTS.connection.label });
   const reconnectPrompt = (tab: Page) =>
-    tab.getByRole('heading', { name: 'Enter your password to reconnect' });
+    tab.getByRole('heading', { name: SHELL_TEXTS.reconnectTitle });
 
   /** The login form is on screen, at `/`. */
   async function expectLoginPage(tab: Page) {
@@ -56,24 +64,28 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
   it('a new tab of a signed-in user asks for the password once, then shows the dashboard', async () => {
     const user = addNewUser(server, 'tab');
     await signIn(page, user.username, user.password);
-    await expect.poll(() => connection(page).textContent(), { timeout: 10_000 }).toBe('Connected');
+    await expect
+      .poll(() => connection(page).textContent(), { timeout: 10_000 })
+      .toBe(SHELL_TEXTS.connection.connected);
 
     // Same browser, so the same session cookie; a new tab has empty session storage.
     const tab = await page.context().newPage();
     await tab.goto(SCREEN_PATHS.dashboard);
     await reconnectPrompt(tab).waitFor({ timeout: 10_000 });
-    expect(await tab.getByText(`Signed in as ${user.username}`).isVisible()).toBe(true);
+    expect(await tab.getByText(SHELL_TEXTS.signedInAs(user.username)).isVisible()).toBe(true);
 
     await tab.getByLabel('Password').fill('not-the-password');
-    await tab.getByRole('button', { name: 'Reconnect' }).click();
+    await tab.getByRole('button', { name: SHELL_TEXTS.reconnect }).click();
     const alert = tab.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe('Invalid username or password');
+    expect(await alert.textContent()).toBe(shownErrorText('es', 'INVALID_CREDENTIALS'));
     expect(await reconnectPrompt(tab).isVisible()).toBe(true);
 
     await tab.getByLabel('Password').fill(user.password);
-    await tab.getByRole('button', { name: 'Reconnect' }).click();
-    await expect.poll(() => connection(tab).textContent(), { timeout: 10_000 }).toBe('Connected');
+    await tab.getByRole('button', { name: SHELL_TEXTS.reconnect }).click();
+    await expect
+      .poll(() => connection(tab).textContent(), { timeout: 10_000 })
+      .toBe(SHELL_TEXTS.connection.connected);
     await tab.getByText(TEXTS.noImagesFound).waitFor({ timeout: 10_000 });
     expect(await tab.getByText(TAG_TEXTS.none).isVisible()).toBe(true);
     expect(new URL(tab.url()).pathname).toBe(SCREEN_PATHS.dashboard);
@@ -94,7 +106,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
     await tab.goto(SCREEN_PATHS.output);
     await reconnectPrompt(tab).waitFor({ timeout: 10_000 });
 
-    await tab.getByRole('button', { name: 'Sign out' }).click();
+    await tab.getByRole('button', { name: SHELL_TEXTS.signOut }).click();
     await expectLoginPage(tab);
     // That signed the browser out: the first tab, loaded again, asks for a sign-in too.
     await page.reload();
@@ -111,14 +123,14 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
 
     await page.reload();
     await reconnectPrompt(page).waitFor({ timeout: 10_000 });
-    expect(await page.getByText(`Signed in as ${second.username}`).isVisible()).toBe(true);
+    expect(await page.getByText(SHELL_TEXTS.signedInAs(second.username)).isVisible()).toBe(true);
     expect(await page.evaluate(() => Object.values(sessionStorage))).not.toContain(first.password);
   });
 
   it('a screen whose request is refused for an ended session goes to the login page', async () => {
     const user = addNewUser(server, 'tab');
     await signIn(page, user.username, user.password);
-    await openScreen(page, 'Upscale');
+    await openScreen(page, SHELL_TEXTS.nav.upscale);
     await page.getByText(UPSCALE_TEXTS.empty).waitFor({ timeout: 10_000 });
 
     // Signed out elsewhere in the browser (the cookie's session ends on the server).
@@ -131,15 +143,19 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
   it('a tab whose session was ended in another tab goes to the login page when it loads', async () => {
     const user = addNewUser(server, 'tab');
     await signIn(page, user.username, user.password);
-    await expect.poll(() => connection(page).textContent(), { timeout: 10_000 }).toBe('Connected');
+    await expect
+      .poll(() => connection(page).textContent(), { timeout: 10_000 })
+      .toBe(SHELL_TEXTS.connection.connected);
     const other = await page.context().newPage();
     await other.goto(SCREEN_PATHS.dashboard);
     await reconnectPrompt(other).waitFor({ timeout: 10_000 });
     await other.getByLabel('Password').fill(user.password);
-    await other.getByRole('button', { name: 'Reconnect' }).click();
-    await expect.poll(() => connection(other).textContent(), { timeout: 10_000 }).toBe('Connected');
+    await other.getByRole('button', { name: SHELL_TEXTS.reconnect }).click();
+    await expect
+      .poll(() => connection(other).textContent(), { timeout: 10_000 })
+      .toBe(SHELL_TEXTS.connection.connected);
 
-    await other.getByRole('button', { name: 'Sign out' }).click();
+    await other.getByRole('button', { name: SHELL_TEXTS.signOut }).click();
     await expectLoginPage(other);
     // The first tab still holds the messaging password, but the cookie's session is gone.
     await page.reload();

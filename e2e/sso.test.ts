@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { API_ROUTES, SCREEN_PATHS, SSO_TEXTS, TEXTS } from '@tessera/contract';
+import { API_ROUTES, SCREEN_PATHS, SSO_TEXTS, TEXTS, SHELL_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminLink } from './support/admin-screen.js';
@@ -56,7 +56,7 @@ describe.skipIf(browserMissing)('single sign-on with OpenID Connect', () => {
   });
   afterEach(() => page.context().close());
 
-  const connection = () => page.getByRole('status', { name: 'Messaging connection' });
+  const connection = () => page.getByRole('status', { name: SHELL_TEXTS.connection.label });
 
   /** From Tessera's login page through the provider's form, as a person does. */
   async function signInWithAcme(login: string) {
@@ -72,7 +72,7 @@ describe.skipIf(browserMissing)('single sign-on with OpenID Connect', () => {
     await page.waitForURL((url) => url.pathname === SCREEN_PATHS.dashboard);
     // The gallery list is an MQTT command: it answers only over a working broker login.
     await page.getByText(TEXTS.noImagesFound).waitFor();
-    expect(await connection().textContent()).toBe('Connected');
+    expect(await connection().textContent()).toBe(SHELL_TEXTS.connection.connected);
     // A member: no admin screens.
     expect(await adminLink(page).count()).toBe(0);
 

@@ -1,4 +1,10 @@
-import { DASHBOARD_TEXTS, GALLERY_TEXTS, TAG_TEXTS } from '@tessera/contract';
+import {
+  DASHBOARD_TEXTS,
+  GALLERY_TEXTS,
+  TAG_NAME_MAX_LENGTH,
+  TAG_TEXTS,
+  TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -85,9 +91,9 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
     const message = () => dialog.getByRole('alert').textContent();
 
     await create.click();
-    expect(await message()).toBe('Tag name is required');
+    expect(await message()).toBe(TEXTS.tagNameRequired);
     await name.fill('Much too long a name');
-    expect(await message()).toBe('Tag name must be at most 15 characters');
+    expect(await message()).toBe(TEXTS.tagNameTooLong(TAG_NAME_MAX_LENGTH));
     await name.fill('Rock 🪨');
     expect(await message()).toBe('Use only standard characters (no emojis or special symbols)');
     await name.fill('Rock #1');

@@ -1,4 +1,9 @@
-import { DASHBOARD_TEXTS, HD_NOTIFICATION_TEXTS, SCREEN_PATHS } from '@tessera/contract';
+import {
+  DASHBOARD_TEXTS,
+  HD_NOTIFICATION_TEXTS,
+  SCREEN_PATHS,
+  SHELL_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -46,8 +51,8 @@ describe.skipIf(browserMissing)('HD status toasts', () => {
     });
     await signIn(page, admin.username, admin.password);
     await page
-      .getByRole('status', { name: 'Messaging connection' })
-      .getByText('Connected')
+      .getByRole('status', { name: SHELL_TEXTS.connection.label })
+      .getByText(SHELL_TEXTS.connection.connected)
       .waitFor();
   });
   afterEach(() => page.context().close());

@@ -1,4 +1,9 @@
-import { DASHBOARD_TEXTS, HD_NOTIFICATION_TEXTS, UPSCALE_TEXTS } from '@tessera/contract';
+import {
+  DASHBOARD_TEXTS,
+  HD_NOTIFICATION_TEXTS,
+  SHELL_TEXTS,
+  UPSCALE_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -50,13 +55,16 @@ describe.skipIf(browserMissing)('the HD toast on load and on the Dashboard', () 
   afterEach(() => page.context().close());
 
   const connected = () =>
-    page.getByRole('status', { name: 'Messaging connection' }).getByText('Connected').waitFor();
+    page
+      .getByRole('status', { name: SHELL_TEXTS.connection.label })
+      .getByText(SHELL_TEXTS.connection.connected)
+      .waitFor();
   const region = () => page.getByRole('status', { name: HD_NOTIFICATION_TEXTS.label });
   const toast = () => region().locator('.toast');
   const queueNotice = () => page.getByRole('status', { name: UPSCALE_TEXTS.queueState });
 
   it('after a reload the progress toast counts the 6 jobs already waiting (issue 22, part 10)', async () => {
-    await openScreen(page, 'Upscale');
+    await openScreen(page, SHELL_TEXTS.nav.upscale);
     await page.getByRole('button', { name: UPSCALE_TEXTS.pause }).click();
     await queueNotice().getByText(UPSCALE_TEXTS.paused).waitFor();
     const orders = [...IMAGES, ...MORE].map((image) => ({ image, sizeLabel: '30x30' as const }));

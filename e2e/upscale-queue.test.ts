@@ -1,4 +1,10 @@
-import { API_ROUTES, buildHdCommand, UPSCALE_TEXTS } from '@tessera/contract';
+import {
+  API_ROUTES,
+  buildHdCommand,
+  SHELL_TEXTS,
+  shownErrorText,
+  UPSCALE_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -104,12 +110,12 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
 
   async function openQueue() {
     await signIn(page, admin.username, admin.password);
-    await openScreen(page, 'Upscale');
+    await openScreen(page, SHELL_TEXTS.nav.upscale);
     await page.waitForURL('**/upscale');
     await page.getByRole('heading', { name: UPSCALE_TEXTS.title }).waitFor();
     await page
-      .getByRole('status', { name: 'Messaging connection' })
-      .getByText('Connected')
+      .getByRole('status', { name: SHELL_TEXTS.connection.label })
+      .getByText(SHELL_TEXTS.connection.connected)
       .waitFor();
   }
 
@@ -198,7 +204,7 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
       .click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toContain('Only a queued job can be cancelled');
+    expect(await alert.textContent()).toContain(shownErrorText('es', 'HD_JOB_NOT_QUEUED'));
     expect(await alert.textContent()).toContain('small-4.png');
     // The list is fetched again and shows where the job really is.
     await expect

@@ -27,6 +27,9 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
   let folder: string;
   let receiver: http.Server;
   const received: { headers: Record<string, string>; body: string }[] = [];
+  /** The endpoint the first test registers, and its secret; the rotation test goes on from them. */
+  let endpointUrl = '';
+  let firstSecret = '';
 
   beforeAll(async () => {
     receiver = http.createServer((req, res) => {
@@ -60,6 +63,7 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
 
   it('registers an endpoint, makes a preview, and lists its delivery with the result', async () => {
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/tessera`;
+    endpointUrl = url;
     const member = addNewUser(server, 'hooks');
     page = await openPage(browser, server);
     const alerts = collectAlerts(page);
@@ -73,6 +77,7 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
     await page.getByRole('button', { name: T.create }).click();
     const secret = (await page.getByRole('status', { name: T.secretTitle }).textContent()) ?? '';
     expect(secret).toMatch(/^whsec_/);
+    firstSecret = secret;
     await page.getByRole('button', { name: T.close, exact: true }).click();
     const card = page.getByRole('article', { name: url });
     await card.getByText(T.active, { exact: true }).waitFor();
@@ -118,5 +123,40 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
       type: 'preview.finished',
       data: { user: member.username, filename: expect.stringMatching(/\.png$/) },
     });
+  });
+
+  it('rotates the secret: the new one is shown once, and both sign until the grace ends', async () => {
+    if (!endpointUrl) throw new Error('the first test registered no endpoint');
+    const card = page.getByRole('article', { name: endpointUrl });
+    await card.getByRole('button', { name: T.rotateSecret }).click();
+    const confirm = page.getByRole('dialog', { name: T.rotateTitle });
+    await confirm.getByRole('button', { name: T.rotate }).click();
+    const shown = page.getByRole('status', { name: T.newSecretTitle });
+    const secret = (await shown.textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(firstSecret);
+    await page.getByRole('button', { name: T.close }).click();
+    await shown.waitFor({ state: 'detached' });
+
+    // The card tells until when the old secret signs too; the new one is nowhere on the page,
+    // nor after a reload.
+    const [graceNote = ''] = T.previousSecretUntil('\u0000').split('\u0000');
+    await card.getByText(graceNote).waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await page.reload();
+    await card.getByText(graceNote).waitFor();
+    expect(await page.content()).not.toContain(secret);
+
+    // A test event: a receiver still on the old secret accepts it, and one on the new.
+    const before = received.length;
+    await card.getByRole('button', { name: T.sendTest }).click();
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(before + 1);
+    const request = received[before];
+    if (!request) throw new Error('the receiver got nothing');
+    for (const key of [firstSecret, secret]) {
+      expect(new Webhook(key).verify(request.body, request.headers)).toMatchObject({
+        type: 'webhook.test',
+      });
+    }
   });
 });

@@ -2,7 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { buildHdCommand, DASHBOARD_TEXTS, GALLERY_TEXTS } from '@tessera/contract';
+import {
+  buildHdCommand,
+  DASHBOARD_TEXTS,
+  GALLERY_TEXTS,
+  OUTPUT_TEXTS,
+  shownErrorText,
+  ZIP_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Download, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -70,7 +77,7 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
   });
   afterEach(() => page.context().close());
 
-  const status = () => page.getByRole('status', { name: 'ZIP download' });
+  const status = () => page.getByRole('status', { name: ZIP_TEXTS.status });
   let slowLine: SlowLine | undefined;
   afterEach(() => slowLine?.close());
 
@@ -109,10 +116,10 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
     for (const name of chosen) await selectTile(name);
     await page.getByText(GALLERY_TEXTS.selectedCount(4)).waitFor();
 
-    const texts = await recordShownTexts(page, 'ZIP download');
+    const texts = await recordShownTexts(page, ZIP_TEXTS.status);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download ZIP' }).click(),
+      page.getByRole('button', { name: ZIP_TEXTS.download }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^tessera-ld-\d{4}-\d{2}-\d{2}-\d{4}\.zip$/);
 
@@ -123,27 +130,27 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
         interval: 100,
       })
       .toBeGreaterThan(0);
-    expect(await page.getByRole('button', { name: 'Download ZIP' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: ZIP_TEXTS.download }).isDisabled()).toBe(true);
     await status()
-      .getByText(/^ZIP sent: 4 images, \d+\.\d MB\. Your browser saves it\.$/)
+      .getByText(/^ZIP enviado: 4 imágenes, \d+,\d MB\. Tu navegador lo guarda\.$/)
       .waitFor({ timeout: 60_000 });
-    expect(await page.getByRole('button', { name: 'Download ZIP' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: ZIP_TEXTS.download }).isEnabled()).toBe(true);
 
     const shown = await texts();
-    expect(shown[0]).toBe('Preparing ZIP of 4 images…');
+    expect(shown[0]).toBe(ZIP_TEXTS.preparing(4));
     const percents = shown
-      .map((text) => /^Downloading… (\d+) % \(.+ of .+ MB\)$/.exec(text)?.[1])
+      .map((text) => /^Descargando… (\d+) % \(.+ de .+ MB\)$/.exec(text)?.[1])
       .filter((percent) => percent !== undefined)
       .map(Number);
     // Several steps between start and end, rising.
     expect(percents.filter((p) => p > 0 && p < 100).length).toBeGreaterThanOrEqual(3);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
-    expect(shown.at(-1)).toMatch(/^ZIP sent: 4 images/);
+    expect(shown.at(-1)).toMatch(/^ZIP enviado: 4 imágenes/);
 
     expect(await download.failure()).toBeNull();
     expect(await checkZip(download, userFolder(server, user.username, 'ld'))).toEqual(chosen);
 
-    await status().getByRole('button', { name: 'Dismiss ZIP download status' }).click();
+    await status().getByRole('button', { name: ZIP_TEXTS.dismiss }).click();
     await status().waitFor({ state: 'detached' });
   });
 
@@ -177,16 +184,16 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
       .getByText(GALLERY_TEXTS.count(2))
       .waitFor();
     await page.getByRole('button', { name: 'List' }).click();
-    await page.getByRole('table').getByRole('checkbox', { name: 'Select all images' }).check();
+    await page.getByRole('table').getByRole('checkbox', { name: OUTPUT_TEXTS.selectAll }).check();
     await page.getByText(GALLERY_TEXTS.selectedCount(2)).waitFor();
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download ZIP' }).click(),
+      page.getByRole('button', { name: ZIP_TEXTS.download }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^tessera-hd-.+\.zip$/);
     await status()
-      .getByText(/^ZIP sent: 2 images, /)
+      .getByText(/^ZIP enviado: 2 imágenes, /)
       .waitFor({ timeout: 30_000 });
     expect(await download.failure()).toBeNull();
     expect(await checkZip(download, userFolder(server, user.username, 'hd'))).toEqual(made.sort());
@@ -207,9 +214,11 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
 
     let downloads = 0;
     page.on('download', () => (downloads += 1));
-    await page.getByRole('button', { name: 'Download ZIP' }).click();
-    const alert = page.getByRole('alert', { name: 'ZIP download' });
-    await alert.getByText('ZIP download failed: No such image: gone.png').waitFor();
+    await page.getByRole('button', { name: ZIP_TEXTS.download }).click();
+    const alert = page.getByRole('alert', { name: ZIP_TEXTS.status });
+    await alert
+      .getByText(ZIP_TEXTS.failed(shownErrorText('es', 'ZIP_UNKNOWN_IMAGE', 'gone.png')))
+      .waitFor();
     expect(downloads).toBe(0);
   });
 });

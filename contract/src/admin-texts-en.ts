@@ -134,5 +134,9 @@ export const ADMIN_TEXTS_EN: Translation<typeof ADMIN_TEXTS> = {
     'retention-run': 'Retention run',
     'api-token-created': 'API token created',
     'api-token-revoked': 'API token revoked',
+    'webhook-created': 'Webhook created',
+    'webhook-changed': 'Webhook changed',
+    'webhook-removed': 'Webhook removed',
+    'webhook-secret-rotated': 'Webhook secret rotated',
   } satisfies Record<AuditAction, string>,
 };

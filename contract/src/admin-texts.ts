@@ -176,5 +176,9 @@ export const ADMIN_TEXTS = {
     'retention-run': 'Retención ejecutada',
     'api-token-created': 'Token de API creado',
     'api-token-revoked': 'Token de API revocado',
+    'webhook-created': 'Webhook creado',
+    'webhook-changed': 'Webhook cambiado',
+    'webhook-removed': 'Webhook eliminado',
+    'webhook-secret-rotated': 'Secreto de webhook renovado',
   } satisfies Record<AuditAction, string>,
 } as const;

@@ -115,6 +115,11 @@ export const AUDIT_ACTIONS = [
   'retention-run',
   'api-token-created',
   'api-token-revoked',
+  // An endpoint's changes (issue 30, part 3): its owner's or, for everyone's, an admin's.
+  'webhook-created',
+  'webhook-changed',
+  'webhook-removed',
+  'webhook-secret-rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -15,16 +15,65 @@ import {
   hdListQuerySchema,
   hdOrderAcceptedSchema,
   hdOrderRequestSchema,
+  imageDeletionSchema,
   ldListAnswerSchema,
   ldListQuerySchema,
+  starAnswerSchema,
+  starRequestSchema,
   tagAssignmentSchema,
+  tagCreatedSchema,
+  tagFieldsSchema,
+  tagIdRequestSchema,
   tagListAnswerSchema,
   tagListQuerySchema,
+  whoamiAnswerSchema,
 } from './script-api.js';
 
 const NO_STORE = { 'cache-control': 'no-store: the answer changes as the user works.' };
 const LIST_REFUSED = refusal('page or size is out of range, or a tag id is malformed.');
 const TAG_REFUSED = refusal('No such tag or LD image of this user.');
+
+const SAME_AS_MQTT = 'Same rules and texts as the MQTT command of the same name (SPEC §7).';
+
+/** A change of the user's images or tags: the manage scope, the command's rules. */
+function change(
+  path: string,
+  summary: string,
+  body: ApiOperation['body'],
+  responses: ApiOperation['responses'],
+  description = SAME_AS_MQTT,
+): ApiOperation {
+  return {
+    method: 'POST',
+    path,
+    tag: 'Images and tags',
+    summary,
+    description,
+    auth: 'session',
+    scope: 'manage',
+    body,
+    responses,
+  };
+}
+
+function imageDeletion(path: string, summary: string, description: string): ApiOperation {
+  return change(
+    path,
+    summary,
+    JSON_BODY(imageDeletionSchema),
+    {
+      200: json(emptyResponseSchema, 'Deleted: the file, its thumbnail, its row.'),
+      400: BAD_REQUEST,
+      404: refusal('The user has no image of this name in this gallery.'),
+    },
+    `${description} ${SAME_AS_MQTT}`,
+  );
+}
+
+/** A tag's name breaks SPEC §5's rules: the answer is the rule's own text (tags.ts). */
+const TAG_FIELDS_REFUSED = refusal(
+  "The id, name or colour is malformed; a name against SPEC §5's rules gets that rule's text.",
+);
 
 function tagChange(path: string, summary: string): ApiOperation {
   return {
@@ -32,7 +81,7 @@ function tagChange(path: string, summary: string): ApiOperation {
     path,
     tag: 'Images and tags',
     summary,
-    description: 'Same rules and texts as the MQTT command of the same name (SPEC §7).',
+    description: SAME_AS_MQTT,
     auth: 'session',
     scope: 'manage',
     body: JSON_BODY(tagAssignmentSchema),
@@ -122,6 +171,46 @@ export const SCRIPT_OPERATIONS: readonly ApiOperation[] = [
   },
   tagChange(API_ROUTES.assignTag, 'Put a tag on an LD image'),
   tagChange(API_ROUTES.unassignTag, 'Take a tag off an LD image'),
+  change(API_ROUTES.starLd, 'Star or unstar an LD image', JSON_BODY(starRequestSchema), {
+    200: json(starAnswerSchema, 'Done: the image and its star (doing it twice is no error).'),
+    400: BAD_REQUEST,
+    404: refusal('The user has no LD image of this name.'),
+  }),
+  imageDeletion(
+    API_ROUTES.deleteLd,
+    'Delete an LD image',
+    'Its tags come off, its queued and running HD orders are cancelled and its material maps ' +
+      'go; the HD images made from it stay.',
+  ),
+  imageDeletion(
+    API_ROUTES.deleteHd,
+    'Delete an HD image',
+    'Its print files and material maps go with it; the LD image it was made from stays.',
+  ),
+  change(API_ROUTES.createTag, 'Make a tag', JSON_BODY(tagFieldsSchema), {
+    201: json(tagCreatedSchema, "Made: the tag's id."),
+    400: TAG_FIELDS_REFUSED,
+    409: refusal(
+      'The user has a tag of this id or of this name, or holds the most tags one user may have.',
+    ),
+  }),
+  change(
+    API_ROUTES.updateTag,
+    'Rename or recolour a tag',
+    JSON_BODY(tagFieldsSchema),
+    {
+      200: json(emptyResponseSchema, 'Saved.'),
+      400: TAG_FIELDS_REFUSED,
+      404: refusal('The user has no tag of this id.'),
+      409: refusal('Another tag of the user has this name.'),
+    },
+    `Takes both the name and the colour, as the command does (list-tag tells the current ones). ${SAME_AS_MQTT}`,
+  ),
+  change(API_ROUTES.deleteTag, 'Delete a tag', JSON_BODY(tagIdRequestSchema), {
+    200: json(emptyResponseSchema, 'Deleted, and taken off every image that carried it.'),
+    400: BAD_REQUEST,
+    404: refusal('The user has no tag of this id.'),
+  }),
   {
     method: 'POST',
     path: API_ROUTES.hdOrder,
@@ -153,5 +242,18 @@ export const SCRIPT_OPERATIONS: readonly ApiOperation[] = [
       200: json(hdJobSchema, 'Its status; output_image once finished.', NO_STORE),
       404: refusal('No HD job of this user has this id.'),
     },
+  },
+  {
+    method: 'GET',
+    path: API_ROUTES.whoami,
+    tag: 'API tokens',
+    summary: 'Who the caller is: the user, and the API token it carries',
+    description:
+      "With an API token: its owner's name and role, and the token's id, name, scopes and " +
+      'expiry (never its secret), so a script can check its token before it starts. With the ' +
+      'session cookie: the user, and token null.',
+    auth: 'session',
+    scope: 'read',
+    responses: { 200: json(whoamiAnswerSchema, 'The caller.', NO_STORE) },
   },
 ];

@@ -10,7 +10,9 @@ import {
   webhookEndpointSchema,
   webhookListQuerySchema,
   webhookListSchema,
+  webhookRotatedSchema,
   webhookUpdateSchema,
+  WEBHOOK_SECRET_GRACE_HOURS,
 } from './webhooks.js';
 
 const UNKNOWN = refusal(
@@ -105,6 +107,24 @@ export const WEBHOOK_OPERATIONS: readonly ApiOperation[] = [
     responses: {
       200: json(webhookDeliverySchema, 'The delivery, due now.'),
       404: refusal('No such endpoint or delivery.'),
+    },
+  },
+  {
+    method: 'POST',
+    path: API_ROUTES.webhookRotateSecret,
+    scope: 'cookie-only',
+    tag: 'Webhooks',
+    summary: "Rotate an endpoint's signing secret",
+    description:
+      `Answers the new secret once. For ${WEBHOOK_SECRET_GRACE_HOURS} h (until the endpoint's ` +
+      '`previousSecretUntil`) every delivery carries two signatures in `webhook-signature`, one ' +
+      'made with the new secret and one with the replaced one, so a receiver still checking with ' +
+      'the old secret keeps accepting them; then only the new one. Rotating again within that ' +
+      'time replaces the older secret for good.',
+    auth: 'session',
+    responses: {
+      200: json(webhookRotatedSchema, 'Rotated; the new secret is shown this once.'),
+      404: UNKNOWN,
     },
   },
 ];

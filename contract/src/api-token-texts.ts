@@ -27,7 +27,7 @@ export const API_TOKEN_TEXTS = {
   scopes: {
     read: 'Leer: ver tus imágenes, etiquetas, estados y archivos',
     generate: 'Generar: vistas previas, HD, mapas de material y archivos de impresión',
-    manage: 'Gestionar: etiquetar y desetiquetar imágenes',
+    manage: 'Gestionar: etiquetas, estrellas y borrado de imágenes',
   } satisfies Record<ApiTokenScope, string>,
   scopeNames: {
     read: 'leer',
@@ -78,7 +78,7 @@ export const API_TOKEN_TEXTS_EN: typeof API_TOKEN_TEXTS = {
   scopes: {
     read: 'Read: see your images, tags, statuses and files',
     generate: 'Generate: previews, HD, material maps and print files',
-    manage: 'Manage: tag and untag images',
+    manage: 'Manage: tags, stars and deleting images',
   },
   scopeNames: { read: 'read', generate: 'generate', manage: 'manage' },
   scopesMissing: 'Choose at least one permission.',

@@ -46,6 +46,7 @@ describe('the scope of every operation (one table: the operations themselves)', 
       API_ROUTES.adminAudit,
       API_ROUTES.webhooks,
       API_ROUTES.webhookResend,
+      API_ROUTES.webhookRotateSecret,
     ]) {
       expect(cookieOnly).toContain(path);
     }
@@ -53,7 +54,7 @@ describe('the scope of every operation (one table: the operations themselves)', 
       expect(operation.scope, name(operation)).toBe('cookie-only');
   });
 
-  it('makes and orders with generate, and changes tags with manage', () => {
+  it('makes and orders with generate, and changes or deletes with manage', () => {
     const scopeOf = (method: string, path: string) =>
       API_OPERATIONS.find((o) => o.method === method && o.path === path)?.scope;
     expect(scopeOf('POST', API_ROUTES.generatePreview)).toBe('generate');
@@ -62,6 +63,16 @@ describe('the scope of every operation (one table: the operations themselves)', 
     expect(scopeOf('POST', API_ROUTES.printOrder)).toBe('generate');
     expect(scopeOf('POST', API_ROUTES.assignTag)).toBe('manage');
     expect(scopeOf('POST', API_ROUTES.unassignTag)).toBe('manage');
+    for (const path of [
+      API_ROUTES.starLd,
+      API_ROUTES.deleteLd,
+      API_ROUTES.deleteHd,
+      API_ROUTES.createTag,
+      API_ROUTES.updateTag,
+      API_ROUTES.deleteTag,
+    ])
+      expect(scopeOf('POST', path), path).toBe('manage');
+    expect(scopeOf('GET', API_ROUTES.whoami)).toBe('read');
     expect(scopeOf('GET', API_ROUTES.hdJob)).toBe('read');
   });
 });

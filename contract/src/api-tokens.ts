@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 /**
  * read: the GET routes of the user's own data; generate: previews, HD orders, material maps,
- * print files; manage: tags on images (and, as the API grows, stars, deletions, metadata).
+ * print files; manage: changing and deleting the user's things (tags, stars, image deletions).
  */
 export const API_TOKEN_SCOPES = ['read', 'generate', 'manage'] as const;
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];

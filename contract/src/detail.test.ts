@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DETAIL_TEXTS, detailFigures, generatedPercent, pxPerCmOfDpi } from './detail.js';
+import {
+  DETAIL_TEXTS,
+  DETAIL_TEXTS_EN,
+  detailFigures,
+  generatedPercent,
+  pxPerCmOfDpi,
+} from './detail.js';
 
 // A Square ordered at 30x30: the LD is 1024 px, the HD 2150 px (1024 × 1.5 × 1.4), both over
 // 30 cm. The builtin engine's ×2 network made 2048 px of it.
@@ -45,16 +51,26 @@ describe('detailFigures', () => {
 describe('the detail texts', () => {
   it('say the share plainly, as whole percents', () => {
     expect(DETAIL_TEXTS.share(0.578, 'print')).toBe(
+      'El 58 % del detalle de la impresión se ha generado; el resto es ampliación.',
+    );
+    expect(DETAIL_TEXTS_EN.share(0.578, 'print')).toBe(
       "58 % of the print's detail was generated; the rest is enlargement.",
     );
-    expect(DETAIL_TEXTS.share(0.9526, 'hd')).toBe(
+    expect(DETAIL_TEXTS_EN.share(0.9526, 'hd')).toBe(
       "95 % of the HD file's detail was generated; the rest is enlargement.",
     );
     // 99.6 % is not all of it.
     expect(generatedPercent(0.996)).toBe(99);
     expect(DETAIL_TEXTS.share(1, 'hd')).toBe(
+      'Todo el detalle del archivo HD se ha generado; nada es ampliación.',
+    );
+    expect(DETAIL_TEXTS_EN.share(1, 'hd')).toBe(
       "All of the HD file's detail was generated; none of it is enlargement.",
     );
-    expect(DETAIL_TEXTS.pxPerCm(118.11)).toBe('118.1 px/cm (300 dpi)');
+  });
+
+  it('write densities in each language’s locale', () => {
+    expect(DETAIL_TEXTS.pxPerCm(118.11)).toBe('118,1 px/cm (300 ppp)');
+    expect(DETAIL_TEXTS_EN.pxPerCm(118.11)).toBe('118.1 px/cm (300 dpi)');
   });
 });

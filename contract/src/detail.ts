@@ -1,6 +1,8 @@
 // Honest detail (issue 26, part 2): how much of a print is detail the engines generated and how
 // much is enlargement, as pixels per centimetre of each stage. The HD service records the width
 // of the last generated stage (the upscaling network's output) as HD_DETAIL_WIDTH_KEY.
+import type { Translation } from './i18n.js';
+import { fixedNumber } from './number-format.js';
 
 /** HD metadata: the pixel width of the image the engine's network made, before any resample. */
 export const HD_DETAIL_WIDTH_KEY = 'detail_width';
@@ -60,16 +62,38 @@ export function generatedPercent(share: number): number {
   return share >= 1 ? 100 : Math.min(99, Math.round(share * 100));
 }
 
-/** The Detail section's texts (HD details and the print dialog). */
+/** The Detail section's texts (HD details and the print dialog), numbers in es-ES. */
 export const DETAIL_TEXTS = {
+  heading: 'Detalle',
+  ld: 'Imagen LD',
+  generated: 'Detalle generado',
+  hd: 'Archivo HD',
+  print: 'Archivo de impresión',
+  pxPerCm: (pxPerCm: number) =>
+    `${fixedNumber(pxPerCm, 1, 'es')} px/cm (${Math.round(pxPerCm * 2.54)} ppp)`,
+  notRecorded: 'no consta',
+  /** The plain sentence: how much of the final pixels' detail the engine made. */
+  share: (share: number, of: 'print' | 'hd') => {
+    const what = of === 'print' ? 'de la impresión' : 'del archivo HD';
+    const percent = generatedPercent(share);
+    return percent === 100
+      ? `Todo el detalle ${what} se ha generado; nada es ampliación.`
+      : `El ${percent} % del detalle ${what} se ha generado; el resto es ampliación.`;
+  },
+  shareNotRecorded:
+    'Esta imagen HD se hizo antes de que Tessera registrara lo que genera el motor, así que no consta qué parte se ha generado.',
+} as const;
+
+/** DETAIL_TEXTS in English. */
+export const DETAIL_TEXTS_EN: Translation<typeof DETAIL_TEXTS> = {
   heading: 'Detail',
   ld: 'LD image',
   generated: 'Generated detail',
   hd: 'HD file',
   print: 'Print file',
-  pxPerCm: (pxPerCm: number) => `${pxPerCm.toFixed(1)} px/cm (${Math.round(pxPerCm * 2.54)} dpi)`,
+  pxPerCm: (pxPerCm: number) =>
+    `${fixedNumber(pxPerCm, 1, 'en')} px/cm (${Math.round(pxPerCm * 2.54)} dpi)`,
   notRecorded: 'not recorded',
-  /** The plain sentence: how much of the final pixels' detail the engine made. */
   share: (share: number, of: 'print' | 'hd') => {
     const what = of === 'print' ? "the print's" : "the HD file's";
     const percent = generatedPercent(share);
@@ -79,4 +103,4 @@ export const DETAIL_TEXTS = {
   },
   shareNotRecorded:
     'This HD image was made before Tessera recorded what the engine generated, so the generated share is not recorded.',
-} as const;
+};

@@ -9,7 +9,11 @@ import { TEXTS } from './texts.js';
 
 type ErrorText = string | ((...args: never[]) => string);
 
-const TEXTS_BY_CODE = {
+/**
+ * Each refusal's text under its code, in English: the server answers with these (clients and
+ * scripts read them). The web shows them in Spanish through their twins (errors-es.ts).
+ */
+export const SERVER_ERROR_TEXTS = {
   // Any route
   NOT_SIGNED_IN: 'Not signed in',
   NOT_FOUND: 'Not found',
@@ -63,6 +67,13 @@ const TEXTS_BY_CODE = {
   TAG_REQUEST_INVALID: 'The request needs a tag id and an image file name',
   HD_ORDER_INVALID:
     'An HD order needs an id, the file name of one of your LD images and one of the HD sizes (such as 30x30)',
+  STAR_REQUEST_INVALID:
+    'The request needs the file name of one of your LD images and starred, true or false',
+  IMAGE_REQUEST_INVALID: "The request needs the image's file name",
+  /** A tag's fields other than its name (whose rules have their own texts: tags.ts). */
+  TAG_FIELDS_INVALID:
+    'A tag needs an id of 1 to 64 letters, digits, _ or -, a name and a hex colour such as #a1b2c3',
+  TAG_ID_INVALID: "The request needs the tag's id: 1 to 64 letters, digits, _ or -",
 
   // Administration (issue 29): the admin API and `npm run users` alike
   ADMIN_ONLY: 'Only an administrator may do this',
@@ -184,10 +195,10 @@ const TEXTS_BY_CODE = {
   ZIP_READ_FAILED: 'An image could not be read: the download stopped',
 } as const satisfies Record<string, ErrorText>;
 
-export type ServerErrorCode = keyof typeof TEXTS_BY_CODE;
+export type ServerErrorCode = keyof typeof SERVER_ERROR_TEXTS;
 
 /** What a coded text needs to be written out: nothing, or the values it names. */
-export type ServerErrorArgs<C extends ServerErrorCode> = (typeof TEXTS_BY_CODE)[C] extends (
+export type ServerErrorArgs<C extends ServerErrorCode> = (typeof SERVER_ERROR_TEXTS)[C] extends (
   ...args: infer A
 ) => string
   ? A
@@ -196,12 +207,12 @@ export type ServerErrorArgs<C extends ServerErrorCode> = (typeof TEXTS_BY_CODE)[
 /** One refusal as the table holds it: its code and its text (a function when it names values). */
 export interface ServerErrorEntry<C extends ServerErrorCode = ServerErrorCode> {
   readonly code: C;
-  readonly text: (typeof TEXTS_BY_CODE)[C];
+  readonly text: (typeof SERVER_ERROR_TEXTS)[C];
 }
 
 /** The table: each refusal under its code, e.g. SERVER_ERRORS.TAG_NAME_TAKEN.text('Stone'). */
 export const SERVER_ERRORS = Object.fromEntries(
-  Object.entries(TEXTS_BY_CODE).map(([code, text]) => [code, { code, text }]),
+  Object.entries(SERVER_ERROR_TEXTS).map(([code, text]) => [code, { code, text }]),
 ) as { readonly [C in ServerErrorCode]: ServerErrorEntry<C> };
 
 /** A refusal written out: its code, and the text the answer's `error` field carries. */
@@ -214,7 +225,7 @@ export function serverError<C extends ServerErrorCode>(
   code: C,
   ...args: ServerErrorArgs<C>
 ): ServerError<C> {
-  const text: ErrorText = TEXTS_BY_CODE[code];
+  const text: ErrorText = SERVER_ERROR_TEXTS[code];
   return {
     code,
     text: typeof text === 'function' ? (text as (...values: unknown[]) => string)(...args) : text,

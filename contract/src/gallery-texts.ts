@@ -2,11 +2,11 @@
 // and of the Dashboard (SPEC §2; issue 30, part 5). The spec's labels (Gallery, List, Refresh,
 // Delete, Delete Selection, the table's columns) are verbatim in the default language and the
 // same in English; ours are Spanish with English twins. Counts are grouped as each locale does.
-import type { Translation } from './i18n.js';
+import { formatCount, type Translation } from './i18n.js';
 import type { LdSort } from './search.js';
 
-const es = (n: number) => n.toLocaleString('es-ES');
-const en = (n: number) => n.toLocaleString('en-GB');
+const es = (n: number) => formatCount(n, 'es');
+const en = (n: number) => formatCount(n, 'en');
 
 export const GALLERY_TEXTS = {
   /** Names a gallery's tools column, after its heading: "Herramientas de Dashboard". */

@@ -109,8 +109,8 @@ describe('form validation on the client', () => {
 
   it('[G9] requires both prompts', () => {
     expect(validateGenerationForm({ ...form, positivePrompt: '', negativePrompt: '  ' })).toEqual({
-      positivePrompt: 'Positive prompt is required',
-      negativePrompt: 'Negative prompt is required',
+      positivePrompt: 'El prompt positivo es obligatorio',
+      negativePrompt: 'El prompt negativo es obligatorio',
     });
   });
 
@@ -120,15 +120,15 @@ describe('form validation on the client', () => {
       at({ imaginationWeight: 20, similarity: 0, promptAdherence: 2, styleWeight: 100 }),
     ).toEqual({});
     expect(at({ imaginationWeight: 20.1 })).toEqual({
-      imaginationWeight: 'Must be a number from 0 to 20',
+      imaginationWeight: 'Debe ser un número de 0 a 20',
     });
-    expect(at({ similarity: 1.1 })).toEqual({ similarity: 'Must be a number from 0 to 1' });
+    expect(at({ similarity: 1.1 })).toEqual({ similarity: 'Debe ser un número de 0 a 1' });
     expect(at({ promptAdherence: -0.1 })).toEqual({
-      promptAdherence: 'Must be a number from 0 to 2',
+      promptAdherence: 'Debe ser un número de 0 a 2',
     });
-    expect(at({ styleWeight: 101 })).toEqual({ styleWeight: 'Must be a number from 0 to 100' });
+    expect(at({ styleWeight: 101 })).toEqual({ styleWeight: 'Debe ser un número de 0 a 100' });
     expect(at({ imaginationWeight: Number.NaN })).toEqual({
-      imaginationWeight: 'Must be a number from 0 to 20',
+      imaginationWeight: 'Debe ser un número de 0 a 20',
     });
   });
 
@@ -136,9 +136,9 @@ describe('form validation on the client', () => {
     const batch = (batchSize: number) => validateGenerationForm({ ...form, batchSize }).batchSize;
     expect(batch(1)).toBeUndefined();
     expect(batch(10)).toBeUndefined();
-    expect(batch(0)).toBe('Must be a whole number from 1 to 10');
-    expect(batch(11)).toBe('Must be a whole number from 1 to 10');
-    expect(batch(2.5)).toBe('Must be a whole number from 1 to 10');
+    expect(batch(0)).toBe('Debe ser un número entero de 1 a 10');
+    expect(batch(11)).toBe('Debe ser un número entero de 1 a 10');
+    expect(batch(2.5)).toBe('Debe ser un número entero de 1 a 10');
   });
 
   it('takes a whole number of faces from 1 to 12 (issue 25)', () => {
@@ -146,13 +146,13 @@ describe('form validation on the client', () => {
     expect(faces(1)).toBeUndefined();
     expect(faces(12)).toBeUndefined();
     for (const bad of [0, 13, 2.5, Number.NaN]) {
-      expect(faces(bad)).toBe('Must be a whole number from 1 to 12');
+      expect(faces(bad)).toBe('Debe ser un número entero de 1 a 12');
     }
   });
 
   it('[G10] requires the latent size of an output format', () => {
     expect(validateGenerationForm({ ...form, latent_width: 724, latent_height: 1448 })).toEqual({
-      outputFormat: 'Choose one of the output formats',
+      outputFormat: 'Elige uno de los formatos de salida',
     });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatImageDate } from './dates.js';
 import { localeFromBrowser, textsIn } from './i18n.js';
+import { SERVER_ERROR_TEXT_PAIR } from './errors-es.js';
 import { localizeServerText, TEXT_BUNDLES, textLeaves } from './text-bundles.js';
 import { TEXTS } from './texts.js';
 
@@ -16,7 +17,10 @@ function placeholdersOf(text: (...args: string[]) => string): string[] {
   return args.filter((arg) => written.includes(arg));
 }
 
-describe.each(Object.entries(TEXT_BUNDLES))('the %s texts in both languages', (_, pair) => {
+// The server's refusals are checked as the interface's texts are (errors-es.test.ts has more).
+const PAIRS = [...Object.entries(TEXT_BUNDLES), ['serverErrors', SERVER_ERROR_TEXT_PAIR] as const];
+
+describe.each(PAIRS)('the %s texts in both languages', (_, pair) => {
   const spanish = textLeaves(pair.es);
   const english = new Map(textLeaves(pair.en));
 
@@ -65,11 +69,26 @@ describe('texts the server wrote', () => {
       'The file is larger than the largest size allowed (25 MB).',
     );
     expect(localizeServerText(TEXTS.uploadTooLarge, 'es')).toBe(TEXTS.uploadTooLarge);
+    expect(localizeServerText(TEXTS.numberOutOfRange(0, 20), 'en')).toBe(
+      'Must be a number from 0 to 20',
+    );
+  });
+
+  it("are the server's own refusals in Spanish, in the Spanish interface", () => {
+    expect(localizeServerText('Invalid username or password', 'es')).toBe(
+      'Usuario o contraseña incorrectos',
+    );
+    expect(localizeServerText('Invalid username or password', 'en')).toBe(
+      'Invalid username or password',
+    );
   });
 
   it('are shown as sent otherwise', () => {
-    expect(localizeServerText('Invalid username or password', 'en')).toBe(
-      'Invalid username or password',
+    expect(localizeServerText('Something only the log explains', 'es')).toBe(
+      'Something only the log explains',
+    );
+    expect(localizeServerText('Algo que solo explica el registro', 'en')).toBe(
+      'Algo que solo explica el registro',
     );
   });
 });

@@ -4,6 +4,8 @@
 // carry nothing new.
 import { z } from 'zod';
 import { fileNameSchema } from './file-name.js';
+import type { Translation } from './i18n.js';
+import { plainNumber } from './number-format.js';
 
 /** The maps of a material, in the order they are shown. */
 export const MATERIAL_MAPS = [
@@ -14,14 +16,6 @@ export const MATERIAL_MAPS = [
   'ambient-occlusion',
 ] as const;
 export type MaterialMap = (typeof MATERIAL_MAPS)[number];
-
-export const MATERIAL_MAP_LABELS: Readonly<Record<MaterialMap, string>> = {
-  height: 'Height',
-  'normal-opengl': 'Normal (OpenGL)',
-  'normal-directx': 'Normal (DirectX)',
-  roughness: 'Roughness',
-  'ambient-occlusion': 'Ambient occlusion',
-};
 
 /**
  * How the height is read from the picture (issue 26, part 4): from luminance, light is high;
@@ -42,19 +36,72 @@ export const heightSettingsSchema = z.object({
 export type HeightSettings = z.infer<typeof heightSettingsSchema>;
 export const DEFAULT_HEIGHT_SETTINGS: HeightSettings = { invert: false, strength: 1 };
 
-/** What the maps section says about the height settings (issue 26, part 4). */
+/** The maps section of an image's details (issue 17, part 5; its height settings: issue 26). */
 export const MATERIAL_MAPS_TEXTS = {
+  heading: 'Mapas de material',
+  generate: 'Generar mapas',
+  generating: (percent: number) => `Generando mapas… ${percent} %`,
+  remake: 'Rehacer mapas',
+  progress: 'Progreso de los mapas de material',
+  files: 'Archivos de los mapas',
+  maps: {
+    height: 'Altura',
+    'normal-opengl': 'Normal (OpenGL)',
+    'normal-directx': 'Normal (DirectX)',
+    roughness: 'Rugosidad',
+    'ambient-occlusion': 'Oclusión ambiental',
+  } satisfies Record<MaterialMap, string>,
+
+  // How the height is read (issue 26, part 4).
+  height: 'Altura',
+  invertHeight: 'Invertir altura',
+  invertHeightHint:
+    'Lo oscuro queda alto: para juntas claras entre ladrillos o baldosas más oscuros',
+  heightStrength: 'Intensidad del relieve',
+  heightStrengthValue: (strength: number) => `×${plainNumber(strength, 2, 'es')}`,
+  /** The height map's small copy beside the controls: what inverting turns over. */
+  heightMap: 'Mapa de altura (lo claro es alto)',
+  /** The controls differ from the settings the maps shown were made with. */
+  settingsChanged:
+    'Los mapas que ves se hicieron con otros ajustes de altura: rehazlos para aplicar estos.',
+
+  // The material in 3D.
+  previewLoading: 'Cargando la vista previa 3D…',
+  preview: 'Vista previa 3D del material',
+  previewUnavailable: 'Vista previa 3D no disponible: este navegador tiene WebGL desactivado',
+  previewHint: 'Arrastra para girar; usa la rueda para acercar',
+} as const;
+
+/** MATERIAL_MAPS_TEXTS in English. */
+export const MATERIAL_MAPS_TEXTS_EN: Translation<typeof MATERIAL_MAPS_TEXTS> = {
+  heading: 'Material maps',
+  generate: 'Generate maps',
+  generating: (percent: number) => `Generating maps… ${percent}%`,
+  remake: 'Remake maps',
+  progress: 'Material maps progress',
+  files: 'Map files',
+  maps: {
+    height: 'Height',
+    'normal-opengl': 'Normal (OpenGL)',
+    'normal-directx': 'Normal (DirectX)',
+    roughness: 'Roughness',
+    'ambient-occlusion': 'Ambient occlusion',
+  },
+
+  height: 'Height',
   invertHeight: 'Invert height',
   invertHeightHint: 'Dark is high: for light mortar between darker bricks or tiles',
   heightStrength: 'Height strength',
-  heightStrengthValue: (strength: number) => `×${strength}`,
-  remake: 'Remake maps',
-  /** The height map's small copy beside the controls: what inverting turns over. */
+  heightStrengthValue: (strength: number) => `×${plainNumber(strength, 2, 'en')}`,
   heightMap: 'Height map (light is high)',
-  /** The controls differ from the settings the maps shown were made with. */
   settingsChanged:
     'The maps shown were made with other height settings: remake them to apply these.',
-} as const;
+
+  previewLoading: 'Loading 3D preview…',
+  preview: '3D preview of the material',
+  previewUnavailable: '3D preview unavailable: this browser has WebGL turned off',
+  previewHint: 'Drag to rotate, scroll to zoom',
+};
 
 /** Which image: a gallery ('ld' or 'hd') and its file name. */
 export const materialMapsRequestSchema = z.object({

@@ -3,6 +3,7 @@
 // MaterialX document. Downloads from materialPackageUrl(); beyond SPEC §7.
 import { z } from 'zod';
 import { fileNameSchema } from './file-name.js';
+import type { Translation } from './i18n.js';
 import { routeUrl, API_ROUTES } from './routes.js';
 
 /**
@@ -12,11 +13,6 @@ import { routeUrl, API_ROUTES } from './routes.js';
  */
 export const MATERIAL_PRESETS = ['standard', 'unreal', 'unity-hdrp'] as const;
 export type MaterialPreset = (typeof MATERIAL_PRESETS)[number];
-export const MATERIAL_PRESET_LABELS: Readonly<Record<MaterialPreset, string>> = {
-  standard: 'Standard (glTF, MaterialX, every map)',
-  unreal: 'Unreal Engine (ORM)',
-  'unity-hdrp': 'Unity HDRP (mask map)',
-};
 
 /** The files of a package, as Poly Haven names them (`<name>_<suffix>.<ext>`). */
 export const MATERIAL_PACKAGE_FILES = {
@@ -92,28 +88,43 @@ export function materialPackageUrl(query: {
 /** The longest side of the textures embedded in the `.glb` (the ZIP's maps are full size). */
 export const MATERIAL_GLB_MAX_SIDE = 2048;
 
-/** The package's texts: the web's controls, and what its README says of each file. */
+/** The package's texts in the image's details (the README's are MATERIAL_README_TEXTS). */
 export const MATERIAL_TEXTS = {
-  download: 'Download material',
-  preset: 'Export preset',
-  tileSize: 'Tile size',
+  download: 'Descargar material',
+  /** Names the package's controls. */
+  package: 'Paquete de material',
+  preset: 'Preajuste de exportación',
+  presets: {
+    standard: 'Estándar (glTF, MaterialX, todos los mapas)',
+    unreal: 'Unreal Engine (ORM)',
+    'unity-hdrp': 'Unity HDRP (mask map)',
+  } satisfies Record<MaterialPreset, string>,
+  tileSize: 'Tamaño de la baldosa',
+  tileSizeOption: (label: string) => `${label} cm`,
   /** Under the controls: what the ZIP holds, and the size its textures cover. */
-  note: (kind: 'ld' | 'hd') =>
+  note: (kind: 'ld' | 'hd'): string =>
+    kind === 'hd'
+      ? 'Un ZIP con los mapas, con los nombres que les da Poly Haven, a la medida de la baldosa de la imagen HD.'
+      : 'Un ZIP con los mapas, con los nombres que les da Poly Haven, a la medida de la baldosa que elijas aquí.',
+  noTileSize:
+    'Esta imagen no tiene ningún formato de salida, así que no le corresponde ningún tamaño de baldosa: no hay paquete de material.',
+} as const;
+
+/** MATERIAL_TEXTS in English. */
+export const MATERIAL_TEXTS_EN: Translation<typeof MATERIAL_TEXTS> = {
+  download: 'Download material',
+  package: 'Material package',
+  preset: 'Export preset',
+  presets: {
+    standard: 'Standard (glTF, MaterialX, every map)',
+    unreal: 'Unreal Engine (ORM)',
+    'unity-hdrp': 'Unity HDRP (mask map)',
+  },
+  tileSize: 'Tile size',
+  tileSizeOption: (label: string) => `${label} cm`,
+  note: (kind: 'ld' | 'hd'): string =>
     kind === 'hd'
       ? 'A ZIP of the maps, named as Poly Haven names them, sized to the HD image’s tile.'
       : 'A ZIP of the maps, named as Poly Haven names them, sized to the tile chosen here.',
   noTileSize: 'This picture is of no output format, so no tile size fits it: no material package.',
-  files: {
-    baseColour: 'base colour (sRGB): the image itself',
-    normalOpenGl: 'normal map, OpenGL convention (green up: glTF, Blender, Unity, three.js)',
-    normalDirectX: 'normal map, DirectX convention (green down: Unreal Engine, 3ds Max)',
-    roughness: 'roughness, linear grey (white is rough)',
-    ambientOcclusion: 'ambient occlusion, linear grey (white is unoccluded)',
-    height: 'height, 16-bit grey (white is high)',
-    orm: 'ORM: R ambient occlusion, G roughness, B metalness (0), as glTF and Unreal Engine pack them',
-    unityMask:
-      'Unity HDRP mask map: R metallic (0), G ambient occlusion, B detail mask (1), A smoothness (1 − roughness)',
-  } satisfies Record<MaterialPackageFile, string>,
-  glb: 'glTF binary: one tile of the ordered size as a quad in metres with the material (textures at most 2048 px, KHR_texture_transform repeats them once per tile)',
-  mtlx: 'MaterialX document: a standard_surface reading the PNGs beside it, UVs taken in metres',
-} as const;
+};

@@ -24,7 +24,7 @@ export * from './api-answers.js';
 export * from './api-operation.js';
 
 /** The document's version: raised when an operation or a shape changes. */
-export const API_VERSION = '0.2.0';
+export const API_VERSION = '0.3.0';
 
 /** Every operation the server answers, in the reference page's order. */
 export const API_OPERATIONS: readonly ApiOperation[] = [
@@ -57,7 +57,8 @@ the rest are beyond it. Every refusal answers \`{ "error": text }\` with a text 
 scopes, an expiry); send one as \`Authorization: Bearer ${API_TOKEN_PREFIX}…\`. It acts as its \
 owner, on their own data only, for the operations its scopes allow: \`read\` (reading the \
 user's images, tags, statuses and files), \`generate\` (previews, HD orders, material maps, \
-print files), \`manage\` (tags on images). Each operation names the scope it needs. An \
+print files), \`manage\` (making, renaming and deleting tags, tagging, starring and deleting \
+images). Each operation names the scope it needs. An \
 unknown, expired or revoked token gets 401; a token without the scope, or on an operation that \
 takes the session cookie only (sign-in, the session, token management, the admin API), 403.
 

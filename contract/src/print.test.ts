@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { formatFileSize, groupDigits } from './number-format.js';
+import { PRINT_TEXTS, PRINT_TEXTS_EN } from './print-texts.js';
 import {
   PRINT_DEFAULT_SETTINGS,
-  PRINT_TEXTS,
-  formatFileSize,
-  groupDigits,
   printChannels,
   printEstimateQuerySchema,
   printPixelSize,
@@ -95,33 +94,56 @@ describe('print settings', () => {
 });
 
 describe('the texts', () => {
-  it('states sizes exactly and at a glance', () => {
-    expect(groupDigits(1_735_632_384)).toBe('1,735,632,384');
-    expect(groupDigits(999)).toBe('999');
-    expect(formatFileSize(1_735_632_384)).toBe('1.62 GB');
-    expect(formatFileSize(38_685_843)).toBe('36.9 MB');
-    expect(formatFileSize(2000)).toBe('2 kB');
-    expect(PRINT_TEXTS.pixelSize(17008, 34016)).toBe('17,008 × 34,016 px (578.5 MP)');
-    expect(PRINT_TEXTS.bytes(38_685_843)).toBe('38,685,843 bytes (36.9 MB)');
+  it('states sizes exactly and at a glance, in each language’s locale', () => {
+    expect(groupDigits(1_735_632_384, 'es')).toBe('1.735.632.384');
+    expect(groupDigits(1_735_632_384, 'en')).toBe('1,735,632,384');
+    expect(groupDigits(999, 'es')).toBe('999');
+    expect(formatFileSize(1_735_632_384, 'es')).toBe('1,62 GB');
+    expect(formatFileSize(1_735_632_384, 'en')).toBe('1.62 GB');
+    expect(formatFileSize(38_685_843, 'en')).toBe('36.9 MB');
+    expect(formatFileSize(2000, 'es')).toBe('2 kB');
+    // es-ES groups from five digits on: 8589, 17.093.
+    expect(PRINT_TEXTS.pixelSize(17008, 8589)).toBe('17.008 × 8589 px (146,1 MP)');
+    expect(PRINT_TEXTS_EN.pixelSize(17008, 34016)).toBe('17,008 × 34,016 px (578.5 MP)');
+    expect(PRINT_TEXTS.bytes(38_685_843)).toBe('38.685.843 bytes (36,9 MB)');
+    expect(PRINT_TEXTS_EN.bytes(38_685_843)).toBe('38,685,843 bytes (36.9 MB)');
   });
 
   it('gives the physical size with the bleed and the cut', () => {
     const print = { widthCm: 120, heightCm: 60 };
     expect(PRINT_TEXTS.physicalSizeValue(print, 3)).toBe(
-      '120.6 × 60.6 cm (cut 120 × 60 cm, 3 mm bleed)',
+      '120,6 × 60,6 cm (corte de 120 × 60 cm, 3 mm de sangrado)',
     );
-    expect(PRINT_TEXTS.physicalSizeValue(print, 0)).toBe('120 × 60 cm (no bleed)');
-    expect(PRINT_TEXTS.physicalSizeValue(print, 0.5)).toBe(
+    expect(PRINT_TEXTS.physicalSizeValue(print, 0)).toBe('120 × 60 cm (sin sangrado)');
+    expect(PRINT_TEXTS_EN.physicalSizeValue(print, 0)).toBe('120 × 60 cm (no bleed)');
+    expect(PRINT_TEXTS_EN.physicalSizeValue(print, 0.5)).toBe(
       '120.1 × 60.1 cm (cut 120 × 60 cm, 0.5 mm bleed)',
     );
   });
 
   it('sums up a file’s settings', () => {
-    expect(
-      PRINT_TEXTS.settingsSummary(
-        { dpi: 300, bleedMm: 2, compression: 'deflate', bitDepth: 16, profile: 'fogra39.icc' },
-        'Coated FOGRA39 (CMYK)',
-      ),
-    ).toBe('300 dpi · 2 mm bleed · Deflate (ZIP) · 16-bit · Coated FOGRA39 (CMYK)');
+    const settings = {
+      dpi: 300,
+      bleedMm: 2.5,
+      compression: 'deflate',
+      bitDepth: 16,
+      profile: 'fogra39.icc',
+    } as const;
+    expect(PRINT_TEXTS.settingsSummary(settings, 'Coated FOGRA39 (CMYK)')).toBe(
+      '300 ppp · 2,5 mm de sangrado · Deflate (ZIP) · 16 bits · Coated FOGRA39 (CMYK)',
+    );
+    expect(PRINT_TEXTS_EN.settingsSummary(settings, 'Coated FOGRA39 (CMYK)')).toBe(
+      '300 dpi · 2.5 mm bleed · Deflate (ZIP) · 16-bit · Coated FOGRA39 (CMYK)',
+    );
+  });
+
+  it('states the limits of the fields', () => {
+    expect(PRINT_TEXTS.dpiInvalid).toBe(
+      'La resolución debe ser un número entero de 72 a 1200 ppp.',
+    );
+    expect(PRINT_TEXTS.bleedInvalid).toBe('El sangrado debe ir de 0 a 20 mm, en pasos de 0,5 mm.');
+    expect(PRINT_TEXTS_EN.bleedInvalid).toBe(
+      'The bleed must be from 0 to 20 mm, in steps of 0.5 mm.',
+    );
   });
 });

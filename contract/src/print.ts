@@ -14,10 +14,6 @@ export const PRINT_DEFAULT_BLEED_MM = 3;
 
 export const PRINT_COMPRESSIONS = ['lzw', 'deflate'] as const;
 export type PrintCompression = (typeof PRINT_COMPRESSIONS)[number];
-export const PRINT_COMPRESSION_LABELS: Readonly<Record<PrintCompression, string>> = {
-  lzw: 'LZW',
-  deflate: 'Deflate (ZIP)',
-};
 
 export const PRINT_BIT_DEPTHS = [8, 16] as const;
 export type PrintBitDepth = (typeof PRINT_BIT_DEPTHS)[number];
@@ -168,81 +164,3 @@ export function printUncompressedBytes(
 
 /** "tile_60x120_360dpi_cmyk-fogra39.tif": how a print file of an HD image is named. */
 export const PRINT_FILE_EXTENSION = 'tif';
-
-/** 1234567 as "1,234,567": exact figures, grouped so they read at a glance. */
-export function groupDigits(value: number): string {
-  return String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** 1.62 GB, 312.4 MB, 12 kB (binary units, as the ZIP download states sizes). */
-export function formatFileSize(bytes: number): string {
-  const mb = 1024 * 1024;
-  if (bytes < mb) return `${Math.max(1, Math.round(bytes / 1024))} kB`;
-  if (bytes < 1024 * mb) return `${(bytes / mb).toFixed(1)} MB`;
-  return `${(bytes / mb / 1024).toFixed(2)} GB`;
-}
-
-/** Centimetres as a person writes them: 120.6, 60, 30.35 (at most two decimals). */
-function cm(value: number): string {
-  return String(Math.round(value * 100) / 100);
-}
-
-/** The dialog's texts (issue 26, part 1): the web shows these and no others. */
-export const PRINT_TEXTS = {
-  open: 'Download for print',
-  title: 'Download for print',
-  settings: 'Print settings',
-  resolution: 'Resolution',
-  dpiButton: (dpi: number) => `${dpi} dpi`,
-  dpiTyped: 'Any resolution (dpi)',
-  bleed: 'Bleed (mm)',
-  compression: 'Compression',
-  bitDepth: 'Bits per channel',
-  bits: (bits: PrintBitDepth) => `${bits}-bit`,
-  profile: 'Colour profile',
-  profileOption: (profile: PrintProfile) =>
-    `${profile.name} (${profile.colourSpace === 'cmyk' ? 'CMYK' : 'RGB'})`,
-  profilesError: 'The colour profiles could not be read; sRGB is offered.',
-  dpiInvalid: `The resolution must be a whole number from ${PRINT_DPI_RANGE.min} to ${PRINT_DPI_RANGE.max} dpi.`,
-  bleedInvalid: `The bleed must be from ${PRINT_BLEED_MM_RANGE.min} to ${PRINT_BLEED_MM_RANGE.max} mm, in steps of ${PRINT_BLEED_STEP_MM} mm.`,
-
-  // What the file will be, before it is ordered.
-  pixels: 'Pixels',
-  pixelSize: (width: number, height: number) =>
-    `${groupDigits(width)} × ${groupDigits(height)} px (${((width * height) / 1e6).toFixed(1)} MP)`,
-  physicalSize: 'Print size with bleed',
-  physicalSizeValue: (print: { widthCm: number; heightCm: number }, bleedMm: number) => {
-    const bleedCm = (2 * bleedMm) / 10;
-    const whole = `${cm(print.widthCm + bleedCm)} × ${cm(print.heightCm + bleedCm)} cm`;
-    return bleedMm === 0
-      ? `${whole} (no bleed)`
-      : `${whole} (cut ${cm(print.widthCm)} × ${cm(print.heightCm)} cm, ${bleedMm} mm bleed)`;
-  },
-  uncompressed: 'Uncompressed',
-  bytes: (bytes: number) => `${groupDigits(bytes)} bytes (${formatFileSize(bytes)})`,
-  estimated: 'Estimated file size',
-  estimating: 'Estimating…',
-  estimateValue: (bytes: number) => `about ${formatFileSize(bytes)}`,
-  estimateError: 'The file size could not be estimated.',
-
-  order: 'Make print file',
-  ordering: 'Ordering…',
-
-  // The image's print files.
-  files: 'Print files',
-  settingsSummary: (settings: PrintSettings, profileName: string) =>
-    [
-      `${settings.dpi} dpi`,
-      `${settings.bleedMm} mm bleed`,
-      PRINT_COMPRESSION_LABELS[settings.compression],
-      `${settings.bitDepth}-bit`,
-      profileName,
-    ].join(' · '),
-  queued: 'Waiting to start…',
-  making: (percent: number) => `Making… ${percent} %`,
-  progress: 'Print file progress',
-  cancelled: 'Cancelled',
-  failed: 'Failed',
-  download: 'Download',
-  downloadSize: (bytes: number) => `Download (${formatFileSize(bytes)})`,
-} as const;

@@ -112,6 +112,20 @@ export const API_ROUTES = {
   hdOrder: '/api/command/generate-image',
   /** GET → hdJobSchema: one HD order by the id it was given. */
   hdJob: '/api/query/hd-jobs/:id',
+  /** POST starRequestSchema → starAnswerSchema: star-low-definition. */
+  starLd: '/api/command/star-low-definition',
+  /** POST imageDeletionSchema: delete-low-definition, with its HD orders and material maps. */
+  deleteLd: '/api/command/delete-low-definition',
+  /** POST imageDeletionSchema: delete-high-definition. */
+  deleteHd: '/api/command/delete-high-definition',
+  /** POST tagFieldsSchema → tagCreatedSchema (201): create-tag. */
+  createTag: '/api/command/create-tag',
+  /** POST tagFieldsSchema: update-tag (rename, recolour). */
+  updateTag: '/api/command/update-tag',
+  /** POST tagIdRequestSchema: delete-tag, taken off every image first. */
+  deleteTag: '/api/command/delete-tag',
+  /** GET → whoamiAnswerSchema: the caller's user and, for a Bearer request, its token. */
+  whoami: '/api/query/whoami',
 
   // The user's image files (SPEC §7), to their owner only.
   /** A print file (issue 26): the TIFF, as an attachment. */
@@ -167,6 +181,8 @@ export const API_ROUTES = {
   webhookDeliveries: '/api/webhooks/:id/deliveries',
   /** POST → webhookDeliverySchema: the delivery goes again now (same webhook-id). */
   webhookResend: '/api/webhooks/:id/deliveries/:delivery/resend',
+  /** POST → webhookRotatedSchema: a new signing secret; the old one signs too for a grace period. */
+  webhookRotateSecret: '/api/webhooks/:id/rotate-secret',
 } as const;
 
 export type ApiRoute = (typeof API_ROUTES)[keyof typeof API_ROUTES];
@@ -194,6 +210,12 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.assignTag },
   { method: 'POST', path: API_ROUTES.unassignTag },
   { method: 'POST', path: API_ROUTES.hdOrder },
+  { method: 'POST', path: API_ROUTES.starLd },
+  { method: 'POST', path: API_ROUTES.deleteLd },
+  { method: 'POST', path: API_ROUTES.deleteHd },
+  { method: 'POST', path: API_ROUTES.createTag },
+  { method: 'POST', path: API_ROUTES.updateTag },
+  { method: 'POST', path: API_ROUTES.deleteTag },
   { method: 'POST', path: API_ROUTES.adminUsers },
   { method: 'POST', path: API_ROUTES.adminUserPassword },
   { method: 'POST', path: API_ROUTES.adminUserRole },
@@ -209,6 +231,7 @@ export const STATE_CHANGING_ROUTES = [
   { method: 'POST', path: API_ROUTES.webhookRemove },
   { method: 'POST', path: API_ROUTES.webhookTest },
   { method: 'POST', path: API_ROUTES.webhookResend },
+  { method: 'POST', path: API_ROUTES.webhookRotateSecret },
 ] as const satisfies readonly { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: ApiRoute }[];
 
 /**

@@ -5,16 +5,25 @@ import { z } from 'zod';
 import { IMAGE_PAGE_SIZE, MAX_PAGE_SIZE, TAG_PAGE_SIZE } from './constants.js';
 import { fileNameSchema } from './file-name.js';
 import { HD_SIZES, type HdSizeLabel } from './hd-sizes.js';
+import { userRoleSchema } from './admin.js';
+import { apiTokenSchema } from './api-tokens.js';
 import {
   FILTER_TAGS_MAX,
   PAGE_MAX,
+  createTagCommandSchema,
+  createTagResponseSchema,
+  deleteLowDefinitionCommandSchema,
+  deleteTagCommandSchema,
   listHighDefinitionResponseSchema,
   listLowDefinitionResponseSchema,
   listTagResponseSchema,
+  starLowDefinitionCommandSchema,
+  starLowDefinitionResponseSchema,
   tagIdSchema,
 } from './messages.js';
 
 const ENVELOPE = { transactionid: true, user: true, success: true, error: true } as const;
+const REQUEST_ENVELOPE = { transactionid: true, user: true } as const;
 
 /** A page of a query string, 1-based, as the commands' `page` and `size`. */
 function pageQuery(defaultSize: number) {
@@ -75,3 +84,37 @@ export type HdOrderRequest = z.infer<typeof hdOrderRequestSchema>;
 
 export const hdOrderAcceptedSchema = z.object({ id: z.string(), status: z.literal('queued') });
 export type HdOrderAccepted = z.infer<typeof hdOrderAcceptedSchema>;
+
+/** POST star-low-definition: one of the user's LD images, starred or not (issue 13). */
+export const starRequestSchema = starLowDefinitionCommandSchema.omit(REQUEST_ENVELOPE);
+export type StarRequest = z.infer<typeof starRequestSchema>;
+export const starAnswerSchema = starLowDefinitionResponseSchema.omit(ENVELOPE);
+
+/** POST delete-low-definition and delete-high-definition: the image's file name. */
+export const imageDeletionSchema = deleteLowDefinitionCommandSchema.omit(REQUEST_ENVELOPE);
+export type ImageDeletion = z.infer<typeof imageDeletionSchema>;
+
+/**
+ * POST create-tag and update-tag: the id (the client's, SPEC §3), a name by SPEC §5's rules
+ * (their texts: tags.ts) and a hex colour. update-tag renames and recolours, so it takes both.
+ */
+export const tagFieldsSchema = createTagCommandSchema.omit(REQUEST_ENVELOPE);
+export type TagFields = z.input<typeof tagFieldsSchema>;
+export const tagCreatedSchema = createTagResponseSchema.omit(ENVELOPE);
+
+/** POST delete-tag: the tag's id. */
+export const tagIdRequestSchema = deleteTagCommandSchema.omit(REQUEST_ENVELOPE);
+
+/**
+ * GET whoami: who the caller acts as. With an API token, the token itself (never its secret);
+ * with the browser's session cookie, `token` is null: the session may do all its user may.
+ */
+export const whoamiAnswerSchema = z.object({
+  username: z.string(),
+  role: userRoleSchema,
+  token: apiTokenSchema
+    .pick({ id: true, name: true, scopes: true, expires_at: true })
+    .nullable()
+    .describe('The API token the request carried; null for the session cookie.'),
+});
+export type WhoamiAnswer = z.infer<typeof whoamiAnswerSchema>;

@@ -15,13 +15,13 @@ export const SSO_TEXTS = {
   connecting: 'Conectando…',
   errors: {
     'state-mismatch':
-      'El inicio de sesión no se ha podido comprobar (ha caducado o se inició en otra ventana). Vuelva a intentarlo.',
+      'El inicio de sesión no se ha podido comprobar (ha caducado o se inició en otra ventana). Vuelve a intentarlo.',
     'nonce-mismatch':
-      'La respuesta del proveedor de identidad no corresponde a este inicio de sesión. Vuelva a intentarlo.',
+      'La respuesta del proveedor de identidad no corresponde a este inicio de sesión. Vuelve a intentarlo.',
     'provider-refused': 'El proveedor de identidad no ha completado el inicio de sesión.',
     'provider-failed':
-      'No se ha podido completar el inicio de sesión con el proveedor de identidad. Inténtelo más tarde.',
-    'account-disabled': 'Esta cuenta está desactivada. Consulte a un administrador.',
+      'No se ha podido completar el inicio de sesión con el proveedor de identidad. Inténtalo más tarde.',
+    'account-disabled': 'Esta cuenta está desactivada. Consulta a un administrador.',
     'not-enabled': 'El inicio de sesión único no está configurado en este servidor.',
   },
 } as const satisfies SsoTexts;

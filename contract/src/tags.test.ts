@@ -11,22 +11,23 @@ import {
 } from './tags.js';
 
 const INVALID = 'Use only standard characters (no emojis or special symbols)';
+const TOO_LONG = 'El nombre de la etiqueta admite como máximo 15 caracteres';
 
 describe('tag name validation', () => {
   it('[T9] requires a name', () => {
-    expect(validateTagName('', [])).toBe('Tag name is required');
-    expect(validateTagName('   ', [])).toBe('Tag name is required');
+    expect(validateTagName('', [])).toBe('El nombre de la etiqueta es obligatorio');
+    expect(validateTagName('   ', [])).toBe('El nombre de la etiqueta es obligatorio');
   });
 
   it('[T9] allows 15 characters and refuses 16', () => {
     expect(TAG_NAME_MAX_LENGTH).toBe(15);
     expect(validateTagName('a'.repeat(15), [])).toBeUndefined();
-    expect(validateTagName('a'.repeat(16), [])).toBe('Tag name must be at most 15 characters');
+    expect(validateTagName('a'.repeat(16), [])).toBe(TOO_LONG);
   });
 
   it('[T9] counts accented letters as one character, however they are typed', () => {
     expect(validateTagName('ñ'.repeat(15), [])).toBeUndefined();
-    expect(validateTagName('ñ'.repeat(16), [])).toBe('Tag name must be at most 15 characters');
+    expect(validateTagName('ñ'.repeat(16), [])).toBe(TOO_LONG);
     // e + combining acute accent: 30 UTF-16 units, 15 letters once composed.
     expect(validateTagName('e\u0301'.repeat(15), [])).toBeUndefined();
   });

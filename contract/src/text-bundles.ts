@@ -5,6 +5,18 @@ import { ADMIN_TEXTS_EN } from './admin-texts-en.js';
 import { API_TOKEN_TEXTS, API_TOKEN_TEXTS_EN } from './api-token-texts.js';
 import { RETENTION_TEXTS, RETENTION_TEXTS_EN } from './admin-retention.js';
 import { ADMIN_TEXTS } from './admin-texts.js';
+import { DETAIL_TEXTS, DETAIL_TEXTS_EN } from './detail.js';
+import { DIALOG_TEXTS, DIALOG_TEXTS_EN } from './dialog-texts.js';
+import { IMAGE_DETAILS_TEXTS, IMAGE_DETAILS_TEXTS_EN } from './image-details-texts.js';
+import { MATERIAL_MAPS_TEXTS, MATERIAL_MAPS_TEXTS_EN } from './material-maps.js';
+import { MATERIAL_TEXTS, MATERIAL_TEXTS_EN } from './material-package.js';
+import { MATERIAL_README_TEXTS, MATERIAL_README_TEXTS_EN } from './material-readme-texts.js';
+import { OUTPUT_TEXTS, OUTPUT_TEXTS_EN } from './output-texts.js';
+import { PRINT_TEXTS, PRINT_TEXTS_EN } from './print-texts.js';
+import { SEAMLESS_TEXTS, SEAMLESS_TEXTS_EN } from './seamless-texts.js';
+import { ZIP_TEXTS, ZIP_TEXTS_EN } from './zip-texts.js';
+import { SERVER_ERROR_TEXT_PAIR } from './errors-es.js';
+import { errorText, type ServerErrorArgs, type ServerErrorCode } from './errors.js';
 import { USAGE_TEXTS, USAGE_TEXTS_EN } from './admin-usage-texts.js';
 import {
   ENGINE_HELP_TEXTS,
@@ -41,6 +53,7 @@ import {
 } from './reference-analysis.js';
 import { SSO_TEXTS, SSO_TEXTS_EN } from './sso-texts.js';
 import { TAG_TEXTS, TAG_TEXTS_EN } from './tag-texts.js';
+import { textLeaves, twinFinder } from './text-twins.js';
 import { TEXTS_EN } from './texts-en.js';
 import { TEXTS } from './texts.js';
 import { WEBHOOK_TEXTS, WEBHOOK_TEXTS_EN } from './webhook-texts.js';
@@ -68,36 +81,53 @@ export const TEXT_BUNDLES = {
   upscale: textPair(UPSCALE_TEXTS, UPSCALE_TEXTS_EN),
   hdNotifications: textPair(HD_NOTIFICATION_TEXTS, HD_NOTIFICATION_TEXTS_EN),
   inputs: textPair(INPUT_TEXTS, INPUT_TEXTS_EN),
+  print: textPair(PRINT_TEXTS, PRINT_TEXTS_EN),
+  detail: textPair(DETAIL_TEXTS, DETAIL_TEXTS_EN),
+  material: textPair(MATERIAL_TEXTS, MATERIAL_TEXTS_EN),
+  materialReadme: textPair(MATERIAL_README_TEXTS, MATERIAL_README_TEXTS_EN),
+  materialMaps: textPair(MATERIAL_MAPS_TEXTS, MATERIAL_MAPS_TEXTS_EN),
+  zip: textPair(ZIP_TEXTS, ZIP_TEXTS_EN),
+  seamless: textPair(SEAMLESS_TEXTS, SEAMLESS_TEXTS_EN),
+  output: textPair(OUTPUT_TEXTS, OUTPUT_TEXTS_EN),
+  imageDetails: textPair(IMAGE_DETAILS_TEXTS, IMAGE_DETAILS_TEXTS_EN),
+  dialog: textPair(DIALOG_TEXTS, DIALOG_TEXTS_EN),
 } as const satisfies Record<string, TextPair<unknown>>;
 
 export type TextBundleName = keyof typeof TEXT_BUNDLES;
 
-/** Every string of a text object at any depth, with its path ("layingPatterns.stack"). */
-export function textLeaves(value: unknown, path = ''): [string, unknown][] {
-  if (typeof value === 'string' || typeof value === 'function') return [[path, value]];
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, child]) =>
-    textLeaves(child, path === '' ? key : `${path}.${key}`),
-  );
-}
+export { textLeaves };
 
-let englishBySpanish: Map<string, string> | undefined;
+/** Every pair's Spanish objects to their English twins (the server's Spanish texts). */
+let englishOf: ((text: string) => string | undefined) | undefined;
+/** The server's own refusals (errors.ts, English) to their Spanish twins. */
+let spanishOf: ((text: string) => string | undefined) | undefined;
 
 /**
  * A text the server wrote (an `error` field, an MQTT status) in the chosen language. The server
- * writes the default language's texts, which are the contract's: a fixed one found in a pair is
- * swapped for its twin; any other (most are English already, or name values) is shown as sent.
+ * writes the default language's texts, which are the contract's, and its own refusals in English
+ * (errors.ts): a text found in a pair is swapped for its twin, one that names values too when its
+ * words can be read back (text-twins.ts). Any other is shown as sent; so are the spec's own texts
+ * in Spanish, whose twins in errors-es.ts are the spec's.
  */
 export function localizeServerText(text: string, locale: Locale): string {
-  if (locale === 'es') return text;
-  englishBySpanish ??= new Map(
-    Object.values(TEXT_BUNDLES as Record<string, TextPair<unknown>>).flatMap((pair) => {
-      const english = new Map(textLeaves(pair.en));
-      return textLeaves(pair.es).flatMap(([path, spanish]): [string, string][] => {
-        const twin = english.get(path);
-        return typeof spanish === 'string' && typeof twin === 'string' ? [[spanish, twin]] : [];
-      });
-    }),
+  if (locale === 'es') {
+    // Refusals only, each with words of its own: a short one ("No user 'x'") is specific enough.
+    spanishOf ??= twinFinder([[SERVER_ERROR_TEXT_PAIR.en, SERVER_ERROR_TEXT_PAIR.es]], 5);
+    return spanishOf(text) ?? text;
+  }
+  englishOf ??= twinFinder(
+    Object.values(TEXT_BUNDLES as Record<string, TextPair<unknown>>).map(
+      (pair) => [pair.es, pair.en] as const,
+    ),
   );
-  return englishBySpanish.get(text) ?? text;
+  return englishOf(text) ?? text;
+}
+
+/** A refusal of errors.ts as the interface shows it in `locale` (es by default). */
+export function shownErrorText<C extends ServerErrorCode>(
+  locale: Locale,
+  code: C,
+  ...args: ServerErrorArgs<C>
+): string {
+  return localizeServerText(errorText(code, ...args), locale);
 }

@@ -58,8 +58,10 @@ describe('user-facing texts, verbatim from the spec', () => {
       'Use only standard characters (no emojis or special symbols)',
     );
     expect(TEXTS.tagDuplicate('Stone')).toBe("A tag with the name 'Stone' already exists");
-    expect(TEXTS.tagNameRequired).toBe('Tag name is required');
-    expect(TEXTS.tagNameTooLong(15)).toBe('Tag name must be at most 15 characters');
+    expect(TEXTS.tagNameRequired).toBe('El nombre de la etiqueta es obligatorio');
+    expect(TEXTS.tagNameTooLong(15)).toBe(
+      'El nombre de la etiqueta admite como máximo 15 caracteres',
+    );
   });
 
   it('[U1] [U2] [U3] [U4] upload messages', () => {

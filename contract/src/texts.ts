@@ -1,5 +1,6 @@
-// Every user-facing text of SPEC §2, §5, §8 and §9, written once. Spec texts are verbatim;
-// the few the spec leaves open (tag name required/too long, form field errors) are ours.
+// Every user-facing text of SPEC §2, §5, §8 and §9, written once. Spec texts are verbatim (some
+// are English); the ones the spec leaves open (tag name required/too long, form field errors,
+// the series and the laying preview) are ours, in Spanish. English twins: texts-en.ts.
 import { UPLOAD_MAX_PIXELS } from './constants.js';
 
 /**
@@ -32,22 +33,22 @@ export const TEXTS = {
   generateStatusError: 'Error obtaining generate image status.',
   generatedImageLoadError: 'Error loading the generated image.',
   generatingButton: (percent: number) => `Generating... (${percent}%)`,
-  positivePromptRequired: 'Positive prompt is required',
-  negativePromptRequired: 'Negative prompt is required',
-  promptTooLong: (max: number) => `Prompt must be at most ${max} characters`,
-  numberOutOfRange: (min: number, max: number) => `Must be a number from ${min} to ${max}`,
-  outputFormatInvalid: 'Choose one of the output formats',
-  batchSizeInvalid: (min: number, max: number) => `Must be a whole number from ${min} to ${max}`,
+  positivePromptRequired: 'El prompt positivo es obligatorio',
+  negativePromptRequired: 'El prompt negativo es obligatorio',
+  promptTooLong: (max: number) => `El prompt admite como máximo ${max} caracteres`,
+  numberOutOfRange: (min: number, max: number) => `Debe ser un número de ${min} a ${max}`,
+  outputFormatInvalid: 'Elige uno de los formatos de salida',
+  batchSizeInvalid: (min: number, max: number) => `Debe ser un número entero de ${min} a ${max}`,
   /** Beyond the spec (issue 25): the Faces field of a series. */
-  facesInvalid: (min: number, max: number) => `Must be a whole number from ${min} to ${max}`,
+  facesInvalid: (min: number, max: number) => `Debe ser un número entero de ${min} a ${max}`,
   /** Beyond the spec (issue 25): under the Faces field. */
-  facesHint: 'Faces of one design that join each other in any order (Seamless on)',
+  facesHint: 'Caras de un mismo diseño que casan entre sí en cualquier orden (con Seamless)',
   /** Beyond the spec (issue 25): the badge of a face of a series, in the galleries and footer. */
-  seriesFaceBadge: (face: number, faces: number) => `Face ${face}/${faces}`,
+  seriesFaceBadge: (face: number, faces: number) => `Cara ${face}/${faces}`,
   /** Beyond the spec (issue 25): selects every face of the series in a gallery. */
-  selectSeries: 'Select series',
+  selectSeries: 'Seleccionar la serie',
   /** Beyond the spec (issue 25): the LD details' HD order of every face of the series. */
-  generateHdForSeries: (count: number) => `Generate HD for the series (${count} faces)`,
+  generateHdForSeries: (count: number) => `Generar HD de la serie (${count} caras)`,
 
   // HD (§2, §8, §9)
   hdSizeRequired: 'Debe seleccionar una opción válida.',
@@ -59,10 +60,10 @@ export const TEXTS = {
     `Generating HD... (${percent}%) (Queued: ${count})`,
   hdFinishedToast: (image: string) => `HD image generation for ${image} finished.`,
   /** Beyond the spec: an HD job cancelled, on the queue page or by deleting its image. */
-  hdCancelledToast: (image: string) => `HD image generation for ${image} cancelled.`,
+  hdCancelledToast: (image: string) => `Se ha cancelado la generación de la imagen HD de ${image}.`,
   /** Beyond the spec: an HD order of an image and size already on its way. */
   hdAlreadyOrderedToast: (image: string) =>
-    `An HD image of ${image} at this size is already on its way.`,
+    `Ya hay una imagen HD de ${image} en este tamaño en camino.`,
   unknownStatus: 'Unknown status message.',
   /**
    * Beyond the spec (issue 29, part 4): an HD image whose file the retention policy removed, in
@@ -76,42 +77,44 @@ export const TEXTS = {
   responseTimedOut: 'Response timed out',
 
   // Tags (§5)
-  tagNameRequired: 'Tag name is required',
-  tagNameTooLong: (max: number) => `Tag name must be at most ${max} characters`,
+  tagNameRequired: 'El nombre de la etiqueta es obligatorio',
+  tagNameTooLong: (max: number) => `El nombre de la etiqueta admite como máximo ${max} caracteres`,
   tagInvalidCharacters: 'Use only standard characters (no emojis or special symbols)',
   tagDuplicate: (name: string) => `A tag with the name '${name}' already exists`,
 
   // Laying preview (issue 25, part 5)
-  layingPreviewButton: 'Laying preview',
-  layingPreviewTitle: (image: string) => `Laying preview: ${image}`,
+  layingPreviewButton: 'Vista de colocación',
+  layingPreviewTitle: (image: string) => `Vista de colocación: ${image}`,
   layingFacesNote: (faces: number) =>
-    faces > 1 ? `${faces} faces of the series, laid at random` : 'One image on every tile',
-  layingTileSize: 'Tile size (cm)',
-  layingPattern: 'Pattern',
+    faces > 1
+      ? `${faces} caras de la serie, colocadas al azar`
+      : 'La misma imagen en todas las baldosas',
+  layingTileSize: 'Tamaño de la baldosa (cm)',
+  layingPattern: 'Patrón',
   layingPatterns: {
-    stack: 'Stack grid',
-    'running-half': 'Running bond 1/2',
-    'running-third': 'Running bond 1/3',
-    diagonal: 'Diagonal',
-    herringbone: 'Herringbone',
-    chevron: 'Chevron',
-    basketweave: 'Basketweave',
+    stack: 'A junta recta',
+    'running-half': 'Trabada 1/2',
+    'running-third': 'Trabada 1/3',
+    diagonal: 'En diagonal',
+    herringbone: 'Espiga',
+    chevron: 'Espiga húngara',
+    basketweave: 'Cestería',
   },
-  layingJoint: 'Joint (mm)',
-  layingGroutColour: 'Grout colour',
-  layingRotation: 'Rotation',
-  layingRotations: { none: 'None', half: '180°', quarter: '90° steps' },
-  layingRoomWidth: 'Room width (m)',
-  layingRoomDepth: 'Room depth (m)',
-  layingSeed: 'Seed',
-  layingNewSeed: 'New seed',
-  layingPlan: 'Laying plan',
-  layingFloor3d: 'Laid floor in 3D',
-  layingFloor3dNote: 'Drag to look around, scroll to zoom',
-  layingFloor3dUnavailable: '3D view unavailable: this browser has WebGL turned off',
-  layingImagesError: 'The tile pictures could not be loaded.',
-  layingExportWidth: 'PNG width (px)',
-  layingExportPng: 'Export PNG',
+  layingJoint: 'Junta (mm)',
+  layingGroutColour: 'Color de la lechada',
+  layingRotation: 'Giro',
+  layingRotations: { none: 'Sin giro', half: '180°', quarter: 'De 90° en 90°' },
+  layingRoomWidth: 'Ancho de la estancia (m)',
+  layingRoomDepth: 'Fondo de la estancia (m)',
+  layingSeed: 'Semilla',
+  layingNewSeed: 'Otra semilla',
+  layingPlan: 'Plano de colocación',
+  layingFloor3d: 'El suelo colocado en 3D',
+  layingFloor3dNote: 'Arrastra para mirar alrededor; usa la rueda para acercar o alejar',
+  layingFloor3dUnavailable: 'Vista 3D no disponible: este navegador tiene WebGL desactivado',
+  layingImagesError: 'No se han podido cargar las imágenes de las baldosas.',
+  layingExportWidth: 'Ancho del PNG (px)',
+  layingExportPng: 'Exportar PNG',
 
   // Upload (§5)
   uploadFormat: 'Formato no admitido. Usa: png, jpg, jpeg, bmp, gif o webp.',

@@ -86,6 +86,20 @@ export const WEBHOOK_TEXTS = {
     status: 'Respuesta no 2xx',
     network: 'Error de red',
   } satisfies Record<WebhookAttemptError, string>,
+  // Secret rotation (the card's button, its confirmation, the new secret shown once).
+  rotateSecret: 'Renovar secreto',
+  rotateTitle: 'Renovar el secreto de firma',
+  rotateNote: (hours: number) =>
+    `Se creará un secreto nuevo. Durante ${hours} horas cada aviso llevará dos firmas, una con ` +
+    'el secreto nuevo y otra con el actual, para que tengas tiempo de cambiarlo en el receptor; ' +
+    'después, solo la del nuevo.',
+  rotate: 'Renovar',
+  newSecretTitle: 'Nuevo secreto de firma',
+  rotatedNote: (until: string) =>
+    `Cópialo ahora: no se volverá a mostrar. Hasta el ${until} los avisos llevarán también la ` +
+    'firma del secreto anterior.',
+  previousSecretUntil: (until: string) =>
+    `Los avisos llevan también la firma del secreto anterior hasta el ${until}.`,
 };
 
 export type WebhookTexts = typeof WEBHOOK_TEXTS;
@@ -169,4 +183,17 @@ export const WEBHOOK_TEXTS_EN: WebhookTexts = {
     status: 'Answer outside 2xx',
     network: 'Network error',
   },
+  rotateSecret: 'Rotate secret',
+  rotateTitle: 'Rotate the signing secret',
+  rotateNote: (hours: number) =>
+    `A new secret is made. For ${hours} hours every delivery carries two signatures, one made ` +
+    'with the new secret and one with the current one, so you have time to change it at the ' +
+    'receiver; after that, only the new one.',
+  rotate: 'Rotate',
+  newSecretTitle: 'New signing secret',
+  rotatedNote: (until: string) =>
+    `Copy it now: it will not be shown again. Until ${until} deliveries also carry the previous ` +
+    "secret's signature.",
+  previousSecretUntil: (until: string) =>
+    `Deliveries also carry the previous secret's signature until ${until}.`,
 };

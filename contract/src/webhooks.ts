@@ -53,6 +53,11 @@ export const webhookEndpointSchema = z.object({
   /** Who registered it. */
   owner: z.string(),
   createdAt: z.string(),
+  /**
+   * After a secret rotation: until when deliveries are still signed with the replaced secret too
+   * (besides the new one); null when they are signed with the current secret alone.
+   */
+  previousSecretUntil: z.string().nullable(),
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
@@ -82,6 +87,16 @@ export const webhookCreatedSchema = z.object({
   secret: z.string(),
 });
 export type WebhookCreated = z.infer<typeof webhookCreatedSchema>;
+
+/**
+ * How long deliveries carry a signature made with the replaced secret too, after a rotation:
+ * time to give the receiver the new secret without refusing a delivery meanwhile.
+ */
+export const WEBHOOK_SECRET_GRACE_HOURS = 24;
+
+/** POST rotate-secret's answer: the endpoint (with `previousSecretUntil`) and the new secret, shown once. */
+export const webhookRotatedSchema = webhookCreatedSchema;
+export type WebhookRotated = WebhookCreated;
 
 /** GET ?scope=: the signed-in user's endpoints (own), or the admins' for everyone (all). */
 export const webhookListQuerySchema = z.object({ scope: z.enum(WEBHOOK_SCOPES).default('own') });

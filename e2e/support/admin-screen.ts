@@ -1,4 +1,4 @@
-import { ADMIN_TEXTS, adminUsersResponseSchema, API_ROUTES } from '@tessera/contract';
+import { ADMIN_TEXTS, adminUsersResponseSchema, API_ROUTES, SHELL_TEXTS } from '@tessera/contract';
 import type { AdminUser } from '@tessera/contract';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -25,7 +25,9 @@ export function modal(page: Page, title: string): Locator {
 
 /** The sidebar's admin link, which only an admin's sidebar has. */
 export function adminLink(page: Page): Locator {
-  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: T.navLabel });
+  return page
+    .getByRole('navigation', { name: SHELL_TEXTS.mainNavigation })
+    .getByRole('link', { name: T.navLabel });
 }
 
 /** The user as the admin API lists them now (for the counts a dialog must name). */

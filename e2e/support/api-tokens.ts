@@ -37,3 +37,21 @@ export async function statusWithToken(server: RunningServer, path: string, secre
   await res.arrayBuffer();
   return res.status;
 }
+
+/** A script's call with a Bearer token (a JSON body for a POST): its status and JSON answer. */
+export async function callWithToken(
+  server: RunningServer,
+  secret: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(new URL(path, server.url), {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      authorization: `Bearer ${secret}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: await res.json() };
+}

@@ -1,3 +1,4 @@
+import { SHELL_TEXTS } from '@tessera/contract';
 import type { Locator, Page } from 'playwright-core';
 
 // What the tests read off the screen beyond a single look: where focus goes, passing texts.
@@ -86,7 +87,9 @@ export async function recordShownTexts(
  * text may link to another screen by the same name (the empty HD queue links to the Dashboard).
  */
 function sidebarLink(page: Page, name: string): Locator {
-  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  return page
+    .getByRole('navigation', { name: SHELL_TEXTS.mainNavigation })
+    .getByRole('link', { name, exact: true });
 }
 
 /**

@@ -15,6 +15,7 @@ import { limitsEnv, sharedLimitsSettings } from './limits/settings.js';
 import { portNumber, wholeNumber, type EnvProblem } from './runtime/env-schema.js';
 import { databaseEnv, databaseSettings } from './store/settings.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './services/audit.js';
+import { DEFAULT_WEBHOOK_DELIVERY_RETENTION_DAYS } from './services/webhook-pruning.js';
 
 export { databaseLocation } from './store/settings.js';
 
@@ -99,6 +100,11 @@ const envSchema = z
     SHUTDOWN_DRAIN_MS: wholeNumber(0, 600_000, 5000),
     SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000, 10_000),
     AUDIT_RETENTION_DAYS: wholeNumber(1, 36_500, DEFAULT_AUDIT_RETENTION_DAYS),
+    WEBHOOK_DELIVERY_RETENTION_DAYS: wholeNumber(
+      1,
+      36_500,
+      DEFAULT_WEBHOOK_DELIVERY_RETENTION_DAYS,
+    ),
     ADMIN_PASSWORD: z
       .string()
       .min(8, { error: 'must have at least 8 characters' })
@@ -215,6 +221,11 @@ const configSchema = envSchema.transform((e) => ({
   shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   /** How long the audit trail keeps an entry (issue 29, part 5); pruned at start and daily. */
   auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+  /**
+   * How long settled webhook deliveries are kept (issue 30, part 3); each endpoint's latest 50
+   * stay whatever their age. Pruned at start and hourly by the processes that run jobs.
+   */
+  webhookDeliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS,
   /** Single sign-on with an OpenID Connect provider (issue 30, part 4); unset: off. */
   ...ssoSettings(e),
   ...fileStoreSettings(e),

@@ -7,9 +7,12 @@ import {
   WebhookDispatcher,
   type WebhookDispatcherOptions,
 } from './services/webhook-dispatcher.js';
+import type { AuditTrail } from './services/audit.js';
 import type { WebhookSender } from './services/webhook-ports.js';
+import { WebhookPruning } from './services/webhook-pruning.js';
 import { WebhookService } from './services/webhooks.js';
 import type { Db } from './store/database.js';
+import { createWebhookDeliveryPruner } from './store/webhook-pruning.js';
 import { createWebhookDeliveryQueue, createWebhookRepository } from './store/webhooks.js';
 
 /** Parts of the webhooks a test may replace. */
@@ -20,16 +23,28 @@ export interface WebhookOverrides {
   webhookDispatch?: Partial<Omit<WebhookDispatcherOptions, 'holder'>>;
 }
 
+/** What the webhooks' parts are given by the container. */
+export interface WebhookPartsSettings {
+  log: Logger;
+  holder: string;
+  /** The clock of the retries, the pruning and a rotation's grace. */
+  timers: Timers;
+  audit: AuditTrail;
+  /** How long settled deliveries are kept (WEBHOOK_DELIVERY_RETENTION_DAYS). */
+  retentionDays: number;
+}
+
 /**
- * The webhooks (issue 30, part 3): the endpoints' service and the dispatcher that sends the
- * deliveries, woken when a job ends in this process (its deliveries were recorded with the end).
+ * The webhooks (issue 30, part 3): the endpoints' service, the dispatcher that sends the
+ * deliveries, woken when a job ends in this process (its deliveries were recorded with the end),
+ * and the pruning of old deliveries.
  */
 export function buildWebhookParts(
   db: Db,
   jobs: Pick<JobRunner, 'onChange'>,
-  { log, holder, timers }: { log: Logger; holder: string; timers: Timers },
+  { log, holder, timers, audit, retentionDays }: WebhookPartsSettings,
   overrides: WebhookOverrides,
-): { service: WebhookService; dispatcher: WebhookDispatcher } {
+): { service: WebhookService; dispatcher: WebhookDispatcher; pruning: WebhookPruning } {
   const dispatcher = new WebhookDispatcher(
     createWebhookDeliveryQueue(db),
     overrides.webhookSender ?? createWebhookSender(),
@@ -40,6 +55,11 @@ export function buildWebhookParts(
   jobs.onChange((job) => {
     if (job.status === 'finished' || job.status === 'error') dispatcher.wake();
   });
-  const service = new WebhookService(createWebhookRepository(db), () => dispatcher.wake());
-  return { service, dispatcher };
+  const service = new WebhookService(createWebhookRepository(db), {
+    wake: () => dispatcher.wake(),
+    now: () => timers.now(),
+    audit,
+  });
+  const pruning = new WebhookPruning(createWebhookDeliveryPruner(db), timers, retentionDays, log);
+  return { service, dispatcher, pruning };
 }

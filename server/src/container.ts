@@ -34,6 +34,7 @@ import {
 import { CountingLoginGuard } from './services/login-guard.js';
 import { buildWebhookParts, type WebhookOverrides } from './container-webhooks.js';
 import type { WebhookDispatcher } from './services/webhook-dispatcher.js';
+import type { WebhookPruning } from './services/webhook-pruning.js';
 import { jobEvents } from './services/webhook-events.js';
 import type { WebhookService } from './services/webhooks.js';
 import { RecoveryService } from './services/recovery.js';
@@ -130,6 +131,8 @@ export interface Container {
   webhooks: WebhookService;
   /** Sends the deliveries, started in the processes that run jobs. */
   webhookDispatcher: WebhookDispatcher;
+  /** Removes old settled deliveries, hourly (WEBHOOK_DELIVERY_RETENTION_DAYS). */
+  webhookPruning: WebhookPruning;
 }
 
 /**
@@ -203,7 +206,12 @@ export async function buildContainer(
   );
   jobs.onChange(hd.announce);
   const timers = overrides.timers ?? systemTimers;
-  const webhooks = buildWebhookParts(db, jobs, { log, holder, timers }, overrides);
+  const webhooks = buildWebhookParts(
+    db,
+    jobs,
+    { log, holder, timers, audit, retentionDays: config.webhookDeliveryRetentionDays },
+    overrides,
+  );
   if (overrides.onJobChange) jobs.onChange(overrides.onJobChange);
   const materialMaps = new MaterialMapService(
     imageRepo,
@@ -303,6 +311,7 @@ export async function buildContainer(
     limits,
     webhooks: webhooks.service,
     webhookDispatcher: webhooks.dispatcher,
+    webhookPruning: webhooks.pruning,
   };
 }
 

@@ -71,6 +71,8 @@ export async function startServer(
     c.hdRetentionSchedule.start();
     // Webhook deliveries: each claimed under a lease, so each goes once across the processes.
     c.webhookDispatcher.start();
+    // Settled deliveries past WEBHOOK_DELIVERY_RETENTION_DAYS go, at start and hourly.
+    c.webhookPruning.start();
     if (!web) log.info({ instance: config.instanceName }, 'worker running jobs');
   }
 
@@ -89,6 +91,7 @@ export async function startServer(
       await web?.stopCommands();
       await c.hdRetentionSchedule.stop();
       await c.webhookDispatcher.stop();
+      await c.webhookPruning.stop();
       // A worker's last status messages go out before its broker connection closes.
       await c.jobs.stop();
       await statusClient?.endAsync();

@@ -2,8 +2,10 @@ import {
   API_ROUTES,
   routeUrl,
   WEBHOOK_EVENT_TYPES,
+  WEBHOOK_SECRET_GRACE_HOURS,
   webhookCreatedSchema,
   webhookDeliveriesSchema,
+  webhookRotatedSchema,
   type WebhookDelivery,
 } from '@tessera/contract';
 import { Webhook } from 'standardwebhooks';
@@ -33,10 +35,10 @@ describe('webhook deliveries, the whole way', () => {
   let verifier: Webhook;
 
   /** Checks a request's signature as a receiver would when it came, its clock the fake one. */
-  function verified(request: ReceivedWebhook): unknown {
+  function verified(request: ReceivedWebhook, by: Webhook = verifier): unknown {
     vi.useFakeTimers({ toFake: ['Date'], now: request.at });
     try {
-      return verifier.verify(request.body, request.headers);
+      return by.verify(request.body, request.headers);
     } finally {
       vi.useRealTimers();
     }
@@ -153,6 +155,58 @@ describe('webhook deliveries, the whole way', () => {
     expect(receiver.received[before + 1]?.headers['webhook-id']).toBe(
       receiver.received[before]?.headers['webhook-id'],
     );
+  });
+
+  it('signs with the old and the new secret for a day after a rotation, then the new alone', async () => {
+    const url = server.server.url;
+    const rotate = await fetch(
+      `${url}${routeUrl(API_ROUTES.webhookRotateSecret, { id: endpointId })}`,
+      { method: 'POST', headers: { cookie } },
+    );
+    expect(rotate.status).toBe(200);
+    const rotated = webhookRotatedSchema.parse(await rotate.json());
+    const graceEnd = Date.parse(rotated.endpoint.previousSecretUntil ?? '');
+    expect(graceEnd - clock.now().getTime()).toBe(WEBHOOK_SECRET_GRACE_HOURS * 3_600_000);
+    const [before, after] = [verifier, new Webhook(rotated.secret)];
+
+    /** A test event, sent now; the request the receiver got. */
+    async function testEvent(): Promise<ReceivedWebhook> {
+      const count = receiver.received.length;
+      const test = await fetch(`${url}${routeUrl(API_ROUTES.webhookTest, { id: endpointId })}`, {
+        method: 'POST',
+        headers: { cookie },
+      });
+      expect(test.status).toBe(202);
+      await clock.advance(0);
+      return defined(receiver.received[count], 'test request');
+    }
+
+    // During the grace, to its last minute: a receiver with either secret accepts.
+    for (const wait of [0, graceEnd - clock.now().getTime() - 60_000]) {
+      await clock.advance(wait);
+      const during = await testEvent();
+      expect(during.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+      expect(verified(during, before)).toMatchObject({ type: 'webhook.test' });
+      expect(verified(during, after)).toMatchObject({ type: 'webhook.test' });
+    }
+
+    // Past it: the new secret alone.
+    await clock.advance(60_000);
+    const past = await testEvent();
+    expect(past.headers['webhook-signature']?.split(' ')).toHaveLength(1);
+    expect(verified(past, after)).toMatchObject({ type: 'webhook.test' });
+    expect(() => verified(past, before)).toThrow();
+
+    const trail = await server.db
+      .selectFrom('audit_events')
+      .select(['action', 'actor'])
+      .where('target', '=', 'ann')
+      .orderBy('id')
+      .execute();
+    expect(trail.filter((entry) => entry.action.startsWith('webhook-'))).toEqual([
+      { action: 'webhook-created', actor: 'ann' },
+      { action: 'webhook-secret-rotated', actor: 'ann' },
+    ]);
   });
 
   it("keeps another user's endpoint out of reach", async () => {

@@ -35,12 +35,14 @@ import { ssoRoutes, type SsoApi } from './routes/sso.js';
 import { adminRoutes, type AdminApi } from './routes/admin-users.js';
 import { apiTokenRoutes, type ApiTokensApi } from './routes/api-tokens.js';
 import { scriptApiRoutes, type HdOrdersApi, type ScriptCommands } from './routes/script-api.js';
+import { scriptChangeRoutes, type ScriptChangeCommands } from './routes/script-changes.js';
 import { storageUsageRoutes } from './routes/storage-usage.js';
 import { sameOriginGuard } from './same-origin.js';
 import { sessionHook } from './session.js';
 import { staticFiles } from './static.js';
 import type { TrustFunction } from './trusted-proxy.js';
 import { webhookRoutes, type WebhooksApi } from './routes/webhooks.js';
+import { whoamiRoutes } from './routes/whoami.js';
 import { zipRoutes, type ZipApi } from './routes/zip.js';
 
 /**
@@ -102,6 +104,8 @@ export interface HttpDependencies {
   apiTokens: ApiTokensApi & ApiTokenAuthenticator;
   /** The messaging commands scripts reach over HTTP (issue 30, part 1): MQTT's own handlers. */
   scriptCommands: ScriptCommands;
+  /** Stars, deletions and tags for scripts (issue 30, part 1): MQTT's own handlers too. */
+  scriptChanges: ScriptChangeCommands;
   /** HD orders by size label and one order's status (issue 30, part 1). */
   hdOrders: HdOrdersApi;
   /** Webhook endpoints and their deliveries (issue 30, part 3). */
@@ -192,6 +196,8 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   await app.register(libraryRoutes, { hdQueue: deps.hdQueue, references: deps.references });
   await app.register(apiTokenRoutes, { tokens: deps.apiTokens });
   await app.register(scriptApiRoutes, { commands: deps.scriptCommands, hdOrders: deps.hdOrders });
+  await app.register(scriptChangeRoutes, { commands: deps.scriptChanges });
+  await app.register(whoamiRoutes);
   await app.register(zipRoutes, { zips: deps.zips });
   await app.register(materialMapRoutes, { materialMaps: deps.materialMaps });
   await app.register(materialPackageRoutes, { packages: deps.materialPackages });

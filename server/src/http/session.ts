@@ -3,7 +3,7 @@ import { API_OPERATIONS, type ApiScope } from '@tessera/contract/openapi';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Owner } from '../owner.js';
-import type { ApiTokenAuthenticator } from '../services/api-tokens.js';
+import type { ApiTokenAuthenticator, TokenUser } from '../services/api-tokens.js';
 import type { AuthService } from '../services/auth.js';
 
 // The cookie's name is the contract's: the OpenAPI document tells it to clients.
@@ -15,8 +15,13 @@ declare module 'fastify' {
     owner: Owner | null;
     /** The signed-in user's role, set with `owner` (issue 29). */
     role: 'admin' | 'member' | null;
+    /** The API token a Bearer request acts with, set with `owner`; null for the session cookie. */
+    apiToken: ApiTokenOfRequest | null;
   }
 }
+
+/** The token of a Bearer request: what whoami tells of it. */
+export type ApiTokenOfRequest = TokenUser['token'] & { scopes: TokenUser['scopes'] };
 
 /** Each operation's scope by `METHOD template` (HEAD is GET's): the contract's one table. */
 const SCOPES = new Map<string, ApiScope>(
@@ -43,6 +48,7 @@ const plugin: FastifyPluginAsync<{ auth: AuthService; tokens: ApiTokenAuthentica
 ) => {
   app.decorateRequest('owner', null);
   app.decorateRequest('role', null);
+  app.decorateRequest('apiToken', null);
   // Before any handler (login and logout have no requireUser): a cookie-only route refuses a
   // token whatever else the request carries, and so does a change no operation describes.
   app.addHook('onRequest', async (request, reply) => {
@@ -70,6 +76,7 @@ const plugin: FastifyPluginAsync<{ auth: AuthService; tokens: ApiTokenAuthentica
       return reply.status(403).send({ error: errorText('API_TOKEN_SCOPE_MISSING', scope) });
     request.owner = { id: user.id, username: user.username };
     request.role = user.role;
+    request.apiToken = { ...user.token, scopes: user.scopes };
   }
   // After requireUser: every /api/admin route has both (http/routes/admin-users.ts).
   app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {

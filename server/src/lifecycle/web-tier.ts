@@ -99,6 +99,7 @@ export async function startWebTier(
     referenceAnalysis: c.referenceAnalysis,
     apiTokens: c.apiTokens,
     scriptCommands: commandHandlers,
+    scriptChanges: commandHandlers,
     hdOrders: c.hd,
     admin: {
       users: c.userAdmin,

@@ -20,6 +20,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface TokenUser extends Owner {
   role: 'admin' | 'member';
   scopes: readonly ApiTokenScope[];
+  /** The token itself, as its owner lists it (never its secret): whoami tells it. */
+  token: { id: number; name: string; expiresAt: string | null };
 }
 
 /** What the HTTP session hook needs: the user of a Bearer secret, if it is a live token's. */
@@ -103,6 +105,7 @@ export class ApiTokenService implements ApiTokenAuthenticator {
       username: found.username,
       role: found.role,
       scopes: found.scopes,
+      token: { id: found.tokenId, name: found.tokenName, expiresAt: found.expiresAt },
     };
   }
 }

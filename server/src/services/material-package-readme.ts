@@ -1,7 +1,7 @@
 import {
   MATERIAL_PACKAGE_FILES,
   MATERIAL_PRESET_FILES,
-  MATERIAL_PRESET_LABELS,
+  MATERIAL_README_TEXTS as README,
   MATERIAL_TEXTS,
   materialPackageFileName,
   presetHasScenes,
@@ -23,42 +23,47 @@ export interface ReadmeFacts {
   displacementM: number;
 }
 
-const metres = (cm: number) => String(Number((cm / 100).toFixed(4)));
-
-/** README.txt of a material package: the size, the naming convention and each file. */
+/**
+ * README.txt of a material package: the size, the naming convention and each file, in the
+ * default language (the server does not know the reader's; docs/architecture.md, "Two languages").
+ */
 export function packageReadme(facts: ReadmeFacts): string {
   const files = MATERIAL_PRESET_FILES[facts.preset].map(
-    (file) => [materialPackageFileName(facts.name, file), MATERIAL_TEXTS.files[file]] as const,
+    (file) => [materialPackageFileName(facts.name, file), README.files[file]] as const,
   );
   if (presetHasScenes(facts.preset)) {
-    files.push(
-      [`${facts.name}.glb`, MATERIAL_TEXTS.glb],
-      [`${facts.name}.mtlx`, MATERIAL_TEXTS.mtlx],
-    );
+    files.push([`${facts.name}.glb`, README.glb], [`${facts.name}.mtlx`, README.mtlx]);
   }
-  const column = Math.max(...files.map(([name]) => name.length)) + 2;
+  files.push(['README.txt', README.readme]);
+  const labelled: [string, string][] = [
+    [README.madeFromLabel, README.madeFrom(facts.image, facts.kind.toUpperCase())],
+    [README.presetLabel, MATERIAL_TEXTS.presets[facts.preset]],
+    [README.tileLabel, README.tile(facts)],
+    [README.seamlessLabel, facts.seamless ? README.seamlessYes : README.seamlessNo],
+  ];
   const suffixes = Object.values(MATERIAL_PACKAGE_FILES).join(', ');
   return [
-    `${facts.name}: a material made by Tessera`,
+    README.title(facts.name),
     '',
-    `Made from:  ${facts.image} (${facts.kind.toUpperCase()} image) and its material maps`,
-    `Preset:     ${MATERIAL_PRESET_LABELS[facts.preset]}`,
-    `Tile:       ${facts.widthCm} x ${facts.heightCm} cm (${metres(facts.widthCm)} x ${metres(facts.heightCm)} m, width x height), size ${facts.sizeLabel}.`,
-    '            Each texture covers one tile of this size: in a 3D tool, repeat it once per',
-    `            ${metres(facts.widthCm)} m across and ${metres(facts.heightCm)} m up.`,
-    facts.seamless
-      ? 'Seamless:   yes; the maps wrap around the edges, so tiles join without seams.'
-      : 'Seamless:   no; the image was not made seamless, so repeated tiles show their edges.',
+    ...inColumns(labelled),
     '',
-    "Names follow Poly Haven's convention, <name>_<map>.png, with its short map names",
-    `(${suffixes}), which Blender's Node Wrangler and most texture importers recognise.`,
-    'Colour maps are sRGB; every other map is linear data. Metalness is 0 throughout.',
-    `Height: mid-grey is the surface; the MaterialX document displaces it by ${facts.displacementM} m`,
-    'over the full range (white rises, black sinks, each by half of that).',
+    ...README.conventions(suffixes, facts.displacementM).split('\n'),
     '',
-    'Files',
-    ...files.map(([name, what]) => `  ${name.padEnd(column)}${what}`),
-    '  README.txt'.padEnd(column + 2) + 'this file',
+    README.filesHeading,
+    ...inColumns(files).map((line) => `  ${line}`),
     '',
   ].join('\r\n');
+}
+
+/**
+ * Each label and its value, the values in one column two spaces after the longest label; a
+ * value's further lines ("\n") go on in that column.
+ */
+function inColumns(rows: readonly (readonly [string, string])[]): string[] {
+  const column = Math.max(...rows.map(([label]) => label.length)) + 2;
+  return rows.flatMap(([label, value]) =>
+    value
+      .split('\n')
+      .map((line, i) => (i === 0 ? label.padEnd(column) : ' '.repeat(column)) + line),
+  );
 }

@@ -112,7 +112,7 @@ export class WebhookDispatcher {
     const at = this.timers.now();
     const headers = {
       'content-type': 'application/json',
-      ...signedHeaders(delivery.secret, delivery.messageId, at, delivery.body),
+      ...signedHeaders(secretsAt(delivery, at), delivery.messageId, at, delivery.body),
     };
     const response = await this.sender.send(delivery.url, headers, delivery.body);
     const now = this.timers.now();
@@ -143,4 +143,12 @@ export class WebhookDispatcher {
     const next = nextWebhookAttempt(new Date(delivery.windowStart), delivery.attempts + 1, now);
     return next ? { state: 'pending', nextAttemptAt: next } : { state: 'failed' };
   }
+}
+
+/** The secrets a try at `at` is signed with: the current one, and a replaced one in its grace. */
+function secretsAt(delivery: ClaimedDelivery, at: Date): string[] {
+  const previous = delivery.previousSecret;
+  return previous && Date.parse(previous.until) > at.getTime()
+    ? [delivery.secret, previous.secret]
+    : [delivery.secret];
 }

@@ -116,8 +116,18 @@ describe('the signature', () => {
   it('is what the Standard Webhooks library verifies', () => {
     const secret = newWebhookSecret();
     const body = JSON.stringify({ type: 'webhook.test', timestamp: 'now', data: {} });
-    const headers = signedHeaders(secret, 'msg_1', new Date(), body);
+    const headers = signedHeaders([secret], 'msg_1', new Date(), body);
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(newWebhookSecret()).verify(body, headers)).toThrow();
+  });
+
+  it('carries one signature per secret, each of which the library accepts', () => {
+    const [current, previous, other] = [newWebhookSecret(), newWebhookSecret(), newWebhookSecret()];
+    const body = JSON.stringify({ type: 'webhook.test', timestamp: 'now', data: {} });
+    const headers = signedHeaders([current, previous], 'msg_2', new Date(), body);
+    expect(headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+    expect(new Webhook(current).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(other).verify(body, headers)).toThrow();
   });
 });

@@ -35,6 +35,8 @@ export interface WebhookEndpointRecord {
   active: boolean;
   secret: string;
   createdAt: string;
+  /** Until when the secret a rotation replaced still signs too; null: none kept. */
+  previousSecretUntil: string | null;
 }
 
 export interface NewWebhookEndpoint {
@@ -76,6 +78,16 @@ export interface WebhookRepository {
     changes: { url?: string; events?: readonly WebhookEventType[]; active?: boolean },
     now: Date,
   ): Promise<WebhookEndpointRecord | undefined>;
+  /**
+   * A new signing secret; the current one becomes the previous one, signing too until
+   * `previousUntil` (an older previous one is forgotten). Undefined when the endpoint is gone.
+   */
+  rotateSecret(
+    id: number,
+    secret: string,
+    previousUntil: Date,
+    now: Date,
+  ): Promise<WebhookEndpointRecord | undefined>;
   /** Removes the endpoint and its deliveries; false when it was gone. */
   remove(id: number): Promise<boolean>;
   /** The endpoint's latest deliveries with their attempts, newest first. */
@@ -104,6 +116,8 @@ export interface ClaimedDelivery {
   body: string;
   url: string;
   secret: string;
+  /** The secret a rotation replaced and until when it signs too (the sender compares). */
+  previousSecret: { secret: string; until: string } | null;
   /** Tries made before this one. */
   attempts: number;
   /** Retries go on until a day after this (creation, or the last resend). */
@@ -128,6 +142,18 @@ export interface WebhookDeliveryQueue {
     outcome: DeliveryOutcome,
     now: Date,
   ): Promise<boolean>;
+}
+
+/** Keeps the webhook tables from growing without bound (services/webhook-pruning.ts). */
+export interface WebhookDeliveryPruner {
+  /**
+   * Removes the settled deliveries (delivered or failed) last changed before `cutoff`, with their
+   * attempts, except each endpoint's latest `keepLatest` (what its deliveries list shows), in
+   * batches of `batch` rows; how many went. Pending and sending deliveries stay.
+   */
+  removeSettledBefore(cutoff: Date, keepLatest: number, batch: number): Promise<number>;
+  /** Forgets the replaced secrets whose grace ended before `now`; how many. */
+  forgetPreviousSecrets(now: Date): Promise<number>;
 }
 
 /** What one HTTP try gave. */

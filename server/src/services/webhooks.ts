@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   MAX_WEBHOOKS_PER_USER,
   WEBHOOK_DELIVERIES_SHOWN,
+  WEBHOOK_SECRET_GRACE_HOURS,
   WEBHOOK_TEST_EVENT,
   WEBHOOK_TEXTS,
   type WebhookCreate,
@@ -9,10 +10,12 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookPayload,
+  type WebhookRotated,
   type WebhookScope,
   type WebhookUpdate,
 } from '@tessera/contract';
 import type { Owner } from '../owner.js';
+import { noAuditTrail, type AuditTrail } from './audit.js';
 import type {
   WebhookDeliveryRecord,
   WebhookEndpointRecord,
@@ -20,11 +23,23 @@ import type {
 } from './webhook-ports.js';
 import { newWebhookSecret } from './webhook-signature.js';
 
-/** Who asks: the signed-in user and their role. */
+/** Who asks: the signed-in user, their role, and where from (for the audit trail). */
 export interface WebhookCaller {
   owner: Owner;
   admin: boolean;
+  address?: string;
 }
+
+/** What the service is given besides its repository. */
+export interface WebhookServiceOptions {
+  /** Told when a delivery is due now (the test event, a resend), so it goes without a poll. */
+  wake?: () => void;
+  now?: () => Date;
+  /** Where creations, changes, removals and rotations are recorded. */
+  audit?: AuditTrail;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
 
 /** An answer, or a refusal with its status and the contract's text. */
 export type WebhookResult<T> =
@@ -37,19 +52,32 @@ const refuse = <T>(status: number, error: string): WebhookResult<T> => ({
   error,
 });
 const ok = <T>(value: T): WebhookResult<T> => ({ ok: true, value });
+/** What the audit trail says of an endpoint: never its secret. */
+const described = (endpoint: WebhookEndpointRecord) => ({
+  id: endpoint.publicId,
+  scope: endpoint.scope,
+  url: endpoint.url,
+});
 
 /**
  * The rules of webhook endpoints (issue 30, part 3): a user manages their own; an admin also
  * those for everyone's events (scope 'all'), which any admin may manage. Someone else's endpoint
- * is "not found", whether it exists or not.
+ * is "not found", whether it exists or not. Every change is recorded in the audit trail, by the
+ * caller's name, with the endpoint's owner as its target.
  */
 export class WebhookService {
+  private readonly wake: () => void;
+  private readonly now: () => Date;
+  private readonly audit: AuditTrail;
+
   constructor(
     private readonly repo: WebhookRepository,
-    /** Told when a delivery is due now (the test event, a resend), so it goes without a poll. */
-    private readonly wake: () => void = () => undefined,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: WebhookServiceOptions = {},
+  ) {
+    this.wake = options.wake ?? (() => undefined);
+    this.now = options.now ?? (() => new Date());
+    this.audit = options.audit ?? noAuditTrail;
+  }
 
   async list(
     caller: WebhookCaller,
@@ -57,7 +85,8 @@ export class WebhookService {
   ): Promise<WebhookResult<WebhookEndpoint[]>> {
     if (scope === 'all' && !caller.admin) return refuse(403, TEXTS.adminOnly);
     const records = await this.repo.list(caller.owner.id, scope);
-    return ok(records.map(endpointView));
+    const now = this.now();
+    return ok(records.map((record) => endpointView(record, now)));
   }
 
   async create(
@@ -84,7 +113,11 @@ export class WebhookService {
       },
       this.now(),
     );
-    return ok({ endpoint: endpointView(record), secret });
+    await this.note(caller, 'webhook-created', record, {
+      events: record.events,
+      active: record.active,
+    });
+    return ok({ endpoint: endpointView(record, this.now()), secret });
   }
 
   async update(
@@ -104,15 +137,37 @@ export class WebhookService {
       this.now(),
     );
     if (!updated) return refuse(404, TEXTS.notFound);
+    const changed = changedFields(endpoint, updated);
+    if (Object.keys(changed).length > 0)
+      await this.note(caller, 'webhook-changed', updated, { changes: changed });
     // Resumed: what waited while it was paused may go now.
     if (changes.active) this.wake();
-    return ok(endpointView(updated));
+    return ok(endpointView(updated, this.now()));
   }
 
   async remove(caller: WebhookCaller, id: string): Promise<WebhookResult<null>> {
     const endpoint = await this.reachable(caller, id);
     if (!endpoint || !(await this.repo.remove(endpoint.id))) return refuse(404, TEXTS.notFound);
+    await this.note(caller, 'webhook-removed', endpoint);
     return ok(null);
+  }
+
+  /**
+   * A new signing secret, answered this once. For WEBHOOK_SECRET_GRACE_HOURS the replaced one
+   * signs every delivery too (a second signature), so the receiver can switch without refusing any.
+   */
+  async rotateSecret(caller: WebhookCaller, id: string): Promise<WebhookResult<WebhookRotated>> {
+    const endpoint = await this.reachable(caller, id);
+    if (!endpoint) return refuse(404, TEXTS.notFound);
+    const secret = newWebhookSecret();
+    const now = this.now();
+    const until = new Date(now.getTime() + WEBHOOK_SECRET_GRACE_HOURS * HOUR_MS);
+    const rotated = await this.repo.rotateSecret(endpoint.id, secret, until, now);
+    if (!rotated) return refuse(404, TEXTS.notFound);
+    await this.note(caller, 'webhook-secret-rotated', rotated, {
+      previousSecretUntil: until.toISOString(),
+    });
+    return ok({ endpoint: endpointView(rotated, now), secret });
   }
 
   async deliveries(caller: WebhookCaller, id: string): Promise<WebhookResult<WebhookDelivery[]>> {
@@ -160,6 +215,23 @@ export class WebhookService {
     return ok(deliveryView(record));
   }
 
+  private note(
+    caller: WebhookCaller,
+    action: 'webhook-created' | 'webhook-changed' | 'webhook-removed' | 'webhook-secret-rotated',
+    endpoint: WebhookEndpointRecord,
+    more: Record<string, unknown> = {},
+  ): Promise<void> {
+    return this.audit.note({
+      actor: {
+        name: caller.owner.username,
+        ...(caller.address !== undefined && { address: caller.address }),
+      },
+      action,
+      target: endpoint.ownerName,
+      details: { ...described(endpoint), ...more },
+    });
+  }
+
   /** The endpoint if this caller may manage it. */
   private async reachable(
     caller: WebhookCaller,
@@ -172,7 +244,18 @@ export class WebhookService {
   }
 }
 
-function endpointView(record: WebhookEndpointRecord): WebhookEndpoint {
+/** What an update changed, each as `{ from, to }`. */
+function changedFields(before: WebhookEndpointRecord, after: WebhookEndpointRecord) {
+  const changed: Record<string, { from: unknown; to: unknown }> = {};
+  if (before.url !== after.url) changed.url = { from: before.url, to: after.url };
+  if (before.events.join(' ') !== after.events.join(' '))
+    changed.events = { from: before.events, to: after.events };
+  if (before.active !== after.active) changed.active = { from: before.active, to: after.active };
+  return changed;
+}
+
+function endpointView(record: WebhookEndpointRecord, now: Date): WebhookEndpoint {
+  const until = record.previousSecretUntil;
   return {
     id: record.publicId,
     url: record.url,
@@ -181,6 +264,8 @@ function endpointView(record: WebhookEndpointRecord): WebhookEndpoint {
     scope: record.scope,
     owner: record.ownerName,
     createdAt: record.createdAt,
+    // Past its grace, a replaced secret signs nothing, even before the pruning forgets it.
+    previousSecretUntil: until !== null && Date.parse(until) > now.getTime() ? until : null,
   };
 }
 

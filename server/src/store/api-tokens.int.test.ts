@@ -57,6 +57,8 @@ describe('api tokens', () => {
     await make(ann, 'hash-forever', null);
     expect(await tokens.findLive('hash-1', later(29))).toEqual({
       tokenId: made.id,
+      tokenName: made.name,
+      expiresAt: made.expiresAt,
       userId: ann,
       username: 'ann',
       role: 'member',

@@ -14,6 +14,9 @@ export interface ApiTokenRecord {
 /** A live token with its user: what a Bearer request acts as. */
 export interface ApiTokenUser {
   tokenId: number;
+  tokenName: string;
+  /** null: it never expires. */
+  expiresAt: string | null;
   userId: number;
   username: string;
   role: 'admin' | 'member';
@@ -113,6 +116,8 @@ export function createApiTokenRepository(db: Db): ApiTokenRepository {
         .innerJoin('users', 'users.id', 'api_tokens.user_id')
         .select([
           'api_tokens.id',
+          'api_tokens.name',
+          'api_tokens.expires_at',
           'api_tokens.user_id',
           'api_tokens.scopes',
           'api_tokens.last_used_at',
@@ -133,6 +138,8 @@ export function createApiTokenRepository(db: Db): ApiTokenRepository {
       return (
         row && {
           tokenId: Number(row.id),
+          tokenName: row.name,
+          expiresAt: row.expires_at,
           userId: row.user_id,
           username: row.username,
           role: row.role === 'admin' ? 'admin' : 'member',

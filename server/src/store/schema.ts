@@ -283,6 +283,9 @@ export interface WebhookEndpointsTable {
   secret: string;
   created_at: string;
   updated_at: string;
+  /** The secret the last rotation replaced, still signing until `previous_secret_until` (0028). */
+  previous_secret: Generated<string | null>;
+  previous_secret_until: Generated<string | null>;
 }
 
 /** One event for one endpoint: the outbox row its tries are made from. */

@@ -63,7 +63,7 @@ export function createWebhookDeliveryQueue(db: Db): WebhookDeliveryQueue {
       if (rows.length === 0) return [];
       const endpoints = await db
         .selectFrom('webhook_endpoints')
-        .select(['id', 'url', 'secret'])
+        .select(['id', 'url', 'secret', 'previous_secret', 'previous_secret_until'])
         .where('id', 'in', [...new Set(rows.map((row) => row.endpoint_id))])
         .execute();
       const claimed: ClaimedDelivery[] = [];
@@ -78,6 +78,10 @@ export function createWebhookDeliveryQueue(db: Db): WebhookDeliveryQueue {
           body: row.body,
           url: endpoint.url,
           secret: endpoint.secret,
+          previousSecret:
+            endpoint.previous_secret !== null && endpoint.previous_secret_until !== null
+              ? { secret: endpoint.previous_secret, until: endpoint.previous_secret_until }
+              : null,
           attempts: Number(row.attempts),
           windowStart: row.window_start,
         });

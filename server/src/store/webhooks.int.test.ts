@@ -197,6 +197,29 @@ describe('claims', () => {
     expect(await repo.resend(elsewhere.id, held.id, at(41_000))).toBeUndefined();
   });
 
+  it('carry the replaced secret and its end after a rotation, a newer rotation dropping it', async () => {
+    const target = await dueDeliveries(1);
+    const until = at(86_400_000);
+    const rotated = await repo.rotateSecret(target.id, 'whsec_bmV3', until, at(1000));
+    expect(rotated).toMatchObject({
+      secret: 'whsec_bmV3',
+      previousSecretUntil: until.toISOString(),
+    });
+    const queue = createWebhookDeliveryQueue(store.db);
+    const [held] = await queue.claim('a', 10_000, 5, at(2000));
+    expect(held).toMatchObject({
+      secret: 'whsec_bmV3',
+      previousSecret: { secret: 'whsec_c2VjcmV0', until: until.toISOString() },
+    });
+    // Rotated again within the grace: the first secret is gone for good.
+    await repo.rotateSecret(target.id, 'whsec_bmV3ZXI=', at(90_000_000), at(3000));
+    const [again] = await queue.claim('b', 10_000, 5, at(20_000));
+    expect(again).toMatchObject({
+      secret: 'whsec_bmV3ZXI=',
+      previousSecret: { secret: 'whsec_bmV3', until: at(90_000_000).toISOString() },
+    });
+  });
+
   it('go with their endpoint when it is removed', async () => {
     const target = await dueDeliveries(2);
     expect(await repo.remove(target.id)).toBe(true);

@@ -27,6 +27,7 @@ const ENDPOINT_COLUMNS = [
   'webhook_endpoints.active',
   'webhook_endpoints.secret',
   'webhook_endpoints.created_at',
+  'webhook_endpoints.previous_secret_until',
 ] as const;
 
 /** The event types as the column keeps them: each between spaces. */
@@ -129,6 +130,20 @@ export function createWebhookRepository(db: Db): WebhookRepository {
         .execute();
       return findById(id);
     },
+    async rotateSecret(id, secret, previousUntil, now) {
+      // The right-hand side reads the row as it was: the current secret becomes the previous one.
+      await db
+        .updateTable('webhook_endpoints')
+        .set((eb) => ({
+          previous_secret: eb.ref('secret'),
+          previous_secret_until: previousUntil.toISOString(),
+          secret,
+          updated_at: now.toISOString(),
+        }))
+        .where('id', '=', id)
+        .execute();
+      return findById(id);
+    },
     async remove(id) {
       const { numDeletedRows } = await db
         .deleteFrom('webhook_endpoints')
@@ -192,6 +207,7 @@ interface EndpointRow {
   active: number;
   secret: string;
   created_at: string;
+  previous_secret_until: string | null;
 }
 
 function endpointRecord(row: EndpointRow): WebhookEndpointRecord {
@@ -206,6 +222,7 @@ function endpointRecord(row: EndpointRow): WebhookEndpointRecord {
     active: Number(row.active) === 1,
     secret: row.secret,
     createdAt: row.created_at,
+    previousSecretUntil: row.previous_secret_until,
   };
 }
 

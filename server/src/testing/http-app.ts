@@ -35,6 +35,7 @@ export function httpTestDependencies(
     referenceAnalysis: strictFake('referenceAnalysis'),
     apiTokens: store.apiTokens,
     scriptCommands: strictFake('scriptCommands'),
+    scriptChanges: strictFake('scriptChanges'),
     hdOrders: strictFake('hdOrders'),
     webhooks: strictFake('webhooks'),
     admin: {

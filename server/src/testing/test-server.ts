@@ -151,6 +151,7 @@ export async function startTestServer(
     shutdownDrainMs: 0,
     shutdownGraceMs: 3000,
     auditRetentionDays: 365,
+    webhookDeliveryRetentionDays: 30,
     printProfilesDir: path.join(data.dir, 'profiles'),
     ...settings,
     ...(externalBroker && { externalBroker }),

@@ -1,3 +1,4 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
@@ -8,6 +9,7 @@ import {
   useCredentials,
   useEndSession,
 } from '../features/auth';
+import { useTexts } from '../lib/i18n';
 import { endMessaging } from '../lib/mqtt';
 import { StartUpLoading } from './startup';
 
@@ -52,13 +54,14 @@ function SignedOut() {
 }
 
 function SessionCheckFailed({ message, onRetry }: { message: string; onRetry: () => void }) {
+  const texts = useTexts(TEXT_BUNDLES.shell);
   return (
     <main className="startup">
       <div className="startup-panel" role="alert">
-        <h1 className="startup-title">Your session could not be checked</h1>
+        <h1 className="startup-title">{texts.sessionCheckFailed}</h1>
         <p className="startup-message">{message}</p>
         <button type="button" className="button button-primary" onClick={onRetry}>
-          Retry
+          {texts.retry}
         </button>
       </div>
     </main>

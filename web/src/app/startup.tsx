@@ -1,3 +1,4 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
@@ -5,6 +6,7 @@ import { readCredentials } from '../features/auth';
 import { brokerQuery, themeQuery, titleQuery } from '../lib/config-queries';
 import { startMessaging, useMessagingState } from '../lib/mqtt';
 import { applyTheme } from '../lib/theme';
+import { useTexts } from '../lib/i18n';
 
 /**
  * The start-up sequence of SPEC §1 (checklist B1–B4): fetch the title, the theme and the broker
@@ -16,6 +18,7 @@ export function StartUp({ children }: { children: ReactNode }) {
   const theme = useQuery(themeQuery);
   const broker = useQuery(brokerQuery);
   const messaging = useMessagingState();
+  const texts = useTexts(TEXT_BUNDLES.shell);
 
   // One step once all three answers are in, in the order of SPEC §1: the title, the theme, then
   // the messaging client; the routes render right after (when the broker address is set).
@@ -29,9 +32,9 @@ export function StartUp({ children }: { children: ReactNode }) {
   }, [title.data, theme.data, broker.data]);
 
   const steps = [
-    { query: title, what: 'the page title' },
-    { query: theme, what: 'the theme' },
-    { query: broker, what: 'the messaging address' },
+    { query: title, what: texts.startupSteps.title },
+    { query: theme, what: texts.startupSteps.theme },
+    { query: broker, what: texts.startupSteps.broker },
   ];
   const failed = steps.find((step) => step.query.isError);
   const busy = steps.some((step) => step.query.isFetching);
@@ -43,12 +46,15 @@ export function StartUp({ children }: { children: ReactNode }) {
     return (
       <main className="startup">
         <div className="startup-panel" role="alert">
-          <h1 className="startup-title">Tessera could not start</h1>
+          <h1 className="startup-title">{texts.startupFailedTitle}</h1>
           <p className="startup-message">
-            Loading {failed.what} failed: {failed.query.error?.message ?? 'unknown error.'}
+            {texts.startupStepFailed(
+              failed.what,
+              failed.query.error?.message ?? texts.unknownError,
+            )}
           </p>
           <button type="button" className="button button-primary" onClick={retry}>
-            Retry
+            {texts.retry}
           </button>
         </div>
       </main>
@@ -63,11 +69,12 @@ export function StartUp({ children }: { children: ReactNode }) {
 }
 
 export function StartUpLoading() {
+  const texts = useTexts(TEXT_BUNDLES.shell);
   return (
     <main className="startup" aria-busy="true">
       <div className="startup-panel">
         <span className="spinner" aria-hidden="true" />
-        <p className="startup-message">Loading…</p>
+        <p className="startup-message">{texts.loading}</p>
       </div>
     </main>
   );

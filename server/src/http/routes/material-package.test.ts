@@ -185,8 +185,10 @@ describe('GET a material package', () => {
     expect(mtlx).toContain('<input name="scale" type="float" value="0.003" />');
 
     const readme = zipEntry(file, 'README.txt').toString('utf8');
-    expect(readme).toContain('60 x 30 cm (0.6 x 0.3 m, width x height), size 30x60');
-    expect(readme).toContain("Poly Haven's convention");
+    // In the default language, as the server writes every text (docs/architecture.md).
+    expect(readme).toContain('60 x 30 cm (0,6 x 0,3 m, ancho x alto), tamaño 30x60');
+    expect(readme).toContain('la convención de Poly Haven');
+    expect(readme).toMatch(/\r\n {2}waves_ld_arm\.png +ORM: R oclusión ambiental, G rugosidad/);
     // The scratch files go once the ZIP went out.
     await expect
       .poll(async () => (await everything()).filter((f) => f.startsWith('tmp/')))

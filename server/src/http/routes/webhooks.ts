@@ -12,12 +12,13 @@ import { ownerOf } from '../session.js';
 /** What the webhook routes use of their service. */
 export type WebhooksApi = Pick<
   WebhookService,
-  'list' | 'create' | 'update' | 'remove' | 'deliveries' | 'sendTest' | 'resend'
+  'list' | 'create' | 'update' | 'remove' | 'deliveries' | 'sendTest' | 'resend' | 'rotateSecret'
 >;
 
 const caller = (request: FastifyRequest): WebhookCaller => ({
   owner: ownerOf(request),
   admin: request.role === 'admin',
+  address: request.ip,
 });
 
 /** The answer's value, or its refusal with the contract's text; never kept by a cache. */
@@ -40,7 +41,7 @@ interface ByDelivery {
 
 /**
  * Issue 30, part 3: a user's webhook endpoints (and an admin's for everyone, scope 'all'), their
- * deliveries, a test event and a resend. Cookie-authenticated, like every /api route.
+ * deliveries, a test event, a resend and a secret rotation. Cookie-authenticated, like every /api route.
  */
 export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhooksApi }> = async (
   app,
@@ -73,6 +74,11 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhooksApi }> = asyn
 
   app.post<ById>(API_ROUTES.webhookTest, guarded, async (request, reply) =>
     send(reply, await webhooks.sendTest(caller(request), request.params.id), 202),
+  );
+
+  // The new secret is in this answer only (send: no-store).
+  app.post<ById>(API_ROUTES.webhookRotateSecret, guarded, async (request, reply) =>
+    send(reply, await webhooks.rotateSecret(caller(request), request.params.id)),
   );
 
   app.get<ById>(API_ROUTES.webhookDeliveries, guarded, async (request, reply) => {

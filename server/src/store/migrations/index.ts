@@ -23,6 +23,7 @@ import * as hdRetention from './0024-hd-retention.js';
 import * as userQuotas from './0025-user-quotas.js';
 import * as apiTokens from './0026-api-tokens.js';
 import * as webhooks from './0027-webhooks.js';
+import * as webhookSecretsAndPruning from './0028-webhook-secrets-and-pruning.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
 // order is explicit. Never edit a migration that has shipped: add the next one.
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0025-user-quotas': userQuotas,
   '0026-api-tokens': apiTokens,
   '0027-webhooks': webhooks,
+  '0028-webhook-secrets-and-pruning': webhookSecretsAndPruning,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -7,7 +7,9 @@ import {
   LinearScale,
   Tooltip,
 } from 'chart.js';
+import { INTL_LOCALES } from '@tessera/contract';
 import { useEffect, useRef } from 'react';
+import { useLocale } from '../../lib/i18n';
 
 // Only the parts the bar charts use: Chart.js leaves every other controller out of the bundle.
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
@@ -36,6 +38,7 @@ export interface BarChartData {
  */
 export function BarChart({ data, label }: { data: BarChartData; label: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const locale = INTL_LOCALES[useLocale()];
 
   useEffect(() => {
     if (!canvas.current) return;
@@ -61,7 +64,7 @@ export function BarChart({ data, label }: { data: BarChartData; label: string })
         animation: false,
         responsive: true,
         maintainAspectRatio: false,
-        locale: 'es-ES',
+        locale,
         indexAxis: data.horizontal ? 'y' : 'x',
         scales: data.horizontal
           ? { x: valueAxis, y: categoryAxis }
@@ -72,7 +75,7 @@ export function BarChart({ data, label }: { data: BarChartData; label: string })
       },
     });
     return () => chart.destroy();
-  }, [data]);
+  }, [data, locale]);
 
   return (
     <div className="usage-canvas">

@@ -1,4 +1,4 @@
-import { errorText } from '@tessera/contract';
+import { shownErrorText } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
 import { parseQuotaDefaults, parseUserQuotas, quotaFields } from './quota-form';
 
@@ -25,7 +25,7 @@ describe('the quota dialog fields', () => {
   });
 
   it("refuses what is not a size or a whole number with the contract's text", () => {
-    const invalid = { ok: false, error: errorText('QUOTA_INVALID') };
+    const invalid = { ok: false, error: shownErrorText('es', 'QUOTA_INVALID') };
     expect(parseUserQuotas({ storageGb: 'mucho', queuedPreviews: '', queuedHd: '' })).toEqual(
       invalid,
     );

@@ -1,5 +1,6 @@
-import { bytesToGb, errorText, gbToBytes } from '@tessera/contract';
+import { bytesToGb, gbToBytes, shownErrorText } from '@tessera/contract';
 import type { QuotaDefaults, UserQuotas } from '@tessera/contract';
+import { currentLocale } from '../../lib/i18n';
 
 /** The quota dialog's fields as typed: storage in decimal GB, the queues as whole numbers. */
 export interface QuotaFields {
@@ -19,7 +20,10 @@ export function quotaFields(quotas: UserQuotas | QuotaDefaults): QuotaFields {
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
-const INVALID = { ok: false as const, error: errorText('QUOTA_INVALID') };
+/** The server's refusal of such a value, checked here first: in the language shown. */
+function invalid(): { ok: false; error: string } {
+  return { ok: false, error: shownErrorText(currentLocale(), 'QUOTA_INVALID') };
+}
 
 /** Empty: null; otherwise a whole number, or undefined when it is not one. */
 function count(typed: string): number | null | undefined {
@@ -39,7 +43,7 @@ export function parseUserQuotas(fields: QuotaFields): Parsed<UserQuotas> {
     queuedPreviews: count(fields.queuedPreviews),
     queuedHd: count(fields.queuedHd),
   };
-  if (Object.values(value).includes(undefined)) return INVALID;
+  if (Object.values(value).includes(undefined)) return invalid();
   return { ok: true, value: value as UserQuotas };
 }
 
@@ -48,6 +52,6 @@ export function parseQuotaDefaults(fields: QuotaFields): Parsed<QuotaDefaults> {
   const parsed = parseUserQuotas(fields);
   if (!parsed.ok) return parsed;
   const { storageBytes, queuedPreviews, queuedHd } = parsed.value;
-  if (queuedPreviews === null || queuedHd === null) return INVALID;
+  if (queuedPreviews === null || queuedHd === null) return invalid();
   return { ok: true, value: { storageBytes, queuedPreviews, queuedHd } };
 }

@@ -1,4 +1,4 @@
-import { TEXT_BUNDLES, formatAdminDate, formatQuotaBytes } from '@tessera/contract';
+import { TEXT_BUNDLES, formatAdminDate, formatCount, formatQuotaBytes } from '@tessera/contract';
 import type { AdminUser, QuotaDefaults } from '@tessera/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -196,7 +196,7 @@ function UsersTable({
               </td>
               <td className="is-number">{T.imagesCell(user.ldImages, user.hdImages)}</td>
               <td className="is-number">{storageCell(user, defaults)}</td>
-              <td className="is-number">{user.queuedJobs.toLocaleString('es-ES')}</td>
+              <td className="is-number">{formatCount(user.queuedJobs, currentLocale())}</td>
               <td>
                 <UserRowActions user={user} report={report} />
               </td>

@@ -1,8 +1,10 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { login } from '../../lib/api/session';
 import { themeQuery } from '../../lib/config-queries';
+import { useTexts } from '../../lib/i18n';
 import { connectMessaging } from '../../lib/mqtt';
 import { themeAsset } from '../../lib/theme';
 import { storeCredentials } from './credentials';
@@ -21,6 +23,7 @@ export function ReconnectPrompt({ username }: { username: string }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const signOut = useSignOut();
+  const texts = useTexts(TEXT_BUNDLES.shell);
 
   const reconnect = useMutation({
     mutationFn: login,
@@ -46,9 +49,9 @@ export function ReconnectPrompt({ username }: { username: string }) {
     <main className="login">
       <div className="login-card">
         <img className="login-logo" src={themeAsset(theme, 'icon.svg')} alt="" />
-        <h1 className="login-title">Enter your password to reconnect</h1>
-        <p className="login-lead">Signed in as {username}</p>
-        <p className="login-note">This tab needs your password once to receive live updates.</p>
+        <h1 className="login-title">{texts.reconnectTitle}</h1>
+        <p className="login-lead">{texts.signedInAs(username)}</p>
+        <p className="login-note">{texts.reconnectNote}</p>
         <form className="login-form" onSubmit={submit} noValidate>
           {/* For password managers: the account the password belongs to. */}
           <input
@@ -60,7 +63,7 @@ export function ReconnectPrompt({ username }: { username: string }) {
             hidden
           />
           <label className="field" htmlFor={`${id}-password`}>
-            <span className="field-label">Password</span>
+            <span className="field-label">{texts.password}</span>
             <input
               id={`${id}-password`}
               className="field-input"
@@ -77,7 +80,7 @@ export function ReconnectPrompt({ username }: { username: string }) {
             type="submit"
             disabled={reconnect.isPending || signOut.isPending}
           >
-            Reconnect
+            {texts.reconnect}
           </button>
           <button
             className="button login-submit"
@@ -85,7 +88,7 @@ export function ReconnectPrompt({ username }: { username: string }) {
             disabled={reconnect.isPending || signOut.isPending}
             onClick={() => signOut.mutate()}
           >
-            Sign out
+            {texts.signOut}
           </button>
         </form>
         {error !== null && (

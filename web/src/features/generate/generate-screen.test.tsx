@@ -4,6 +4,7 @@ import {
   errorText,
   GENERATE_TEXTS,
   SCREEN_PATHS,
+  shownErrorText,
   TEXTS,
   UPLOAD_MAX_BYTES,
 } from '@tessera/contract';
@@ -236,10 +237,11 @@ describe('Generate screen', () => {
   });
 
   it('shows the waiting notice of the job under the progress while it lasts, and removes it', async () => {
-    const retrying = errorText('FILE_STORE_RETRYING');
+    // Sent in English; shown in the language of the screen.
+    const retrying = shownErrorText('es', 'FILE_STORE_RETRYING');
     const { server, user } = setUp({
       job: () => [
-        { status: 'in_progress', percent: 30, notice: retrying },
+        { status: 'in_progress', percent: 30, notice: errorText('FILE_STORE_RETRYING') },
         { status: 'in_progress', percent: 60 },
         { status: 'finished', percent: 100, output_image: 'oak-0.png' },
       ],

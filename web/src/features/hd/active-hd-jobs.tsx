@@ -1,3 +1,5 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 import { useHdJobs } from './hd-job-store';
 import { activeJobCount } from './hd-job-state';
 
@@ -6,11 +8,16 @@ import { activeJobCount } from './hd-job-state';
  * kept live by the shared record of HD jobs.
  */
 export function ActiveHdJobsBadge() {
+  const T = useTexts(TEXT_BUNDLES.output);
   const count = activeJobCount(useHdJobs());
   if (count === 0) return null;
-  const label = `${count} HD ${count === 1 ? 'job' : 'jobs'} running or queued`;
   return (
-    <span className="nav-badge" role="status" aria-label="HD jobs running or queued" title={label}>
+    <span
+      className="nav-badge"
+      role="status"
+      aria-label={T.jobsBadge}
+      title={T.jobsBadgeTitle(count)}
+    >
       {count > 99 ? '99+' : count}
     </span>
   );

@@ -1,5 +1,12 @@
 // @vitest-environment jsdom
-import { PROMPT_CHIP_TEXTS, promptColour, SYNTHESIS_TEXTS, TEXTS } from '@tessera/contract';
+import {
+  DIALOG_TEXTS,
+  PROMPT_CHIP_TEXTS,
+  promptColour,
+  SEAMLESS_TEXTS,
+  SYNTHESIS_TEXTS,
+  TEXTS,
+} from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -110,9 +117,9 @@ describe('LdImageDetailsModal', () => {
     );
     expect(fieldValue('Positive prompt')).toBe('red brick wall, weathered');
     expect(fieldValue('Negative prompt')).toBe('blurry, text');
-    expect(fieldValue('Imagination weight')).toBe('3.5');
-    expect(fieldValue('Similarity')).toBe('0.8');
-    expect(fieldValue('Prompt adherence')).toBe('0.9');
+    expect(fieldValue('Imagination weight')).toBe('3,5');
+    expect(fieldValue('Similarity')).toBe('0,8');
+    expect(fieldValue('Prompt adherence')).toBe('0,9');
     expect(fieldValue('Style weight')).toBe('25');
     expect(fieldValue('Seed')).toBe('123456789');
     const tagList = await screen.findByRole('list', { name: 'Tags' });
@@ -293,7 +300,7 @@ describe('LdImageDetailsModal', () => {
   it('closes with the Close button and when the dialog closes (Escape)', async () => {
     const user = userEvent.setup();
     const first = renderModal();
-    await user.click(screen.getByRole('button', { name: 'Close' }));
+    await user.click(screen.getByRole('button', { name: DIALOG_TEXTS.close }));
     expect(first.onClose).toHaveBeenCalledTimes(1);
     cleanup();
 
@@ -305,11 +312,11 @@ describe('LdImageDetailsModal', () => {
   it('[M1] offers the 3×3 preview of the image', async () => {
     const user = userEvent.setup();
     renderModal();
-    const toggle = screen.getByRole('button', { name: 'Preview tiled 3×3' });
+    const toggle = screen.getByRole('button', { name: SEAMLESS_TEXTS.tiledPreview });
     expect(toggle.getAttribute('aria-pressed')).toBe('false');
     await user.click(toggle);
     expect(toggle.getAttribute('aria-pressed')).toBe('true');
-    expect(screen.getByRole('img', { name: 'brick.png (tiled 3×3)' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: SEAMLESS_TEXTS.tiledImage('brick.png') })).toBeTruthy();
   });
 });
 

@@ -5,10 +5,11 @@ import {
   inputImageUrl,
   isHdSizeLabel,
   ldImageUrl,
+  plainNumber,
   readImageMetadata,
   SCREEN_PATHS,
 } from '@tessera/contract';
-import type { HdSizeLabel, LdImage, Tag } from '@tessera/contract';
+import type { HdSizeLabel, LdImage, Locale, Tag } from '@tessera/contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { StarImageButton } from '../../components/gallery/image-actions';
@@ -23,7 +24,7 @@ import { Field } from './details-field';
 import { PromptTermsFields, SynthesisField } from './engine-record';
 import type { RemixState } from './remix';
 import { SeriesHdButton, SeriesSection } from './series-section';
-import { useTexts } from '../../lib/i18n';
+import { useLocale, useTexts } from '../../lib/i18n';
 import '../../components/gallery/dialog.css';
 import './ld-image-details-modal.css';
 
@@ -38,9 +39,13 @@ export interface LdImageDetailsModalProps {
   onSelectSeries?: (seriesId: string) => void;
 }
 
-/** A number as the metadata holds it, or a dash when the field is missing. */
-function shown(value: number | string | undefined): string {
-  return value === undefined ? '-' : String(value);
+/**
+ * A field as the metadata holds it, a number in the chosen locale (3,5 in es-ES), or a dash when
+ * the field is missing.
+ */
+function shown(value: number | string | undefined, locale: Locale): string {
+  if (value === undefined) return '-';
+  return typeof value === 'number' ? plainNumber(value, 6, locale) : value;
 }
 
 /**
@@ -70,6 +75,9 @@ export function LdImageDetailsModal({
   onSelectSeries,
 }: LdImageDetailsModalProps) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const T = useTexts(TEXT_BUNDLES.imageDetails);
+  const locale = useLocale();
+  const { close: closeLabel } = useTexts(TEXT_BUNDLES.dialog);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const closed = useRef(false);
   const titleId = useId();
@@ -153,7 +161,7 @@ export function LdImageDetailsModal({
                 onToggleStar={onToggleStar}
               />
             )}
-            <button type="button" className="details-close" aria-label="Close" onClick={close}>
+            <button type="button" className="details-close" aria-label={closeLabel} onClick={close}>
               <CrossIcon size={20} />
             </button>
           </div>
@@ -172,35 +180,35 @@ export function LdImageDetailsModal({
               }}
             />
             <figure className="details-reference">
-              <figcaption className="details-label">Reference image</figcaption>
+              <figcaption className="details-label">{T.referenceImage}</figcaption>
               {metadata.inputImagePath === undefined ? (
                 <p className="details-missing">-</p>
               ) : (
-                <img src={inputImageUrl(metadata.inputImagePath)} alt="Reference image" />
+                <img src={inputImageUrl(metadata.inputImagePath)} alt={T.referenceImage} />
               )}
             </figure>
           </div>
 
           <div className="details-side">
             <dl className="details-fields">
-              <Field label="Positive prompt" wide>
-                {shown(metadata.positivePrompt)}
+              <Field label={T.positivePrompt} wide>
+                {shown(metadata.positivePrompt, locale)}
               </Field>
-              <Field label="Negative prompt" wide>
-                {shown(metadata.negativePrompt)}
+              <Field label={T.negativePrompt} wide>
+                {shown(metadata.negativePrompt, locale)}
               </Field>
               <PromptTermsFields metadata={metadata} />
-              <Field label="Imagination weight">{shown(metadata.imaginationWeight)}</Field>
-              <Field label="Similarity">{shown(metadata.similarity)}</Field>
-              <Field label="Prompt adherence">{shown(metadata.promptAdherence)}</Field>
-              <Field label="Style weight">{shown(metadata.styleWeight)}</Field>
-              <Field label="Seed">{shown(metadata.seed)}</Field>
+              <Field label={T.imaginationWeight}>{shown(metadata.imaginationWeight, locale)}</Field>
+              <Field label={T.similarity}>{shown(metadata.similarity, locale)}</Field>
+              <Field label={T.promptAdherence}>{shown(metadata.promptAdherence, locale)}</Field>
+              <Field label={T.styleWeight}>{shown(metadata.styleWeight, locale)}</Field>
+              <Field label={T.seed}>{shown(metadata.seed, locale)}</Field>
               <SynthesisField metadata={metadata} />
-              <Field label="Tags" wide>
+              <Field label={T.tags} wide>
                 {imageTags.length === 0 ? (
                   '-'
                 ) : (
-                  <ul className="details-tags" aria-label="Tags">
+                  <ul className="details-tags" aria-label={T.tags}>
                     {imageTags.map((tag) => (
                       <li key={tag.id} className="details-tag">
                         <span
@@ -229,14 +237,14 @@ export function LdImageDetailsModal({
               />
             )}
             <button type="button" className="button details-remix" onClick={remix}>
-              Use these settings
+              {T.remix}
             </button>
             <LayingPreviewButton image={image} faces={seriesFaces} />
 
-            <section className="details-hd" aria-label="HD version">
+            <section className="details-hd" aria-label={T.hdVersion}>
               <div className="field">
                 <label className="field-label" htmlFor={sizeId}>
-                  Output Size
+                  {T.outputSize}
                 </label>
                 <select
                   id={sizeId}
@@ -244,7 +252,7 @@ export function LdImageDetailsModal({
                   value={size}
                   onChange={(event) => setSize(event.target.value)}
                 >
-                  <option value="">Select a size</option>
+                  <option value="">{T.selectSize}</option>
                   {sizes.map((label) => (
                     <option key={label} value={label}>
                       {label}
@@ -259,7 +267,7 @@ export function LdImageDetailsModal({
                   disabled={hd.running}
                   onClick={() => generateHd()}
                 >
-                  {hd.running ? TEXTS.generatingHdButton(hd.percent) : 'Generate HD'}
+                  {hd.running ? TEXTS.generatingHdButton(hd.percent) : T.generateHd}
                 </button>
                 {series && seriesFaces.length > 1 && (
                   <SeriesHdButton faces={seriesFaces} onOrder={generateHd} />

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { TEXTS, seriesMetadata } from '@tessera/contract';
+import { IMAGE_DETAILS_TEXTS, OUTPUT_TEXTS, TEXTS, seriesMetadata } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -48,7 +48,10 @@ function renderModal(props: Partial<LdImageDetailsModalProps> & { image: LdImage
   return { onClose };
 }
 
-const seriesButton = () => screen.queryByRole('button', { name: /^Generate HD for the series/ });
+/** The HD order of the series, whatever its count: "Generar HD de la serie (3 caras)". */
+const SERIES_ORDER = TEXTS.generateHdForSeries(0).split(' (')[0] ?? '';
+const seriesButton = () =>
+  screen.queryByRole('button', { name: (name) => name.startsWith(SERIES_ORDER) });
 
 beforeAll(installDialogPolyfill);
 
@@ -82,7 +85,7 @@ describe('LD details of a face of a series (issue 25)', () => {
     ]);
     expect(new Set(factors.map(String)).size).toBe(1);
     expect(new Set(client.sent.map((command) => command.id)).size).toBe(3);
-    expect(screen.getByRole('status', { name: 'HD jobs running or queued' }).textContent).toBe('3');
+    expect(screen.getByRole('status', { name: OUTPUT_TEXTS.jobsBadge }).textContent).toBe('3');
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
@@ -115,10 +118,10 @@ describe('LD details of a face of a series (issue 25)', () => {
       seriesFaces: faces,
       onSelectSeries,
     });
-    const series = screen.getByLabelText('Series');
-    expect(within(series).getByText('Face 2/4')).toBeTruthy();
+    const series = screen.getByLabelText(IMAGE_DETAILS_TEXTS.series);
+    expect(within(series).getByText(TEXTS.seriesFaceBadge(2, 4))).toBeTruthy();
     // Face 3 was deleted: the button says how many faces it orders.
-    expect(within(series).getByText('3 of 4 faces in view')).toBeTruthy();
+    expect(within(series).getByText('3 de 4 caras a la vista')).toBeTruthy();
     expect(seriesButton()?.textContent).toBe(TEXTS.generateHdForSeries(3));
 
     await user.click(within(series).getByRole('button', { name: TEXTS.selectSeries }));

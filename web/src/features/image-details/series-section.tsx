@@ -19,13 +19,12 @@ export function SeriesSection({
   onSelectSeries?: () => void;
 }) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const T = useTexts(TEXT_BUNDLES.imageDetails);
   return (
-    <div className="details-series" aria-label="Series">
+    <div className="details-series" aria-label={T.series}>
       <SeriesBadge face={face} place="inline" />
       {faces.length < face.faces && (
-        <span className="details-series-note">
-          {faces.length} of {face.faces} faces in view
-        </span>
+        <span className="details-series-note">{T.facesInView(faces.length, face.faces)}</span>
       )}
       {onSelectSeries && (
         <button type="button" className="button button-small" onClick={onSelectSeries}>

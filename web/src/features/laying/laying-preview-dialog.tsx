@@ -40,6 +40,7 @@ export interface LayingPreviewDialogProps {
 /** The laying preview (issue 25, part 5): the image's or its series' floor, flat and in 3D. */
 export function LayingPreviewDialog({ image, faces: given, onClose }: LayingPreviewDialogProps) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const { close: closeLabel } = useTexts(TEXT_BUNDLES.dialog);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const planRef = useRef<HTMLCanvasElement>(null);
   const titleId = useId();
@@ -134,7 +135,7 @@ export function LayingPreviewDialog({ image, faces: given, onClose }: LayingPrev
           <button
             type="button"
             className="details-close"
-            aria-label="Close"
+            aria-label={closeLabel}
             onClick={() => dialogRef.current?.close()}
           >
             <CrossIcon size={20} />

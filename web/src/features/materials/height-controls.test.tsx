@@ -2,7 +2,8 @@
 import {
   API_ROUTES,
   errorText,
-  MATERIAL_MAPS_TEXTS,
+  MATERIAL_MAPS_TEXTS as T,
+  shownErrorText,
   type HeightSettings,
   type MaterialMapsStatus,
 } from '@tessera/contract';
@@ -62,9 +63,9 @@ function show() {
   );
 }
 
-const invert = () => screen.getByRole<HTMLInputElement>('checkbox', { name: 'Invert height' });
-const strength = () => screen.getByRole<HTMLInputElement>('slider', { name: 'Height strength' });
-const heightMap = () => screen.getByRole<HTMLImageElement>('img', { name: /^Height map/ });
+const invert = () => screen.getByRole<HTMLInputElement>('checkbox', { name: T.invertHeight });
+const strength = () => screen.getByRole<HTMLInputElement>('slider', { name: T.heightStrength });
+const heightMap = () => screen.getByRole<HTMLImageElement>('img', { name: T.heightMap });
 
 afterEach(() => {
   cleanup();
@@ -78,8 +79,8 @@ describe('the height controls', () => {
     await waitFor(() => expect(invert().checked).toBe(true));
     expect(strength().value).toBe('2.5');
     expect([strength().min, strength().max, strength().step]).toEqual(['0.25', '4', '0.25']);
-    expect(strength().getAttribute('aria-valuetext')).toBe('×2.5');
-    expect(screen.queryByText(MATERIAL_MAPS_TEXTS.settingsChanged)).toBeNull();
+    expect(strength().getAttribute('aria-valuetext')).toBe('×2,5');
+    expect(screen.queryByText(T.settingsChanged)).toBeNull();
   });
 
   it('remake the maps with the settings changed; the maps shown stay until the new ones are made', async () => {
@@ -92,14 +93,14 @@ describe('the height controls', () => {
     await userEvent.click(invert());
     fireEvent.change(strength(), { target: { value: '3' } });
     expect(screen.getByText('×3')).toBeTruthy();
-    expect(screen.getByText(MATERIAL_MAPS_TEXTS.settingsChanged)).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: 'Remake maps' }));
+    expect(screen.getByText(T.settingsChanged)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: T.remake }));
     expect(server.orders).toEqual([
       { kind: 'ld', image: 'bricks.png', height: { invert: true, strength: 3 } },
     ]);
 
     // While they are made: the controls wait, the old height map is still shown.
-    await screen.findByRole('button', { name: /^Generating maps…/ });
+    await screen.findByRole('button', { name: /^Generando mapas…/ });
     expect(invert().matches(':disabled')).toBe(true);
     expect(heightMap().src).toBe(before);
 
@@ -108,8 +109,8 @@ describe('the height controls', () => {
     expect(new URL(heightMap().src).searchParams.get('v')).toBe(REMADE);
     expect(invert().checked).toBe(true);
     expect(strength().value).toBe('3');
-    expect(screen.queryByText(MATERIAL_MAPS_TEXTS.settingsChanged)).toBeNull();
-    const link = screen.getByRole('link', { name: 'Height' });
+    expect(screen.queryByText(T.settingsChanged)).toBeNull();
+    const link = screen.getByRole('link', { name: T.maps.height });
     expect(new URL(link.getAttribute('href') ?? '', 'http://x').searchParams.get('v')).toBe(REMADE);
   });
 
@@ -121,8 +122,8 @@ describe('the height controls', () => {
       height: made({ invert: false, strength: 1 }, MADE).height,
     });
     show();
-    await userEvent.click(await screen.findByRole('checkbox', { name: 'Invert height' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Generate maps' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: T.invertHeight }));
+    await userEvent.click(screen.getByRole('button', { name: T.generate }));
     expect(server.orders[0]?.height).toEqual({ invert: true, strength: 1 });
   });
 
@@ -132,7 +133,9 @@ describe('the height controls', () => {
     show();
     await waitFor(() => expect(heightMap()).toBeTruthy());
     await userEvent.click(invert());
-    await userEvent.click(screen.getByRole('button', { name: 'Remake maps' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(error);
+    await userEvent.click(screen.getByRole('button', { name: T.remake }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      shownErrorText('es', 'MAPS_HEIGHT_BUSY'),
+    );
   });
 });

@@ -1,9 +1,10 @@
 import {
   MATERIAL_HEIGHT_STRENGTH_RANGE,
-  MATERIAL_MAPS_TEXTS as TEXT,
+  TEXT_BUNDLES,
   type HeightSettings,
 } from '@tessera/contract';
 import { useId } from 'react';
+import { useTexts } from '../../lib/i18n';
 
 export interface HeightControlsProps {
   /** The settings the controls show: the stored ones until the person changes them. */
@@ -21,6 +22,7 @@ export interface HeightControlsProps {
  * made, so a person sees whether the mortar came out low.
  */
 export function HeightControls({ value, onChange, disabled, heightMapUrl }: HeightControlsProps) {
+  const TEXT = useTexts(TEXT_BUNDLES.materialMaps);
   const id = useId();
   const { min, max, step } = MATERIAL_HEIGHT_STRENGTH_RANGE;
   const strengthText = TEXT.heightStrengthValue(value.strength);
@@ -30,7 +32,7 @@ export function HeightControls({ value, onChange, disabled, heightMapUrl }: Heig
         <img className="material-height-map" src={heightMapUrl} alt={TEXT.heightMap} />
       )}
       <fieldset className="material-height-fields" disabled={disabled}>
-        <legend className="details-label">Height</legend>
+        <legend className="details-label">{TEXT.height}</legend>
         <label className="material-height-invert">
           <input
             type="checkbox"

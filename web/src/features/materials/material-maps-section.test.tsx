@@ -1,5 +1,12 @@
 // @vitest-environment jsdom
-import { API_ROUTES, DEFAULT_HEIGHT_SETTINGS, type MaterialMapsStatus } from '@tessera/contract';
+import {
+  API_ROUTES,
+  DEFAULT_HEIGHT_SETTINGS,
+  MATERIAL_MAPS_TEXTS as T,
+  MATERIAL_TEXTS,
+  ZIP_TEXTS,
+  type MaterialMapsStatus,
+} from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -51,32 +58,28 @@ describe('the material maps section', () => {
     };
     const server = serve([NO_MAPS, running, running, FINISHED]);
     show();
-    await userEvent.click(await screen.findByRole('button', { name: 'Generate maps' }));
+    await userEvent.click(await screen.findByRole('button', { name: T.generate }));
     expect(server.orders).toEqual([
       { kind: 'ld', image: 'waves.png', height: DEFAULT_HEIGHT_SETTINGS },
     ]);
-    const busy = await screen.findByRole(
-      'button',
-      { name: 'Generating maps… 40%' },
-      { timeout: 3000 },
-    );
+    const busy = await screen.findByRole('button', { name: T.generating(40) }, { timeout: 3000 });
     expect((busy as HTMLButtonElement).disabled).toBe(true);
     const links = await screen.findAllByRole('link', {}, { timeout: 3000 });
     expect(links.map((a) => a.textContent)).toEqual([
-      'Height',
+      'Altura',
       'Normal (OpenGL)',
       'Normal (DirectX)',
-      'Roughness',
-      'Ambient occlusion',
+      'Rugosidad',
+      'Oclusión ambiental',
       // The material package (issue 26, part 3: material-package-download.test.tsx).
-      'Download material',
+      MATERIAL_TEXTS.download,
     ]);
     expect(links[1]?.getAttribute('href')).toBe('/api/images/maps/waves_ld_normal-opengl.png');
     expect(links[1]?.getAttribute('download')).toBe('waves_ld_normal-opengl.png');
     const enabled = (name: string) =>
       !(screen.getByRole('button', { name }) as HTMLButtonElement).disabled;
-    expect(enabled('Remake maps')).toBe(true);
-    expect(enabled('Download ZIP')).toBe(true);
+    expect(enabled(T.remake)).toBe(true);
+    expect(enabled(ZIP_TEXTS.download)).toBe(true);
   });
 
   it('says why the maps failed', async () => {
@@ -91,9 +94,9 @@ describe('the material maps section', () => {
     show();
     expect((await screen.findByRole('alert')).textContent).toBe('Disk full');
     await waitFor(() =>
-      expect(
-        (screen.getByRole('button', { name: 'Generate maps' }) as HTMLButtonElement).disabled,
-      ).toBe(false),
+      expect((screen.getByRole('button', { name: T.generate }) as HTMLButtonElement).disabled).toBe(
+        false,
+      ),
     );
   });
 });

@@ -1,7 +1,6 @@
 import {
   DEFAULT_HEIGHT_SETTINGS,
-  MATERIAL_MAP_LABELS,
-  MATERIAL_MAPS_TEXTS,
+  TEXT_BUNDLES,
   type HdSizeLabel,
   type HeightSettings,
   type MaterialMap,
@@ -12,6 +11,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { DownloadIcon } from '../../components/icons';
 import { fetchMaterialMaps, mapFileUrl, orderMaterialMaps } from '../../lib/api/materials';
+import { useTexts } from '../../lib/i18n';
 import { DownloadZipButton, useZipDownload, ZipDownloadStatus } from '../zip';
 import { HeightControls } from './height-controls';
 import { MaterialPackageDownload } from './material-package-download';
@@ -48,6 +48,7 @@ export interface MaterialMapsSectionProps {
  * until the new ones are made.
  */
 export function MaterialMapsSection({ kind, image, tileSizes }: MaterialMapsSectionProps) {
+  const T = useTexts(TEXT_BUNDLES.materialMaps);
   const queryClient = useQueryClient();
   const queryKey = ['material-maps', kind, image];
   const status = useQuery({
@@ -88,15 +89,11 @@ export function MaterialMapsSection({ kind, image, tileSizes }: MaterialMapsSect
   const heightMap = preview('height');
 
   return (
-    <section className="material-maps" aria-label="Material maps">
-      <h3 className="details-label">Material maps</h3>
+    <section className="material-maps" aria-label={T.heading}>
+      <h3 className="details-label">{T.heading}</h3>
       <div className="material-maps-actions">
         <button type="button" className="button" disabled={running} onClick={generate}>
-          {running
-            ? `Generating maps… ${job?.percent ?? 0}%`
-            : maps.length > 0
-              ? MATERIAL_MAPS_TEXTS.remake
-              : 'Generate maps'}
+          {running ? T.generating(job?.percent ?? 0) : maps.length > 0 ? T.remake : T.generate}
         </button>
         {maps.length > 0 && <DownloadZipButton files={maps.map((m) => m.filename)} zip={zip} />}
       </div>
@@ -106,11 +103,11 @@ export function MaterialMapsSection({ kind, image, tileSizes }: MaterialMapsSect
         disabled={running}
         heightMapUrl={heightMap}
       />
-      {changed && <p className="material-maps-hint">{MATERIAL_MAPS_TEXTS.settingsChanged}</p>}
+      {changed && <p className="material-maps-hint">{T.settingsChanged}</p>}
       {running && (
         <progress
           className="material-maps-progress"
-          aria-label="Material maps progress"
+          aria-label={T.progress}
           max={100}
           value={job?.percent ?? 0}
         />
@@ -123,7 +120,7 @@ export function MaterialMapsSection({ kind, image, tileSizes }: MaterialMapsSect
       <ZipDownloadStatus zip={zip} />
       {maps.length > 0 && (
         <>
-          <ul className="material-maps-files" aria-label="Map files">
+          <ul className="material-maps-files" aria-label={T.files}>
             {maps.map((m) => (
               <li key={m.map}>
                 <a
@@ -132,7 +129,7 @@ export function MaterialMapsSection({ kind, image, tileSizes }: MaterialMapsSect
                   download={m.filename}
                 >
                   <DownloadIcon />
-                  {MATERIAL_MAP_LABELS[m.map]}
+                  {T.maps[m.map]}
                 </a>
               </li>
             ))}
@@ -143,7 +140,7 @@ export function MaterialMapsSection({ kind, image, tileSizes }: MaterialMapsSect
             roughness !== undefined &&
             occlusion !== undefined &&
             heightMap !== undefined && (
-              <Suspense fallback={<p className="material-preview-note">Loading 3D preview…</p>}>
+              <Suspense fallback={<p className="material-preview-note">{T.previewLoading}</p>}>
                 <MaterialPreview
                   colour={mapFileUrl(data.colourPreview, madeAt)}
                   normal={normal}

@@ -25,7 +25,7 @@ describe('Download material', () => {
     // A plain download: the browser saves what the server streams.
     expect(link().hasAttribute('download')).toBe(true);
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'Standard (glTF, MaterialX, every map)',
+      'Estándar (glTF, MaterialX, todos los mapas)',
       'Unreal Engine (ORM)',
       'Unity HDRP (mask map)',
       '30x60 cm',
@@ -66,7 +66,7 @@ describe('Download material', () => {
         </QueryClientProvider>,
       );
       await screen.findByRole('button', {
-        name: shown ? MATERIAL_MAPS_TEXTS.remake : 'Generate maps',
+        name: shown ? MATERIAL_MAPS_TEXTS.remake : MATERIAL_MAPS_TEXTS.generate,
       });
       expect(screen.queryByRole('link', { name: MATERIAL_TEXTS.download }) !== null).toBe(shown);
       cleanup();

@@ -1,13 +1,13 @@
 import {
-  MATERIAL_PRESET_LABELS,
   MATERIAL_PRESETS,
-  MATERIAL_TEXTS,
   materialPackageUrl,
+  TEXT_BUNDLES,
   type HdSizeLabel,
   type MaterialPreset,
 } from '@tessera/contract';
 import { useId, useState } from 'react';
 import { DownloadIcon } from '../../components/icons';
+import { useTexts } from '../../lib/i18n';
 
 export interface MaterialPackageDownloadProps {
   kind: 'ld' | 'hd';
@@ -24,6 +24,7 @@ export interface MaterialPackageDownloadProps {
  * plain link the browser downloads itself (the server streams the ZIP; the tab holds nothing).
  */
 export function MaterialPackageDownload({ kind, image, tileSizes }: MaterialPackageDownloadProps) {
+  const MATERIAL_TEXTS = useTexts(TEXT_BUNDLES.material);
   const [preset, setPreset] = useState<MaterialPreset>('standard');
   const [chosenSize, setChosenSize] = useState<string>();
   if (tileSizes?.length === 0) {
@@ -32,13 +33,13 @@ export function MaterialPackageDownload({ kind, image, tileSizes }: MaterialPack
   const size = tileSizes?.find((label) => label === chosenSize) ?? tileSizes?.[0];
   const href = materialPackageUrl({ kind, image, preset, ...(size && { size }) });
   return (
-    <div className="material-package" role="group" aria-label="Material package">
+    <div className="material-package" role="group" aria-label={MATERIAL_TEXTS.package}>
       <div className="material-package-fields">
         <LabelledSelect
           label={MATERIAL_TEXTS.preset}
           value={preset}
           options={MATERIAL_PRESETS}
-          text={(name) => MATERIAL_PRESET_LABELS[name]}
+          text={(name) => MATERIAL_TEXTS.presets[name]}
           onValue={setPreset}
         />
         {tileSizes && size && (
@@ -46,7 +47,7 @@ export function MaterialPackageDownload({ kind, image, tileSizes }: MaterialPack
             label={MATERIAL_TEXTS.tileSize}
             value={size}
             options={tileSizes}
-            text={(label) => `${label} cm`}
+            text={MATERIAL_TEXTS.tileSizeOption}
             onValue={setChosenSize}
           />
         )}

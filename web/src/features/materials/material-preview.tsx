@@ -1,3 +1,4 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { useEffect, useRef, useState } from 'react';
 import {
   AmbientLight,
@@ -11,6 +12,7 @@ import {
   TextureLoader,
   type Texture,
 } from 'three';
+import { useTexts } from '../../lib/i18n';
 import { startThreeView, type ThreeView, type ThreeViewState } from '../../lib/three/three-view';
 
 export interface MaterialPreviewProps {
@@ -41,6 +43,7 @@ const DISPLACEMENT = 0.06;
  * zooms. Renders on demand (after the textures load and while the view moves), not every frame.
  */
 export default function MaterialPreview(props: MaterialPreviewProps) {
+  const T = useTexts(TEXT_BUNDLES.materialMaps);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<ThreeViewState>('loading');
   const { colour, normal, roughness, occlusion, height, strength } = props;
@@ -118,13 +121,11 @@ export default function MaterialPreview(props: MaterialPreviewProps) {
         ref={canvasRef}
         role="img"
         className="material-preview-canvas"
-        aria-label="3D preview of the material"
+        aria-label={T.preview}
         data-state={state}
       />
       <figcaption className="material-preview-note">
-        {state === 'unavailable'
-          ? '3D preview unavailable: this browser has WebGL turned off'
-          : 'Drag to rotate, scroll to zoom'}
+        {state === 'unavailable' ? T.previewUnavailable : T.previewHint}
       </figcaption>
     </figure>
   );

@@ -1,4 +1,5 @@
-import { DETAIL_TEXTS, detailFigures } from '@tessera/contract';
+import { detailFigures, TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 import type { HdGeometry } from './hd-geometry';
 
 /**
@@ -6,6 +7,7 @@ import type { HdGeometry } from './hd-geometry';
  * print file, and how much of the final detail the engine generated; the rest is enlargement.
  */
 export function DetailSection({ geometry, printDpi }: { geometry: HdGeometry; printDpi?: number }) {
+  const DETAIL_TEXTS = useTexts(TEXT_BUNDLES.detail);
   const figures = detailFigures({ ...geometry, printDpi });
   const rows: [string, number | undefined][] = [
     [DETAIL_TEXTS.ld, figures.ldPxPerCm],

@@ -2,6 +2,7 @@
 import {
   API_ROUTES,
   DETAIL_TEXTS,
+  OUTPUT_TEXTS,
   PRINT_TEXTS,
   type HdImage,
   type PrintFile,
@@ -85,11 +86,11 @@ describe('the HD details: honest detail and print files', () => {
     serve([]);
     // The builtin engine's ×2 network made 2048 px of the 2150.
     show(hdImage({ ...SQUARE_30, detail_width: 2048 }));
-    expect(detailValue(DETAIL_TEXTS.ld)).toBe('34.1 px/cm (87 dpi)');
-    expect(detailValue(DETAIL_TEXTS.generated)).toBe('68.3 px/cm (173 dpi)');
-    expect(detailValue(DETAIL_TEXTS.hd)).toBe('71.7 px/cm (182 dpi)');
-    expect(screen.getByText(/detail was generated/).textContent).toBe(
-      "95 % of the HD file's detail was generated; the rest is enlargement.",
+    expect(detailValue(DETAIL_TEXTS.ld)).toBe('34,1 px/cm (87 ppp)');
+    expect(detailValue(DETAIL_TEXTS.generated)).toBe('68,3 px/cm (173 ppp)');
+    expect(detailValue(DETAIL_TEXTS.hd)).toBe('71,7 px/cm (182 ppp)');
+    expect(screen.getByText(/se ha generado/).textContent).toBe(
+      'El 95 % del detalle del archivo HD se ha generado; el resto es ampliación.',
     );
   });
 
@@ -104,9 +105,9 @@ describe('the HD details: honest detail and print files', () => {
     serve([FINISHED]);
     show(hdImage(SQUARE_30));
     const files = await screen.findByRole('region', { name: PRINT_TEXTS.files });
-    const link = within(files).getByRole('link', { name: 'Download (19.1 MB)' });
+    const link = within(files).getByRole('link', { name: 'Descargar (19,1 MB)' });
     expect(link.getAttribute('href')).toBe('/api/images/print/tile_30x30_300dpi_srgb.tif');
-    expect(within(files).getByText('3,591 × 3,591 px (12.9 MP)')).toBeTruthy();
+    expect(within(files).getByText('3591 × 3591 px (12,9 MP)')).toBeTruthy();
   });
 
   it('opens "Download for print" over the details; Escape there closes it alone', async () => {
@@ -117,7 +118,7 @@ describe('the HD details: honest detail and print files', () => {
     expect(within(print).getByRole('button', { name: PRINT_TEXTS.order })).toBeTruthy();
     fireEvent(print, new Event('cancel', { cancelable: true }));
     expect(screen.queryByRole('dialog', { name: PRINT_TEXTS.title })).toBeNull();
-    expect(screen.getByRole('dialog', { name: 'HD Image Details' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: OUTPUT_TEXTS.detailsTitle })).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
   });
 

@@ -3,14 +3,14 @@ import {
   hdImageUrl,
   hdPixelSize,
   hdPrintSize,
-  PRINT_TEXTS,
   sizeLabelFromFactors,
+  TEXT_BUNDLES,
 } from '@tessera/contract';
 import type { HdImage, HdSizeLabel } from '@tessera/contract';
 import { useState } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { DownloadIcon } from '../../components/icons';
-import { useLocale } from '../../lib/i18n';
+import { useLocale, useTexts } from '../../lib/i18n';
 import { MaterialMapsSection } from '../materials';
 import { DetailSection } from './detail-section';
 import { hdGeometry } from './hd-geometry';
@@ -27,39 +27,42 @@ import { RetentionNote } from './retention-note';
 export function HdImageDetailsModal({ image, onClose }: { image: HdImage; onClose: () => void }) {
   const [printing, setPrinting] = useState(false);
   const locale = useLocale();
+  const T = useTexts(TEXT_BUNDLES.output);
+  const PRINT_TEXTS = useTexts(TEXT_BUNDLES.print);
+  const DETAIL_TEXTS = useTexts(TEXT_BUNDLES.detail);
   const size = sizeLabelFromFactors(image.metadata);
-  const print = size && printFields(size);
+  const print = size && printOf(size);
   // Removed by the retention policy: no file to download or print until the HD is ordered again.
   const removed = image.removed_by_retention_at !== undefined;
   const geometry = removed ? undefined : hdGeometry(image);
   // The print dialog is the details' sibling, not its child: Escape in it closes it alone.
   return (
     <>
-      <Dialog title="HD Image Details" onClose={onClose} className="hd-details">
+      <Dialog title={T.detailsTitle} onClose={onClose} className="hd-details">
         <img className="hd-details-preview" src={image.thumbnail} alt={image.filename} />
         <dl className="hd-details-fields">
           <div>
-            <dt>Name</dt>
+            <dt>{T.name}</dt>
             <dd>{image.filename}</dd>
           </div>
           <div>
-            <dt>Size</dt>
+            <dt>{T.size}</dt>
             <dd>{size ?? '-'}</dd>
           </div>
           {print && (
             <>
               <div>
-                <dt>Print size</dt>
-                <dd>{print.size}</dd>
+                <dt>{T.printSize}</dt>
+                <dd>{T.printSizeValue(print.widthCm, print.heightCm)}</dd>
               </div>
               <div>
-                <dt>Resolution</dt>
-                <dd>{print.resolution}</dd>
+                <dt>{T.resolution}</dt>
+                <dd>{DETAIL_TEXTS.pxPerCm(print.pixelsPerCm)}</dd>
               </div>
             </>
           )}
           <div>
-            <dt>Date</dt>
+            <dt>{T.date}</dt>
             <dd>{formatImageDate(image.metadata, undefined, locale)}</dd>
           </div>
         </dl>
@@ -78,7 +81,7 @@ export function HdImageDetailsModal({ image, onClose }: { image: HdImage; onClos
               download={image.filename}
             >
               <DownloadIcon />
-              Download
+              {T.download}
             </a>
           )}
         </div>
@@ -92,13 +95,8 @@ export function HdImageDetailsModal({ image, onClose }: { image: HdImage; onClos
   );
 }
 
-/** "30 × 30 cm" (width × height) and "71.7 px/cm (182 dpi)": what the file's density says. */
-function printFields(label: HdSizeLabel): { size: string; resolution: string } | undefined {
+/** The print's width × height in cm and the density the file carries, for a known size. */
+function printOf(label: HdSizeLabel) {
   const pixels = hdPixelSize(label);
-  if (!pixels) return undefined;
-  const print = hdPrintSize(label, pixels.width, pixels.height);
-  return {
-    size: `${print.widthCm} × ${print.heightCm} cm`,
-    resolution: `${print.pixelsPerCm.toFixed(1)} px/cm (${Math.round(print.dotsPerInch)} dpi)`,
-  };
+  return pixels && hdPrintSize(label, pixels.width, pixels.height);
 }

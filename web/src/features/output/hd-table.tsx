@@ -1,10 +1,11 @@
-import { hdImageUrl } from '@tessera/contract';
+import { hdImageUrl, TEXT_BUNDLES } from '@tessera/contract';
 import type { HdImage } from '@tessera/contract';
 import { memo, useCallback } from 'react';
 import { imageKey } from '../../components/gallery/gallery-image';
 import { DeleteImageButton, DownloadImageLink } from '../../components/gallery/image-actions';
 import { IMAGE_ROW_HEIGHT, ImageRow } from '../../components/gallery/image-row';
 import { VirtualTable } from '../../components/gallery/virtual-table';
+import { useTexts } from '../../lib/i18n';
 import { RetentionNote } from './retention-note';
 
 export interface HdTableProps {
@@ -33,6 +34,7 @@ export function HdTable({
   onToggleSelect,
   onDelete,
 }: HdTableProps) {
+  const T = useTexts(TEXT_BUNDLES.output);
   const images =
     vacated.size === 0 ? placed : placed.filter((image) => !vacated.has(imageKey(image)));
   const allSelected = images.length > 0 && images.every((image) => selected.has(image.filename));
@@ -54,7 +56,7 @@ export function HdTable({
   const selectAll = (
     <input
       type="checkbox"
-      aria-label="Select all images"
+      aria-label={T.selectAll}
       checked={allSelected}
       onChange={(event) => onSelectAll(event.target.checked)}
     />
@@ -65,14 +67,14 @@ export function HdTable({
       vacated={vacated}
       getKey={imageKey}
       rowHeight={IMAGE_ROW_HEIGHT}
-      caption="HD images"
+      caption={T.images}
       columns={[
         { className: 'col-select', header: selectAll, headerClassName: 'cell-select' },
-        { className: 'col-preview', header: 'Preview' },
-        { className: 'col-name', header: 'Name' },
-        { className: 'col-size', header: 'Size' },
-        { className: 'col-date', header: 'Date' },
-        { className: 'col-download-delete', header: 'Download / Delete' },
+        { className: 'col-preview', header: T.preview },
+        { className: 'col-name', header: T.name },
+        { className: 'col-size', header: T.size },
+        { className: 'col-date', header: T.date },
+        { className: 'col-download-delete', header: T.downloadDelete },
       ]}
       renderRow={renderRow}
     />

@@ -1,4 +1,4 @@
-import type { HdImage } from '@tessera/contract';
+import { TEXT_BUNDLES, type HdImage } from '@tessera/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { imageKey } from '../../components/gallery/gallery-image';
@@ -6,6 +6,7 @@ import { GalleryScreen } from '../../components/gallery/gallery-screen';
 import type { TileBox } from '../../components/gallery/masonry-grid';
 import { useGalleryWiring } from '../../components/gallery/use-gallery-wiring';
 import { deleteHdImage } from '../../lib/api/images';
+import { useTexts } from '../../lib/i18n';
 import { useMessaging } from '../../lib/messaging';
 import { useZipDownload, ZipSelectionTools } from '../zip';
 import { HdImageDetailsModal } from './hd-image-details-modal';
@@ -20,6 +21,9 @@ import './output.css';
  * Image Details modal; a selection downloads as one ZIP (issue 13, feature 10).
  */
 export function OutputScreen() {
+  const T = useTexts(TEXT_BUNDLES.output);
+  // The screen is called as the sidebar calls it (SPEC §2's route name).
+  const { nav } = useTexts(TEXT_BUNDLES.shell);
   const client = useMessaging();
   const queryClient = useQueryClient();
   const list = useHdImages();
@@ -62,7 +66,7 @@ export function OutputScreen() {
 
   return (
     <GalleryScreen
-      title="Output"
+      title={nav.output}
       viewStorageKey="tessera.output.view"
       list={list}
       visible={images}
@@ -75,7 +79,7 @@ export function OutputScreen() {
           onClear={clearSelection}
         />
       }
-      gridLabel="HD images"
+      gridLabel={T.images}
       renderTile={renderTile}
       renderTable={(placed, vacated) => (
         <HdTable

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { API_ROUTES, PRINT_TEXTS, TEXTS, type HdImage } from '@tessera/contract';
+import { API_ROUTES, OUTPUT_TEXTS, PRINT_TEXTS, TEXTS, type HdImage } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -77,7 +77,7 @@ describe('an HD removed by the retention policy', () => {
 
   it('says so in the details, how to have it again, and offers neither Download nor print', () => {
     render(withQueries(<HdImageDetailsModal image={image(true)} onClose={vi.fn()} />));
-    const dialog = screen.getByRole('dialog', { name: 'HD Image Details' });
+    const dialog = screen.getByRole('dialog', { name: OUTPUT_TEXTS.detailsTitle });
     const note = within(dialog).getByRole('note');
     expect(note.textContent).toBe(removedText + TEXTS.hdRemovedByRetentionHint);
     expect(within(dialog).queryByRole('link', { name: 'Download' })).toBeNull();

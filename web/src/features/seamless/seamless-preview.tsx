@@ -1,5 +1,7 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { useState } from 'react';
 import type { CSSProperties, ImgHTMLAttributes, SyntheticEvent } from 'react';
+import { useTexts } from '../../lib/i18n';
 import './seamless.css';
 
 /**
@@ -7,8 +9,6 @@ import './seamless.css';
  * The repeat is one element with a repeating background (no gaps between copies, one decode),
  * sized to the image's own aspect ratio so exactly three copies fit across and down.
  */
-
-export const TILED_PREVIEW_LABEL = 'Preview tiled 3×3';
 
 export function SeamlessToggle({
   pressed,
@@ -19,6 +19,7 @@ export function SeamlessToggle({
   onToggle: (pressed: boolean) => void;
   className?: string;
 }) {
+  const T = useTexts(TEXT_BUNDLES.seamless);
   return (
     <button
       type="button"
@@ -27,7 +28,7 @@ export function SeamlessToggle({
       onClick={() => onToggle(!pressed)}
     >
       <TileIcon />
-      <span>{TILED_PREVIEW_LABEL}</span>
+      <span>{T.tiledPreview}</span>
     </button>
   );
 }
@@ -44,10 +45,11 @@ export function TiledImage({
   aspectRatio?: number;
   onClick?: () => void;
 }) {
+  const T = useTexts(TEXT_BUNDLES.seamless);
   return (
     <div
       role="img"
-      aria-label={`${alt} (tiled 3×3)`}
+      aria-label={T.tiledImage(alt)}
       className={`seamless-tiles${onClick ? ' is-clickable' : ''}`}
       data-tiles="3x3"
       style={

@@ -9,7 +9,7 @@ const TAG_LIMIT = errorText('TAG_LIMIT_REACHED', MAX_TAGS_PER_USER);
  * shown, and only when it is exactly that text; anything else gets `fallback`.
  */
 export function tagSaveFailure(error: unknown, fallback: string): string {
-  // The message is the server's text in the language shown; the server's own is compared.
+  // Told by the server's own text; the message is that text in the language shown.
   return error instanceof CommandFailedError && error.response.error === TAG_LIMIT
     ? error.message
     : fallback;

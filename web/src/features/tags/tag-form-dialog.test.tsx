@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { errorText, MAX_TAGS_PER_USER, TAG_TEXTS, TEXTS } from '@tessera/contract';
+import { errorText, MAX_TAGS_PER_USER, shownErrorText, TAG_TEXTS, TEXTS } from '@tessera/contract';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -128,6 +128,8 @@ describe('the tag form', () => {
     const { user } = renderForm({ onSubmit: () => Promise.reject(refused) });
     await user.type(screen.getByLabelText(TAG_TEXTS.name), 'Brick');
     await user.click(screen.getByRole('button', { name: 'Create' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(limit);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      shownErrorText('es', 'TAG_LIMIT_REACHED', MAX_TAGS_PER_USER),
+    );
   });
 });

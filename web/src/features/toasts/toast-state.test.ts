@@ -153,11 +153,11 @@ describe('toast state', () => {
       message({ id: 'b', status: 'error', reason: 'cancelled' }),
     );
     expect(state.queuedIds).toEqual(['a']);
-    expect(state.toast?.text).toBe('HD image generation for brick.png cancelled.');
+    expect(state.toast?.text).toBe(TEXTS.hdCancelledToast('brick.png'));
     // Shown as a notice, not in the colour of a failure.
     expect(state.toast?.kind).toBe('notice');
     expect(toastText(message({ status: 'error', reason: 'already-ordered' }), 0)).toBe(
-      'An HD image of brick.png at this size is already on its way.',
+      TEXTS.hdAlreadyOrderedToast('brick.png'),
     );
   });
 });

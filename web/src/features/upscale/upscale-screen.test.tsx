@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { UPSCALE_TEXTS } from '@tessera/contract';
+import { errorText, shownErrorText, UPSCALE_TEXTS } from '@tessera/contract';
 import type { HdJob } from '@tessera/contract';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -155,13 +155,13 @@ describe('UpscaleScreen (the HD queue)', () => {
 
   it("shows the server's error when the job can no longer be cancelled (409)", async () => {
     const user = userEvent.setup();
-    cancelAnswer = [409, { error: 'Only a queued job can be cancelled' }];
+    cancelAnswer = [409, { error: errorText('HD_JOB_NOT_QUEUED') }];
     renderScreen();
     await user.click(
       await screen.findByRole('button', { name: UPSCALE_TEXTS.cancelJob('wall.png', '60x60') }),
     );
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Only a queued job can be cancelled');
+    expect(alert.textContent).toContain(shownErrorText('es', 'HD_JOB_NOT_QUEUED'));
     expect(alert.textContent).toContain('wall.png');
   });
 
@@ -208,14 +208,14 @@ describe('UpscaleScreen (the HD queue)', () => {
   it("shows the server's error when the job can no longer be moved (409)", async () => {
     const user = userEvent.setup();
     jobs = jobs.map((job) => (job.status === 'queued' ? { ...job, position: 1 } : job));
-    moveAnswer = () => [409, { error: 'Only a queued job can be moved' }];
+    moveAnswer = () => [409, { error: errorText('HD_JOB_NOT_QUEUED_TO_MOVE') }];
     renderScreen();
     await user.click(
       await screen.findByRole('button', { name: UPSCALE_TEXTS.moveJob('brick.png', '30x30') }),
     );
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe(
-      `${UPSCALE_TEXTS.moveFailed('brick.png', '30x30')}: Only a queued job can be moved×`,
+      `${UPSCALE_TEXTS.moveFailed('brick.png', '30x30')}: ${shownErrorText('es', 'HD_JOB_NOT_QUEUED_TO_MOVE')}×`,
     );
   });
 

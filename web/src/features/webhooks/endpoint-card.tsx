@@ -1,13 +1,17 @@
-import { TEXT_BUNDLES } from '@tessera/contract';
-import { useTexts } from '../../lib/i18n';
+import { formatAdminDate, TEXT_BUNDLES } from '@tessera/contract';
+import { useLocale, useTexts } from '../../lib/i18n';
 import type { WebhookEndpoint, WebhookScope } from '@tessera/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { removeWebhook, sendTestEvent, updateWebhook } from '../../lib/api/webhooks';
 import { DeliveriesTable } from './deliveries-table';
+import { RotateSecretDialog } from './rotate-secret-dialog';
 import { deliveriesKey, webhooksKey } from './webhooks-query';
 
-/** One endpoint: its URL, events and state; pause or resume, a test event, its deliveries, remove. */
+/**
+ * One endpoint: its URL, events and state; pause or resume, a test event, its deliveries, a new
+ * signing secret, remove.
+ */
 export function EndpointCard({
   endpoint,
   scope,
@@ -18,8 +22,10 @@ export function EndpointCard({
   onNotice: (text: string) => void;
 }) {
   const T = useTexts(TEXT_BUNDLES.webhooks);
+  const locale = useLocale();
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
+  const [rotating, setRotating] = useState(false);
   const readAgain = () => client.invalidateQueries({ queryKey: webhooksKey(scope) });
   const toggle = useMutation({
     mutationFn: () => updateWebhook(endpoint.id, { active: !endpoint.active }),
@@ -50,6 +56,11 @@ export function EndpointCard({
       <p className="webhooks-card-events">
         {endpoint.events.map((type) => T.events[type]).join(' · ')}
       </p>
+      {endpoint.previousSecretUntil !== null && (
+        <p className="webhooks-card-events">
+          {T.previousSecretUntil(formatAdminDate(endpoint.previousSecretUntil, undefined, locale))}
+        </p>
+      )}
       <div className="webhooks-toolbar">
         <button type="button" className="button" onClick={() => setOpen(!open)}>
           {open ? T.hideDeliveries : T.deliveries}
@@ -59,6 +70,9 @@ export function EndpointCard({
         </button>
         <button type="button" className="button" onClick={() => toggle.mutate()}>
           {endpoint.active ? T.pause : T.resume}
+        </button>
+        <button type="button" className="button" onClick={() => setRotating(true)}>
+          {T.rotateSecret}
         </button>
         <button
           type="button"
@@ -76,6 +90,9 @@ export function EndpointCard({
         </p>
       )}
       {open && <DeliveriesTable endpointId={endpoint.id} />}
+      {rotating && (
+        <RotateSecretDialog endpoint={endpoint} scope={scope} onClose={() => setRotating(false)} />
+      )}
     </article>
   );
 }

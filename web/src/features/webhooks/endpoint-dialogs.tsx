@@ -93,14 +93,24 @@ export function CreateEndpointDialog({
   );
 }
 
-/** The signing secret of a new endpoint, shown this once. */
-export function SecretDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
+/** A signing secret, shown this once: a new endpoint's, or (with its own title and note) a rotated one. */
+export function SecretDialog({
+  secret,
+  onClose,
+  title,
+  note,
+}: {
+  secret: string;
+  onClose: () => void;
+  title?: string;
+  note?: string;
+}) {
   const T = useTexts(TEXT_BUNDLES.webhooks);
   const [copied, setCopied] = useState(false);
   return (
-    <Dialog title={T.secretTitle} onClose={onClose}>
-      <p className="screen-text">{T.secretNote}</p>
-      <output className="webhooks-secret" aria-label={T.secretTitle}>
+    <Dialog title={title ?? T.secretTitle} onClose={onClose}>
+      <p className="screen-text">{note ?? T.secretNote}</p>
+      <output className="webhooks-secret" aria-label={title ?? T.secretTitle}>
         {secret}
       </output>
       <div className="dialog-actions">

@@ -1,12 +1,15 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { ReactNode } from 'react';
 import { SelectionBar } from '../../components/gallery/selection-bar';
 import { DownloadIcon } from '../../components/icons';
+import { useTexts } from '../../lib/i18n';
 import type { ZipDownload } from './use-zip-download';
 import { zipStatusText } from './zip-progress';
 import './zip.css';
 
 /** The selection's "Download ZIP" action; disabled while a ZIP is on its way. */
 export function DownloadZipButton({ files, zip }: { files: readonly string[]; zip: ZipDownload }) {
+  const T = useTexts(TEXT_BUNDLES.zip);
   return (
     <button
       type="button"
@@ -15,7 +18,7 @@ export function DownloadZipButton({ files, zip }: { files: readonly string[]; zi
       onClick={() => zip.start(files)}
     >
       <DownloadIcon />
-      Download ZIP
+      {T.download}
     </button>
   );
 }
@@ -25,6 +28,7 @@ export function DownloadZipButton({ files, zip }: { files: readonly string[]; zi
  * as "Downloading… 45 % (12.3 MB of 27.0 MB)"; at the end, what was downloaded or why it failed.
  */
 export function ZipDownloadStatus({ zip }: { zip: ZipDownload }) {
+  const T = useTexts(TEXT_BUNDLES.zip);
   const { view } = zip;
   if (view.phase === 'idle') return null;
   const ended = view.phase === 'done' || view.phase === 'failed';
@@ -32,21 +36,21 @@ export function ZipDownloadStatus({ zip }: { zip: ZipDownload }) {
     <div
       className={`zip-status zip-status-${view.phase}`}
       role={view.phase === 'failed' ? 'alert' : 'status'}
-      aria-label="ZIP download"
+      aria-label={T.status}
     >
-      {view.phase === 'preparing' && <progress aria-label="ZIP download progress" />}
+      {view.phase === 'preparing' && <progress aria-label={T.progress} />}
       {view.phase === 'downloading' &&
         (view.total === undefined ? (
-          <progress aria-label="ZIP download progress" />
+          <progress aria-label={T.progress} />
         ) : (
-          <progress aria-label="ZIP download progress" max={view.total} value={view.sent} />
+          <progress aria-label={T.progress} max={view.total} value={view.sent} />
         ))}
-      <span className="zip-status-text">{zipStatusText(view)}</span>
+      <span className="zip-status-text">{zipStatusText(view, T)}</span>
       {ended && (
         <button
           type="button"
           className="zip-status-close"
-          aria-label="Dismiss ZIP download status"
+          aria-label={T.dismiss}
           onClick={zip.dismiss}
         >
           ×

@@ -1,5 +1,6 @@
+import { formatFileSize, ZIP_TEXTS, ZIP_TEXTS_EN } from '@tessera/contract';
 import { describe, expect, it } from 'vitest';
-import { formatBytes, percentOf, viewOfProgress, zipStatusText } from './zip-progress';
+import { percentOf, viewOfProgress, zipStatusText } from './zip-progress';
 
 describe('what the ZIP download status shows', () => {
   it('follows the server: waiting, sending with its size, sent, failed', () => {
@@ -25,18 +26,37 @@ describe('what the ZIP download status shows', () => {
 
   it('reads as a person would: percent and megabytes, one image or several', () => {
     const mb = 1024 * 1024;
-    expect(zipStatusText({ phase: 'preparing', files: 1 })).toBe('Preparing ZIP of 1 image…');
-    expect(
-      zipStatusText({ phase: 'downloading', files: 4, sent: 45.4 * mb, total: 100 * mb }),
-    ).toBe('Downloading… 45 % (45.4 MB of 100.0 MB)');
+    const es = (view: Parameters<typeof zipStatusText>[0]) => zipStatusText(view, ZIP_TEXTS);
+    expect(es({ phase: 'preparing', files: 1 })).toBe('Preparando el ZIP de 1 imagen…');
+    expect(es({ phase: 'downloading', files: 4, sent: 45.4 * mb, total: 100 * mb })).toBe(
+      'Descargando… 45 % (45,4 MB de 100,0 MB)',
+    );
     // A size not known yet: the bytes so far.
-    expect(
-      zipStatusText({ phase: 'downloading', files: 4, sent: 300 * 1024, total: undefined }),
-    ).toBe('Downloading… 300 kB');
-    expect(zipStatusText({ phase: 'done', files: 4, total: 12.7 * mb })).toBe(
+    expect(es({ phase: 'downloading', files: 4, sent: 300 * 1024, total: undefined })).toBe(
+      'Descargando… 300 kB',
+    );
+    expect(es({ phase: 'done', files: 4, total: 12.7 * mb })).toBe(
+      'ZIP enviado: 4 imágenes, 12,7 MB. Tu navegador lo guarda.',
+    );
+    expect(es({ phase: 'failed', error: 'No such image: a.png' })).toBe(
+      'Ha fallado la descarga del ZIP: No such image: a.png',
+    );
+    expect(es({ phase: 'failed', error: undefined })).toBe(
+      'Ha fallado la descarga del ZIP: El servidor ya no conoce esta descarga',
+    );
+  });
+
+  it('in English too', () => {
+    const mb = 1024 * 1024;
+    const en = (view: Parameters<typeof zipStatusText>[0]) => zipStatusText(view, ZIP_TEXTS_EN);
+    expect(en({ phase: 'preparing', files: 1 })).toBe('Preparing ZIP of 1 image…');
+    expect(en({ phase: 'downloading', files: 4, sent: 45.4 * mb, total: 100 * mb })).toBe(
+      'Downloading… 45 % (45.4 MB of 100.0 MB)',
+    );
+    expect(en({ phase: 'done', files: 4, total: 12.7 * mb })).toBe(
       'ZIP sent: 4 images, 12.7 MB. Your browser saves it.',
     );
-    expect(zipStatusText({ phase: 'failed', error: 'No such image: a.png' })).toBe(
+    expect(en({ phase: 'failed', error: 'No such image: a.png' })).toBe(
       'ZIP download failed: No such image: a.png',
     );
   });
@@ -45,6 +65,6 @@ describe('what the ZIP download status shows', () => {
     expect(percentOf(999, 1000)).toBe(99);
     expect(percentOf(1000, 1000)).toBe(99);
     expect(percentOf(0, 0)).toBe(0);
-    expect(formatBytes(10)).toBe('1 kB');
+    expect(formatFileSize(10, 'es')).toBe('1 kB');
   });
 });

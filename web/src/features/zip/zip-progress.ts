@@ -1,4 +1,4 @@
-import type { ZipDownloadProgress } from '@tessera/contract';
+import type { ZipDownloadProgress, ZipTexts } from '@tessera/contract';
 
 /** What the page shows of one ZIP download. */
 export type ZipDownloadView =
@@ -7,12 +7,8 @@ export type ZipDownloadView =
   | { phase: 'preparing'; files: number }
   | { phase: 'downloading'; files: number; sent: number; total: number | undefined }
   | { phase: 'done'; files: number; total: number }
-  | { phase: 'failed'; error: string };
-
-export const ZIP_TEXTS = {
-  failed: 'ZIP download failed',
-  lost: 'The server no longer knows this download',
-} as const;
+  /** `error` is the server's or the connection's; undefined when the server lost the download. */
+  | { phase: 'failed'; error: string | undefined };
 
 /** The view once the server told how far it got; `files` is the selection's size. */
 export function viewOfProgress(files: number, progress: ZipDownloadProgress): ZipDownloadView {
@@ -24,7 +20,7 @@ export function viewOfProgress(files: number, progress: ZipDownloadProgress): Zi
     case 'sent':
       return { phase: 'done', files, total: progress.total ?? progress.sent };
     case 'failed':
-      return { phase: 'failed', error: progress.error ?? ZIP_TEXTS.lost };
+      return { phase: 'failed', error: progress.error };
   }
 }
 
@@ -34,30 +30,20 @@ export function percentOf(sent: number, total: number): number {
   return Math.min(99, Math.floor((sent / total) * 100));
 }
 
-/** 12.3 MB; below a megabyte, in kB. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} kB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-const images = (files: number) => (files === 1 ? '1 image' : `${files} images`);
-
-/** The one line of text the status shows. */
-export function zipStatusText(view: ZipDownloadView): string {
+/** The one line of text the status shows, in the language of `texts`. */
+export function zipStatusText(view: ZipDownloadView, texts: ZipTexts): string {
   switch (view.phase) {
     case 'idle':
       return '';
     case 'preparing':
-      return `Preparing ZIP of ${images(view.files)}…`;
+      return texts.preparing(view.files);
     case 'downloading':
       return view.total === undefined
-        ? `Downloading… ${formatBytes(view.sent)}`
-        : `Downloading… ${percentOf(view.sent, view.total)} % ` +
-            `(${formatBytes(view.sent)} of ${formatBytes(view.total)})`;
+        ? texts.downloading(view.sent)
+        : texts.downloadingOf(percentOf(view.sent, view.total), view.sent, view.total);
     case 'done':
-      // The server has sent the last byte; the browser's download list shows when it is saved.
-      return `ZIP sent: ${images(view.files)}, ${formatBytes(view.total)}. Your browser saves it.`;
+      return texts.done(view.files, view.total);
     case 'failed':
-      return `${ZIP_TEXTS.failed}: ${view.error}`;
+      return texts.failed(view.error ?? texts.lost);
   }
 }

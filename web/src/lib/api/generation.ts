@@ -1,11 +1,13 @@
 import {
   API_ROUTES,
+  TEXT_BUNDLES,
   generationStatusResponseSchema,
   inputImageUrl,
   inputsResponseSchema,
   PREVIEW_REQUEST_FIELDS,
 } from '@tessera/contract';
 import type { GenerationStatusResponse, InputImage, PreviewRequestFields } from '@tessera/contract';
+import { currentTexts, serverText } from '../i18n/locale';
 import { ACCEPT_ANY, expectAnswer, getJson, HttpError, send } from './http';
 
 /** The multipart body of a preview job: the file part `image`, then the text fields. */
@@ -45,7 +47,9 @@ export async function fetchPreviewStatus(
     cache: 'no-store',
   });
   if (answer.status === 404) return null;
-  return expectAnswer(answer, generationStatusResponseSchema);
+  const status = expectAnswer(answer, generationStatusResponseSchema);
+  // The server's notice (a job waiting for the image storage) in the language shown.
+  return status.notice === undefined ? status : { ...status, notice: serverText(status.notice) };
 }
 
 /** An uploaded reference as a File, to post again as a new job's reference. */
@@ -54,10 +58,13 @@ export async function fetchInputImage(filename: string): Promise<File> {
   try {
     response = await fetch(inputImageUrl(filename), { credentials: 'same-origin' });
   } catch {
-    throw new HttpError('Could not reach the server.', 0);
+    throw new HttpError(currentTexts(TEXT_BUNDLES.shell).unreachable, 0);
   }
   if (!response.ok) {
-    throw new HttpError(`The server answered with status ${response.status}.`, response.status);
+    throw new HttpError(
+      currentTexts(TEXT_BUNDLES.shell).serverStatus(response.status),
+      response.status,
+    );
   }
   const blob = await response.blob();
   return new File([blob], filename, { type: blob.type });

@@ -25,8 +25,8 @@ export interface HttpAnswer {
   body: unknown;
 }
 
-const UNREACHABLE = 'Could not reach the server.';
-const UNEXPECTED = 'The server sent an unexpected answer.';
+/** The frame's texts in the language shown when one is written. */
+const shellTexts = () => currentTexts(TEXT_BUNDLES.shell);
 
 /**
  * Sends one request and reads its body as JSON. Rejects with an HttpError of status 0 only when
@@ -37,7 +37,7 @@ export async function send(path: string, init: RequestInit = {}): Promise<HttpAn
   try {
     response = await fetch(path, { credentials: 'same-origin', ...init });
   } catch {
-    throw new HttpError(UNREACHABLE, 0);
+    throw new HttpError(shellTexts().unreachable, 0);
   }
   let body: unknown = undefined;
   try {
@@ -72,14 +72,12 @@ export function expectAnswer<T>(answer: HttpAnswer, schema: Parser<T>): T {
   if (!answer.ok) {
     const error = errorResponseSchema.safeParse(answer.body);
     throw new HttpError(
-      error.success
-        ? serverText(error.data.error)
-        : currentTexts(TEXT_BUNDLES.shell).serverStatus(answer.status),
+      error.success ? serverText(error.data.error) : shellTexts().serverStatus(answer.status),
       answer.status,
     );
   }
   const parsed = schema.safeParse(answer.body);
-  if (!parsed.success) throw new HttpError(UNEXPECTED, answer.status);
+  if (!parsed.success) throw new HttpError(shellTexts().unexpectedAnswer, answer.status);
   return parsed.data;
 }
 

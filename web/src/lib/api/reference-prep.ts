@@ -1,5 +1,6 @@
-import { API_ROUTES, referenceAnalysisSchema } from '@tessera/contract';
+import { API_ROUTES, referenceAnalysisSchema, TEXT_BUNDLES } from '@tessera/contract';
 import type { ReferenceAnalysis } from '@tessera/contract';
+import { currentTexts } from '../i18n/locale';
 import { ACCEPT_ANY, expectAnswer, HttpError, send } from './http';
 
 /** The multipart body of a reference check: the preview's file part `image`, nothing else. */
@@ -42,7 +43,7 @@ export async function removeReferenceLighting(
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new HttpError('Could not reach the server.', 0);
+    throw new HttpError(currentTexts(TEXT_BUNDLES.shell).unreachable, 0);
   }
   if (!response.ok) {
     // A refusal is JSON with the server's text: expectAnswer throws it as an HttpError.

@@ -6,12 +6,14 @@ import {
   webhookDeliverySchema,
   webhookEndpointSchema,
   webhookListSchema,
+  webhookRotatedSchema,
 } from '@tessera/contract';
 import type {
   WebhookCreate,
   WebhookCreated,
   WebhookDelivery,
   WebhookEndpoint,
+  WebhookRotated,
   WebhookScope,
   WebhookUpdate,
 } from '@tessera/contract';
@@ -61,5 +63,13 @@ export async function resendDelivery(id: string, delivery: string): Promise<Webh
   return expectAnswer(
     await postJson(routeUrl(API_ROUTES.webhookResend, { id, delivery })),
     webhookDeliverySchema,
+  );
+}
+
+/** A new signing secret, answered this once; the replaced one signs too for a grace period. */
+export async function rotateWebhookSecret(id: string): Promise<WebhookRotated> {
+  return expectAnswer(
+    await postJson(routeUrl(API_ROUTES.webhookRotateSecret, { id })),
+    webhookRotatedSchema,
   );
 }

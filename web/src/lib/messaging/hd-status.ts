@@ -1,5 +1,6 @@
 import { hdStatusMessageSchema } from '@tessera/contract';
 import type { HdStatusMessage } from '@tessera/contract';
+import { serverText } from '../i18n/locale';
 import type { JsonPayload } from './json-payload';
 
 /**
@@ -14,7 +15,16 @@ export type HdStatusListener = (event: HdStatusEvent) => void;
 export function toHdStatusEvent(payload: JsonPayload): HdStatusEvent {
   if (!payload.ok) return { kind: 'unknown', payload: payload.text };
   const parsed = hdStatusMessageSchema.safeParse(payload.data);
-  if (parsed.success) return { kind: 'status', message: parsed.data };
+  if (parsed.success) return { kind: 'status', message: localized(parsed.data) };
   console.warn('Unrecognised HD status message:', payload.data, parsed.error.issues);
   return { kind: 'unknown', payload: payload.data };
+}
+
+/** The server's texts of a status (why it failed, what it waits for) in the language shown. */
+function localized(message: HdStatusMessage): HdStatusMessage {
+  return {
+    ...message,
+    ...(message.error !== undefined && { error: serverText(message.error) }),
+    ...(message.notice !== undefined && { notice: serverText(message.notice) }),
+  };
 }

@@ -52,66 +52,83 @@ function groundOf(L: Float32Array): { ground: number; spread: number } {
   return { ground: mode, spread: Math.max(1, (hi - lo) / 2) };
 }
 
-/** One pass of 3 × 3 dilation (`grow`) or erosion of a binary mask. */
+/** One pass of 3 × 3 dilation (`grow`) or erosion of a binary mask: a row pass, then a column pass. */
 function morph(mask: Uint8Array, W: number, H: number, grow: boolean): Uint8Array {
+  const rows = new Uint8Array(W * H);
+  for (let y = 0; y < H; y++) {
+    const r = y * W;
+    for (let x = 0; x < W; x++) {
+      const l = mask[r + Math.max(0, x - 1)]!;
+      const c = mask[r + x]!;
+      const rt = mask[r + Math.min(W - 1, x + 1)]!;
+      rows[r + x] = grow ? l | c | rt : l & c & rt;
+    }
+  }
   const out = new Uint8Array(W * H);
   for (let y = 0; y < H; y++) {
+    const up = Math.max(0, y - 1) * W;
+    const r = y * W;
+    const down = Math.min(H - 1, y + 1) * W;
     for (let x = 0; x < W; x++) {
-      let any = 0;
-      let all = 1;
-      for (let j = Math.max(0, y - 1); j <= Math.min(H - 1, y + 1); j++) {
-        for (let i = Math.max(0, x - 1); i <= Math.min(W - 1, x + 1); i++) {
-          any |= mask[j * W + i]!;
-          all &= mask[j * W + i]!;
-        }
-      }
-      out[y * W + x] = grow ? any : all;
+      const a = rows[up + x]!;
+      const c = rows[r + x]!;
+      const d = rows[down + x]!;
+      out[r + x] = grow ? a | c | d : a & c & d;
     }
   }
   return out;
 }
 
-/** Zhang–Suen thinning, in place. */
+/** The set pixels of `m` off the image's one-pixel border (thinning and pruning leave it alone). */
+function innerPixels(m: Uint8Array, W: number, H: number): Int32Array {
+  let n = 0;
+  for (let y = 1; y + 1 < H; y++) for (let x = 1; x + 1 < W; x++) n += m[y * W + x]!;
+  const list = new Int32Array(n);
+  let k = 0;
+  for (let y = 1; y + 1 < H; y++) {
+    for (let x = 1; x + 1 < W; x++) if (m[y * W + x]) list[k++] = y * W + x;
+  }
+  return list;
+}
+
+/** Zhang–Suen thinning, in place; only the set pixels are visited. */
 function thin(m: Uint8Array, W: number, H: number): void {
-  const del: number[] = [];
+  let live = innerPixels(m, W, H);
+  const del = new Int32Array(live.length);
   for (let changed = true; changed;) {
     changed = false;
     for (let pass = 0; pass < 2; pass++) {
-      del.length = 0;
-      for (let y = 1; y + 1 < H; y++) {
-        for (let x = 1; x + 1 < W; x++) {
-          const i = y * W + x;
-          if (!m[i]) continue;
-          // Neighbours clockwise from north: p2..p9.
-          const p = [
-            m[i - W]!,
-            m[i - W + 1]!,
-            m[i + 1]!,
-            m[i + W + 1]!,
-            m[i + W]!,
-            m[i + W - 1]!,
-            m[i - 1]!,
-            m[i - W - 1]!,
-          ];
-          let b = 0;
-          let a = 0;
-          for (let k = 0; k < 8; k++) {
-            b += p[k]!;
-            if (!p[k] && p[(k + 1) % 8]) a++;
-          }
-          if (b < 2 || b > 6 || a !== 1) continue;
-          const [p2, , p4, , p6, , p8] = p;
-          if (
-            pass === 0 ? p2! * p4! * p6! || p4! * p6! * p8! : p2! * p4! * p8! || p2! * p6! * p8!
-          ) {
-            continue;
-          }
-          del.push(i);
-        }
+      let n = 0;
+      for (const i of live) {
+        if (!m[i]) continue;
+        // Neighbours clockwise from north: p2..p9.
+        const p2 = m[i - W]!;
+        const p3 = m[i - W + 1]!;
+        const p4 = m[i + 1]!;
+        const p5 = m[i + W + 1]!;
+        const p6 = m[i + W]!;
+        const p7 = m[i + W - 1]!;
+        const p8 = m[i - 1]!;
+        const p9 = m[i - W - 1]!;
+        const b = p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9;
+        if (b < 2 || b > 6) continue;
+        const a =
+          (!p2 && p3 ? 1 : 0) +
+          (!p3 && p4 ? 1 : 0) +
+          (!p4 && p5 ? 1 : 0) +
+          (!p5 && p6 ? 1 : 0) +
+          (!p6 && p7 ? 1 : 0) +
+          (!p7 && p8 ? 1 : 0) +
+          (!p8 && p9 ? 1 : 0) +
+          (!p9 && p2 ? 1 : 0);
+        if (a !== 1) continue;
+        if (pass === 0 ? p2 * p4 * p6 || p4 * p6 * p8 : p2 * p4 * p8 || p2 * p6 * p8) continue;
+        del[n++] = i;
       }
-      for (const i of del) m[i] = 0;
-      if (del.length) changed = true;
+      for (let k = 0; k < n; k++) m[del[k]!] = 0;
+      if (n) changed = true;
     }
+    if (changed) live = live.filter((i) => m[i] === 1);
   }
 }
 
@@ -124,28 +141,31 @@ function neighbours(m: Uint8Array, W: number, i: number): number {
 
 /** Takes every curve's end pixel off, `times` times over: spurs that short vanish. */
 function prune(m: Uint8Array, W: number, H: number, times: number): void {
-  const ends: number[] = [];
+  let live = innerPixels(m, W, H);
+  const ends = new Int32Array(live.length);
   for (let t = 0; t < times; t++) {
-    ends.length = 0;
-    for (let y = 1; y + 1 < H; y++) {
-      for (let x = 1; x + 1 < W; x++) {
-        const i = y * W + x;
-        if (m[i] && neighbours(m, W, i) <= 1) ends.push(i);
-      }
-    }
-    for (const i of ends) m[i] = 0;
+    let n = 0;
+    for (const i of live) if (neighbours(m, W, i) <= 1) ends[n++] = i;
+    if (n === 0) break;
+    for (let k = 0; k < n; k++) m[ends[k]!] = 0;
+    live = live.filter((i) => m[i] === 1);
   }
 }
 
-/**
- * The vein continuity of `image` (see the module comment), optionally measured `like` another;
- * `endsAt` receives the ends' pixel indices (y · W + x), to look at where veins stop.
- */
-export function veinContinuity(
+/** The thinned, pruned vein curves of `image` (1 on a curve), and how they were found. */
+interface VeinCurves {
+  mask: Uint8Array;
+  /** Vein pixels (closed, before thinning). */
+  covered: number;
+  ground: number;
+  threshold: number;
+}
+
+/** Steps 1–3 of the module comment, and the pruning of step 4. */
+function veinCurves(
   image: RawImage,
   like?: Pick<VeinContinuity, 'ground' | 'threshold'>,
-  endsAt?: number[],
-): VeinContinuity {
+): VeinCurves {
   const { data, width: W, height: H } = image;
   const lum = new Float32Array(W * H);
   for (let i = 0; i < W * H; i++) lum[i] = luma(data[i * 4]!, data[i * 4 + 1]!, data[i * 4 + 2]!);
@@ -160,6 +180,20 @@ export function veinContinuity(
   for (const v of mask) covered += v;
   thin(mask, W, H);
   prune(mask, W, H, PRUNE);
+  return { mask, covered, ground, threshold };
+}
+
+/**
+ * The vein continuity of `image` (see the module comment), optionally measured `like` another;
+ * `endsAt` receives the ends' pixel indices (y · W + x), to look at where veins stop.
+ */
+export function veinContinuity(
+  image: RawImage,
+  like?: Pick<VeinContinuity, 'ground' | 'threshold'>,
+  endsAt?: number[],
+): VeinContinuity {
+  const { width: W, height: H } = image;
+  const { mask, covered, ground, threshold } = veinCurves(image, like);
   let curve = 0;
   let ends = 0;
   for (let y = 1; y + 1 < H; y++) {

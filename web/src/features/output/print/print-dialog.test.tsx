@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
 import {
   API_ROUTES,
+  DETAIL_TEXTS,
   errorText,
+  shownErrorText,
   PRINT_TEXTS,
   type HdImage,
   type PrintEstimate,
@@ -115,15 +117,17 @@ afterEach(() => {
 });
 
 describe('the print dialog', () => {
-  it('shows a 60x120 at 360 dpi with 3 mm bleed as 17,093 × 8,589 px before ordering', async () => {
+  it('shows a 60x120 at 360 dpi with 3 mm bleed as 17.093 × 8589 px before ordering', async () => {
     const server = serve();
     show();
     // (120 + 0.6) ÷ 2.54 × 360 = 17092.9 → 17093; (60 + 0.6) ÷ 2.54 × 360 = 8589.0 → 8589.
-    expect(field(PRINT_TEXTS.pixels)).toBe('17,093 × 8,589 px (146.8 MP)');
-    expect(field(PRINT_TEXTS.physicalSize)).toBe('120.6 × 60.6 cm (cut 120 × 60 cm, 3 mm bleed)');
+    expect(field(PRINT_TEXTS.pixels)).toBe('17.093 × 8589 px (146,8 MP)');
+    expect(field(PRINT_TEXTS.physicalSize)).toBe(
+      '120,6 × 60,6 cm (corte de 120 × 60 cm, 3 mm de sangrado)',
+    );
     // 17093 × 8589 × 3 bytes, exactly.
-    expect(field(PRINT_TEXTS.uncompressed)).toBe('440,435,331 bytes (420.0 MB)');
-    await waitFor(() => expect(field(PRINT_TEXTS.estimated)).toBe('about 286.1 MB'));
+    expect(field(PRINT_TEXTS.uncompressed)).toBe('440.435.331 bytes (420,0 MB)');
+    await waitFor(() => expect(field(PRINT_TEXTS.estimated)).toBe('unos 286,1 MB'));
     expect(Object.fromEntries(server.estimates.at(-1) ?? [])).toEqual({
       image: 'tile_60x120.png',
       dpi: '360',
@@ -136,15 +140,15 @@ describe('the print dialog', () => {
     // CMYK at 16 bits: four samples of two bytes.
     const user = userEvent.setup();
     await user.selectOptions(await screen.findByLabelText(PRINT_TEXTS.profile), 'fogra39.icc');
-    await user.click(screen.getByLabelText('16-bit'));
-    expect(field(PRINT_TEXTS.uncompressed)).toBe('1,174,494,216 bytes (1.09 GB)');
+    await user.click(screen.getByLabelText(PRINT_TEXTS.bits(16)));
+    expect(field(PRINT_TEXTS.uncompressed)).toBe('1.174.494.216 bytes (1,09 GB)');
     // The detail the print gets: 2172 px over 120 cm (18.1 px/cm) of 141.7 px/cm is 13 %.
-    const detail = screen.getByRole('region', { name: 'Detail' });
-    expect(within(detail).getByText('Print file').nextElementSibling?.textContent).toBe(
-      '141.7 px/cm (360 dpi)',
+    const detail = screen.getByRole('region', { name: DETAIL_TEXTS.heading });
+    expect(within(detail).getByText(DETAIL_TEXTS.print).nextElementSibling?.textContent).toBe(
+      '141,7 px/cm (360 ppp)',
     );
-    expect(within(detail).getByText(/detail was generated/).textContent).toBe(
-      "13 % of the print's detail was generated; the rest is enlargement.",
+    expect(within(detail).getByText(/se ha generado/).textContent).toBe(
+      'El 13 % del detalle de la impresión se ha generado; el resto es ampliación.',
     );
   });
 
@@ -157,12 +161,12 @@ describe('the print dialog', () => {
     await user.type(dpi, '50');
     expect(screen.getByRole('alert').textContent).toBe(PRINT_TEXTS.dpiInvalid);
     expect(PRINT_TEXTS.dpiInvalid).toBe(
-      'The resolution must be a whole number from 72 to 1200 dpi.',
+      'La resolución debe ser un número entero de 72 a 1200 ppp.',
     );
     expect(orderButton().disabled).toBe(true);
     expect(screen.queryByText(PRINT_TEXTS.pixels)).toBeNull();
 
-    await user.click(screen.getByRole('button', { name: '300 dpi' }));
+    await user.click(screen.getByRole('button', { name: '300 ppp' }));
     expect(screen.queryByRole('alert')).toBeNull();
     expect(orderButton().disabled).toBe(false);
 
@@ -188,12 +192,12 @@ describe('the print dialog', () => {
     const server = serve([[], [running], [running], [finished]]);
     show();
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: '300 dpi' }));
+    await user.click(screen.getByRole('button', { name: PRINT_TEXTS.dpiButton(300) }));
     const bleed = screen.getByLabelText(PRINT_TEXTS.bleed);
     await user.clear(bleed);
     await user.type(bleed, '2');
     await user.click(screen.getByLabelText('Deflate (ZIP)'));
-    await user.click(screen.getByLabelText('16-bit'));
+    await user.click(screen.getByLabelText(PRINT_TEXTS.bits(16)));
     await user.selectOptions(await screen.findByLabelText(PRINT_TEXTS.profile), 'fogra39.icc');
     await user.click(orderButton());
     expect(server.orders).toEqual([
@@ -217,13 +221,13 @@ describe('the print dialog', () => {
     expect(within(files).getByText(PRINT_TEXTS.making(40))).toBeTruthy();
     expect(
       within(files).getByText(
-        '300 dpi · 2 mm bleed · Deflate (ZIP) · 16-bit · Coated FOGRA39 (CMYK)',
+        '300 ppp · 2 mm de sangrado · Deflate (ZIP) · 16 bits · Coated FOGRA39 (CMYK)',
       ),
     ).toBeTruthy();
 
     const link = await within(files).findByRole(
       'link',
-      { name: 'Download (50.0 MB)' },
+      { name: 'Descargar (50,0 MB)' },
       { timeout: 3000 },
     );
     expect(link.getAttribute('href')).toBe('/api/images/print/tile_60x120_300dpi_cmyk.tif');
@@ -239,7 +243,9 @@ describe('the print dialog', () => {
     expect(within(files).getByRole('alert').textContent).toBe('The disk is full');
     await userEvent.click(orderButton());
     await waitFor(() =>
-      expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toContain(refusal),
+      expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toContain(
+        shownErrorText('es', 'PRINT_ALREADY_ORDERED'),
+      ),
     );
     expect(orderButton().disabled).toBe(false);
   });

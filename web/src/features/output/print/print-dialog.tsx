@@ -1,7 +1,8 @@
-import { PRINT_TEXTS, type HdImage } from '@tessera/contract';
+import { TEXT_BUNDLES, type HdImage } from '@tessera/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Dialog } from '../../../components/gallery/dialog';
+import { useTexts } from '../../../lib/i18n';
 import { orderPrintFile } from '../../../lib/api/print';
 import { DetailSection } from '../detail-section';
 import type { HdGeometry } from '../hd-geometry';
@@ -22,12 +23,13 @@ export interface PrintDialogProps {
  * before it is ordered, "Make print file", and the image's print files as they are made.
  */
 export function PrintDialog({ image, geometry, onClose }: PrintDialogProps) {
+  const PRINT_TEXTS = useTexts(TEXT_BUNDLES.print);
   const queryClient = useQueryClient();
   const [form, setForm] = useState<PrintForm>(INITIAL_PRINT_FORM);
   const [ordering, setOrdering] = useState(false);
   const [orderError, setOrderError] = useState<string>();
   const { profiles, failed: profilesFailed } = usePrintProfiles();
-  const read = readPrintForm(form);
+  const read = readPrintForm(form, PRINT_TEXTS);
   const { settings } = read;
   const order = settings && { ...settings, image: image.filename };
   const estimate = usePrintEstimate(order);

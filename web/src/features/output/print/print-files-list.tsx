@@ -1,5 +1,6 @@
-import { PRINT_TEXTS, printFileUrl, type PrintFile, type PrintProfile } from '@tessera/contract';
+import { printFileUrl, TEXT_BUNDLES, type PrintFile, type PrintProfile } from '@tessera/contract';
 import { DownloadIcon } from '../../../components/icons';
+import { useTexts } from '../../../lib/i18n';
 import { usePrintFiles, usePrintProfiles } from './print-queries';
 
 /**
@@ -7,6 +8,7 @@ import { usePrintFiles, usePrintProfiles } from './print-queries';
  * progress while it is made, why it failed, or its download. Nothing while there are none.
  */
 export function PrintFilesList({ image }: { image: string }) {
+  const PRINT_TEXTS = useTexts(TEXT_BUNDLES.print);
   const files = usePrintFiles(image).data ?? [];
   const { profiles } = usePrintProfiles();
   if (files.length === 0) return null;
@@ -23,6 +25,7 @@ export function PrintFilesList({ image }: { image: string }) {
 }
 
 function PrintFileRow({ file, profiles }: { file: PrintFile; profiles: readonly PrintProfile[] }) {
+  const PRINT_TEXTS = useTexts(TEXT_BUNDLES.print);
   const profile = profiles.find((candidate) => candidate.id === file.settings.profile);
   const profileName = profile ? PRINT_TEXTS.profileOption(profile) : file.settings.profile;
   return (
@@ -37,6 +40,7 @@ function PrintFileRow({ file, profiles }: { file: PrintFile; profiles: readonly 
 }
 
 function PrintFileState({ file }: { file: PrintFile }) {
+  const PRINT_TEXTS = useTexts(TEXT_BUNDLES.print);
   switch (file.status) {
     case 'queued':
     case 'in_progress':

@@ -1,6 +1,5 @@
 import {
   PRINT_DEFAULT_SETTINGS,
-  PRINT_TEXTS,
   printSettingsSchema,
   type PrintBitDepth,
   type PrintCompression,
@@ -36,14 +35,20 @@ function numberOf(text: string): number {
   return text.trim() === '' ? Number.NaN : Number(text);
 }
 
-/** Checks the fields by the contract's own schema, so the dialog refuses what the server would. */
-export function readPrintForm(form: PrintForm): ReadPrintForm {
+/**
+ * Checks the fields by the contract's own schema, so the dialog refuses what the server would;
+ * says why in the language of `texts`.
+ */
+export function readPrintForm(
+  form: PrintForm,
+  texts: { dpiInvalid: string; bleedInvalid: string },
+): ReadPrintForm {
   const dpi = printSettingsSchema.shape.dpi.safeParse(numberOf(form.dpi));
   const bleedMm = printSettingsSchema.shape.bleedMm.safeParse(numberOf(form.bleedMm));
   if (!dpi.success || !bleedMm.success) {
     return {
-      ...(!dpi.success && { dpiError: PRINT_TEXTS.dpiInvalid }),
-      ...(!bleedMm.success && { bleedError: PRINT_TEXTS.bleedInvalid }),
+      ...(!dpi.success && { dpiError: texts.dpiInvalid }),
+      ...(!bleedMm.success && { bleedError: texts.bleedInvalid }),
     };
   }
   return {

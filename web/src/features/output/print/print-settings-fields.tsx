@@ -3,13 +3,13 @@ import {
   PRINT_BLEED_MM_RANGE,
   PRINT_BLEED_STEP_MM,
   PRINT_COMPRESSIONS,
-  PRINT_COMPRESSION_LABELS,
   PRINT_DPI_PRESETS,
   PRINT_DPI_RANGE,
-  PRINT_TEXTS,
+  TEXT_BUNDLES,
   type PrintProfile,
 } from '@tessera/contract';
 import { useId } from 'react';
+import { useTexts } from '../../../lib/i18n';
 import type { PrintForm, ReadPrintForm } from './print-form';
 
 export interface PrintSettingsFieldsProps {
@@ -28,6 +28,7 @@ export function PrintSettingsFields({
   profilesFailed,
   onChange,
 }: PrintSettingsFieldsProps) {
+  const PRINT_TEXTS = useTexts(TEXT_BUNDLES.print);
   const id = useId();
   return (
     <div className="print-settings" role="group" aria-label={PRINT_TEXTS.settings}>
@@ -102,7 +103,7 @@ export function PrintSettingsFields({
                 checked={form.compression === compression}
                 onChange={() => onChange({ compression })}
               />
-              {PRINT_COMPRESSION_LABELS[compression]}
+              {PRINT_TEXTS.compressions[compression]}
             </label>
           ))}
         </div>

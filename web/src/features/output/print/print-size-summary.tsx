@@ -1,11 +1,12 @@
 import {
-  PRINT_TEXTS,
   printChannels,
   printPixelSize,
   printUncompressedBytes,
   type PrintProfile,
   type PrintSettings,
+  TEXT_BUNDLES,
 } from '@tessera/contract';
+import { useTexts } from '../../../lib/i18n';
 import type { HdGeometry } from '../hd-geometry';
 import type { usePrintEstimate } from './print-queries';
 
@@ -22,6 +23,7 @@ export interface PrintSizeSummaryProps {
  * server's estimate of the compressed file.
  */
 export function PrintSizeSummary({ geometry, settings, profile, estimate }: PrintSizeSummaryProps) {
+  const PRINT_TEXTS = useTexts(TEXT_BUNDLES.print);
   const pixels = printPixelSize(geometry, settings.dpi, settings.bleedMm);
   const channels = printChannels(profile?.colourSpace ?? 'rgb');
   const uncompressed = printUncompressedBytes(pixels, channels, settings.bitDepth);
