@@ -108,8 +108,10 @@ describe('grid tiles at scale', () => {
     expect(screen.getByRole('checkbox', { name: GALLERY_TEXTS.select('a.png') })).toBeTruthy();
     expect(screen.getByRole('button', { name: GALLERY_TEXTS.assignTags('a.png') })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Delete a.png' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: GALLERY_TEXTS.star('a.png') }).getAttribute('aria-pressed')).toBe(
-      'false',
-    );
+    expect(
+      screen
+        .getByRole('button', { name: GALLERY_TEXTS.star('a.png') })
+        .getAttribute('aria-pressed'),
+    ).toBe('false');
   });
 });

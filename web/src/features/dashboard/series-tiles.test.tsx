@@ -104,7 +104,9 @@ describe('series tiles (issue 25)', () => {
       (badge(filename) as HTMLElement).style.getPropertyValue('--series-hue');
     expect(hue('s1-f1.png')).toBe(hue('s1-f2.png'));
     expect(hue('s1-f1.png')).not.toBe(hue('s2-f1.png'));
-    expect(screen.queryByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('single.png') })).toBeNull();
+    expect(
+      screen.queryByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('single.png') }),
+    ).toBeNull();
   });
 
   it('Select series selects every face of the series, keeps what was selected, and nothing more', async () => {
@@ -112,7 +114,9 @@ describe('series tiles (issue 25)', () => {
     const images = [face('s1', 1, 3), face('s2', 1, 2), face('s1', 2, 3), face('s1', 3, 3), single];
     renderGrid(images);
     await user.click(screen.getByRole('checkbox', { name: GALLERY_TEXTS.select('single.png') }));
-    await user.click(screen.getByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('s1-f2.png') }));
+    await user.click(
+      screen.getByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('s1-f2.png') }),
+    );
     expect(checked()).toEqual([
       GALLERY_TEXTS.select('s1-f1.png'),
       GALLERY_TEXTS.select('s1-f2.png'),
@@ -121,7 +125,9 @@ describe('series tiles (issue 25)', () => {
     ]);
     expect(screen.getByText(GALLERY_TEXTS.selectedCount(4))).toBeTruthy();
     // Again: the faces stay selected (it selects, it does not toggle).
-    await user.click(screen.getByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('s1-f1.png') }));
+    await user.click(
+      screen.getByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('s1-f1.png') }),
+    );
     expect(screen.getByText(GALLERY_TEXTS.selectedCount(4))).toBeTruthy();
   });
 
@@ -129,7 +135,9 @@ describe('series tiles (issue 25)', () => {
     const user = userEvent.setup();
     const images = [face('s1', 1, 3), face('s1', 2, 3), face('s1', 3, 3)];
     renderGrid(images, [images[0] as LdImage, images[2] as LdImage]);
-    await user.click(screen.getByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('s1-f1.png') }));
+    await user.click(
+      screen.getByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('s1-f1.png') }),
+    );
     expect(checked()).toEqual([
       GALLERY_TEXTS.select('s1-f1.png'),
       GALLERY_TEXTS.select('s1-f3.png'),
