@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { errorText } from './errors.js';
+import { shownErrorText } from './text-bundles.js';
 import {
   REFERENCE_ERROR_TEXTS,
+  REFERENCE_ERROR_TEXTS_EN,
   REFERENCE_PREP_TEXTS,
   REFERENCE_PREP_TEXTS_EN,
   REFERENCE_WARNING_CODES,
@@ -29,7 +31,8 @@ describe('reference warnings (issue 27, part 5)', () => {
   });
 
   it('files the busy refusal under its code, from this file', () => {
-    expect(errorText('REFERENCE_CHECKS_BUSY')).toBe(REFERENCE_ERROR_TEXTS.busy);
+    expect(errorText('REFERENCE_CHECKS_BUSY')).toBe(REFERENCE_ERROR_TEXTS_EN.busy);
+    expect(shownErrorText('es', 'REFERENCE_CHECKS_BUSY')).toBe(REFERENCE_ERROR_TEXTS.busy);
   });
 
   it('refuses an answer with an unknown warning or without its figures', () => {
