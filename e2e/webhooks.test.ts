@@ -135,7 +135,7 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
     const secret = (await shown.textContent()) ?? '';
     expect(secret).toMatch(/^whsec_/);
     expect(secret).not.toBe(firstSecret);
-    await page.getByRole('button', { name: T.close }).click();
+    await page.getByRole('button', { name: T.close, exact: true }).click();
     await shown.waitFor({ state: 'detached' });
 
     // The card tells until when the old secret signs too; the new one is nowhere on the page,

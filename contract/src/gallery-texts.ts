@@ -47,9 +47,6 @@ export const GALLERY_TEXTS = {
     `${es(count)} ${count === 1 ? 'imagen eliminada' : 'imágenes eliminadas'}`,
   undo: 'Deshacer',
   deleteNow: 'Eliminar ya',
-
-  /** A dialog's close button (its own words: a dialog's "Cerrar" button may sit beside it). */
-  close: 'Cerrar ventana',
 } as const;
 
 export const GALLERY_TEXTS_EN: Translation<typeof GALLERY_TEXTS> = {
@@ -85,8 +82,6 @@ export const GALLERY_TEXTS_EN: Translation<typeof GALLERY_TEXTS> = {
   deleted: (count: number) => `${en(count)} ${count === 1 ? 'image' : 'images'} deleted`,
   undo: 'Undo',
   deleteNow: 'Delete now',
-
-  close: 'Close',
 };
 
 export const DASHBOARD_TEXTS = {

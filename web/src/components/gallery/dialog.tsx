@@ -19,7 +19,7 @@ export interface DialogProps {
  * (Escape, the close button, a click on the backdrop) calls `onClose`, which unmounts it.
  */
 export function Dialog({ title, onClose, children, className }: DialogProps) {
-  const texts = useTexts(TEXT_BUNDLES.gallery);
+  const texts = useTexts(TEXT_BUNDLES.dialog);
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const close = useRef(onClose);
