@@ -4,6 +4,7 @@ import {
   ADMIN_SCREENS_ROOT,
   ADMIN_TEXTS,
   API_ROUTES,
+  DASHBOARD_TEXTS,
   shownErrorText,
   routeUrl,
   SCREEN_PATHS,
@@ -225,7 +226,7 @@ describe.skipIf(browserMissing)('the administrator screens', () => {
     await row(heir.username).waitFor({ state: 'detached' });
 
     await openScreen(admin, 'Dashboard');
-    const grid = admin.getByRole('list', { name: 'Images' });
+    const grid = admin.getByRole('list', { name: DASHBOARD_TEXTS.images });
     for (const name of ['heir-1.png', 'heir-2.png']) {
       await grid.getByRole('img', { name }).waitFor();
     }

@@ -63,7 +63,7 @@ describe.skipIf(browserMissing)('the API tokens screen', () => {
     await shown.getByRole('button', { name: T.copy }).click();
     await shown.getByRole('button', { name: T.copied }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-    await shown.getByRole('button', { name: T.close }).click();
+    await shown.getByRole('button', { name: T.close, exact: true }).click();
 
     // Listed with its scopes and dates, never with its secret again.
     const row = page.getByRole('row', { name: /Pipeline HD/ });

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { formatImageDate } from '@tessera/contract';
+import { DASHBOARD_TEXTS, formatImageDate, GALLERY_TEXTS, TAG_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -84,9 +84,9 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
   });
   afterEach(() => page.context().close());
 
-  const grid = () => page.getByRole('list', { name: 'Images' });
+  const grid = () => page.getByRole('list', { name: DASHBOARD_TEXTS.images });
   const tiles = () => grid().getByRole('listitem');
-  const count = () => page.getByRole('status', { name: 'Image count' });
+  const count = () => page.getByRole('status', { name: GALLERY_TEXTS.countLabel });
 
   async function open(user: User) {
     await signIn(page, user.username, user.password);
@@ -95,7 +95,9 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
   it('[D1][D6][D9][D12][Z1][Z2] browses all pages of 100 in the grid and in the table', async () => {
     const requests = recordListRequests(page);
     await open(many);
-    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('130 images');
+    await expect
+      .poll(() => count().textContent(), { timeout: 15_000 })
+      .toBe(GALLERY_TEXTS.count(130));
     // Pages of 100 until a page comes back short.
     expect(requests).toEqual([
       [1, 100],
@@ -119,9 +121,11 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     await table.waitFor();
     const headers = await table.getByRole('columnheader').allTextContents();
     expect(headers.slice(1, 6)).toEqual(['Preview', 'Name', 'Tags', 'Size', 'Date']);
-    expect(await table.getByRole('checkbox', { name: 'Select all images' }).count()).toBe(1);
+    expect(await table.getByRole('checkbox', { name: GALLERY_TEXTS.selectAll }).count()).toBe(1);
     const row = table.getByRole('row').filter({ hasText: 'img-130.png' });
-    expect(await row.getByRole('checkbox', { name: 'Select img-130.png' }).count()).toBe(1);
+    expect(
+      await row.getByRole('checkbox', { name: GALLERY_TEXTS.select('img-130.png') }).count(),
+    ).toBe(1);
     const cells = await row.getByRole('cell').allTextContents();
     expect(cells[2]).toBe('img-130.png');
     expect(cells[4]).toBe('60x60');
@@ -166,7 +170,9 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
 
   it('[D5] only the tiles near the viewport are in the DOM, and scrolling brings others', async () => {
     await open(many);
-    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('130 images');
+    await expect
+      .poll(() => count().textContent(), { timeout: 15_000 })
+      .toBe(GALLERY_TEXTS.count(130));
     const rendered = await tiles().count();
     expect(rendered).toBeGreaterThan(5);
     expect(rendered).toBeLessThan(130);
@@ -184,7 +190,7 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     const user = newUser();
     await seedLdImages(server, user, images(2, 'old'));
     await open(user);
-    await expect.poll(() => count().textContent()).toBe('2 images');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(2));
 
     // A file another pipeline put in the folder shows only after Refresh.
     const png = await sharp({
@@ -197,7 +203,7 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     const labels = await recordTexts(page.getByRole('button', { name: 'Refresh' }));
     await page.getByRole('button', { name: 'Refresh' }).click();
     await grid().getByRole('img', { name: 'new-one.png' }).waitFor();
-    await expect.poll(() => count().textContent()).toBe('3 images');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(3));
     expect(await labels()).toContain('Refreshing...');
     expect(await page.getByRole('button', { name: 'Refresh' }).isEnabled()).toBe(true);
   });
@@ -214,15 +220,17 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     await expect.poll(opacity).toBe('0');
     await tile.hover();
     await expect.poll(opacity).toBe('1');
-    expect(await tile.getByRole('checkbox', { name: 'Select img-002.png' }).isVisible()).toBe(true);
-    expect(await tile.getByRole('button', { name: 'Assign tags to img-002.png' }).isVisible()).toBe(
-      true,
-    );
+    expect(
+      await tile.getByRole('checkbox', { name: GALLERY_TEXTS.select('img-002.png') }).isVisible(),
+    ).toBe(true);
+    expect(
+      await tile.getByRole('button', { name: GALLERY_TEXTS.assignTags('img-002.png') }).isVisible(),
+    ).toBe(true);
     expect(await tile.getByRole('button', { name: 'Delete img-002.png' }).textContent()).toBe(
       'Delete',
     );
 
-    await tile.getByRole('checkbox', { name: 'Select img-002.png' }).check();
+    await tile.getByRole('checkbox', { name: GALLERY_TEXTS.select('img-002.png') }).check();
     // Away with the pointer and the focus: only the selection keeps the controls shown now.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.mouse.move(1, 1);
@@ -233,33 +241,35 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     const user = newUser();
     await seedLdImages(server, user, images(5));
     await open(user);
-    await expect.poll(() => count().textContent()).toBe('5 images');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(5));
     expect(await page.getByRole('button', { name: 'Delete Selection' }).count()).toBe(0);
 
     const tile = (name: string) => tiles().filter({ has: page.getByRole('img', { name }) });
     await tile('img-001.png').hover();
     await tile('img-001.png').getByRole('button', { name: 'Delete img-001.png' }).click();
     await tile('img-001.png').waitFor({ state: 'detached' });
-    await expect.poll(() => count().textContent()).toBe('4 images');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(4));
 
     for (const name of ['img-002.png', 'img-004.png']) {
       await tile(name).hover();
       await tile(name)
-        .getByRole('checkbox', { name: `Select ${name}` })
+        .getByRole('checkbox', { name: GALLERY_TEXTS.select(name) })
         .check();
     }
-    await page.getByText('2 selected').waitFor();
+    await page.getByText(GALLERY_TEXTS.selectedCount(2)).waitFor();
     await page.getByRole('button', { name: 'Delete Selection' }).click();
-    await expect.poll(() => count().textContent()).toBe('2 images');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(2));
     expect(await page.getByRole('button', { name: 'Delete Selection' }).count()).toBe(0);
 
     // Closing the undo bar sends the deletion at once; then it is gone on the server too.
-    await page.getByRole('button', { name: 'Delete now' }).click();
+    await page.getByRole('button', { name: GALLERY_TEXTS.deleteNow }).click();
     await expect
       .poll(async () => (await fs.readdir(userFolder(server, user.username, 'ld'))).length)
       .toBe(2);
     await page.reload();
-    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('2 images');
+    await expect
+      .poll(() => count().textContent(), { timeout: 15_000 })
+      .toBe(GALLERY_TEXTS.count(2));
     expect(
       await grid()
         .getByRole('img')
@@ -275,10 +285,10 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     await open(user);
     await page.getByRole('button', { name: 'List' }).click();
     const table = page.getByRole('table');
-    await table.getByRole('checkbox', { name: 'Select img-001.png' }).check();
-    await table.getByRole('checkbox', { name: 'Select img-003.png' }).check();
+    await table.getByRole('checkbox', { name: GALLERY_TEXTS.select('img-001.png') }).check();
+    await table.getByRole('checkbox', { name: GALLERY_TEXTS.select('img-003.png') }).check();
     await page.getByRole('button', { name: 'Delete Selection' }).click();
-    await expect.poll(() => count().textContent()).toBe('1 image');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(1));
     expect(await table.getByRole('row').filter({ hasText: 'img-002.png' }).count()).toBe(1);
   });
 
@@ -290,7 +300,7 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
       if (message.type() === 'error') logged.push(message.text());
     });
     await open(user);
-    await expect.poll(() => count().textContent()).toBe('2 images');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(2));
     // Another client removes the file meanwhile: this page's Delete now names an unknown image.
     await fs.rm(path.join(userFolder(server, user.username, 'ld'), 'img-001.png'));
     await seedLdImages(server, user, []);
@@ -298,7 +308,7 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     const tile = tiles().filter({ has: page.getByRole('img', { name: 'img-001.png' }) });
     await tile.hover();
     await tile.getByRole('button', { name: 'Delete img-001.png' }).click();
-    await page.getByRole('button', { name: 'Delete now' }).click();
+    await page.getByRole('button', { name: GALLERY_TEXTS.deleteNow }).click();
     await expect
       .poll(() => logged.some((text) => text.includes('Deleting img-001.png failed')))
       .toBe(true);
@@ -332,21 +342,23 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     await page.clock.install();
     await open(user);
     await page.getByRole('button', { name: 'List' }).click();
-    await page.getByRole('checkbox', { name: 'Select all images' }).check();
+    await page.getByRole('checkbox', { name: GALLERY_TEXTS.selectAll }).check();
     await page.getByRole('button', { name: 'Delete Selection' }).click();
 
-    const bar = page.getByRole('status', { name: 'Deletion' });
-    expect(await bar.getByText('4 images deleted').count()).toBe(1);
+    const bar = page.getByRole('status', { name: GALLERY_TEXTS.deletion });
+    expect(await bar.getByText(GALLERY_TEXTS.deleted(4)).count()).toBe(1);
     await page.getByText('No se han encontrado imágenes.').waitFor();
-    await bar.getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => count().textContent()).toBe('4 images');
+    await bar.getByRole('button', { name: GALLERY_TEXTS.undo }).click();
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(4));
     expect(await bar.count()).toBe(0);
 
     // Past the end of the (6 s) undo window nothing has gone out, and the server still has them
     // all: the reload's own list comes after any command sent.
     await page.clock.runFor(7000);
     await page.reload();
-    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('4 images');
+    await expect
+      .poll(() => count().textContent(), { timeout: 15_000 })
+      .toBe(GALLERY_TEXTS.count(4));
     expect(sent).toEqual([]);
     expect((await ldFiles(user)).length).toBe(4);
   });
@@ -358,14 +370,14 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     // Time flows, but the test can move the page's timers past the second undo window at once.
     await page.clock.install();
     await open(user);
-    await expect.poll(() => count().textContent()).toBe('3 images');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(3));
     const tile = (name: string) => tiles().filter({ has: page.getByRole('img', { name }) });
 
     await tile('img-001.png').hover();
     await tile('img-001.png').getByRole('button', { name: 'Delete img-001.png' }).click();
-    await expect.poll(() => count().textContent()).toBe('2 images');
-    const bar = page.getByRole('status', { name: 'Deletion' });
-    expect(await bar.getByText('1 image deleted').count()).toBe(1);
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(2));
+    const bar = page.getByRole('status', { name: GALLERY_TEXTS.deletion });
+    expect(await bar.getByText(GALLERY_TEXTS.deleted(1)).count()).toBe(1);
     // Not sent yet: the window is still open.
     expect(sent).toEqual([]);
     expect((await ldFiles(user)).length).toBe(3);
@@ -375,14 +387,16 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
 
     await tile('img-002.png').hover();
     await tile('img-002.png').getByRole('button', { name: 'Delete img-002.png' }).click();
-    await expect.poll(() => count().textContent()).toBe('1 image');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(1));
     await page.mouse.move(1, 1);
     await page.keyboard.press('Control+z');
-    await expect.poll(() => count().textContent()).toBe('2 images');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(2));
     await page.clock.runFor(7000);
     // The reload's own list comes after any command sent.
     await page.reload();
-    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('2 images');
+    await expect
+      .poll(() => count().textContent(), { timeout: 15_000 })
+      .toBe(GALLERY_TEXTS.count(2));
     expect(sent).toEqual(['img-001.png']);
     expect(await ldFiles(user)).toEqual(['img-002.png', 'img-003.png']);
   });
@@ -436,7 +450,11 @@ describe.skipIf(browserMissing)('Dashboard: the LD gallery', () => {
     await page.getByRole('table').waitFor();
     expect(await unnamed()).toEqual([]);
 
-    for (const opener of ['New tag', 'Assign tags to img-003.png', 'Delete tag Alpha']) {
+    for (const opener of [
+      TAG_TEXTS.newTag,
+      GALLERY_TEXTS.assignTags('img-003.png'),
+      TAG_TEXTS.deleteTag('Alpha'),
+    ]) {
       await page.getByRole('button', { name: opener }).click();
       const dialog = page.getByRole('dialog');
       await dialog.waitFor();

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
-import { buildHdCommand } from '@tessera/contract';
+import { buildHdCommand, DASHBOARD_TEXTS, GALLERY_TEXTS } from '@tessera/contract';
 import { orderHdOverMqtt, seedLdImages, type SeedImage } from './support/seed.js';
 import { openScreen } from './support/screen.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -43,13 +43,13 @@ describe.skipIf(browserMissing)('Deleting with a way back', () => {
   });
   afterEach(() => page.context().close());
 
-  const grid = () => page.getByRole('list', { name: 'Images' });
+  const grid = () => page.getByRole('list', { name: DASHBOARD_TEXTS.images });
   const tile = (name: string) =>
     grid()
       .getByRole('listitem')
       .filter({ has: page.getByRole('img', { name }) });
-  const count = () => page.getByRole('status', { name: 'Image count' });
-  const bar = () => page.getByRole('status', { name: 'Deletion' });
+  const count = () => page.getByRole('status', { name: GALLERY_TEXTS.countLabel });
+  const bar = () => page.getByRole('status', { name: GALLERY_TEXTS.deletion });
   const ldFiles = async (user: User) =>
     (await fs.readdir(userFolder(server, user.username, 'ld'))).sort();
 
@@ -95,27 +95,29 @@ describe.skipIf(browserMissing)('Deleting with a way back', () => {
     const user = addNewUser(server, 'undo');
     await seedLdImages(server, user, images(6));
     const sent = recordDeleteCommands();
-    await open(user, '6 images');
+    await open(user, GALLERY_TEXTS.count(6));
 
     const nextPlace = await xOf('img-5.png');
     await doubleDelete('img-6.png');
-    await expect.poll(() => count().textContent()).toBe('5 images');
-    expect(await bar().textContent()).toContain('1 image deleted');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(5));
+    expect(await bar().textContent()).toContain(GALLERY_TEXTS.deleted(1));
     // The place stays empty under the pointer: the next image did not move into it.
     expect(await xOf('img-5.png')).toBe(nextPlace);
 
     // A second delete inside the window joins the first: one bar, one Undo for both.
     await tile('img-3.png').hover();
     await tile('img-3.png').getByRole('button', { name: 'Delete img-3.png' }).click();
-    await expect.poll(() => count().textContent()).toBe('4 images');
-    await bar().getByText('2 images deleted').waitFor();
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(4));
+    await bar().getByText(GALLERY_TEXTS.deleted(2)).waitFor();
     expect(await bar().count()).toBe(1);
-    await bar().getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => count().textContent()).toBe('6 images');
+    await bar().getByRole('button', { name: GALLERY_TEXTS.undo }).click();
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(6));
     await bar().waitFor({ state: 'detached' });
 
     await page.reload();
-    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('6 images');
+    await expect
+      .poll(() => count().textContent(), { timeout: 15_000 })
+      .toBe(GALLERY_TEXTS.count(6));
     expect(sent).toEqual([]);
     expect((await ldFiles(user)).length).toBe(6);
   });
@@ -124,12 +126,12 @@ describe.skipIf(browserMissing)('Deleting with a way back', () => {
     const user = addNewUser(server, 'undo');
     await seedLdImages(server, user, images(4));
     const sent = recordDeleteCommands();
-    await open(user, '4 images');
+    await open(user, GALLERY_TEXTS.count(4));
 
     const firstPlace = await xOf('img-4.png');
     const secondPlace = await xOf('img-3.png');
     await doubleDelete('img-4.png');
-    await expect.poll(() => count().textContent()).toBe('3 images');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(3));
     expect(await xOf('img-3.png')).toBe(secondPlace);
     // Away from the grid, the next image takes the empty place.
     await page.mouse.move(1, 1);
@@ -137,7 +139,7 @@ describe.skipIf(browserMissing)('Deleting with a way back', () => {
 
     await tile('img-1.png').hover();
     await tile('img-1.png').getByRole('button', { name: 'Delete img-1.png' }).click();
-    await bar().getByText('2 images deleted').waitFor();
+    await bar().getByText(GALLERY_TEXTS.deleted(2)).waitFor();
     await bar().waitFor({ state: 'detached', timeout: 15_000 });
     await expect.poll(() => ldFiles(user)).toEqual(['img-2.png', 'img-3.png']);
     expect([...sent].sort()).toEqual(['img-1.png', 'img-4.png']);
@@ -146,21 +148,23 @@ describe.skipIf(browserMissing)('Deleting with a way back', () => {
     const user = addNewUser(server, 'undo');
     await seedLdImages(server, user, images(4));
     const sent = recordDeleteCommands();
-    await open(user, '4 images');
+    await open(user, GALLERY_TEXTS.count(4));
     await page.getByRole('button', { name: 'List' }).click();
     const row = (name: string) => page.getByRole('row').filter({ hasText: name });
     const yOf = async (name: string) => (await row(name).boundingBox())?.y;
     const nextRow = await yOf('img-3.png');
 
     await doubleDelete('img-4.png', row('img-4.png'));
-    await expect.poll(() => count().textContent()).toBe('3 images');
-    expect(await bar().textContent()).toContain('1 image deleted');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(3));
+    expect(await bar().textContent()).toContain(GALLERY_TEXTS.deleted(1));
     expect(await yOf('img-3.png')).toBe(nextRow);
-    await bar().getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => count().textContent()).toBe('4 images');
+    await bar().getByRole('button', { name: GALLERY_TEXTS.undo }).click();
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(4));
 
     await page.reload();
-    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('4 images');
+    await expect
+      .poll(() => count().textContent(), { timeout: 15_000 })
+      .toBe(GALLERY_TEXTS.count(4));
     expect(sent).toEqual([]);
     expect((await ldFiles(user)).length).toBe(4);
   });
@@ -191,7 +195,9 @@ describe.skipIf(browserMissing)('Deleting with a way back', () => {
     }
     await signIn(page, user.username, user.password);
     await openScreen(page, 'Output');
-    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('2 images');
+    await expect
+      .poll(() => count().textContent(), { timeout: 15_000 })
+      .toBe(GALLERY_TEXTS.count(2));
     await page.getByRole('button', { name: 'List' }).click();
     const row = (name: string) => page.getByRole('row').filter({ hasText: name });
     // The first row's image: without its place kept, the other row would move under the pointer.
@@ -199,12 +205,14 @@ describe.skipIf(browserMissing)('Deleting with a way back', () => {
     const other = made.find((name) => name !== firstName) ?? '';
 
     await doubleDelete(firstName, row(firstName));
-    await expect.poll(() => count().textContent()).toBe('1 image');
-    expect(await bar().textContent()).toContain('1 image deleted');
-    await bar().getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => count().textContent()).toBe('2 images');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(1));
+    expect(await bar().textContent()).toContain(GALLERY_TEXTS.deleted(1));
+    await bar().getByRole('button', { name: GALLERY_TEXTS.undo }).click();
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(2));
     await page.reload();
-    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('2 images');
+    await expect
+      .poll(() => count().textContent(), { timeout: 15_000 })
+      .toBe(GALLERY_TEXTS.count(2));
     expect(await row(other).count()).toBe(1);
     expect(await row(firstName).count()).toBe(1);
   });

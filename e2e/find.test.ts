@@ -1,4 +1,4 @@
-import { formatCount } from '@tessera/contract';
+import { DASHBOARD_TEXTS, GALLERY_TEXTS } from '@tessera/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -13,8 +13,6 @@ import { addNewUser, openPage, signIn, type User } from './support/session.js';
  */
 
 const COUNT = 1000;
-/** The count of them all, in the Spanish browser's numbers (es-ES writes 1000 ungrouped). */
-const ALL_IMAGES = `${formatCount(COUNT)} images`;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** Every six hours from 2025-01-01 05:30 UTC: image 4 is 2025-01-02 00:30 in Madrid. */
 const FIRST_DATE = Date.UTC(2025, 0, 1, 5, 30);
@@ -71,17 +69,18 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
   });
   afterEach(() => page.context().close());
 
-  const grid = () => page.getByRole('list', { name: 'Images' });
+  const grid = () => page.getByRole('list', { name: DASHBOARD_TEXTS.images });
   const tiles = () => grid().getByRole('listitem');
-  const count = () => page.getByRole('status', { name: 'Image count' });
-  const searchBox = () => page.getByRole('searchbox', { name: 'Search prompts' });
-  const starredToggle = () => page.getByRole('button', { name: 'Starred', exact: true });
+  const count = () => page.getByRole('status', { name: GALLERY_TEXTS.countLabel });
+  const searchBox = () => page.getByRole('searchbox', { name: DASHBOARD_TEXTS.searchPrompts });
+  const starredToggle = () =>
+    page.getByRole('button', { name: DASHBOARD_TEXTS.starred, exact: true });
   const tile = (name: string) => tiles().filter({ has: page.getByRole('img', { name }) });
   /** Whether a star button shows its image starred (aria-pressed), once the screen has settled. */
   const pressed = (button: Locator, expected: boolean) =>
     expect.poll(() => button.getAttribute('aria-pressed')).toBe(String(expected));
 
-  /** The count once loading has ended, e.g. '3 images'. */
+  /** The count once loading has ended, e.g. '3 imágenes'. */
   async function countReads(text: string): Promise<void> {
     await expect.poll(() => count().textContent(), { timeout: 20_000 }).toBe(text);
   }
@@ -135,7 +134,7 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
 
   async function open(): Promise<void> {
     await signIn(page, user.username, user.password);
-    await countReads(ALL_IMAGES);
+    await countReads(GALLERY_TEXTS.count(COUNT));
   }
 
   it('finds by prompt, seed and days, and orders newest, oldest or by name', async () => {
@@ -143,45 +142,45 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
 
     // Part of the prompt, any case, with or without the accent: the three "zafiro" images only.
     await searchBox().fill('ZAFIRO');
-    await countReads('3 images');
+    await countReads(GALLERY_TEXTS.count(3));
     expect(await gridNames()).toEqual([nameOf(998), nameOf(503), nameOf(17)]);
     await searchBox().fill('');
-    await countReads(ALL_IMAGES);
+    await countReads(GALLERY_TEXTS.count(COUNT));
 
     // A seed, typed as a person types it (letters do not go in).
-    const seed = page.getByRole('textbox', { name: 'Seed' });
+    const seed = page.getByRole('textbox', { name: DASHBOARD_TEXTS.seed });
     await seed.pressSequentially('1x00500');
     expect(await seed.inputValue()).toBe('100500');
-    await countReads('1 image');
+    await countReads(GALLERY_TEXTS.count(1));
     expect(await gridNames()).toEqual([nameOf(500)]);
-    await page.getByRole('button', { name: 'Clear search' }).click();
+    await page.getByRole('button', { name: DASHBOARD_TEXTS.clearSearch }).click();
     expect(await seed.inputValue()).toBe('');
-    await countReads(ALL_IMAGES);
+    await countReads(GALLERY_TEXTS.count(COUNT));
 
     // One day, Madrid's 2 January: from 00:30 (still 1 January in UTC) to 18:30.
-    await page.getByLabel('From', { exact: true }).fill('2025-01-02');
-    await page.getByLabel('To', { exact: true }).fill('2025-01-02');
-    await countReads('4 images');
+    await page.getByLabel(DASHBOARD_TEXTS.from, { exact: true }).fill('2025-01-02');
+    await page.getByLabel(DASHBOARD_TEXTS.to, { exact: true }).fill('2025-01-02');
+    await countReads(GALLERY_TEXTS.count(4));
     expect(await gridNames()).toEqual([nameOf(6), nameOf(5), nameOf(4), nameOf(3)]);
-    await page.getByRole('button', { name: 'Clear search' }).click();
-    await countReads(ALL_IMAGES);
+    await page.getByRole('button', { name: DASHBOARD_TEXTS.clearSearch }).click();
+    await countReads(GALLERY_TEXTS.count(COUNT));
 
     // The order, in the list: newest first by default, then oldest, then by name.
     await page.getByRole('button', { name: 'List' }).click();
     const table = page.getByRole('table');
     await table.waitFor();
     expect(await firstRows(table, 3)).toEqual([nameOf(999), nameOf(998), nameOf(997)]);
-    const sort = page.getByLabel('Sort', { exact: true });
-    await sort.selectOption({ label: 'Oldest' });
+    const sort = page.getByLabel(DASHBOARD_TEXTS.sort, { exact: true });
+    await sort.selectOption({ label: DASHBOARD_TEXTS.sorts.oldest });
     await expect.poll(() => firstRows(table, 3)).toEqual([nameOf(0), nameOf(1), nameOf(2)]);
-    await sort.selectOption({ label: 'Name' });
+    await sort.selectOption({ label: DASHBOARD_TEXTS.sorts.name });
     // a-0026, a-0052, a-0078...: every 26th image starts with "a".
     await expect.poll(() => firstRows(table, 3)).toEqual([nameOf(25), nameOf(51), nameOf(77)]);
-    await countReads(ALL_IMAGES);
+    await countReads(GALLERY_TEXTS.count(COUNT));
 
     // Search and order together.
     await searchBox().fill('zafiro');
-    await countReads('3 images');
+    await countReads(GALLERY_TEXTS.count(3));
     expect(await firstRows(table, 3)).toEqual([nameOf(17), nameOf(998), nameOf(503)]);
   });
 
@@ -192,7 +191,7 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     // In the grid: the star shows on the tile's bar and over its picture.
     const first = tile(nameOf(999));
     await first.hover();
-    const gridStar = first.getByRole('button', { name: `Star ${nameOf(999)}` });
+    const gridStar = first.getByRole('button', { name: GALLERY_TEXTS.star(nameOf(999)) });
     await pressed(gridStar, false);
     await gridStar.click();
     await pressed(gridStar, true);
@@ -202,28 +201,31 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     await page.getByRole('button', { name: nameOf(997), exact: true }).click();
     const details = page.getByRole('dialog');
     await details.waitFor();
-    const detailsStar = details.getByRole('button', { name: `Star ${nameOf(997)}` });
+    const detailsStar = details.getByRole('button', { name: GALLERY_TEXTS.star(nameOf(997)) });
     await detailsStar.click();
     await pressed(detailsStar, true);
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'detached' });
-    await pressed(tile(nameOf(997)).getByRole('button', { name: `Star ${nameOf(997)}` }), true);
+    await pressed(
+      tile(nameOf(997)).getByRole('button', { name: GALLERY_TEXTS.star(nameOf(997)) }),
+      true,
+    );
 
     // In the list, an image found by search far down the thousand.
     await page.getByRole('button', { name: 'List' }).click();
     await searchBox().fill('zafiro');
-    await countReads('3 images');
+    await countReads(GALLERY_TEXTS.count(3));
     const row = page.getByRole('row').filter({ hasText: nameOf(17) });
-    const rowStar = row.getByRole('button', { name: `Star ${nameOf(17)}` });
+    const rowStar = row.getByRole('button', { name: GALLERY_TEXTS.star(nameOf(17)) });
     await rowStar.click();
     await pressed(rowStar, true);
     await searchBox().fill('');
-    await countReads(ALL_IMAGES);
+    await countReads(GALLERY_TEXTS.count(COUNT));
 
     // Starred only: the three, newest first.
     await starredToggle().click();
     await pressed(starredToggle(), true);
-    await countReads('3 images');
+    await countReads(GALLERY_TEXTS.count(3));
     const table = page.getByRole('table');
     expect(await table.locator('tbody .row-name').allTextContents()).toEqual([
       nameOf(999),
@@ -234,26 +236,26 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     // A reload keeps the stars: the server has them.
     for (const name of [nameOf(999), nameOf(997), nameOf(17)]) await answered(answers, name, true);
     await page.reload();
-    await countReads(ALL_IMAGES);
+    await countReads(GALLERY_TEXTS.count(COUNT));
     await page.getByRole('button', { name: 'Gallery' }).click();
     await starredToggle().click();
-    await countReads('3 images');
+    await countReads(GALLERY_TEXTS.count(3));
     expect(await gridNames()).toEqual([nameOf(999), nameOf(997), nameOf(17)]);
     for (const name of [nameOf(999), nameOf(997), nameOf(17)])
-      await pressed(tile(name).getByRole('button', { name: `Star ${name}` }), true);
+      await pressed(tile(name).getByRole('button', { name: GALLERY_TEXTS.star(name) }), true);
 
     // Unstarred in the Starred view, it leaves it; and stays unstarred after a reload.
     await tile(nameOf(997)).hover();
     await tile(nameOf(997))
-      .getByRole('button', { name: `Star ${nameOf(997)}` })
+      .getByRole('button', { name: GALLERY_TEXTS.star(nameOf(997)) })
       .click();
-    await countReads('2 images');
+    await countReads(GALLERY_TEXTS.count(2));
     expect(await gridNames()).toEqual([nameOf(999), nameOf(17)]);
     await answered(answers, nameOf(997), false);
     await page.reload();
-    await countReads(ALL_IMAGES);
+    await countReads(GALLERY_TEXTS.count(COUNT));
     await starredToggle().click();
-    await countReads('2 images');
+    await countReads(GALLERY_TEXTS.count(2));
     expect(await gridNames()).toEqual([nameOf(999), nameOf(17)]);
   });
 
@@ -265,12 +267,12 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
       if (message.type() === 'error') logged.push(message.text());
     });
     await signIn(page, other.username, other.password);
-    await countReads('2 images');
+    await countReads(GALLERY_TEXTS.count(2));
     // Another client of theirs deletes the image meanwhile: this page's star names no image.
     await commandOverMqtt(server, other, 'delete-low-definition', { filename: nameOf(1) });
 
     await tile(nameOf(1)).hover();
-    const star = tile(nameOf(1)).getByRole('button', { name: `Star ${nameOf(1)}` });
+    const star = tile(nameOf(1)).getByRole('button', { name: GALLERY_TEXTS.star(nameOf(1)) });
     await star.click();
     await expect
       .poll(() => logged.some((text) => text.includes(`Starring ${nameOf(1)} failed`)))
@@ -290,13 +292,15 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     }
 
     await scrollAway(tiles().first(), tile(nameOf(999)));
-    await page.getByLabel('Sort', { exact: true }).selectOption({ label: 'Oldest' });
+    await page
+      .getByLabel(DASHBOARD_TEXTS.sort, { exact: true })
+      .selectOption({ label: DASHBOARD_TEXTS.sorts.oldest });
     await expect.poll(() => tile(nameOf(0)).count()).toBe(1);
     await expect.poll(() => topOf(grid())).toBe(gridTop);
 
     await scrollAway(tiles().first(), tile(nameOf(0)));
     await searchBox().fill('brick wall');
-    await countReads('249 images');
+    await countReads(GALLERY_TEXTS.count(249));
     await expect.poll(() => tile(nameOf(3)).count()).toBe(1);
     await expect.poll(() => topOf(grid())).toBe(gridTop);
 
@@ -306,7 +310,9 @@ describe.skipIf(browserMissing)('Dashboard: finding and starring images among a 
     const tableTop = await topOf(table);
     const row = (name: string) => table.getByRole('row').filter({ hasText: name });
     await scrollAway(table, row(nameOf(3)));
-    await page.getByLabel('Sort', { exact: true }).selectOption({ label: 'Name' });
+    await page
+      .getByLabel(DASHBOARD_TEXTS.sort, { exact: true })
+      .selectOption({ label: DASHBOARD_TEXTS.sorts.name });
     // a-0052 is the first brick wall by name.
     await expect.poll(() => firstRows(table, 1)).toEqual([nameOf(51)]);
     await expect.poll(() => topOf(table)).toBe(tableTop);

@@ -1,4 +1,4 @@
-import { OUTPUT_FORMATS } from '@tessera/contract';
+import { DASHBOARD_TEXTS, OUTPUT_FORMATS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -58,7 +58,7 @@ describe.skipIf(browserMissing)('the gallery tiles', () => {
     it(`[D5] at ${width} px (${columns} columns) a click in the middle of every format's tile opens its details`, async () => {
       const page = await openPage(browser, server, { viewport: { width, height: 900 } });
       await signIn(page, user.username, user.password);
-      const grid = page.getByRole('list', { name: /images/i });
+      const grid = page.getByRole('list', { name: DASHBOARD_TEXTS.images });
       await grid.waitFor();
       expect(await grid.getAttribute('data-columns')).toBe(String(columns));
       for (const format of OUTPUT_FORMATS) {

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { API_ROUTES } from '@tessera/contract';
+import { API_ROUTES, GENERATE_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -83,9 +83,9 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
 
   async function chooseReference(name: string): Promise<void> {
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: /reference image/ }).click();
+    await page.getByRole('button', { name: /imagen de referencia/ }).click();
     await (await chooser).setFiles(path.join(folder, name));
-    await page.getByRole('button', { name: `Change reference image (${name})` }).waitFor();
+    await page.getByRole('button', { name: GENERATE_TEXTS.changeReference(name) }).waitFor();
   }
 
   async function fillPrompts(positive: string, negative: string): Promise<void> {
@@ -94,7 +94,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
   }
 
   const generateButton = () => page.getByRole('button', { name: /^Generat/ });
-  const results = () => page.getByRole('list', { name: 'Results' });
+  const results = () => page.getByRole('list', { name: GENERATE_TEXTS.results });
 
   /**
    * Waits for the batch just started to end with `count` images in the footer. The button may
@@ -105,7 +105,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
       .poll(
         () =>
           results()
-            .getByRole('button', { name: /^Load / })
+            .getByRole('button', { name: new RegExp(`^${GENERATE_TEXTS.load('')}`) })
             .count(),
         { timeout: 45_000 },
       )
@@ -127,7 +127,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     const labels = await results()
       .getByRole('button')
       .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label') ?? ''));
-    return labels.map((label) => label.replace(/^Load /, ''));
+    return labels.map((label) => label.replace(new RegExp(`^${GENERATE_TEXTS.load('')}`), ''));
   }
 
   it('[G3][G4][G12][G13][G14][G15][P1] a batch of 2 with a tag ends with both images in the footer, in the Dashboard and under the tag', async () => {
@@ -152,15 +152,15 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     await expect.poll(() => generateButton().textContent()).toMatch(/^Generating\.\.\. \(\d+%\)$/);
     expect(await generateButton().isDisabled()).toBe(true);
     expect(await page.getByLabel('Positive Prompt').isDisabled()).toBe(true);
-    expect(await page.getByRole('img', { name: 'Pending image' }).count()).toBe(2);
+    expect(await page.getByRole('img', { name: GENERATE_TEXTS.pendingImage }).count()).toBe(2);
 
     await waitForResults(2);
     expect(alerts).toEqual([]);
-    expect(await page.getByRole('img', { name: 'Pending image' }).count()).toBe(0);
+    expect(await page.getByRole('img', { name: GENERATE_TEXTS.pendingImage }).count()).toBe(0);
     const made = await resultNames();
     expect(made).toHaveLength(2);
     // The last image is the one shown in the preview.
-    await page.getByRole('button', { name: `Open details of ${made[1]}` }).waitFor();
+    await page.getByRole('button', { name: GENERATE_TEXTS.openDetails(made[1] ?? '') }).waitFor();
 
     // The server has both images, each with the tag.
     const tagged = await listedImages({ tags: [tagId] });
@@ -202,7 +202,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     await page.getByRole('switch', { name: 'Use Fixed Seed' }).uncheck();
 
     await results()
-      .getByRole('button', { name: `Load ${first}` })
+      .getByRole('button', { name: GENERATE_TEXTS.load(first ?? '') })
       .click();
     await expect
       .poll(() => page.getByLabel('Positive Prompt').inputValue())
@@ -214,11 +214,13 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     expect(await page.getByRole('switch', { name: 'Seamless' }).isChecked()).toBe(true);
     expect(await page.getByRole('switch', { name: 'Use Fixed Seed' }).isChecked()).toBe(true);
     // Its image in the preview, and its reference (the uploaded copy) back in the upload area.
-    await page.getByRole('button', { name: `Open details of ${first}` }).waitFor();
-    await page.getByRole('button', { name: /^Change reference image \(oak-.+\.png\)$/ }).waitFor();
+    await page.getByRole('button', { name: GENERATE_TEXTS.openDetails(first ?? '') }).waitFor();
+    await page
+      .getByRole('button', { name: /^Cambiar la imagen de referencia \(oak-.+\.png\)$/ })
+      .waitFor();
 
     // Clicking the preview opens the image's details.
-    await page.getByRole('button', { name: `Open details of ${first}` }).click();
+    await page.getByRole('button', { name: GENERATE_TEXTS.openDetails(first ?? '') }).click();
     await page.getByRole('dialog').waitFor();
   });
 
@@ -233,7 +235,9 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     await page.getByLabel('Batch Size').fill('2');
     await generateButton().click();
     // The placeholders come once the page has checked the file again (U6), a moment after the click.
-    await expect.poll(() => page.getByRole('img', { name: 'Pending image' }).count()).toBe(2);
+    await expect
+      .poll(() => page.getByRole('img', { name: GENERATE_TEXTS.pendingImage }).count())
+      .toBe(2);
 
     const error = page.getByRole('alert');
     await expect
@@ -242,7 +246,7 @@ describe.skipIf(browserMissing)('Generate: the flow', () => {
     // The batch stopped: the form is free again, its placeholders are gone, no image was made.
     expect(await generateButton().textContent()).toBe('Generate');
     expect(await generateButton().isEnabled()).toBe(true);
-    expect(await page.getByRole('img', { name: 'Pending image' }).count()).toBe(0);
+    expect(await page.getByRole('img', { name: GENERATE_TEXTS.pendingImage }).count()).toBe(0);
     expect(await results().count()).toBe(0);
     const after = await listedImages();
     expect(after.length).toBe(before.length);

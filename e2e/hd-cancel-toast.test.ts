@@ -1,4 +1,4 @@
-import { SHELL_TEXTS, TEXTS } from '@tessera/contract';
+import { HD_NOTIFICATION_TEXTS, SHELL_TEXTS, TEXTS, UPSCALE_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -48,7 +48,7 @@ describe.skipIf(browserMissing)('cancelling an HD job on the queue page', () => 
   });
   afterEach(() => page.context().close());
 
-  const toastRegion = () => page.getByRole('status', { name: 'HD notifications' });
+  const toastRegion = () => page.getByRole('status', { name: HD_NOTIFICATION_TEXTS.label });
   const group = (name: string) => page.getByRole('region', { name, exact: true });
   const row = (name: string, image: string) =>
     group(name)
@@ -69,10 +69,10 @@ describe.skipIf(browserMissing)('cancelling an HD job on the queue page', () => 
   it('takes the cancelled job out of the toast’s queued count (issue 22, part 9)', async () => {
     const texts = await recordTexts(toastRegion());
     await openScreen(page, SHELL_TEXTS.nav.upscale);
-    await page.getByRole('button', { name: 'Pause queue' }).click();
+    await page.getByRole('button', { name: UPSCALE_TEXTS.pause }).click();
     await page
-      .getByRole('status', { name: 'Queue state' })
-      .getByText('Your queue is paused')
+      .getByRole('status', { name: UPSCALE_TEXTS.queueState })
+      .getByText(UPSCALE_TEXTS.paused)
       .waitFor();
 
     await openScreen(page, 'Dashboard');
@@ -80,13 +80,13 @@ describe.skipIf(browserMissing)('cancelling an HD job on the queue page', () => 
     await orderHd('drop.png');
 
     await openScreen(page, SHELL_TEXTS.nav.upscale);
-    await row('Queued', 'drop.png')
-      .getByRole('button', { name: 'Cancel HD job for drop.png (30x30)' })
+    await row(UPSCALE_TEXTS.groups.queued, 'drop.png')
+      .getByRole('button', { name: UPSCALE_TEXTS.cancelJob('drop.png', '30x30') })
       .click();
-    await row('Cancelled', 'drop.png').waitFor();
+    await row(UPSCALE_TEXTS.groups.cancelled, 'drop.png').waitFor();
     await toastRegion().getByText(TEXTS.hdCancelledToast('drop.png')).waitFor({ timeout: 10_000 });
 
-    await page.getByRole('button', { name: 'Resume queue' }).click();
+    await page.getByRole('button', { name: UPSCALE_TEXTS.resume }).click();
     await toastRegion()
       .getByText('HD image generation for keep.png finished.')
       .waitFor({ timeout: 60_000 });

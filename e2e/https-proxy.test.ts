@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
-import { API_ROUTES, hdTargetSize, OUTPUT_TEXTS } from '@tessera/contract';
+import {
+  API_ROUTES,
+  GENERATE_TEXTS,
+  HD_NOTIFICATION_TEXTS,
+  hdTargetSize,
+  OUTPUT_TEXTS,
+} from '@tessera/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,9 +93,9 @@ describe.skipIf(browserMissing || nginxMissing() !== undefined)('HTTPS behind ng
     await openScreen(page, 'Generate');
     await page.waitForURL('**/generate');
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: /reference image/ }).click();
+    await page.getByRole('button', { name: /imagen de referencia/ }).click();
     await (await chooser).setFiles(path.join(folder, 'slate.jpg'));
-    await page.getByRole('button', { name: 'Change reference image (slate.jpg)' }).waitFor();
+    await page.getByRole('button', { name: GENERATE_TEXTS.changeReference('slate.jpg') }).waitFor();
     await page.getByLabel('Positive Prompt').fill('riven slate floor tile');
     await page.getByLabel('Negative Prompt').fill('text, watermark');
     const generate = page.getByRole('button', { name: /^Generat/ });
@@ -97,12 +103,12 @@ describe.skipIf(browserMissing || nginxMissing() !== undefined)('HTTPS behind ng
     await expect.poll(() => generate.textContent()).toMatch(/^Generating\.\.\. \(\d+%\)$/);
     await expect.poll(() => generate.textContent(), { timeout: 60_000 }).toBe('Generate');
     expect(alerts).toEqual([]);
-    const results = page.getByRole('list', { name: 'Results' });
+    const results = page.getByRole('list', { name: GENERATE_TEXTS.results });
     const made = await results
       .getByRole('button')
       .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
     expect(made).toHaveLength(1);
-    const ldName = (made[0] ?? '').replace(/^Load /, '');
+    const ldName = (made[0] ?? '').replace(new RegExp(`^${GENERATE_TEXTS.load('')}`), '');
     // The LD image itself arrived over https: the browser decoded it.
     await expect
       .poll(() =>
@@ -122,7 +128,7 @@ describe.skipIf(browserMissing || nginxMissing() !== undefined)('HTTPS behind ng
     await details.getByRole('button', { name: 'Generate HD' }).click();
     await details.waitFor({ state: 'detached' });
     await page
-      .getByRole('status', { name: 'HD notifications' })
+      .getByRole('status', { name: HD_NOTIFICATION_TEXTS.label })
       .locator('.toast')
       .getByText(`HD image generation for ${ldName} finished.`)
       .waitFor({ timeout: 120_000 });

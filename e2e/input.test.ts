@@ -1,4 +1,4 @@
-import { SCREEN_PATHS, SHELL_TEXTS } from '@tessera/contract';
+import { GENERATE_TEXTS, INPUT_TEXTS, SCREEN_PATHS, SHELL_TEXTS } from '@tessera/contract';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,18 +62,18 @@ describe.skipIf(browserMissing)('References (/input)', () => {
   async function openReferences(): Promise<void> {
     await openScreen(page, SHELL_TEXTS.nav.input);
     await page.waitForURL('**/input');
-    await page.getByRole('list', { name: 'References' }).waitFor();
+    await page.getByRole('list', { name: INPUT_TEXTS.title }).waitFor();
   }
 
   const card = (filename: string) =>
-    page.getByRole('list', { name: 'References' }).getByRole('listitem', { name: filename });
+    page.getByRole('list', { name: INPUT_TEXTS.title }).getByRole('listitem', { name: filename });
 
   it('[R2] lists each uploaded reference with the images generated from it', async () => {
     await openReferences();
     const slate = card('slate-ref.png');
     await slate.waitFor();
-    expect(await slate.textContent()).toContain('2 generated images');
-    const made = slate.getByRole('list', { name: 'Generated from slate-ref.png' });
+    expect(await slate.textContent()).toContain(INPUT_TEXTS.generatedCount(2));
+    const made = slate.getByRole('list', { name: INPUT_TEXTS.generatedFrom('slate-ref.png') });
     expect(
       (
         await made
@@ -97,9 +97,11 @@ describe.skipIf(browserMissing)('References (/input)', () => {
 
   it('"Use as reference" opens Generate with it loaded; what it makes is listed under that same reference, not a copy (issue 22, part 13)', async () => {
     await openReferences();
-    await page.getByRole('button', { name: 'Use slate-ref.png as reference' }).click();
+    await page.getByRole('button', { name: INPUT_TEXTS.useFile('slate-ref.png') }).click();
     await page.waitForURL((url) => url.pathname === SCREEN_PATHS.generate);
-    await page.getByRole('button', { name: 'Change reference image (slate-ref.png)' }).waitFor();
+    await page
+      .getByRole('button', { name: GENERATE_TEXTS.changeReference('slate-ref.png') })
+      .waitFor();
     expect(new URL(page.url()).search).toBe('');
 
     await page.getByLabel('Positive Prompt').fill('dark slate, cleft');
@@ -108,18 +110,21 @@ describe.skipIf(browserMissing)('References (/input)', () => {
     // Its image in the footer, then the form free again (the button may read 'Generate' for a
     // moment after the click, so it alone cannot tell).
     await expect
-      .poll(() => page.getByRole('list', { name: 'Results' }).getByRole('button').count(), {
-        timeout: 45_000,
-      })
+      .poll(
+        () => page.getByRole('list', { name: GENERATE_TEXTS.results }).getByRole('button').count(),
+        {
+          timeout: 45_000,
+        },
+      )
       .toBe(1);
     await expect
       .poll(() => page.getByRole('button', { name: /^Generat/ }).textContent())
       .toBe('Generate');
     const label = await page
-      .getByRole('list', { name: 'Results' })
+      .getByRole('list', { name: GENERATE_TEXTS.results })
       .getByRole('button')
       .getAttribute('aria-label');
-    const made = label?.replace(/^Load /, '') ?? '';
+    const made = label?.replace(new RegExp(`^${GENERATE_TEXTS.load('')}`), '') ?? '';
     expect(made).toMatch(/^slate-ref-.+\.png$/);
 
     // The same bytes are the same reference (issue 22, part 13): no copy is added, and the new
@@ -128,10 +133,10 @@ describe.skipIf(browserMissing)('References (/input)', () => {
     const slate = card('slate-ref.png');
     // The list shown at once may be the one cached from the visit above; it is then fetched again.
     await slate.getByRole('img', { name: made }).waitFor({ timeout: 15_000 });
-    expect(await slate.textContent()).toContain('3 generated images');
-    expect(await page.getByRole('list', { name: 'References' }).getByRole('heading').count()).toBe(
-      1,
-    );
+    expect(await slate.textContent()).toContain(INPUT_TEXTS.generatedCount(3));
+    expect(
+      await page.getByRole('list', { name: INPUT_TEXTS.title }).getByRole('heading').count(),
+    ).toBe(1);
   });
 
   it('stores a file generated from three times as one reference (issue 22, part 13)', async () => {
@@ -144,12 +149,14 @@ describe.skipIf(browserMissing)('References (/input)', () => {
       await openScreen(page, 'Generate');
       await page.waitForURL('**/generate');
       const chooser = page.waitForEvent('filechooser');
-      await page.getByRole('button', { name: /reference image/ }).click();
+      await page.getByRole('button', { name: /imagen de referencia/ }).click();
       await (await chooser).setFiles(path.join(folder, 'walnut.png'));
-      await page.getByRole('button', { name: 'Change reference image (walnut.png)' }).waitFor();
+      await page
+        .getByRole('button', { name: GENERATE_TEXTS.changeReference('walnut.png') })
+        .waitFor();
       await page.getByLabel('Positive Prompt').fill('walnut');
       await page.getByLabel('Negative Prompt').fill('blurry');
-      const results = page.getByRole('list', { name: 'Results' }).getByRole('button');
+      const results = page.getByRole('list', { name: GENERATE_TEXTS.results }).getByRole('button');
       for (let made = 1; made <= 3; made++) {
         await page.getByRole('button', { name: 'Generate' }).click();
         await expect.poll(() => results.count(), { timeout: 45_000 }).toBe(made);
@@ -160,14 +167,14 @@ describe.skipIf(browserMissing)('References (/input)', () => {
 
       await openReferences();
       const walnut = page
-        .getByRole('list', { name: 'References' })
+        .getByRole('list', { name: INPUT_TEXTS.title })
         .getByRole('listitem')
         .filter({ has: page.getByRole('heading', { name: /^walnut-/ }) });
       await expect
         .poll(async () => (await walnut.count()) === 1 && (await walnut.textContent()), {
           timeout: 15_000,
         })
-        .toContain('3 generated images');
+        .toContain(INPUT_TEXTS.generatedCount(3));
     } finally {
       await fs.rm(folder, { recursive: true, force: true });
     }

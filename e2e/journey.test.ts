@@ -1,7 +1,13 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { hdTargetSize, OUTPUT_TEXTS } from '@tessera/contract';
+import {
+  GENERATE_TEXTS,
+  HD_NOTIFICATION_TEXTS,
+  hdTargetSize,
+  OUTPUT_TEXTS,
+  TAG_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,10 +75,10 @@ describe.skipIf(browserMissing).each(ENGINE_NAMES)('the journey on the %s engine
 
     // A tag for the day's work, made in the Dashboard's Tags panel.
     const tags = page.getByRole('region', { name: 'Tags' });
-    await tags.getByRole('button', { name: 'New tag' }).click();
-    const newTag = page.getByRole('dialog', { name: 'New tag' });
-    await newTag.getByLabel('Name').fill('Limestone');
-    await newTag.getByRole('button', { name: 'Create' }).click();
+    await tags.getByRole('button', { name: TAG_TEXTS.newTag }).click();
+    const newTag = page.getByRole('dialog', { name: TAG_TEXTS.newTag });
+    await newTag.getByLabel(TAG_TEXTS.name).fill('Limestone');
+    await newTag.getByRole('button', { name: TAG_TEXTS.create }).click();
     await newTag.waitFor({ state: 'detached' });
     await tags.getByRole('button', { name: 'Limestone', exact: true }).waitFor();
 
@@ -80,9 +86,11 @@ describe.skipIf(browserMissing).each(ENGINE_NAMES)('the journey on the %s engine
     await openScreen(page, 'Generate');
     await page.waitForURL('**/generate');
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: /reference image/ }).click();
+    await page.getByRole('button', { name: /imagen de referencia/ }).click();
     await (await chooser).setFiles(path.join(folder, 'limestone.jpg'));
-    await page.getByRole('button', { name: 'Change reference image (limestone.jpg)' }).waitFor();
+    await page
+      .getByRole('button', { name: GENERATE_TEXTS.changeReference('limestone.jpg') })
+      .waitFor();
     await page.getByLabel('Positive Prompt').fill('honed limestone floor tile, soft fossils');
     await page.getByLabel('Negative Prompt').fill('text, watermark');
     await page.getByRole('switch', { name: 'Seamless' }).check();
@@ -94,11 +102,11 @@ describe.skipIf(browserMissing).each(ENGINE_NAMES)('the journey on the %s engine
     await expect.poll(() => generate.textContent(), { timeout: 60_000 }).toBe('Generate');
     expect(alerts).toEqual([]);
     const made = await page
-      .getByRole('list', { name: 'Results' })
+      .getByRole('list', { name: GENERATE_TEXTS.results })
       .getByRole('button')
       .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
     expect(made).toHaveLength(1);
-    const ldName = (made[0] ?? '').replace(/^Load /, '');
+    const ldName = (made[0] ?? '').replace(new RegExp(`^${GENERATE_TEXTS.load('')}`), '');
     expect(ldName).toMatch(/\.png$/);
 
     // The Dashboard shows it under its tag; its details show what it was made from.
@@ -122,7 +130,7 @@ describe.skipIf(browserMissing).each(ENGINE_NAMES)('the journey on the %s engine
     await details.getByLabel('Output Size').selectOption('30x30');
     await details.getByRole('button', { name: 'Generate HD' }).click();
     await details.waitFor({ state: 'detached' });
-    const toast = page.getByRole('status', { name: 'HD notifications' }).locator('.toast');
+    const toast = page.getByRole('status', { name: HD_NOTIFICATION_TEXTS.label }).locator('.toast');
     await toast
       .getByText(`HD image generation for ${ldName} finished.`)
       .waitFor({ timeout: 120_000 });

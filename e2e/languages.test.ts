@@ -5,15 +5,28 @@ import {
   ADMIN_TEXTS,
   ADMIN_TEXTS_EN,
   buildHdCommand,
+  ENGINE_HELP_TEXTS,
+  ENGINE_HELP_TEXTS_EN,
   errorText,
   formatImageDate,
+  GENERATE_TEXTS_EN,
+  PROMPT_CHIP_TEXTS,
+  PROMPT_CHIP_TEXTS_EN,
+  REFERENCE_PREP_TEXTS,
+  REFERENCE_PREP_TEXTS_EN,
+  REFERENCE_WARNING_TEXTS,
+  REFERENCE_WARNING_TEXTS_EN,
   SCREEN_PATHS,
   SHELL_TEXTS,
   SHELL_TEXTS_EN,
   shownErrorText,
+  TAG_TEXTS,
+  TAG_TEXTS_EN,
 } from '@tessera/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { floorPhoto, tileFloor, withSideLight } from '../server/src/testing/perspective-floor.js';
 import { browserMissing, launchBrowser } from './support/browser.js';
 import { orderHdOverMqtt, seedLdImages } from './support/seed.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -47,6 +60,7 @@ describe.skipIf(browserMissing)('two languages', () => {
   afterEach(() => page.context().close());
 
   const htmlLang = () => page.evaluate(() => document.documentElement.lang);
+  const toSpanish = () => page.getByRole('button', { name: 'Español' }).click();
   const dateCell = () => page.locator('td.cell-date').first().textContent();
 
   it('speaks English to an English browser, and Spanish verbatim once switched', async () => {
@@ -97,7 +111,7 @@ describe.skipIf(browserMissing)('two languages', () => {
 
     const choose = async () => {
       const chooser = page.waitForEvent('filechooser');
-      await page.getByRole('button', { name: /reference image/ }).click();
+      await page.getByRole('button', { name: /reference image|imagen de referencia/ }).click();
       await (await chooser).setFiles(notes);
     };
     await choose();
@@ -125,8 +139,69 @@ describe.skipIf(browserMissing)('two languages', () => {
     await page.getByRole('link', { name: 'Tokens de API' }).click();
     await page.getByRole('button', { name: 'Crear token' }).waitFor();
   });
-  /** Switches to Spanish with the sidebar's switch; no dialog may be open. */
-  const chooseSpanish = () => page.getByRole('button', { name: 'Español' }).click();
+
+  it('shows the Generate screen (engine help, prompt chips, reference advice) in the language chosen', async () => {
+    // A floor photographed at an angle, lit from one side: the check warns of its perspective.
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-lang-'));
+    const floor = path.join(folder, 'floor.jpg');
+    const photo = withSideLight(
+      floorPhoto(tileFloor(), {
+        width: 640,
+        height: 480,
+        pitchDegrees: 50,
+        fovDegrees: 45,
+        cameraHeight: 5,
+      }),
+      90,
+    );
+    await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 4 } })
+      .removeAlpha()
+      .jpeg()
+      .toFile(floor);
+    await signIn(page, user.username, user.password);
+    await page.goto(SCREEN_PATHS.generate);
+
+    const help = ENGINE_HELP_TEXTS_EN.controls.builtin.similarity;
+    await page.getByText(help).waitFor();
+    await page.getByLabel('Positive Prompt').fill('terracota pulido');
+    await page.getByRole('list', { name: PROMPT_CHIP_TEXTS_EN.understood }).waitFor();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: GENERATE_TEXTS_EN.uploadReference }).click();
+    await (await chooser).setFiles(floor);
+    await page
+      .getByRole('region', { name: REFERENCE_PREP_TEXTS_EN.warningsTitle })
+      .getByText(REFERENCE_WARNING_TEXTS_EN.perspective)
+      .waitFor({ timeout: 20_000 });
+
+    await toSpanish();
+    await page.getByText(ENGINE_HELP_TEXTS.controls.builtin.similarity).waitFor();
+    await page.getByRole('list', { name: PROMPT_CHIP_TEXTS.understood }).waitFor();
+    await page
+      .getByRole('region', { name: REFERENCE_PREP_TEXTS.warningsTitle })
+      .getByText(REFERENCE_WARNING_TEXTS.perspective)
+      .waitFor();
+    await page.getByRole('button', { name: REFERENCE_PREP_TEXTS.prepare }).waitFor();
+    expect(await page.getByText(help).count()).toBe(0);
+    await fs.rm(folder, { recursive: true, force: true });
+  });
+
+  it('shows the tags panel in the language chosen', async () => {
+    await signIn(page, user.username, user.password);
+    await page.getByRole('searchbox', { name: TAG_TEXTS_EN.search }).waitFor();
+    await page.getByRole('button', { name: TAG_TEXTS_EN.newTag }).click();
+    const dialog = page.getByRole('dialog', { name: TAG_TEXTS_EN.newTag });
+    await dialog.getByLabel(TAG_TEXTS_EN.colour).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    await toSpanish();
+    await page.getByRole('searchbox', { name: TAG_TEXTS.search }).waitFor();
+    await page.getByRole('button', { name: TAG_TEXTS.newTag }).click();
+    await page
+      .getByRole('dialog', { name: TAG_TEXTS.newTag })
+      .getByLabel(TAG_TEXTS.colour)
+      .waitFor();
+  });
 
   it('shows the LD details and their material maps in the language chosen', async () => {
     await seedLdImages(server, user, [
@@ -152,7 +227,7 @@ describe.skipIf(browserMissing)('two languages', () => {
     await details.getByRole('button', { name: 'Generate HD' }).waitFor();
     await closeDetails();
 
-    await chooseSpanish();
+    await toSpanish();
     details = await openDetails();
     await details.getByRole('button', { name: 'Usar estos ajustes' }).waitFor();
     maps = details.getByRole('region', { name: 'Mapas de material' });
@@ -201,7 +276,7 @@ describe.skipIf(browserMissing)('two languages', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
-    await chooseSpanish();
+    await toSpanish();
     dialog = await openPrintDialog('Descargar para imprimir');
     await dialog.getByRole('group', { name: 'Ajustes de impresión' }).waitFor();
     await dialog.getByRole('button', { name: 'Crear archivo de impresión' }).waitFor();

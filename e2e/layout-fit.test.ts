@@ -1,4 +1,10 @@
-import { buildHdCommand, SHELL_TEXTS } from '@tessera/contract';
+import {
+  buildHdCommand,
+  DASHBOARD_TEXTS,
+  GALLERY_TEXTS,
+  SHELL_TEXTS,
+  UPSCALE_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -111,7 +117,9 @@ describe.skipIf(browserMissing)('layout: everything fits', () => {
     const long = 'W'.repeat(15);
     await commandOverMqtt(server, user, 'create-tag', { id: 't2', name: long, color: '#336699' });
     await signIn(page, user.username, user.password);
-    const tools = page.getByRole('complementary', { name: 'Dashboard tools' });
+    const tools = page.getByRole('complementary', {
+      name: GALLERY_TEXTS.tools(DASHBOARD_TEXTS.title),
+    });
     const toggle = tools.getByRole('button', { name: long, exact: true });
     await toggle.waitFor();
     const before = await boxOf(tools);
@@ -127,7 +135,7 @@ describe.skipIf(browserMissing)('layout: everything fits', () => {
     const user = addNewUser(server, 'fit');
     await signIn(page, user.username, user.password);
     await openScreen(page, SHELL_TEXTS.nav.upscale);
-    const title = page.getByRole('heading', { name: 'HD queue' });
+    const title = page.getByRole('heading', { name: UPSCALE_TEXTS.title });
     const refresh = page.getByRole('button', { name: 'Refresh' });
     await refresh.waitFor();
     const t = await boxOf(title);
@@ -135,7 +143,7 @@ describe.skipIf(browserMissing)('layout: everything fits', () => {
     expect(Math.abs(t.y + t.height / 2 - (r.y + r.height / 2))).toBeLessThanOrEqual(2);
     expect(r.x).toBeGreaterThan(t.x + t.width);
     // The queue's other buttons sit beside it on that line, none over another.
-    const pause = await boxOf(page.getByRole('button', { name: 'Pause queue' }));
+    const pause = await boxOf(page.getByRole('button', { name: UPSCALE_TEXTS.pause }));
     expect(pause.x).toBeGreaterThanOrEqual(r.x + r.width);
     expect(Math.abs(pause.y - r.y)).toBeLessThanOrEqual(1);
   });

@@ -1,3 +1,4 @@
+import { DASHBOARD_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -56,7 +57,7 @@ describe.skipIf(browserMissing)('the messaging client on the wire', () => {
       .getByRole('button', { name: 'Slate', exact: true })
       .waitFor();
     await page
-      .getByRole('list', { name: 'Images' })
+      .getByRole('list', { name: DASHBOARD_TEXTS.images })
       .getByRole('img', { name: 'slate.png' })
       .waitFor();
   }

@@ -1,4 +1,4 @@
-import { buildHdCommand, OUTPUT_TEXTS } from '@tessera/contract';
+import { buildHdCommand, HD_NOTIFICATION_TEXTS, OUTPUT_TEXTS } from '@tessera/contract';
 import type { BrowserContext, Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -91,7 +91,7 @@ describe.skipIf(browserMissing)('HD notifications and the sidebar count', () => 
   const badge = () => page.getByRole('status', { name: OUTPUT_TEXTS.jobsBadge });
   const shown = () => page.evaluate(() => window.shownNotifications);
   const toastSays = (text: string) =>
-    page.getByRole('status', { name: 'HD notifications' }).getByText(text).waitFor();
+    page.getByRole('status', { name: HD_NOTIFICATION_TEXTS.label }).getByText(text).waitFor();
   let orders = 0;
   const order = (image: string) =>
     orderHdOverMqtt(
@@ -126,7 +126,7 @@ describe.skipIf(browserMissing)('HD notifications and the sidebar count', () => 
   });
 
   it('with notifications on, an HD image finished while the tab is in the background is notified; in front it is not (issue 13)', async () => {
-    const toggle = page.getByRole('button', { name: 'HD notifications' });
+    const toggle = page.getByRole('button', { name: HD_NOTIFICATION_TEXTS.label });
     expect(await toggle.getAttribute('aria-pressed')).toBe('false');
 
     // Not opted in: nothing, even in the background.
@@ -147,16 +147,21 @@ describe.skipIf(browserMissing)('HD notifications and the sidebar count', () => 
 
     await switchToAnotherTab();
     const made = await order('small-1.png');
-    await expect
-      .poll(shown)
-      .toEqual([{ title: 'HD image ready', body: `${made} (from small-1.png) is ready.` }]);
+    await expect.poll(shown).toEqual([
+      {
+        title: HD_NOTIFICATION_TEXTS.readyTitle,
+        body: HD_NOTIFICATION_TEXTS.readyBody(made, 'small-1.png'),
+      },
+    ]);
 
     // The choice holds for the next visit.
     await page.bringToFront();
     await page.reload();
     await expect
       .poll(() =>
-        page.getByRole('button', { name: 'HD notifications' }).getAttribute('aria-pressed'),
+        page
+          .getByRole('button', { name: HD_NOTIFICATION_TEXTS.label })
+          .getAttribute('aria-pressed'),
       )
       .toBe('true');
   });

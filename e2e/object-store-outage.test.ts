@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { shownErrorText } from '@tessera/contract';
+import { GENERATE_TEXTS, shownErrorText } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -79,9 +79,9 @@ describe.skipIf(browserMissing)('Generate through an object-store outage', () =>
     await signIn(page, 'admin', server.adminPassword);
     await openScreen(page, 'Generate');
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: /reference image/ }).click();
+    await page.getByRole('button', { name: /imagen de referencia/ }).click();
     await (await chooser).setFiles(path.join(folder, 'oak.png'));
-    await page.getByRole('button', { name: 'Change reference image (oak.png)' }).waitFor();
+    await page.getByRole('button', { name: GENERATE_TEXTS.changeReference('oak.png') }).waitFor();
     await page.getByLabel('Positive Prompt').fill('weathered oak');
     await page.getByLabel('Negative Prompt').fill('blurry');
     await page.getByRole('button', { name: 'Generate' }).click();
@@ -103,8 +103,10 @@ describe.skipIf(browserMissing)('Generate through an object-store outage', () =>
 
     store = await startStore(path.join(folder, 's3'), store.port);
     await notice.waitFor({ state: 'detached', timeout: 120_000 });
-    const results = page.getByRole('list', { name: 'Results' });
-    await results.getByRole('button', { name: /^Load oak-/ }).waitFor({ timeout: 60_000 });
+    const results = page.getByRole('list', { name: GENERATE_TEXTS.results });
+    await results
+      .getByRole('button', { name: new RegExp(`^${GENERATE_TEXTS.load('oak-')}`) })
+      .waitFor({ timeout: 60_000 });
     expect(await notice.count()).toBe(0);
   }, 240_000);
 });

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { buildHdCommand, formatImageDate, OUTPUT_TEXTS } from '@tessera/contract';
+import { buildHdCommand, formatImageDate, GALLERY_TEXTS, OUTPUT_TEXTS } from '@tessera/contract';
 import type { HdSizeLabel } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -59,7 +59,7 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
   afterEach(() => page.context().close());
 
   const grid = () => page.getByRole('list', { name: OUTPUT_TEXTS.images });
-  const count = () => page.getByRole('status', { name: 'Image count' });
+  const count = () => page.getByRole('status', { name: GALLERY_TEXTS.countLabel });
 
   async function openOutput(user: User) {
     await signIn(page, user.username, user.password);
@@ -102,7 +102,9 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     const slate = await orderHd(user, 'slate.png', '30x30');
     const clay = await orderHd(user, 'clay.png', '60x60');
     await openOutput(user);
-    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('2 images');
+    await expect
+      .poll(() => count().textContent(), { timeout: 15_000 })
+      .toBe(GALLERY_TEXTS.count(2));
     for (const name of [slate, clay]) {
       const thumbnail = grid().getByRole('img', { name });
       await thumbnail.waitFor();
@@ -135,7 +137,7 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
       const row = table.getByRole('row').filter({ hasText: name });
       const cells = await row.getByRole('cell').allTextContents();
       expect(cells.slice(2, 5)).toEqual([name, size, formatImageDate(metadata.get(name) ?? {})]);
-      expect(await row.getByRole('checkbox', { name: `Select ${name}` }).count()).toBe(1);
+      expect(await row.getByRole('checkbox', { name: GALLERY_TEXTS.select(name) }).count()).toBe(1);
       expect(await row.getByRole('link', { name: `Download ${name}` }).getAttribute('href')).toBe(
         `/api/images/hd/${name}`,
       );
@@ -173,7 +175,9 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     const user = await newUser();
     await orderHd(user, 'slate.png', '30x30');
     await openOutput(user);
-    await expect.poll(() => count().textContent(), { timeout: 15_000 }).toBe('1 image');
+    await expect
+      .poll(() => count().textContent(), { timeout: 15_000 })
+      .toBe(GALLERY_TEXTS.count(1));
     const made = await orderHd(user, 'clay.png', '30x30');
     expect(await grid().getByRole('img', { name: made }).count()).toBe(0);
 
@@ -181,7 +185,7 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     const labels = await recordTexts(refresh);
     await refresh.click();
     await grid().getByRole('img', { name: made }).waitFor();
-    await expect.poll(() => count().textContent()).toBe('2 images');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(2));
     expect(await labels()).toContain('Refreshing...');
   });
 
@@ -193,7 +197,7 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     await page.getByRole('button', { name: 'List' }).click();
     await page.getByRole('button', { name: `Delete ${slate}` }).click();
     await page.getByRole('row').filter({ hasText: slate }).waitFor({ state: 'detached' });
-    await expect.poll(() => count().textContent()).toBe('1 image');
+    await expect.poll(() => count().textContent()).toBe(GALLERY_TEXTS.count(1));
 
     await page.getByRole('button', { name: 'Gallery' }).click();
     const tile = grid()
@@ -202,7 +206,7 @@ describe.skipIf(browserMissing)('Output: the HD gallery', () => {
     await tile.hover();
     await tile.getByRole('button', { name: `Delete ${clay}` }).click();
     await page.getByText('No se han encontrado imágenes.').waitFor();
-    await page.getByRole('button', { name: 'Delete now' }).click();
+    await page.getByRole('button', { name: GALLERY_TEXTS.deleteNow }).click();
     await expect.poll(() => fs.readdir(userFolder(server, user.username, 'hd'))).toEqual([]);
   });
 });

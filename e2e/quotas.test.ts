@@ -8,6 +8,7 @@ import {
   bytesToGb,
   shownErrorText,
   formatQuotaBytes,
+  GENERATE_TEXTS,
   STORAGE_TEXTS,
 } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
@@ -130,9 +131,9 @@ describe.skipIf(browserMissing)('quotas', () => {
 
       await openScreen(page, 'Generate');
       const chooser = page.waitForEvent('filechooser');
-      await page.getByRole('button', { name: /reference image/ }).click();
+      await page.getByRole('button', { name: /imagen de referencia/ }).click();
       await (await chooser).setFiles(path.join(folder, 'oak.png'));
-      await page.getByRole('button', { name: 'Change reference image (oak.png)' }).waitFor();
+      await page.getByRole('button', { name: GENERATE_TEXTS.changeReference('oak.png') }).waitFor();
       await page.getByLabel('Positive Prompt').fill('oak planks');
       await page.getByLabel('Negative Prompt').fill('blurry');
       await page.getByRole('button', { name: /^Generat/ }).click();

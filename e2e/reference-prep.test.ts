@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   API_ROUTES,
+  GENERATE_TEXTS,
   REFERENCE_PREP_TEXTS,
   REFERENCE_WARNING_TEXTS,
   type InputImage,
@@ -87,10 +88,10 @@ describe.skipIf(browserMissing)('Generate: a reference that cannot work, prepare
 
     // Chosen in the file dialog, as a person does.
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Upload reference image' }).click();
+    await page.getByRole('button', { name: GENERATE_TEXTS.uploadReference }).click();
     await (await chooser).setFiles(path.join(folder, 'kitchen-floor.jpg'));
     await page
-      .getByRole('button', { name: 'Change reference image (kitchen-floor.jpg)' })
+      .getByRole('button', { name: GENERATE_TEXTS.changeReference('kitchen-floor.jpg') })
       .waitFor();
     const warnings = page.getByRole('region', { name: REFERENCE_PREP_TEXTS.warningsTitle });
     await warnings.getByText(REFERENCE_WARNING_TEXTS.perspective).waitFor({ timeout: 20_000 });
@@ -164,7 +165,7 @@ describe.skipIf(browserMissing)('Generate: a reference that cannot work, prepare
     await dialog.getByRole('button', { name: REFERENCE_PREP_TEXTS.use }).click();
     await dialog.waitFor({ state: 'detached' });
     await page
-      .getByRole('button', { name: 'Change reference image (kitchen-floor-prepared.png)' })
+      .getByRole('button', { name: GENERATE_TEXTS.changeReference('kitchen-floor-prepared.png') })
       .waitFor();
     await page.getByText(REFERENCE_PREP_TEXTS.checking).waitFor({ state: 'detached' });
     expect(await warnings.count()).toBe(0);
@@ -177,8 +178,8 @@ describe.skipIf(browserMissing)('Generate: a reference that cannot work, prepare
       .poll(
         () =>
           page
-            .getByRole('list', { name: 'Results' })
-            .getByRole('button', { name: /^Load / })
+            .getByRole('list', { name: GENERATE_TEXTS.results })
+            .getByRole('button', { name: new RegExp(`^${GENERATE_TEXTS.load('')}`) })
             .count(),
         { timeout: 45_000 },
       )

@@ -1,5 +1,6 @@
 import { IMAGE_DETAILS_TEXTS } from '@tessera/contract';
 import fs from 'node:fs/promises';
+import { GENERATE_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -87,7 +88,7 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
     // The Dashboard, its dialog with it, may stay on screen a moment after the address changes.
     await expect.poll(() => details.count()).toBe(0);
 
-    await page.getByRole('button', { name: `Change reference image (${REFERENCE})` }).waitFor();
+    await page.getByRole('button', { name: GENERATE_TEXTS.changeReference(REFERENCE) }).waitFor();
     expect(await page.getByLabel('Positive Prompt').inputValue()).toBe(METADATA.cliptextencode_585);
     expect(await page.getByLabel('Negative Prompt').inputValue()).toBe('people, text');
     expect(await page.getByLabel('Output Format').inputValue()).toBe('Rectangle');
@@ -98,7 +99,7 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
     expect(await page.getByRole('switch', { name: 'Seamless' }).isChecked()).toBe(true);
     // Its seed comes along, fixed, so the same image can be made again (issue 22, part 12).
     expect(await page.getByRole('switch', { name: 'Use Fixed Seed' }).isChecked()).toBe(true);
-    await page.getByText('Seed 123456 for every image').waitFor();
+    await page.getByText(GENERATE_TEXTS.fixedSeed('123456')).waitFor();
     // The image's tag is chosen for the new images: the collapsed section counts it.
     const tagsSection = page.locator('summary').filter({ hasText: 'Tags' });
     expect(await tagsSection.textContent()).toBe('Tags1');
@@ -151,14 +152,16 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
       .getByRole('button', { name: IMAGE_DETAILS_TEXTS.remix })
       .click();
     await page.waitForURL('**/generate');
-    await page.getByRole('button', { name: `Change reference image (${REFERENCE})` }).waitFor();
+    await page.getByRole('button', { name: GENERATE_TEXTS.changeReference(REFERENCE) }).waitFor();
     const fixedSeed = page.getByRole('switch', { name: 'Use Fixed Seed' });
     await fixedSeed.setChecked(false);
-    await page.getByText('A random seed for each image').waitFor();
+    await page.getByText(GENERATE_TEXTS.randomSeed).waitFor();
     await page.getByLabel('Batch Size').fill('1');
 
     // Generates one image and opens its details from the preview, once the preview shows it.
-    const preview = page.getByRole('button', { name: /^Open details of / });
+    const preview = page.getByRole('button', {
+      name: new RegExp(`^${GENERATE_TEXTS.openDetails('')}`),
+    });
     const previewName = async () =>
       (await preview.count()) === 0 ? null : await preview.getAttribute('aria-label');
     const madeImage = async () => {
@@ -174,7 +177,7 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
         )
         .toBe(true);
       await expect.poll(() => generateButton().textContent(), { timeout: 10_000 }).toBe('Generate');
-      const name = ((await previewName()) ?? '').replace('Open details of ', '');
+      const name = ((await previewName()) ?? '').replace(GENERATE_TEXTS.openDetails(''), '');
       await preview.click();
       const details = page.getByRole('dialog', { name });
       const seed = await details.locator('dt:text-is("Seed") + dd').textContent();
@@ -186,7 +189,7 @@ describe.skipIf(browserMissing)('remix: use the settings of an image', () => {
     // Its settings again, from its details: the seed is the image's, and fixed.
     await first.details.getByRole('button', { name: IMAGE_DETAILS_TEXTS.remix }).click();
     await first.details.waitFor({ state: 'detached' });
-    await page.getByText(`Seed ${first.seed} for every image`).waitFor();
+    await page.getByText(GENERATE_TEXTS.fixedSeed(first.seed ?? '')).waitFor();
     expect(await fixedSeed.isChecked()).toBe(true);
 
     const second = await madeImage();

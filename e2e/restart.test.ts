@@ -1,4 +1,4 @@
-import { SHELL_TEXTS } from '@tessera/contract';
+import { DASHBOARD_TEXTS, SHELL_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -29,7 +29,7 @@ describe.skipIf(browserMissing)('a signed-in tab across a server restart', () =>
 
   const connection = () => page.getByRole('status', { name: SHELL_TEXTS.connection.label });
   const image = (name: string) =>
-    page.getByRole('list', { name: 'Images' }).getByRole('img', { name });
+    page.getByRole('list', { name: DASHBOARD_TEXTS.images }).getByRole('img', { name });
   const accepted = (packets: readonly SeenPacket[]) =>
     packets.filter(
       ({ direction, packet }) =>

@@ -1,7 +1,15 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { OUTPUT_TEXTS, readSeriesFace, seriesMetadata, TEXTS } from '@tessera/contract';
+import {
+  DASHBOARD_TEXTS,
+  GALLERY_TEXTS,
+  GENERATE_TEXTS,
+  OUTPUT_TEXTS,
+  readSeriesFace,
+  seriesMetadata,
+  TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -67,11 +75,11 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
   });
   afterEach(() => page.context().close());
 
-  const images = () => page.getByRole('list', { name: 'Images' });
-  const results = () => page.getByRole('list', { name: 'Results' });
+  const images = () => page.getByRole('list', { name: DASHBOARD_TEXTS.images });
+  const results = () => page.getByRole('list', { name: GENERATE_TEXTS.results });
   const generateButton = () => page.getByRole('button', { name: /^Generat/ });
   const imageCount = (text: string) =>
-    page.getByRole('status', { name: 'Image count' }).getByText(text).waitFor();
+    page.getByRole('status', { name: GALLERY_TEXTS.countLabel }).getByText(text).waitFor();
 
   async function listedImages(): Promise<ListedImage[]> {
     const answer = await commandOverMqtt(server, user, 'list-low-definition', {
@@ -90,7 +98,7 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
       .getByRole('listitem')
       .filter({ has: page.getByRole('img', { name: filename }) });
     await tile.hover();
-    await tile.getByRole('button', { name: TEXTS.selectSeriesOf(filename) }).click();
+    await tile.getByRole('button', { name: GALLERY_TEXTS.selectSeriesOf(filename) }).click();
   }
 
   it(
@@ -98,25 +106,27 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
     async () => {
       await openScreen(page, 'Generate');
       const chooser = page.waitForEvent('filechooser');
-      await page.getByRole('button', { name: /reference image/ }).click();
+      await page.getByRole('button', { name: /imagen de referencia/ }).click();
       await (await chooser).setFiles(path.join(folder, 'terrazzo.png'));
-      await page.getByRole('button', { name: 'Change reference image (terrazzo.png)' }).waitFor();
+      await page
+        .getByRole('button', { name: GENERATE_TEXTS.changeReference('terrazzo.png') })
+        .waitFor();
       await page.getByLabel('Positive Prompt').fill('terrazzo floor, white and grey chips');
       await page.getByLabel('Negative Prompt').fill('blurry, text');
       await page.getByRole('switch', { name: 'Seamless' }).check();
-      await page.getByLabel('Faces', { exact: true }).fill('4');
+      await page.getByLabel(GENERATE_TEXTS.labels.faces, { exact: true }).fill('4');
 
       await generateButton().click();
       // One placeholder per face, each saying which.
       await expect
-        .poll(() => page.getByRole('img', { name: /^Pending face \d of 4$/ }).count())
+        .poll(() => page.getByRole('img', { name: /^Cara \d de 4 pendiente$/ }).count())
         .toBe(4);
 
       await expect
         .poll(
           () =>
             results()
-              .getByRole('button', { name: /^Load / })
+              .getByRole('button', { name: new RegExp(`^${GENERATE_TEXTS.load('')}`) })
               .count(),
           {
             timeout: SERIES_TIMEOUT_MS,
@@ -139,16 +149,16 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
       expect(faces.every((face) => face?.faces === 4)).toBe(true);
 
       await openScreen(page, 'Dashboard');
-      await imageCount('4 images');
+      await imageCount(GALLERY_TEXTS.count(4));
       await expect
         .poll(() => tileBadges().then((badges) => [...badges].sort()))
         .toEqual([1, 2, 3, 4].map((face) => TEXTS.seriesFaceBadge(face, 4)));
 
       const third = listed.find((image) => readSeriesFace(image.metadata)?.face === 3);
       await selectSeriesFrom(third?.filename ?? 'face 3');
-      await page.getByText('4 selected').waitFor();
+      await page.getByText(GALLERY_TEXTS.selectedCount(4)).waitFor();
       for (const image of listed) {
-        const box = images().getByRole('checkbox', { name: `Select ${image.filename}` });
+        const box = images().getByRole('checkbox', { name: GALLERY_TEXTS.select(image.filename) });
         expect(await box.isChecked()).toBe(true);
       }
     },
@@ -179,7 +189,7 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
       { ...face(3), modifiedAt: at(10), color: '#646e78' },
     ]);
     await page.reload();
-    await imageCount('4 images');
+    await imageCount(GALLERY_TEXTS.count(4));
 
     await page.getByRole('button', { name: 'List' }).click();
     const rowNames = () =>
@@ -192,12 +202,16 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
       .toEqual([face(1).filename, face(2).filename, face(3).filename, 'single-oak.png']);
 
     // In the list, a face's badge is its Select series.
-    await page.getByRole('button', { name: TEXTS.selectSeriesOf(face(2).filename) }).click();
-    await page.getByText('3 selected').waitFor();
-    expect(await page.getByRole('checkbox', { name: 'Select single-oak.png' }).isChecked()).toBe(
-      false,
-    );
-    await page.getByRole('button', { name: 'Clear selection' }).click();
+    await page
+      .getByRole('button', { name: GALLERY_TEXTS.selectSeriesOf(face(2).filename) })
+      .click();
+    await page.getByText(GALLERY_TEXTS.selectedCount(3)).waitFor();
+    expect(
+      await page
+        .getByRole('checkbox', { name: GALLERY_TEXTS.select('single-oak.png') })
+        .isChecked(),
+    ).toBe(false);
+    await page.getByRole('button', { name: GALLERY_TEXTS.clearSelection }).click();
 
     // HD for the series, from face 2's details: one order per face, at the size chosen.
     await page.getByRole('button', { name: face(2).filename, exact: true }).click();
@@ -214,7 +228,7 @@ describe.skipIf(browserMissing)('Tile series in the browser', () => {
       .waitFor({ state: 'detached', timeout: 150_000 });
 
     await openScreen(page, 'Output');
-    await imageCount('3 images');
+    await imageCount(GALLERY_TEXTS.count(3));
     for (let n = 1; n <= 3; n++) {
       await page
         .getByRole('img', { name: new RegExp(`^${seriesId}-f${n}\\D`) })

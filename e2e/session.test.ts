@@ -1,4 +1,12 @@
-import { API_ROUTES, TEXTS, SCREEN_PATHS, SHELL_TEXTS, shownErrorText } from '@tessera/contract';
+import {
+  API_ROUTES,
+  SCREEN_PATHS,
+  SHELL_TEXTS,
+  shownErrorText,
+  TAG_TEXTS,
+  TEXTS,
+  UPSCALE_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -79,7 +87,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
       .poll(() => connection(tab).textContent(), { timeout: 10_000 })
       .toBe(SHELL_TEXTS.connection.connected);
     await tab.getByText(TEXTS.noImagesFound).waitFor({ timeout: 10_000 });
-    expect(await tab.getByText('No tags yet.').isVisible()).toBe(true);
+    expect(await tab.getByText(TAG_TEXTS.none).isVisible()).toBe(true);
     expect(new URL(tab.url()).pathname).toBe(SCREEN_PATHS.dashboard);
 
     // Moving on within the tab asks nothing more; the password never reaches local storage.
@@ -123,7 +131,7 @@ describe.skipIf(browserMissing)('the session of a tab', () => {
     const user = addNewUser(server, 'tab');
     await signIn(page, user.username, user.password);
     await openScreen(page, SHELL_TEXTS.nav.upscale);
-    await page.getByText('No HD jobs yet.').waitFor({ timeout: 10_000 });
+    await page.getByText(UPSCALE_TEXTS.empty).waitFor({ timeout: 10_000 });
 
     // Signed out elsewhere in the browser (the cookie's session ends on the server).
     expect((await page.context().request.post(API_ROUTES.logout)).status()).toBe(204);

@@ -1,4 +1,10 @@
-import { TAG_NAME_MAX_LENGTH, TEXTS } from '@tessera/contract';
+import {
+  DASHBOARD_TEXTS,
+  GALLERY_TEXTS,
+  TAG_NAME_MAX_LENGTH,
+  TAG_TEXTS,
+  TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -58,13 +64,17 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
   const tagButton = (name: string) => panel().getByRole('button', { name, exact: true });
   const shownImages = () =>
     page
-      .getByRole('list', { name: 'Images' })
+      .getByRole('list', { name: DASHBOARD_TEXTS.images })
       .getByRole('img')
       .evaluateAll((imgs) => imgs.map((img) => img.getAttribute('alt')).sort());
 
   async function open(user: User) {
     await signIn(page, user.username, user.password);
-    await page.getByRole('list', { name: 'Images' }).getByRole('img').first().waitFor();
+    await page
+      .getByRole('list', { name: DASHBOARD_TEXTS.images })
+      .getByRole('img')
+      .first()
+      .waitFor();
   }
 
   it('[T1][T9][T10][T11][T12] creates a tag in the dialog (colour #000000 by default), with each name message', async () => {
@@ -73,11 +83,11 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
     await open(user);
     await tagButton('Stone').waitFor();
 
-    await panel().getByRole('button', { name: 'New tag' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New tag' });
-    expect(await dialog.getByLabel('Color').inputValue()).toBe('#000000');
-    const name = dialog.getByLabel('Name');
-    const create = dialog.getByRole('button', { name: 'Create' });
+    await panel().getByRole('button', { name: TAG_TEXTS.newTag }).click();
+    const dialog = page.getByRole('dialog', { name: TAG_TEXTS.newTag });
+    expect(await dialog.getByLabel(TAG_TEXTS.colour).inputValue()).toBe('#000000');
+    const name = dialog.getByLabel(TAG_TEXTS.name);
+    const create = dialog.getByRole('button', { name: TAG_TEXTS.create });
     const message = () => dialog.getByRole('alert').textContent();
 
     await create.click();
@@ -100,20 +110,25 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
     // Stored on the server: a fresh load lists it, black.
     await page.reload();
     await tagButton(`Árbol, no? "1"`).waitFor();
-    await panel().getByRole('button', { name: `Edit tag Árbol, no? "1"` }).click();
+    await panel()
+      .getByRole('button', { name: TAG_TEXTS.editTag('Árbol, no? "1"') })
+      .click();
     expect(
-      await page.getByRole('dialog', { name: 'Edit tag' }).getByLabel('Color').inputValue(),
+      await page
+        .getByRole('dialog', { name: TAG_TEXTS.editTitle })
+        .getByLabel(TAG_TEXTS.colour)
+        .inputValue(),
     ).toBe('#000000');
   });
 
   it('[T10] never flashes a duplicate-name error for the tag being created', async () => {
     const user = await newUser();
     await open(user);
-    await panel().getByRole('button', { name: 'New tag' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New tag' });
+    await panel().getByRole('button', { name: TAG_TEXTS.newTag }).click();
+    const dialog = page.getByRole('dialog', { name: TAG_TEXTS.newTag });
     const shown = await recordTexts(dialog);
-    await dialog.getByLabel('Name').fill('Terrazo');
-    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByLabel(TAG_TEXTS.name).fill('Terrazo');
+    await dialog.getByRole('button', { name: TAG_TEXTS.create }).click();
     await dialog.waitFor({ state: 'detached' });
     await tagButton('Terrazo').waitFor();
     expect((await shown()).filter((text) => text.includes('already exists'))).toEqual([]);
@@ -125,35 +140,47 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
     await tagImages(user, { id: 'tag-sand', name: 'Sand', color: '#e0c080' }, []);
     await open(user);
 
-    await panel().getByRole('button', { name: 'Edit tag Stone' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Edit tag' });
-    expect(await dialog.getByLabel('Name').inputValue()).toBe('Stone');
-    expect(await dialog.getByLabel('Color').inputValue()).toBe('#777777');
-    await dialog.getByLabel('Name').fill('Sand');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await panel()
+      .getByRole('button', { name: TAG_TEXTS.editTag('Stone') })
+      .click();
+    const dialog = page.getByRole('dialog', { name: TAG_TEXTS.editTitle });
+    expect(await dialog.getByLabel(TAG_TEXTS.name).inputValue()).toBe('Stone');
+    expect(await dialog.getByLabel(TAG_TEXTS.colour).inputValue()).toBe('#777777');
+    await dialog.getByLabel(TAG_TEXTS.name).fill('Sand');
+    await dialog.getByRole('button', { name: TAG_TEXTS.save }).click();
     expect(await dialog.getByRole('alert').textContent()).toBe(
       "A tag with the name 'Sand' already exists",
     );
 
     // Its own name passes (a colour change alone).
-    await dialog.getByLabel('Name').fill('Stone');
+    await dialog.getByLabel(TAG_TEXTS.name).fill('Stone');
     expect(await dialog.getByRole('alert').count()).toBe(0);
-    await dialog.getByLabel('Color').fill('#224466');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByLabel(TAG_TEXTS.colour).fill('#224466');
+    await dialog.getByRole('button', { name: TAG_TEXTS.save }).click();
     await dialog.waitFor({ state: 'detached' });
 
-    await panel().getByRole('button', { name: 'Edit tag Stone' }).click();
-    await page.getByRole('dialog', { name: 'Edit tag' }).getByLabel('Name').fill('Granite');
+    await panel()
+      .getByRole('button', { name: TAG_TEXTS.editTag('Stone') })
+      .click();
     await page
-      .getByRole('dialog', { name: 'Edit tag' })
-      .getByRole('button', { name: 'Save' })
+      .getByRole('dialog', { name: TAG_TEXTS.editTitle })
+      .getByLabel(TAG_TEXTS.name)
+      .fill('Granite');
+    await page
+      .getByRole('dialog', { name: TAG_TEXTS.editTitle })
+      .getByRole('button', { name: TAG_TEXTS.save })
       .click();
     await tagButton('Granite').waitFor();
     await page.reload();
     await tagButton('Granite').waitFor();
-    await panel().getByRole('button', { name: 'Edit tag Granite' }).click();
+    await panel()
+      .getByRole('button', { name: TAG_TEXTS.editTag('Granite') })
+      .click();
     expect(
-      await page.getByRole('dialog', { name: 'Edit tag' }).getByLabel('Color').inputValue(),
+      await page
+        .getByRole('dialog', { name: TAG_TEXTS.editTitle })
+        .getByLabel(TAG_TEXTS.colour)
+        .inputValue(),
     ).toBe('#224466');
   });
 
@@ -171,17 +198,21 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
     await expect.poll(() => tagsOf('stone.png')).toEqual(['Rock']);
 
     // Cancel keeps it.
-    await panel().getByRole('button', { name: 'Delete tag Rock' }).click();
+    await panel()
+      .getByRole('button', { name: TAG_TEXTS.deleteTag('Rock') })
+      .click();
     await page
-      .getByRole('dialog', { name: 'Delete tag' })
-      .getByRole('button', { name: 'Cancel' })
+      .getByRole('dialog', { name: TAG_TEXTS.deleteTitle })
+      .getByRole('button', { name: TAG_TEXTS.cancel })
       .click();
     await tagButton('Rock').waitFor();
 
-    await panel().getByRole('button', { name: 'Delete tag Rock' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete tag' });
+    await panel()
+      .getByRole('button', { name: TAG_TEXTS.deleteTag('Rock') })
+      .click();
+    const confirm = page.getByRole('dialog', { name: TAG_TEXTS.deleteTitle });
     expect(await confirm.textContent()).toContain('Rock');
-    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await confirm.getByRole('button', { name: TAG_TEXTS.delete }).click();
     await tagButton('Rock').waitFor({ state: 'detached' });
     expect(await tagsOf('stone.png')).toEqual([]);
     expect(await tagsOf('sand.png')).toEqual([]);
@@ -200,7 +231,7 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
     await tagImages(user, { id: 'tag-arena', name: 'arena', color: '#e0c080' }, []);
     await tagImages(user, { id: 'tag-mar', name: 'Mar', color: '#2255aa' }, []);
     await open(user);
-    const search = panel().getByRole('searchbox', { name: 'Search tags' });
+    const search = panel().getByRole('searchbox', { name: TAG_TEXTS.search });
     const listed = () =>
       panel().getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents();
 
@@ -216,13 +247,17 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
     expect(await search.inputValue()).toBe('abcdefghijklmno');
 
     await search.fill('Lichen');
-    await panel().getByRole('button', { name: 'Create tag “Lichen”' }).click();
+    await panel()
+      .getByRole('button', { name: TAG_TEXTS.createNamed('Lichen') })
+      .click();
     await tagButton('Lichen').waitFor();
     await expect.poll(() => search.inputValue()).toBe('');
-    await panel().getByRole('button', { name: 'Edit tag Lichen' }).click();
+    await panel()
+      .getByRole('button', { name: TAG_TEXTS.editTag('Lichen') })
+      .click();
     const colour = await page
-      .getByRole('dialog', { name: 'Edit tag' })
-      .getByLabel('Color')
+      .getByRole('dialog', { name: TAG_TEXTS.editTitle })
+      .getByLabel(TAG_TEXTS.colour)
       .inputValue();
     expect(colour).toMatch(/^#[0-9a-f]{6}$/);
   });
@@ -269,15 +304,15 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
     await tagImages(user, { id: 'tag-warm', name: 'Warm', color: '#e08040' }, []);
     await open(user);
     const tile = page
-      .getByRole('list', { name: 'Images' })
+      .getByRole('list', { name: DASHBOARD_TEXTS.images })
       .getByRole('listitem')
       .filter({ has: page.getByRole('img', { name: 'sand.png' }) });
     const tileTags = () =>
       tile.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents();
 
     await tile.hover();
-    await tile.getByRole('button', { name: 'Assign tags to sand.png' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Tags of sand.png' });
+    await tile.getByRole('button', { name: GALLERY_TEXTS.assignTags('sand.png') }).click();
+    const dialog = page.getByRole('dialog', { name: TAG_TEXTS.tagsOf('sand.png') });
     const rock = dialog.getByRole('checkbox', { name: 'Rock' });
     const warm = dialog.getByRole('checkbox', { name: 'Warm' });
     expect(await rock.isChecked()).toBe(false);
@@ -288,8 +323,8 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
     expect(await rock.isChecked()).toBe(true);
 
     // Inline creation in the picker creates the tag and assigns it.
-    await dialog.getByRole('searchbox', { name: 'Search tags' }).fill('Dune');
-    await dialog.getByRole('button', { name: 'Create tag “Dune”' }).click();
+    await dialog.getByRole('searchbox', { name: TAG_TEXTS.search }).fill('Dune');
+    await dialog.getByRole('button', { name: TAG_TEXTS.createNamed('Dune') }).click();
     const dune = dialog.getByRole('checkbox', { name: 'Dune' });
     await dune.waitFor();
     await expect.poll(() => dune.isChecked()).toBe(true);
@@ -305,11 +340,11 @@ describe.skipIf(browserMissing)('Dashboard: tags', () => {
 
     // Unassign.
     await tile.hover();
-    await tile.getByRole('button', { name: 'Assign tags to sand.png' }).click();
+    await tile.getByRole('button', { name: GALLERY_TEXTS.assignTags('sand.png') }).click();
     await dialog.getByRole('checkbox', { name: 'Warm' }).uncheck();
     await expect.poll(() => dialog.getByRole('checkbox', { name: 'Warm' }).isEnabled()).toBe(true);
     expect(await dialog.getByRole('checkbox', { name: 'Warm' }).isChecked()).toBe(false);
-    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.getByRole('button', { name: TAG_TEXTS.done }).click();
     await expect.poll(tileTags).toEqual(['Rock', 'Dune']);
 
     // And on the server.

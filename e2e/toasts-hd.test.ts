@@ -1,4 +1,9 @@
-import { SCREEN_PATHS, SHELL_TEXTS } from '@tessera/contract';
+import {
+  DASHBOARD_TEXTS,
+  HD_NOTIFICATION_TEXTS,
+  SCREEN_PATHS,
+  SHELL_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -52,7 +57,7 @@ describe.skipIf(browserMissing)('HD status toasts', () => {
   });
   afterEach(() => page.context().close());
 
-  const region = () => page.getByRole('status', { name: 'HD notifications' });
+  const region = () => page.getByRole('status', { name: HD_NOTIFICATION_TEXTS.label });
   const toast = () => region().locator('.toast');
 
   it('[H6][H7][H8][H9][M3][M5] an HD order followed through its toasts (queued, progress, finished) to the download', async () => {
@@ -83,7 +88,7 @@ describe.skipIf(browserMissing)('HD status toasts', () => {
     // with the image's thumbnail.
     expect(await toast().count()).toBe(1);
     const box = await toast().boundingBox();
-    const bar = await page.getByRole('search', { name: 'Find images' }).boundingBox();
+    const bar = await page.getByRole('search', { name: DASHBOARD_TEXTS.find }).boundingBox();
     expect(box).not.toBeNull();
     expect(1280 - ((box?.x ?? 0) + (box?.width ?? 0))).toBeLessThan(40);
     expect((box?.y ?? 999) - ((bar?.y ?? 0) + (bar?.height ?? 0))).toBeLessThan(40);

@@ -1,4 +1,9 @@
-import { SHELL_TEXTS } from '@tessera/contract';
+import {
+  DASHBOARD_TEXTS,
+  HD_NOTIFICATION_TEXTS,
+  SHELL_TEXTS,
+  UPSCALE_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -54,23 +59,23 @@ describe.skipIf(browserMissing)('the HD toast on load and on the Dashboard', () 
       .getByRole('status', { name: SHELL_TEXTS.connection.label })
       .getByText(SHELL_TEXTS.connection.connected)
       .waitFor();
-  const region = () => page.getByRole('status', { name: 'HD notifications' });
+  const region = () => page.getByRole('status', { name: HD_NOTIFICATION_TEXTS.label });
   const toast = () => region().locator('.toast');
-  const queueNotice = () => page.getByRole('status', { name: 'Queue state' });
+  const queueNotice = () => page.getByRole('status', { name: UPSCALE_TEXTS.queueState });
 
   it('after a reload the progress toast counts the 6 jobs already waiting (issue 22, part 10)', async () => {
     await openScreen(page, SHELL_TEXTS.nav.upscale);
-    await page.getByRole('button', { name: 'Pause queue' }).click();
-    await queueNotice().getByText('Your queue is paused').waitFor();
+    await page.getByRole('button', { name: UPSCALE_TEXTS.pause }).click();
+    await queueNotice().getByText(UPSCALE_TEXTS.paused).waitFor();
     const orders = [...IMAGES, ...MORE].map((image) => ({ image, sizeLabel: '30x30' as const }));
     await sendHdOrdersOverMqtt(server, user, orders);
     await toast().getByText('HD image generation for wait-7.png added to queue.').waitFor();
 
     await page.reload();
     await connected();
-    await page.getByRole('button', { name: 'Resume queue' }).waitFor();
+    await page.getByRole('button', { name: UPSCALE_TEXTS.resume }).waitFor();
     const texts = await recordTexts(region());
-    await page.getByRole('button', { name: 'Resume queue' }).click();
+    await page.getByRole('button', { name: UPSCALE_TEXTS.resume }).click();
     await queueNotice().waitFor({ state: 'detached' });
 
     // The first job runs and finishes while the other six wait.
@@ -90,7 +95,7 @@ describe.skipIf(browserMissing)('the HD toast on load and on the Dashboard', () 
     await toast().getByText('HD image generation for wait-1.png finished.').waitFor({
       timeout: 60_000,
     });
-    const bar = page.getByRole('search', { name: 'Find images' });
+    const bar = page.getByRole('search', { name: DASHBOARD_TEXTS.find });
     const overlap = async () => {
       const [a, b] = [await toast().boundingBox(), await bar.boundingBox()];
       if (a === null || b === null) throw new Error('the toast or the search bar is not shown');
@@ -110,7 +115,7 @@ describe.skipIf(browserMissing)('the HD toast on load and on the Dashboard', () 
       expect(width - ((box?.x ?? 0) + (box?.width ?? 0))).toBeLessThan(40);
       expect((box?.y ?? 999) - ((barBox?.y ?? 0) + (barBox?.height ?? 0))).toBeLessThan(40);
       // The bar takes a person's clicks, up to its right end.
-      const starred = bar.getByRole('button', { name: 'Starred' });
+      const starred = bar.getByRole('button', { name: DASHBOARD_TEXTS.starred });
       await starred.click();
       expect(await starred.getAttribute('aria-pressed')).toBe('true');
       await starred.click();

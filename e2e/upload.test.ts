@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { GENERATE_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -50,11 +51,11 @@ describe.skipIf(browserMissing)('Generate: the reference upload', () => {
   /** Opens the file dialog from the upload area and picks `file`, as a person would. */
   async function choose(file: string): Promise<void> {
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: /reference image/ }).click();
+    await page.getByRole('button', { name: /imagen de referencia/ }).click();
     await (await chooser).setFiles(file);
   }
 
-  const emptyUploadArea = () => page.getByRole('button', { name: 'Upload reference image' });
+  const emptyUploadArea = () => page.getByRole('button', { name: GENERATE_TEXTS.uploadReference });
 
   async function expectRefused(message: string): Promise<void> {
     await expect.poll(() => alerts, { timeout: 10_000 }).toEqual([message]);
@@ -68,7 +69,7 @@ describe.skipIf(browserMissing)('Generate: the reference upload', () => {
 
   it('[G1] takes an image chosen in the file dialog and shows it with its size', async () => {
     await choose(await writeFile('oak.png', await texture(640, 480)));
-    const area = page.getByRole('button', { name: 'Change reference image (oak.png)' });
+    const area = page.getByRole('button', { name: GENERATE_TEXTS.changeReference('oak.png') });
     await area.waitFor();
     expect(await area.textContent()).toContain('640×480');
     expect(alerts).toEqual([]);
@@ -85,13 +86,13 @@ describe.skipIf(browserMissing)('Generate: the reference upload', () => {
         },
         { name, type, base64: data.toString('base64') },
       );
-      const area = page.getByRole('button', { name: /reference image/ });
+      const area = page.getByRole('button', { name: /imagen de referencia/ });
       await area.dispatchEvent('dragover', { dataTransfer: transfer });
       await area.dispatchEvent('drop', { dataTransfer: transfer });
     };
 
     await drop('slate.png', 'image/png', await texture(300, 200));
-    await page.getByRole('button', { name: 'Change reference image (slate.png)' }).waitFor();
+    await page.getByRole('button', { name: GENERATE_TEXTS.changeReference('slate.png') }).waitFor();
 
     await drop('notes.pdf', 'application/pdf', Buffer.from('%PDF-1.4'));
     await expect
@@ -99,7 +100,9 @@ describe.skipIf(browserMissing)('Generate: the reference upload', () => {
       .toEqual(['Formato no admitido. Usa: png, jpg, jpeg, bmp, gif o webp.']);
     // The refused file is not taken: the earlier reference stays.
     expect(
-      await page.getByRole('button', { name: 'Change reference image (slate.png)' }).isVisible(),
+      await page
+        .getByRole('button', { name: GENERATE_TEXTS.changeReference('slate.png') })
+        .isVisible(),
     ).toBe(true);
   });
 

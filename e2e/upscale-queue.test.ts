@@ -1,4 +1,10 @@
-import { API_ROUTES, buildHdCommand, SHELL_TEXTS, shownErrorText } from '@tessera/contract';
+import {
+  API_ROUTES,
+  buildHdCommand,
+  SHELL_TEXTS,
+  shownErrorText,
+  UPSCALE_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from './support/browser.js';
@@ -106,7 +112,7 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     await signIn(page, admin.username, admin.password);
     await openScreen(page, SHELL_TEXTS.nav.upscale);
     await page.waitForURL('**/upscale');
-    await page.getByRole('heading', { name: 'HD queue' }).waitFor();
+    await page.getByRole('heading', { name: UPSCALE_TEXTS.title }).waitFor();
     await page
       .getByRole('status', { name: SHELL_TEXTS.connection.label })
       .getByText(SHELL_TEXTS.connection.connected)
@@ -115,7 +121,7 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
 
   it('lists the jobs queued, running with progress, finished with download, cancelled — live — and cancels a queued one', async () => {
     await openQueue();
-    await page.getByText('No HD jobs yet.').waitFor();
+    await page.getByText(UPSCALE_TEXTS.empty).waitFor();
 
     await sendHdOrdersOverMqtt(server, admin, [
       { image: 'big-1.png', sizeLabel: '120x120' },
@@ -125,7 +131,7 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     ]);
 
     // Without a reload: the page follows the status stream.
-    const running = row('Running', 'big-1.png');
+    const running = row(UPSCALE_TEXTS.groups.running, 'big-1.png');
     await running.waitFor({ timeout: 20_000 });
     await expect
       .poll(async () => Number(await running.getByRole('progressbar').getAttribute('value')), {
@@ -134,27 +140,31 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
       })
       .toBeGreaterThan(0);
     for (const image of ['small-1.png', 'small-2.png', 'small-3.png']) {
-      await row('Queued', image).waitFor();
+      await row(UPSCALE_TEXTS.groups.queued, image).waitFor();
     }
-    expect(await row('Queued', 'small-3.png').textContent()).toContain('30x30');
+    expect(await row(UPSCALE_TEXTS.groups.queued, 'small-3.png').textContent()).toContain('30x30');
 
-    await row('Queued', 'small-3.png')
-      .getByRole('button', { name: 'Cancel HD job for small-3.png (30x30)' })
+    await row(UPSCALE_TEXTS.groups.queued, 'small-3.png')
+      .getByRole('button', { name: UPSCALE_TEXTS.cancelJob('small-3.png', '30x30') })
       .click();
-    await row('Cancelled', 'small-3.png').waitFor();
-    expect(await row('Cancelled', 'small-3.png').textContent()).toContain('Cancelled');
+    await row(UPSCALE_TEXTS.groups.cancelled, 'small-3.png').waitFor();
+    expect(await row(UPSCALE_TEXTS.groups.cancelled, 'small-3.png').textContent()).toContain(
+      UPSCALE_TEXTS.cancelled,
+    );
 
     for (const image of ['big-1.png', 'small-1.png', 'small-2.png']) {
-      await row('Finished', image).waitFor({ timeout: 90_000 });
+      await row(UPSCALE_TEXTS.groups.finished, image).waitFor({ timeout: 90_000 });
     }
-    await group('Running').waitFor({ state: 'detached' });
-    await group('Queued').waitFor({ state: 'detached' });
+    await group(UPSCALE_TEXTS.groups.running).waitFor({ state: 'detached' });
+    await group(UPSCALE_TEXTS.groups.queued).waitFor({ state: 'detached' });
     // The cancelled job never ran.
-    expect(await row('Cancelled', 'small-3.png').count()).toBe(1);
+    expect(await row(UPSCALE_TEXTS.groups.cancelled, 'small-3.png').count()).toBe(1);
     const answer = (await (await page.request.get(API_ROUTES.hdJobs)).json()) as HdJobAnswer;
     expect(answer.jobs.find((job) => job.image === 'small-3.png')?.status).toBe('cancelled');
 
-    const link = row('Finished', 'small-1.png').getByRole('link', { name: 'Download HD Image' });
+    const link = row(UPSCALE_TEXTS.groups.finished, 'small-1.png').getByRole('link', {
+      name: 'Download HD Image',
+    });
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toMatch(/^small-1_30x30\.(png|jpg)$/);
   });
@@ -174,8 +184,8 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
       { image: 'big-2.png', sizeLabel: '120x120' },
       { image: 'small-4.png', sizeLabel: '30x30' },
     ]);
-    await row('Running', 'big-2.png').waitFor({ timeout: 20_000 });
-    await row('Queued', 'small-4.png').waitFor();
+    await row(UPSCALE_TEXTS.groups.running, 'big-2.png').waitFor({ timeout: 20_000 });
+    await row(UPSCALE_TEXTS.groups.queued, 'small-4.png').waitFor();
     frozen = true;
 
     // Meanwhile the queue moves on: small-4 starts (or even ends).
@@ -189,8 +199,8 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
       )
       .not.toBe('queued');
 
-    await row('Queued', 'small-4.png')
-      .getByRole('button', { name: 'Cancel HD job for small-4.png (30x30)' })
+    await row(UPSCALE_TEXTS.groups.queued, 'small-4.png')
+      .getByRole('button', { name: UPSCALE_TEXTS.cancelJob('small-4.png', '30x30') })
       .click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
@@ -198,7 +208,9 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     expect(await alert.textContent()).toContain('small-4.png');
     // The list is fetched again and shows where the job really is.
     await expect
-      .poll(async () => row('Queued', 'small-4.png').count(), { timeout: 10_000 })
+      .poll(async () => row(UPSCALE_TEXTS.groups.queued, 'small-4.png').count(), {
+        timeout: 10_000,
+      })
       .toBe(0);
   });
 
@@ -206,30 +218,30 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
     await openQueue();
     const images = ['order-1.png', 'order-2.png', 'order-3.png'];
     const queued = async () =>
-      (await group('Queued').getByRole('rowheader').allTextContents()).filter(
+      (await group(UPSCALE_TEXTS.groups.queued).getByRole('rowheader').allTextContents()).filter(
         (name) => name === 'big-3.png' || images.includes(name),
       );
     // Every image the Running group shows, in the order they first appear there.
-    await page.evaluate(() => {
+    await page.evaluate((running) => {
       const started: string[] = [];
       (window as unknown as { e2eStarted: string[] }).e2eStarted = started;
       new MutationObserver(() => {
         for (const section of Array.from(document.querySelectorAll('section'))) {
           const title = document.getElementById(section.getAttribute('aria-labelledby') ?? '');
-          if (title?.textContent !== 'Running') continue;
+          if (title?.textContent !== running) continue;
           for (const cell of Array.from(section.querySelectorAll('tbody th'))) {
             const name = cell.textContent ?? '';
             if (!started.includes(name)) started.push(name);
           }
         }
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+    }, UPSCALE_TEXTS.groups.running);
     const started = () =>
       page.evaluate(() => (window as unknown as { e2eStarted: string[] }).e2eStarted);
 
-    await page.getByRole('button', { name: 'Pause queue' }).click();
-    const notice = page.getByRole('status', { name: 'Queue state' });
-    await notice.getByText('Your queue is paused').waitFor();
+    await page.getByRole('button', { name: UPSCALE_TEXTS.pause }).click();
+    const notice = page.getByRole('status', { name: UPSCALE_TEXTS.queueState });
+    await notice.getByText(UPSCALE_TEXTS.paused).waitFor();
     await sendHdOrdersOverMqtt(server, admin, [
       { image: 'big-3.png', sizeLabel: '120x120' },
       ...images.map((image) => ({ image, sizeLabel: '30x30' as const })),
@@ -239,28 +251,31 @@ describe.skipIf(browserMissing)('the HD queue page', () => {
       .toEqual(['big-3.png', 'order-1.png', 'order-2.png', 'order-3.png']);
     // Paused: the runner runs another user's jobs past them, and none of them starts.
     await otherUsersJobsRun();
-    expect(await group('Running').count()).toBe(0);
+    expect(await group(UPSCALE_TEXTS.groups.running).count()).toBe(0);
     expect(await started()).toEqual([]);
 
     // Resumed, the first starts; paused again while it runs, it finishes and the rest wait.
-    await page.getByRole('button', { name: 'Resume queue' }).click();
-    await row('Running', 'big-3.png').waitFor({ timeout: 20_000 });
-    await page.getByRole('button', { name: 'Pause queue' }).click();
-    await notice.getByText('Your queue is paused').waitFor();
-    await row('Finished', 'big-3.png').waitFor({ timeout: 90_000 });
+    await page.getByRole('button', { name: UPSCALE_TEXTS.resume }).click();
+    await row(UPSCALE_TEXTS.groups.running, 'big-3.png').waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: UPSCALE_TEXTS.pause }).click();
+    await notice.getByText(UPSCALE_TEXTS.paused).waitFor();
+    await row(UPSCALE_TEXTS.groups.finished, 'big-3.png').waitFor({ timeout: 90_000 });
     await otherUsersJobsRun();
-    expect(await group('Running').count()).toBe(0);
+    expect(await group(UPSCALE_TEXTS.groups.running).count()).toBe(0);
     expect(await queued()).toEqual(images);
 
-    await row('Queued', 'order-3.png')
-      .getByRole('button', { name: 'Move HD job for order-3.png (30x30) to the top' })
+    await row(UPSCALE_TEXTS.groups.queued, 'order-3.png')
+      .getByRole('button', { name: UPSCALE_TEXTS.moveJob('order-3.png', '30x30') })
       .click();
     await expect.poll(queued).toEqual(['order-3.png', 'order-1.png', 'order-2.png']);
-    expect(await row('Queued', 'order-3.png').textContent()).toContain('next');
+    expect(await row(UPSCALE_TEXTS.groups.queued, 'order-3.png').textContent()).toContain(
+      UPSCALE_TEXTS.next,
+    );
 
-    await page.getByRole('button', { name: 'Resume queue' }).click();
+    await page.getByRole('button', { name: UPSCALE_TEXTS.resume }).click();
     await notice.waitFor({ state: 'detached' });
-    for (const image of images) await row('Finished', image).waitFor({ timeout: 60_000 });
+    for (const image of images)
+      await row(UPSCALE_TEXTS.groups.finished, image).waitFor({ timeout: 60_000 });
     expect(await started()).toEqual(['big-3.png', 'order-3.png', 'order-1.png', 'order-2.png']);
     // The server ran them in that order too: the HD list is newest first.
     const listed = (await commandOverMqtt(server, admin, 'list-high-definition', {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { WEBHOOK_TEXTS } from '@tessera/contract';
+import { GENERATE_TEXTS, WEBHOOK_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,16 +78,16 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
     const secret = (await page.getByRole('status', { name: T.secretTitle }).textContent()) ?? '';
     expect(secret).toMatch(/^whsec_/);
     firstSecret = secret;
-    await page.getByRole('button', { name: T.close }).click();
+    await page.getByRole('button', { name: T.close, exact: true }).click();
     const card = page.getByRole('article', { name: url });
     await card.getByText(T.active, { exact: true }).waitFor();
 
     // A preview, made as a person makes one.
     await openScreen(page, 'Generate');
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: /reference image/ }).click();
+    await page.getByRole('button', { name: /imagen de referencia/ }).click();
     await (await chooser).setFiles(path.join(folder, 'oak.png'));
-    await page.getByRole('button', { name: 'Change reference image (oak.png)' }).waitFor();
+    await page.getByRole('button', { name: GENERATE_TEXTS.changeReference('oak.png') }).waitFor();
     await page.getByLabel('Positive Prompt').fill('weathered oak planks');
     await page.getByLabel('Negative Prompt').fill('blurry');
     const generate = page.getByRole('button', { name: /^Generat/ });
@@ -97,8 +97,8 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
       .poll(
         () =>
           page
-            .getByRole('list', { name: 'Results' })
-            .getByRole('button', { name: /^Load / })
+            .getByRole('list', { name: GENERATE_TEXTS.results })
+            .getByRole('button', { name: new RegExp(`^${GENERATE_TEXTS.load('')}`) })
             .count(),
         { timeout: 45_000 },
       )
@@ -135,7 +135,7 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
     const secret = (await shown.textContent()) ?? '';
     expect(secret).toMatch(/^whsec_/);
     expect(secret).not.toBe(firstSecret);
-    await page.getByRole('button', { name: T.close }).click();
+    await page.getByRole('button', { name: T.close, exact: true }).click();
     await shown.waitFor({ state: 'detached' });
 
     // The card tells until when the old secret signs too; the new one is nowhere on the page,

@@ -2,7 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { buildHdCommand, OUTPUT_TEXTS, shownErrorText, ZIP_TEXTS } from '@tessera/contract';
+import {
+  buildHdCommand,
+  DASHBOARD_TEXTS,
+  GALLERY_TEXTS,
+  OUTPUT_TEXTS,
+  shownErrorText,
+  ZIP_TEXTS,
+} from '@tessera/contract';
 import type { Browser, Download, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -77,11 +84,11 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
   /** Ticks an image's checkbox in the grid as a person does: pointer on the tile, then a click. */
   async function selectTile(name: string) {
     const tile = page
-      .getByRole('list', { name: 'Images' })
+      .getByRole('list', { name: DASHBOARD_TEXTS.images })
       .getByRole('listitem')
       .filter({ has: page.getByRole('img', { name }) });
     await tile.hover();
-    await tile.getByRole('checkbox', { name: `Select ${name}` }).check();
+    await tile.getByRole('checkbox', { name: GALLERY_TEXTS.select(name) }).check();
   }
 
   it('on the Dashboard: selected LD images, with progress over a slow line', async () => {
@@ -100,11 +107,14 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
       },
     );
     await signIn(page, user.username, user.password);
-    await page.getByRole('status', { name: 'Image count' }).getByText('6 images').waitFor();
+    await page
+      .getByRole('status', { name: GALLERY_TEXTS.countLabel })
+      .getByText(GALLERY_TEXTS.count(6))
+      .waitFor();
 
     const chosen = ['noise-2.png', 'noise-3.png', 'noise-5.png', 'noise-6.png'];
     for (const name of chosen) await selectTile(name);
-    await page.getByText('4 selected').waitFor();
+    await page.getByText(GALLERY_TEXTS.selectedCount(4)).waitFor();
 
     const texts = await recordShownTexts(page, ZIP_TEXTS.status);
     const [download] = await Promise.all([
@@ -169,10 +179,13 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
     await signIn(page, user.username, user.password);
     await openScreen(page, 'Output');
     await page.waitForURL('**/output');
-    await page.getByRole('status', { name: 'Image count' }).getByText('2 images').waitFor();
+    await page
+      .getByRole('status', { name: GALLERY_TEXTS.countLabel })
+      .getByText(GALLERY_TEXTS.count(2))
+      .waitFor();
     await page.getByRole('button', { name: 'List' }).click();
     await page.getByRole('table').getByRole('checkbox', { name: OUTPUT_TEXTS.selectAll }).check();
-    await page.getByText('2 selected').waitFor();
+    await page.getByText(GALLERY_TEXTS.selectedCount(2)).waitFor();
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -190,7 +203,10 @@ describe.skipIf(browserMissing)('Download a selection as one ZIP', () => {
     const user = addNewUser(server, 'zipgone');
     await seedNoiseImages(server, user, ['kept.png', 'gone.png']);
     await signIn(page, user.username, user.password);
-    await page.getByRole('status', { name: 'Image count' }).getByText('2 images').waitFor();
+    await page
+      .getByRole('status', { name: GALLERY_TEXTS.countLabel })
+      .getByText(GALLERY_TEXTS.count(2))
+      .waitFor();
     await selectTile('kept.png');
     await selectTile('gone.png');
     // Another tab of the user deletes one; this page has not heard of it yet.

@@ -2,8 +2,11 @@
 import type { Translation } from './i18n.js';
 
 export const DIALOG_TEXTS = {
-  /** The × button that closes a dialog. */
-  close: 'Cerrar',
+  /**
+   * The × button that closes a dialog: its own words, since a dialog's "Cerrar" button (a token's
+   * or a webhook's secret shown once) and the sidebar's "Cerrar sesión" may sit beside it.
+   */
+  close: 'Cerrar ventana',
 } as const;
 
 /** DIALOG_TEXTS in English. */

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CONTROL_HELP,
+  ENGINE_HELP_TEXTS,
+  ENGINE_HELP_TEXTS_EN,
   ENGINE_HELPED_CONTROLS,
-  INERT_CONTROL_TEXT,
   PREVIEW_ENGINES,
   PROMPT_CHIP_TEXTS,
+  PROMPT_CHIP_TEXTS_EN,
   SYNTHESIS_TEXTS,
+  SYNTHESIS_TEXTS_EN,
+  controlHelp,
   engineInfoResponseSchema,
   synthesisOptionText,
   synthesisUsedText,
@@ -34,54 +37,89 @@ describe('the engine a server makes previews with (issue 27)', () => {
 });
 
 describe("the controls' help, per engine", () => {
-  it('says something of every control on every engine, each text its own', () => {
-    for (const engine of PREVIEW_ENGINES) {
-      expect(Object.keys(CONTROL_HELP[engine]).sort()).toEqual([...ENGINE_HELPED_CONTROLS].sort());
-    }
-    const all = [
-      ...strings(CONTROL_HELP),
-      INERT_CONTROL_TEXT,
-      ...strings(PROMPT_CHIP_TEXTS),
-      ...strings(SYNTHESIS_TEXTS),
-      ...SYNTHESIS_MODES.map(synthesisOptionText).filter((text) => text !== 'Automatic'),
-    ];
-    expect(all.filter((text, index) => all.indexOf(text) !== index)).toEqual([]);
-    const spec = new Set(strings(TEXTS));
-    expect(all.filter((text) => spec.has(text))).toEqual([]);
-  });
+  it.each([
+    ['Spanish', ENGINE_HELP_TEXTS, PROMPT_CHIP_TEXTS, SYNTHESIS_TEXTS],
+    ['English', ENGINE_HELP_TEXTS_EN, PROMPT_CHIP_TEXTS_EN, SYNTHESIS_TEXTS_EN],
+  ] as const)(
+    'says something of every control on every engine in %s, each text its own',
+    (_, help, chips, synthesis) => {
+      for (const engine of PREVIEW_ENGINES) {
+        expect(Object.keys(help.controls[engine]).sort()).toEqual(
+          [...ENGINE_HELPED_CONTROLS].sort(),
+        );
+      }
+      const all = [
+        ...strings(help),
+        ...strings(chips),
+        ...strings(synthesis),
+        ...SYNTHESIS_MODES.map((mode) => synthesisOptionText(mode, synthesis)).filter(
+          (text) => text !== synthesis.names.auto,
+        ),
+      ];
+      expect(all.filter((text, index) => all.indexOf(text) !== index)).toEqual([]);
+      const spec = new Set(strings(TEXTS));
+      expect(all.filter((text) => spec.has(text))).toEqual([]);
+    },
+  );
 
   it('marks the Synthesis select inert on ComfyUI, and nothing on the builtin engine', () => {
     const inert = (engine: (typeof PREVIEW_ENGINES)[number]) =>
-      ENGINE_HELPED_CONTROLS.filter((control) => CONTROL_HELP[engine][control].inert);
+      ENGINE_HELPED_CONTROLS.filter((control) => controlHelp(engine, control).inert);
     expect(inert('comfyui')).toEqual(['synthesis']);
     expect(inert('builtin')).toEqual([]);
+    expect(controlHelp('comfyui', 'synthesis', ENGINE_HELP_TEXTS_EN)).toEqual({
+      text: 'A choice of the builtin engine',
+      inert: true,
+    });
   });
 
   it("tells the builtin engine's meaning of the sliders (docs/engines.md, Parameters)", () => {
-    const help = CONTROL_HELP.builtin;
-    expect(help.promptAdherence.text).toMatch(/patch size/i);
-    expect(help.similarity.text).toMatch(/layout follows the reference/);
-    expect(help.imaginationWeight.text).toMatch(/variation/i);
-    expect(help.styleWeight.text).toMatch(/stylisation/i);
-    expect(CONTROL_HELP.comfyui.imaginationWeight.text).toMatch(/CFG/);
+    const help = ENGINE_HELP_TEXTS_EN.controls.builtin;
+    expect(help.promptAdherence).toMatch(/patch size/i);
+    expect(help.similarity).toMatch(/layout follows the reference/);
+    expect(help.imaginationWeight).toMatch(/variation/i);
+    expect(help.styleWeight).toMatch(/stylisation/i);
+    expect(ENGINE_HELP_TEXTS_EN.controls.comfyui.imaginationWeight).toMatch(/CFG/);
+    expect(ENGINE_HELP_TEXTS.controls.builtin.promptAdherence).toMatch(/tamaño de parche/i);
+    expect(ENGINE_HELP_TEXTS.controls.comfyui.imaginationWeight).toMatch(/CFG/);
+  });
+
+  it('names the Automatic mode as the Synthesis select does, in each language', () => {
+    expect(ENGINE_HELP_TEXTS.controls.builtin.synthesis).toContain(SYNTHESIS_TEXTS.names.auto);
+    expect(ENGINE_HELP_TEXTS_EN.controls.builtin.synthesis).toContain(
+      SYNTHESIS_TEXTS_EN.names.auto,
+    );
   });
 });
 
 describe('the prompt chips and the synthesis texts', () => {
   it('name the other words and the AI engine', () => {
-    expect(PROMPT_CHIP_TEXTS.otherWords(['mossy', 'wall'])).toBe(
+    expect(PROMPT_CHIP_TEXTS.otherWords('mossy, wall')).toBe(
+      'Las demás palabras (mossy, wall) necesitan el motor de IA (ComfyUI)',
+    );
+    expect(PROMPT_CHIP_TEXTS_EN.otherWords('mossy, wall')).toBe(
       'Other words (mossy, wall) need the AI engine (ComfyUI)',
     );
   });
 
   it('offer each mode with what it suits, and say when the engine chose it', () => {
-    expect(SYNTHESIS_MODES.map(synthesisOptionText)).toEqual([
+    expect(SYNTHESIS_MODES.map((mode) => synthesisOptionText(mode))).toEqual([
+      'Automática',
+      'Por parches (estructurada: ladrillos, tablas, vetas)',
+      'Por mezcla (estocástica: granito, arena, terrazo)',
+    ]);
+    expect(SYNTHESIS_MODES.map((mode) => synthesisOptionText(mode, SYNTHESIS_TEXTS_EN))).toEqual([
       'Automatic',
       'Quilting (structured: bricks, planks, veins)',
       'Blending (stochastic: granite, sand, terrazzo)',
     ]);
-    expect(synthesisUsedText('blending', 'auto')).toBe('Blending (chosen automatically)');
-    expect(synthesisUsedText('quilting', undefined)).toBe('Quilting (chosen automatically)');
-    expect(synthesisUsedText('quilting', 'quilting')).toBe('Quilting');
+    expect(synthesisUsedText('blending', 'auto')).toBe('Por mezcla (elegida automáticamente)');
+    expect(synthesisUsedText('blending', 'auto', SYNTHESIS_TEXTS_EN)).toBe(
+      'Blending (chosen automatically)',
+    );
+    expect(synthesisUsedText('quilting', undefined, SYNTHESIS_TEXTS_EN)).toBe(
+      'Quilting (chosen automatically)',
+    );
+    expect(synthesisUsedText('quilting', 'quilting', SYNTHESIS_TEXTS_EN)).toBe('Quilting');
   });
 });

@@ -7,6 +7,7 @@ import { SERVER_ERROR_TEXTS } from './errors.js';
 import { textPair, type Translation } from './i18n.js';
 import { MATERIAL_HEIGHT_STRENGTH_RANGE } from './material-maps.js';
 import { formatQuotaBytes } from './quotas.js';
+import { REFERENCE_ERROR_TEXTS } from './reference-analysis.js';
 import { TEXTS } from './texts.js';
 
 const HEIGHT = MATERIAL_HEIGHT_STRENGTH_RANGE;
@@ -130,8 +131,7 @@ export const SERVER_ERROR_TEXTS_ES: Translation<typeof SERVER_ERROR_TEXTS> = {
   MATERIAL_PACKAGE_NO_MAPS:
     'Haz primero los mapas de material: el paquete se hace a partir de ellos',
 
-  REFERENCE_CHECKS_BUSY:
-    'Se están comprobando o preparando demasiadas referencias a la vez. Inténtalo de nuevo en un momento.',
+  REFERENCE_CHECKS_BUSY: REFERENCE_ERROR_TEXTS.busy,
 
   IMAGE_NOT_FOUND: (filename: string) => `Imagen '${filename}' no encontrada`,
   TAG_NOT_FOUND: (id: string) => `No se ha encontrado la etiqueta '${id}'`,

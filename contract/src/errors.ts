@@ -4,7 +4,7 @@
 import { MAX_COMMAND_BYTES } from './constants.js';
 import { MATERIAL_HEIGHT_STRENGTH_RANGE } from './material-maps.js';
 import { formatQuotaBytes } from './quotas.js';
-import { REFERENCE_ERROR_TEXTS } from './reference-analysis.js';
+import { REFERENCE_ERROR_TEXTS_EN } from './reference-analysis.js';
 import { TEXTS } from './texts.js';
 
 type ErrorText = string | ((...args: never[]) => string);
@@ -165,7 +165,7 @@ export const SERVER_ERROR_TEXTS = {
 
   // References that cannot work (issue 27, part 5)
   /** More reference checks or lighting removals at once than the server runs for one user. */
-  REFERENCE_CHECKS_BUSY: REFERENCE_ERROR_TEXTS.busy,
+  REFERENCE_CHECKS_BUSY: REFERENCE_ERROR_TEXTS_EN.busy,
 
   // Images and tags (messaging commands)
   IMAGE_NOT_FOUND: (filename: string) => `Image '${filename}' not found`,

@@ -1,14 +1,26 @@
 // References that cannot work (issue 27, part 5): the check of a reference at upload
 // (API_ROUTES.referenceAnalysis), the lighting removal the preparation step asks for
 // (API_ROUTES.referenceDelight), and every text of the warnings and of the preparation step.
-// Beyond SPEC §7; the spec's upload area, checks (U1–U4) and flow stay as they are.
+// Beyond SPEC §7; the spec's upload area, checks (U1–U4) and flow stay as they are. The texts are
+// Spanish (the default language) with their English twins (issue 30, part 5); the server sends
+// the Spanish ones and the web shows a warning by its code in the language chosen.
 import { z } from 'zod';
+import type { Translation } from './i18n.js';
 
 export const REFERENCE_WARNING_CODES = ['perspective', 'object', 'lighting'] as const;
 export type ReferenceWarningCode = (typeof REFERENCE_WARNING_CODES)[number];
 
 /** What each warning tells the person: what is wrong, what it does, what to do. */
-export const REFERENCE_WARNING_TEXTS: Readonly<Record<ReferenceWarningCode, string>> = {
+export const REFERENCE_WARNING_TEXTS = {
+  perspective:
+    'Esta foto parece tomada en ángulo: sus líneas convergen y su dibujo se encoge hacia un lado. El motor integrado copia trozos de ella tal cual, así que el resultado mostraría formas en V y líneas rotas. Endérezala en Preparar referencia (arrastra cuatro esquinas sobre el suelo) o usa una foto tomada justo desde arriba.',
+  object:
+    'Algo grande destaca sobre la textura (un objeto, una mancha o una sombra). El motor integrado lo copiaría a trozos por todo el resultado. Recórtalo en Preparar referencia o elige una referencia sin él.',
+  lighting:
+    'La luz cambia mucho de un lado a otro de esta foto. Quitar la iluminación en Preparar referencia da una textura más uniforme.',
+} as const satisfies Record<ReferenceWarningCode, string>;
+
+export const REFERENCE_WARNING_TEXTS_EN: Translation<typeof REFERENCE_WARNING_TEXTS> = {
   perspective:
     'This photo looks taken at an angle: its lines converge and its pattern shrinks towards one side. The builtin engine copies pieces of it as they are, so the result would show V-shapes and broken lines. Straighten it in Prepare reference (drag four corners onto the floor), or use a photo taken from straight above.',
   object:
@@ -75,11 +87,55 @@ export const REFERENCE_PREP_MAX_SIDE = 2048;
 
 /** The server's refusals of its own (errors.ts files them under their codes). */
 export const REFERENCE_ERROR_TEXTS = {
-  busy: 'Too many references are being checked or prepared at once. Try again in a moment.',
+  busy: 'Hay demasiadas referencias comprobándose o preparándose a la vez. Vuelve a intentarlo en un momento.',
 } as const;
+
+export const REFERENCE_ERROR_TEXTS_EN: Translation<typeof REFERENCE_ERROR_TEXTS> = {
+  busy: 'Too many references are being checked or prepared at once. Try again in a moment.',
+};
 
 /** The screen's texts of the check and the preparation step. */
 export const REFERENCE_PREP_TEXTS = {
+  checking: 'Comprobando la referencia…',
+  warningsTitle: 'Puede que esta referencia no funcione bien',
+  checkFailed: (reason: string) => `No se ha podido comprobar la referencia: ${reason}`,
+  prepare: 'Preparar referencia',
+  dialogTitle: 'Preparar la referencia',
+  tools: 'Preparación',
+  crop: 'Recortar',
+  perspective: 'Enderezar perspectiva',
+  lighting: 'Quitar iluminación',
+  cropHelp: 'Arrastra un rectángulo sobre la parte que quieres conservar y aplica.',
+  perspectiveHelp:
+    'Arrastra las cuatro esquinas a las esquinas de una baldosa (o de cualquier rectángulo) del suelo y aplica: esa forma pasa a ser un rectángulo, visto justo desde arriba.',
+  lightingHelp:
+    'La eliminación de iluminación del motor quita de la imagen la variación de la luz. Compara y quédate con la que prefieras.',
+  apply: 'Aplicar',
+  startAgain: 'Empezar de nuevo',
+  cancel: 'Cancelar',
+  use: 'Usar esta referencia',
+  removeLighting: 'Quitar la iluminación',
+  removingLighting: 'Quitando la iluminación…',
+  before: 'Antes',
+  after: 'Después: sin iluminación',
+  keepBefore: 'Quedarme con el antes',
+  keepAfter: 'Quedarme con el después',
+  kept: 'Elegida',
+  working: 'La referencia en preparación',
+  cropArea: 'Zona de recorte',
+  corner: (name: string) => `Esquina ${name}`,
+  cornerNames: [
+    'superior izquierda',
+    'superior derecha',
+    'inferior derecha',
+    'inferior izquierda',
+  ] as const,
+  size: (width: number, height: number) => `${width}×${height} px`,
+  reduced: `Se trabaja a ${REFERENCE_PREP_MAX_SIDE} px como máximo en el lado largo.`,
+  loadFailed: 'No se ha podido abrir la referencia para prepararla.',
+} as const;
+
+export const REFERENCE_PREP_TEXTS_EN: Translation<typeof REFERENCE_PREP_TEXTS> = {
   checking: 'Checking the reference…',
   warningsTitle: 'This reference may not work well',
   checkFailed: (reason: string) => `The reference could not be checked: ${reason}`,
@@ -108,8 +164,8 @@ export const REFERENCE_PREP_TEXTS = {
   working: 'The reference being prepared',
   cropArea: 'Crop area',
   corner: (name: string) => `${name} corner`,
-  cornerNames: ['Top-left', 'Top-right', 'Bottom-right', 'Bottom-left'] as const,
+  cornerNames: ['Top-left', 'Top-right', 'Bottom-right', 'Bottom-left'],
   size: (width: number, height: number) => `${width}×${height} px`,
   reduced: `Worked on at ${REFERENCE_PREP_MAX_SIDE} px on the long side at most.`,
   loadFailed: 'The reference could not be opened for preparation.',
-} as const;
+};

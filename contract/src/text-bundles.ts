@@ -18,10 +18,41 @@ import { ZIP_TEXTS, ZIP_TEXTS_EN } from './zip-texts.js';
 import { SERVER_ERROR_TEXT_PAIR } from './errors-es.js';
 import { errorText, type ServerErrorArgs, type ServerErrorCode } from './errors.js';
 import { USAGE_TEXTS, USAGE_TEXTS_EN } from './admin-usage-texts.js';
+import {
+  ENGINE_HELP_TEXTS,
+  ENGINE_HELP_TEXTS_EN,
+  PROMPT_CHIP_TEXTS,
+  PROMPT_CHIP_TEXTS_EN,
+  SYNTHESIS_TEXTS,
+  SYNTHESIS_TEXTS_EN,
+} from './engine-help.js';
+import {
+  DASHBOARD_TEXTS,
+  DASHBOARD_TEXTS_EN,
+  GALLERY_TEXTS,
+  GALLERY_TEXTS_EN,
+} from './gallery-texts.js';
+import { GENERATE_TEXTS, GENERATE_TEXTS_EN } from './generate-texts.js';
+import {
+  HD_NOTIFICATION_TEXTS,
+  HD_NOTIFICATION_TEXTS_EN,
+  UPSCALE_TEXTS,
+  UPSCALE_TEXTS_EN,
+} from './hd-queue-texts.js';
+import { INPUT_TEXTS, INPUT_TEXTS_EN } from './input-texts.js';
 import { textPair, type Locale, type TextPair } from './i18n.js';
 import { STORAGE_TEXTS, STORAGE_TEXTS_EN } from './quotas.js';
 import { SHELL_TEXTS, SHELL_TEXTS_EN } from './shell-texts.js';
+import {
+  REFERENCE_ERROR_TEXTS,
+  REFERENCE_ERROR_TEXTS_EN,
+  REFERENCE_PREP_TEXTS,
+  REFERENCE_PREP_TEXTS_EN,
+  REFERENCE_WARNING_TEXTS,
+  REFERENCE_WARNING_TEXTS_EN,
+} from './reference-analysis.js';
 import { SSO_TEXTS, SSO_TEXTS_EN } from './sso-texts.js';
+import { TAG_TEXTS, TAG_TEXTS_EN } from './tag-texts.js';
 import { textLeaves, twinFinder } from './text-twins.js';
 import { TEXTS_EN } from './texts-en.js';
 import { TEXTS } from './texts.js';
@@ -37,6 +68,19 @@ export const TEXT_BUNDLES = {
   sso: textPair(SSO_TEXTS, SSO_TEXTS_EN),
   retention: textPair(RETENTION_TEXTS, RETENTION_TEXTS_EN),
   usage: textPair(USAGE_TEXTS, USAGE_TEXTS_EN),
+  generate: textPair(GENERATE_TEXTS, GENERATE_TEXTS_EN),
+  engineHelp: textPair(ENGINE_HELP_TEXTS, ENGINE_HELP_TEXTS_EN),
+  promptChips: textPair(PROMPT_CHIP_TEXTS, PROMPT_CHIP_TEXTS_EN),
+  synthesis: textPair(SYNTHESIS_TEXTS, SYNTHESIS_TEXTS_EN),
+  referenceWarnings: textPair(REFERENCE_WARNING_TEXTS, REFERENCE_WARNING_TEXTS_EN),
+  referenceErrors: textPair(REFERENCE_ERROR_TEXTS, REFERENCE_ERROR_TEXTS_EN),
+  referencePrep: textPair(REFERENCE_PREP_TEXTS, REFERENCE_PREP_TEXTS_EN),
+  tags: textPair(TAG_TEXTS, TAG_TEXTS_EN),
+  gallery: textPair(GALLERY_TEXTS, GALLERY_TEXTS_EN),
+  dashboard: textPair(DASHBOARD_TEXTS, DASHBOARD_TEXTS_EN),
+  upscale: textPair(UPSCALE_TEXTS, UPSCALE_TEXTS_EN),
+  hdNotifications: textPair(HD_NOTIFICATION_TEXTS, HD_NOTIFICATION_TEXTS_EN),
+  inputs: textPair(INPUT_TEXTS, INPUT_TEXTS_EN),
   print: textPair(PRINT_TEXTS, PRINT_TEXTS_EN),
   detail: textPair(DETAIL_TEXTS, DETAIL_TEXTS_EN),
   material: textPair(MATERIAL_TEXTS, MATERIAL_TEXTS_EN),

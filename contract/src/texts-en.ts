@@ -26,7 +26,6 @@ export const TEXTS_EN: Translation<typeof TEXTS> = {
   facesHint: 'Faces of one design that join each other in any order (Seamless on)',
   seriesFaceBadge: (face: number, faces: number) => `Face ${face}/${faces}`,
   selectSeries: 'Select series',
-  selectSeriesOf: (image: string) => `Select series of ${image}`,
   generateHdForSeries: (count: number) => `Generate HD for the series (${count} faces)`,
 
   hdSizeRequired: 'Choose a valid option.',

@@ -47,8 +47,6 @@ export const TEXTS = {
   seriesFaceBadge: (face: number, faces: number) => `Cara ${face}/${faces}`,
   /** Beyond the spec (issue 25): selects every face of the series in a gallery. */
   selectSeries: 'Seleccionar la serie',
-  /** Names the button of one image's badge (issue 25). */
-  selectSeriesOf: (image: string) => `Seleccionar la serie de ${image}`,
   /** Beyond the spec (issue 25): the LD details' HD order of every face of the series. */
   generateHdForSeries: (count: number) => `Generar HD de la serie (${count} caras)`,
 

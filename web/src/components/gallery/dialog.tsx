@@ -1,5 +1,7 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
+import { useTexts } from '../../lib/i18n';
 import { CloseIcon } from '../icons';
 import './dialog.css';
 import './gallery.css';
@@ -17,6 +19,7 @@ export interface DialogProps {
  * (Escape, the close button, a click on the backdrop) calls `onClose`, which unmounts it.
  */
 export function Dialog({ title, onClose, children, className }: DialogProps) {
+  const texts = useTexts(TEXT_BUNDLES.dialog);
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const close = useRef(onClose);
@@ -55,7 +58,7 @@ export function Dialog({ title, onClose, children, className }: DialogProps) {
           <button
             type="button"
             className="icon-button"
-            aria-label="Close"
+            aria-label={texts.close}
             onClick={() => close.current()}
           >
             <CloseIcon />

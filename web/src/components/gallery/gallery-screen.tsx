@@ -1,5 +1,7 @@
-import { Fragment, useCallback, useMemo, useState } from 'react';
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { Fragment, useCallback, useId, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
+import { useTexts } from '../../lib/i18n';
 import type { GalleryImage } from './gallery-image';
 import { imageKey, imageTileAspect } from './gallery-image';
 import { GalleryCount, GalleryEmpty, GalleryError, GalleryLoading } from './gallery-states';
@@ -14,7 +16,7 @@ import { ViewToggle } from './view-toggle';
 import './gallery.css';
 
 export interface GalleryScreenProps<T extends GalleryImage> {
-  /** The heading, which also names the tools column ("Dashboard tools"). */
+  /** The heading, which also names the tools column ("Herramientas de Dashboard"). */
   title: string;
   /** Where the Gallery/List choice is remembered for the browser tab. */
   viewStorageKey: string;
@@ -108,6 +110,8 @@ export function GalleryScreen<T extends GalleryImage>({
     },
     [vacated, renderTile],
   );
+  const texts = useTexts(TEXT_BUNDLES.gallery);
+  const titleId = useId();
   const [mode, setMode] = useViewMode(viewStorageKey);
   const [refreshing, setRefreshing] = useState(false);
 
@@ -138,10 +142,9 @@ export function GalleryScreen<T extends GalleryImage>({
     );
   else body = renderTable(placed, vacated);
 
-  const titleId = `${title.toLowerCase()}-title`;
   return (
     <div className="gallery-screen">
-      <aside className="gallery-tools" aria-label={`${title} tools`}>
+      <aside className="gallery-tools" aria-label={texts.tools(title)}>
         <ViewToggle mode={mode} onChange={setMode} />
         <RefreshButton busy={refreshing} onRefresh={() => void refresh()} />
         {tools}

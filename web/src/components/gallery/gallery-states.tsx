@@ -1,5 +1,5 @@
-import { formatCount, TEXT_BUNDLES } from '@tessera/contract';
-import { useLocale, useTexts } from '../../lib/i18n';
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 
 /** SPEC §8: a list that failed to load (checklist D11). */
 export function GalleryError() {
@@ -18,8 +18,9 @@ export function GalleryEmpty() {
 }
 
 export function GalleryLoading() {
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   return (
-    <div className="gallery-state" role="status" aria-label="Loading images">
+    <div className="gallery-state" role="status" aria-label={texts.loadingImages}>
       <span className="spinner" aria-hidden="true" />
     </div>
   );
@@ -35,14 +36,13 @@ export function GalleryCount({
   total: number;
   loadingMore: boolean;
 }) {
-  // The numbers in the chosen locale: 1000 in es-ES (it groups from five digits), 1,000 in en-GB.
-  const locale = useLocale();
-  const format = (n: number) => formatCount(n, locale);
+  // The numbers are grouped as the language shown groups them ("1.000" is "1000" in es-ES).
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   const text = loadingMore
-    ? `Loading images… ${format(total)}`
+    ? texts.loadingCount(total)
     : shown === total
-      ? `${format(total)} ${total === 1 ? 'image' : 'images'}`
-      : `${format(shown)} of ${format(total)} images`;
+      ? texts.count(total)
+      : texts.countOf(shown, total);
   return (
     // Busy while pages stream in, so screen readers announce the total once rather than each page.
     <p
@@ -50,7 +50,7 @@ export function GalleryCount({
       role="status"
       aria-live="polite"
       aria-busy={loadingMore}
-      aria-label="Image count"
+      aria-label={texts.countLabel}
     >
       {text}
     </p>

@@ -1,3 +1,5 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 import { DownloadIcon, StarIcon, TagIcon, TrashIcon } from '../icons';
 
 /** Where an image's controls sit: a grid tile's hover bar, or a table row. */
@@ -20,11 +22,12 @@ export function SelectImageCheckbox({
   onToggleSelect: (filename: string) => void;
   className?: string;
 }) {
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   return (
     <input
       type="checkbox"
       className={className}
-      aria-label={`Select ${filename}`}
+      aria-label={texts.select(filename)}
       checked={selected}
       onChange={() => onToggleSelect(filename)}
     />
@@ -49,13 +52,14 @@ export function StarImageButton({
   /** Gets the state the image should take: starred after a click on an unstarred one. */
   onToggleStar: (filename: string, starred: boolean) => void;
 }) {
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   return (
     <button
       type="button"
       className={`${STAR_CLASS[place]} star-button`}
-      aria-label={`Star ${filename}`}
+      aria-label={texts.star(filename)}
       aria-pressed={starred}
-      title={starred ? 'Unstar' : 'Star'}
+      title={starred ? texts.unstarTitle : texts.starTitle}
       onClick={() => onToggleStar(filename, !starred)}
     >
       <StarIcon filled={starred} />
@@ -72,12 +76,13 @@ export function AssignTagsButton({
   place: ControlPlace;
   onAssignTags: (filename: string) => void;
 }) {
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   return (
     <button
       type="button"
       className={ACTION_CLASS[place]}
-      aria-label={`Assign tags to ${filename}`}
-      title="Assign tags"
+      aria-label={texts.assignTags(filename)}
+      title={texts.assignTagsTitle}
       onClick={() => onAssignTags(filename)}
     >
       <TagIcon />
@@ -94,13 +99,14 @@ export function DownloadImageLink({
   href: string;
   place: ControlPlace;
 }) {
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   return (
     <a
       className={ACTION_CLASS[place]}
       href={href}
       download={filename}
-      aria-label={`Download ${filename}`}
-      title="Download"
+      aria-label={texts.downloadFile(filename)}
+      title={texts.download}
     >
       <DownloadIcon />
     </a>
@@ -119,17 +125,18 @@ export function DeleteImageButton({
   place: ControlPlace;
   onDelete: (filename: string) => void;
 }) {
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   return (
     <button
       type="button"
       className={DANGER_ACTION_CLASS[place]}
-      aria-label={`Delete ${filename}`}
-      title="Delete"
+      aria-label={texts.deleteFile(filename)}
+      title={texts.delete}
       disabled={busy}
       onClick={() => onDelete(filename)}
     >
       <TrashIcon />
-      {place === 'tile' && <span className="tile-action-text">Delete</span>}
+      {place === 'tile' && <span className="tile-action-text">{texts.delete}</span>}
     </button>
   );
 }

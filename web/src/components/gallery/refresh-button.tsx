@@ -5,6 +5,7 @@ import { useTexts } from '../../lib/i18n';
 /** SPEC §2 Refresh (checklist D2, O1): reads 'Refreshing...' and is disabled while busy. */
 export function RefreshButton({ busy, onRefresh }: { busy: boolean; onRefresh: () => void }) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   return (
     <button
       type="button"
@@ -14,7 +15,7 @@ export function RefreshButton({ busy, onRefresh }: { busy: boolean; onRefresh: (
       onClick={onRefresh}
     >
       <RefreshIcon />
-      {busy ? TEXTS.refreshing : 'Refresh'}
+      {busy ? TEXTS.refreshing : texts.refresh}
     </button>
   );
 }

@@ -1,4 +1,6 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { ReactNode } from 'react';
+import { useTexts } from '../../lib/i18n';
 
 /** The toolbar's selection actions (checklist D8): the count, Clear selection, and the caller's. */
 export function SelectionBar({
@@ -10,11 +12,12 @@ export function SelectionBar({
   onClear: () => void;
   children: ReactNode;
 }) {
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   return (
     <div className="gallery-selection">
-      <span className="gallery-selection-count">{count} selected</span>
+      <span className="gallery-selection-count">{texts.selectedCount(count)}</span>
       <button type="button" className="button button-small" onClick={onClear}>
-        Clear selection
+        {texts.clearSelection}
       </button>
       {children}
     </div>

@@ -30,6 +30,7 @@ export function SeriesBadge({
   onSelectSeries?: (seriesId: string) => void;
 }) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   const text = TEXTS.seriesFaceBadge(face.face, face.faces);
   const className = `series-badge series-badge-${place}`;
   const style = seriesStyle(face.seriesId);
@@ -39,7 +40,7 @@ export function SeriesBadge({
         type="button"
         className={`${className} series-badge-button`}
         style={style}
-        aria-label={TEXTS.selectSeriesOf(filename)}
+        aria-label={texts.selectSeriesOf(filename)}
         title={`${TEXTS.selectSeries} (${text})`}
         onClick={() => onSelectSeries(face.seriesId)}
       >
@@ -48,7 +49,7 @@ export function SeriesBadge({
     );
   }
   const badge = (
-    <span className={className} style={style} title={`Series ${face.seriesId}`}>
+    <span className={className} style={style} title={texts.series(face.seriesId)}>
       {text}
     </span>
   );
@@ -74,11 +75,12 @@ export function SelectSeriesButton({
   onSelectSeries: (seriesId: string) => void;
 }) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   return (
     <button
       type="button"
       className={place === 'tile' ? 'tile-action series-select' : 'icon-button series-select'}
-      aria-label={TEXTS.selectSeriesOf(filename)}
+      aria-label={texts.selectSeriesOf(filename)}
       title={TEXTS.selectSeries}
       onClick={() => onSelectSeries(seriesId)}
     >

@@ -1,17 +1,16 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { useEffect } from 'react';
+import { useTexts } from '../../lib/i18n';
 import { CloseIcon } from '../icons';
 import { DELETE_UNDO_MS } from './use-image-deletion';
 import type { PendingDeletion } from './use-image-deletion';
-
-export function deletedText(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'image' : 'images'} deleted`;
-}
 
 /**
  * "N images deleted · Undo" while a deletion can still be undone (Ctrl+Z works too); a bar
  * shrinks over the window. Closing the bar sends the deletion at once.
  */
 export function UndoDeleteBar({ pending }: { pending: PendingDeletion | null }) {
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   useEffect(() => {
     if (pending === null) return;
     const onKey = (event: KeyboardEvent) => {
@@ -28,16 +27,16 @@ export function UndoDeleteBar({ pending }: { pending: PendingDeletion | null }) 
 
   if (pending === null) return null;
   return (
-    <div className="undo-bar" role="status" aria-label="Deletion">
-      <span className="undo-bar-text">{deletedText(pending.count)}</span>
+    <div className="undo-bar" role="status" aria-label={texts.deletion}>
+      <span className="undo-bar-text">{texts.deleted(pending.count)}</span>
       <button type="button" className="undo-bar-undo" onClick={pending.undo}>
-        Undo
+        {texts.undo}
       </button>
       <button
         type="button"
         className="undo-bar-close"
-        aria-label="Delete now"
-        title="Delete now"
+        aria-label={texts.deleteNow}
+        title={texts.deleteNow}
         onClick={pending.confirm}
       >
         <CloseIcon />

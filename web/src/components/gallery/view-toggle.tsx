@@ -1,10 +1,12 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { ReactNode } from 'react';
+import { useTexts } from '../../lib/i18n';
 import { GridIcon, ListIcon } from '../icons';
 import type { ViewMode } from './view-mode';
 
-const OPTIONS: readonly { mode: ViewMode; label: string; icon: ReactNode }[] = [
-  { mode: 'gallery', label: 'Gallery', icon: <GridIcon /> },
-  { mode: 'list', label: 'List', icon: <ListIcon /> },
+const OPTIONS: readonly { mode: ViewMode; label: 'gallery' | 'list'; icon: ReactNode }[] = [
+  { mode: 'gallery', label: 'gallery', icon: <GridIcon /> },
+  { mode: 'list', label: 'list', icon: <ListIcon /> },
 ];
 
 /** SPEC §2 Gallery/List toggle (checklist D1, O1): two pressed-state buttons. */
@@ -15,8 +17,9 @@ export function ViewToggle({
   mode: ViewMode;
   onChange: (mode: ViewMode) => void;
 }) {
+  const texts = useTexts(TEXT_BUNDLES.gallery);
   return (
-    <div className="view-toggle" role="group" aria-label="View">
+    <div className="view-toggle" role="group" aria-label={texts.view}>
       {OPTIONS.map((option) => (
         <button
           key={option.mode}
@@ -26,7 +29,7 @@ export function ViewToggle({
           onClick={() => onChange(option.mode)}
         >
           {option.icon}
-          {option.label}
+          {texts[option.label]}
         </button>
       ))}
     </div>

@@ -1,5 +1,6 @@
-import { PROMPT_CHIP_TEXTS, promptColour } from '@tessera/contract';
+import { promptColour, TEXT_BUNDLES } from '@tessera/contract';
 import type { UnderstoodTerm } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 import './term-chips.css';
 
 export interface TermChipsProps {
@@ -16,6 +17,7 @@ export interface TermChipsProps {
  * of it, a scale or a finish labelled by its kind. Under the prompt fields and in an image's details.
  */
 export function TermChips({ terms, label, labelledBy, excluded = false }: TermChipsProps) {
+  const texts = useTexts(TEXT_BUNDLES.promptChips);
   return (
     <ul
       className={`term-chips${excluded ? ' is-excluded' : ''}`}
@@ -27,11 +29,11 @@ export function TermChips({ terms, label, labelledBy, excluded = false }: TermCh
             <span
               className="term-chip-swatch"
               role="img"
-              aria-label={PROMPT_CHIP_TEXTS.kinds.colour}
+              aria-label={texts.kinds.colour}
               style={{ background: promptColour(term.id)?.hex ?? 'transparent' }}
             />
           ) : (
-            <span className="term-chip-kind">{PROMPT_CHIP_TEXTS.kinds[term.kind]}</span>
+            <span className="term-chip-kind">{texts.kinds[term.kind]}</span>
           )}
           <span className="term-chip-text">{term.text}</span>
         </li>

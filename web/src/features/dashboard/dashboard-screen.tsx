@@ -1,3 +1,4 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -7,6 +8,7 @@ import type { TileBox } from '../../components/gallery/masonry-grid';
 import { facesOfSeries, groupSeries, seriesFaceOf } from '../../components/gallery/series';
 import { useGalleryWiring } from '../../components/gallery/use-gallery-wiring';
 import { deleteLdImage, refreshLdImages } from '../../lib/api/images';
+import { useTexts } from '../../lib/i18n';
 import { ldImagesQueryKey, removeCachedLdImages, useLdImages } from '../../lib/images/ld-images';
 import { useMessaging } from '../../lib/messaging';
 import { LdImageDetailsModal } from '../image-details';
@@ -31,6 +33,7 @@ import { useStarImage } from './use-star';
  * found, ordered and starred by the search above them (issue 13, features 8 and 9).
  */
 export function DashboardScreen() {
+  const texts = useTexts(TEXT_BUNDLES.dashboard);
   const client = useMessaging();
   const queryClient = useQueryClient();
   const find = useLdSearch();
@@ -108,7 +111,7 @@ export function DashboardScreen() {
 
   return (
     <GalleryScreen
-      title="Dashboard"
+      title={texts.title}
       viewStorageKey="tessera.dashboard.view"
       list={{ ...list, images: found }}
       visible={shown}
@@ -128,13 +131,13 @@ export function DashboardScreen() {
               className="button button-small button-danger"
               onClick={gallery.deleteSelection}
             >
-              Delete Selection
+              {texts.deleteSelection}
             </button>
           </ZipSelectionTools>
           <LdSearchBar {...find} />
         </>
       }
-      gridLabel="Images"
+      gridLabel={texts.images}
       renderTile={renderTile}
       renderTable={(placed, vacated) => (
         <LdTable

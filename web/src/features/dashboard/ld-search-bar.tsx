@@ -1,11 +1,11 @@
-import { LD_SORTS, SEARCH_TEXT_MAX_LENGTH } from '@tessera/contract';
+import { LD_SORTS, SEARCH_TEXT_MAX_LENGTH, TEXT_BUNDLES } from '@tessera/contract';
 import type { LdSort } from '@tessera/contract';
 import { useId } from 'react';
 import { StarIcon } from '../../components/icons';
+import { useTexts } from '../../lib/i18n';
 import { isNarrowed } from './ld-search';
 import type { LdSearchState } from './ld-search';
 
-const SORT_LABELS: Record<LdSort, string> = { newest: 'Newest', oldest: 'Oldest', name: 'Name' };
 /** Seeds are digits; 20 hold any engine seed. */
 const SEED_MAX_LENGTH = 20;
 
@@ -20,14 +20,15 @@ function isSort(value: string): value is LdSort {
 export function LdSearchBar({ form, change, clear }: LdSearchState) {
   // Labels point at their fields rather than wrap them: a wrapping label would lend the select
   // its options' text as part of its name.
+  const texts = useTexts(TEXT_BUNDLES.dashboard);
   const id = useId();
   return (
-    <div className="gallery-search" role="search" aria-label="Find images">
+    <div className="gallery-search" role="search" aria-label={texts.find}>
       <input
         type="search"
         className="field-input gallery-search-text"
-        aria-label="Search prompts"
-        placeholder="Search prompts"
+        aria-label={texts.searchPrompts}
+        placeholder={texts.searchPrompts}
         maxLength={SEARCH_TEXT_MAX_LENGTH}
         value={form.text}
         onChange={(event) => change({ text: event.target.value })}
@@ -35,8 +36,8 @@ export function LdSearchBar({ form, change, clear }: LdSearchState) {
       <input
         type="text"
         className="field-input gallery-search-seed"
-        aria-label="Seed"
-        placeholder="Seed"
+        aria-label={texts.seed}
+        placeholder={texts.seed}
         inputMode="numeric"
         maxLength={SEED_MAX_LENGTH}
         value={form.seed}
@@ -45,7 +46,7 @@ export function LdSearchBar({ form, change, clear }: LdSearchState) {
       />
       <span className="gallery-search-field">
         <label className="gallery-search-label" htmlFor={`${id}-from`}>
-          From
+          {texts.from}
         </label>
         <input
           id={`${id}-from`}
@@ -58,7 +59,7 @@ export function LdSearchBar({ form, change, clear }: LdSearchState) {
       </span>
       <span className="gallery-search-field">
         <label className="gallery-search-label" htmlFor={`${id}-to`}>
-          To
+          {texts.to}
         </label>
         <input
           id={`${id}-to`}
@@ -71,7 +72,7 @@ export function LdSearchBar({ form, change, clear }: LdSearchState) {
       </span>
       <span className="gallery-search-field">
         <label className="gallery-search-label" htmlFor={`${id}-sort`}>
-          Sort
+          {texts.sort}
         </label>
         <select
           id={`${id}-sort`}
@@ -83,7 +84,7 @@ export function LdSearchBar({ form, change, clear }: LdSearchState) {
         >
           {LD_SORTS.map((sort) => (
             <option key={sort} value={sort}>
-              {SORT_LABELS[sort]}
+              {texts.sorts[sort]}
             </option>
           ))}
         </select>
@@ -95,11 +96,11 @@ export function LdSearchBar({ form, change, clear }: LdSearchState) {
         onClick={() => change({ starred: !form.starred })}
       >
         <StarIcon filled={form.starred} />
-        Starred
+        {texts.starred}
       </button>
       {isNarrowed(form) && (
         <button type="button" className="button button-small" onClick={clear}>
-          Clear search
+          {texts.clearSearch}
         </button>
       )}
     </div>

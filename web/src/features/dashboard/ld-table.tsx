@@ -1,3 +1,4 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { memo, useCallback } from 'react';
 import { imageKey } from '../../components/gallery/gallery-image';
@@ -10,6 +11,7 @@ import { IMAGE_ROW_HEIGHT, ImageRow } from '../../components/gallery/image-row';
 import { seriesFaceOf } from '../../components/gallery/series';
 import { SeriesBadge } from '../../components/gallery/series-badge';
 import { VirtualTable } from '../../components/gallery/virtual-table';
+import { useTexts } from '../../lib/i18n';
 import { TagChips } from '../tags';
 import type { LdImageHandlers } from './ld-tile';
 
@@ -33,6 +35,9 @@ export function LdTable({
   onSelectAll,
   handlers,
 }: LdTableProps) {
+  const texts = useTexts(TEXT_BUNDLES.dashboard);
+  const galleryTexts = useTexts(TEXT_BUNDLES.gallery);
+  const { columns } = texts;
   const images =
     vacated.size === 0 ? placed : placed.filter((image) => !vacated.has(imageKey(image)));
   const untagged = images.every((image) => image.tags.length === 0);
@@ -53,7 +58,7 @@ export function LdTable({
   const selectAll = (
     <input
       type="checkbox"
-      aria-label="Select all images"
+      aria-label={galleryTexts.selectAll}
       checked={allSelected}
       onChange={(event) => onSelectAll(event.target.checked)}
     />
@@ -65,18 +70,18 @@ export function LdTable({
       vacated={vacated}
       getKey={imageKey}
       rowHeight={IMAGE_ROW_HEIGHT}
-      caption="Low-definition images"
+      caption={texts.caption}
       className={untagged ? 'is-untagged' : undefined}
       columns={[
         { className: 'col-select', header: selectAll, headerClassName: 'cell-select' },
-        { className: 'col-preview', header: 'Preview' },
-        { className: 'col-name', header: 'Name' },
-        { className: 'col-tags', header: 'Tags' },
-        { className: 'col-size', header: 'Size' },
-        { className: 'col-date', header: 'Date' },
+        { className: 'col-preview', header: columns.preview },
+        { className: 'col-name', header: columns.name },
+        { className: 'col-tags', header: columns.tags },
+        { className: 'col-size', header: columns.size },
+        { className: 'col-date', header: columns.date },
         {
           className: 'col-actions col-actions-3',
-          header: <span className="visually-hidden">Actions</span>,
+          header: <span className="visually-hidden">{texts.actions}</span>,
         },
       ]}
       renderRow={renderRow}

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { GALLERY_TEXTS } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
@@ -84,9 +85,14 @@ describe('grid tiles at scale', () => {
     renderTiles([image('a.png'), image('b.png'), image('c.png')]);
     expect(rendered).toEqual(['a.png', 'b.png', 'c.png']);
     rendered.length = 0;
-    await userEvent.setup().click(screen.getByRole('checkbox', { name: 'Select b.png' }));
+    await userEvent
+      .setup()
+      .click(screen.getByRole('checkbox', { name: GALLERY_TEXTS.select('b.png') }));
     expect(rendered).toEqual(['b.png']);
-    expect(screen.getByRole('checkbox', { name: 'Select b.png' })).toHaveProperty('checked', true);
+    expect(screen.getByRole('checkbox', { name: GALLERY_TEXTS.select('b.png') })).toHaveProperty(
+      'checked',
+      true,
+    );
   });
 
   it('[T8] a tag change on one image re-renders that tile only', async () => {
@@ -99,11 +105,13 @@ describe('grid tiles at scale', () => {
   it('[D7] every control has an accessible name', () => {
     renderTiles([image('a.png')]);
     expect(screen.getByRole('button', { name: 'a.png' })).toBeTruthy();
-    expect(screen.getByRole('checkbox', { name: 'Select a.png' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Assign tags to a.png' })).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: GALLERY_TEXTS.select('a.png') })).toBeTruthy();
+    expect(screen.getByRole('button', { name: GALLERY_TEXTS.assignTags('a.png') })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Delete a.png' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Star a.png' }).getAttribute('aria-pressed')).toBe(
-      'false',
-    );
+    expect(
+      screen
+        .getByRole('button', { name: GALLERY_TEXTS.star('a.png') })
+        .getAttribute('aria-pressed'),
+    ).toBe('false');
   });
 });

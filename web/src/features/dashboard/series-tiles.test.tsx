@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { seriesMetadata, TEXTS } from '@tessera/contract';
+import { GALLERY_TEXTS, seriesMetadata, TEXTS } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
@@ -107,33 +107,44 @@ describe('series tiles (issue 25)', () => {
       (badge(filename) as HTMLElement).style.getPropertyValue('--series-hue');
     expect(hue('s1-f1.png')).toBe(hue('s1-f2.png'));
     expect(hue('s1-f1.png')).not.toBe(hue('s2-f1.png'));
-    expect(screen.queryByRole('button', { name: TEXTS.selectSeriesOf('single.png') })).toBeNull();
+    expect(
+      screen.queryByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('single.png') }),
+    ).toBeNull();
   });
 
   it('Select series selects every face of the series, keeps what was selected, and nothing more', async () => {
     const user = userEvent.setup();
     const images = [face('s1', 1, 3), face('s2', 1, 2), face('s1', 2, 3), face('s1', 3, 3), single];
     renderGrid(images);
-    await user.click(screen.getByRole('checkbox', { name: 'Select single.png' }));
-    await user.click(screen.getByRole('button', { name: TEXTS.selectSeriesOf('s1-f2.png') }));
+    await user.click(screen.getByRole('checkbox', { name: GALLERY_TEXTS.select('single.png') }));
+    await user.click(
+      screen.getByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('s1-f2.png') }),
+    );
     expect(checked()).toEqual([
-      'Select s1-f1.png',
-      'Select s1-f2.png',
-      'Select s1-f3.png',
-      'Select single.png',
+      GALLERY_TEXTS.select('s1-f1.png'),
+      GALLERY_TEXTS.select('s1-f2.png'),
+      GALLERY_TEXTS.select('s1-f3.png'),
+      GALLERY_TEXTS.select('single.png'),
     ]);
-    expect(screen.getByText('4 selected')).toBeTruthy();
+    expect(screen.getByText(GALLERY_TEXTS.selectedCount(4))).toBeTruthy();
     // Again: the faces stay selected (it selects, it does not toggle).
-    await user.click(screen.getByRole('button', { name: TEXTS.selectSeriesOf('s1-f1.png') }));
-    expect(screen.getByText('4 selected')).toBeTruthy();
+    await user.click(
+      screen.getByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('s1-f1.png') }),
+    );
+    expect(screen.getByText(GALLERY_TEXTS.selectedCount(4))).toBeTruthy();
   });
 
   it('selects only the faces in view (a filter left one out)', async () => {
     const user = userEvent.setup();
     const images = [face('s1', 1, 3), face('s1', 2, 3), face('s1', 3, 3)];
     renderGrid(images, [images[0] as LdImage, images[2] as LdImage]);
-    await user.click(screen.getByRole('button', { name: TEXTS.selectSeriesOf('s1-f1.png') }));
-    expect(checked()).toEqual(['Select s1-f1.png', 'Select s1-f3.png']);
-    expect(screen.getByText('2 selected')).toBeTruthy();
+    await user.click(
+      screen.getByRole('button', { name: GALLERY_TEXTS.selectSeriesOf('s1-f1.png') }),
+    );
+    expect(checked()).toEqual([
+      GALLERY_TEXTS.select('s1-f1.png'),
+      GALLERY_TEXTS.select('s1-f3.png'),
+    ]);
+    expect(screen.getByText(GALLERY_TEXTS.selectedCount(2))).toBeTruthy();
   });
 });

@@ -1,14 +1,20 @@
-import { CONTROL_HELP, ENGINE_HELPED_CONTROLS, INERT_CONTROL_TEXT } from '@tessera/contract';
+import {
+  controlHelp,
+  ENGINE_HELPED_CONTROLS,
+  INERT_CONTROLS,
+  TEXT_BUNDLES,
+} from '@tessera/contract';
 import type { EngineHelpedControl, PreviewEngine } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 
 /** Whether the control's meaning depends on the engine, so it has a help line. */
 export function isHelpedControl(name: string): name is EngineHelpedControl {
   return (ENGINE_HELPED_CONTROLS as readonly string[]).includes(name);
 }
 
-/** A control's help on the engine (issue 27), or none while the engine is not known. */
-export function controlHelp(engine: PreviewEngine | undefined, control: EngineHelpedControl) {
-  return engine === undefined ? undefined : CONTROL_HELP[engine][control];
+/** Whether the control does nothing on the engine (issue 27); false while it is not known. */
+export function isInert(engine: PreviewEngine | undefined, control: EngineHelpedControl): boolean {
+  return engine !== undefined && INERT_CONTROLS[engine].includes(control);
 }
 
 /**
@@ -24,13 +30,14 @@ export function ControlHelpLine({
   engine: PreviewEngine | undefined;
   control: EngineHelpedControl;
 }) {
-  const help = controlHelp(engine, control);
-  if (!help) return null;
+  const texts = useTexts(TEXT_BUNDLES.engineHelp);
+  if (engine === undefined) return null;
+  const help = controlHelp(engine, control, texts);
   return (
     <p id={id} className={`generate-hint generate-help${help.inert ? ' is-inert' : ''}`}>
       {help.inert && (
         <>
-          <strong className="generate-inert">{INERT_CONTROL_TEXT}</strong>{' '}
+          <strong className="generate-inert">{texts.inert}</strong>{' '}
         </>
       )}
       {help.text}

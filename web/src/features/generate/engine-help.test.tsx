@@ -1,5 +1,12 @@
 // @vitest-environment jsdom
-import { API_ROUTES, CONTROL_HELP, SCREEN_PATHS, promptColour } from '@tessera/contract';
+import {
+  API_ROUTES,
+  ENGINE_HELP_TEXTS,
+  PROMPT_CHIP_TEXTS,
+  SCREEN_PATHS,
+  SYNTHESIS_TEXTS,
+  promptColour,
+} from '@tessera/contract';
 import type { PreviewEngine } from '@tessera/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -41,10 +48,15 @@ const chips = (name: string) =>
     .getAllByRole('listitem')
     .map((item) => item.textContent);
 
+const HELP = ENGINE_HELP_TEXTS.controls;
+const { understood, excluded, kinds } = PROMPT_CHIP_TEXTS;
+/** The line under a prompt naming the words left to the AI engine. */
+const OTHER_WORDS = new RegExp(`^${PROMPT_CHIP_TEXTS.otherWords('').split('(')[0]}`);
+
 /** Waits for the engine's answer: the Similarity help shows once it is known. */
 async function engineKnown(engine: PreviewEngine) {
   // The first render of a file waits on the loaded machine's transform: more than 1 s at times.
-  await screen.findByText(CONTROL_HELP[engine].similarity.text, {}, { timeout: 5_000 });
+  await screen.findByText(HELP[engine].similarity, {}, { timeout: 5_000 });
 }
 
 describe('the prompt chips (builtin engine)', () => {
@@ -53,38 +65,42 @@ describe('the prompt chips (builtin engine)', () => {
     await engineKnown('builtin');
     const positive = screen.getByLabelText('Positive Prompt');
     await user.type(positive, 'piezas grandes terracota');
-    expect(chips('Understood:')).toEqual(['Scalepiezas grandes', 'terracota']);
-    expect(screen.queryByText(/^Other words/)).toBeNull();
+    expect(chips(understood)).toEqual([`${kinds.scale}piezas grandes`, 'terracota']);
+    expect(screen.queryByText(OTHER_WORDS)).toBeNull();
 
     await user.type(positive, ' pulido, mossy wall');
-    expect(chips('Understood:')).toEqual(['Scalepiezas grandes', 'terracota', 'Finishpulido']);
-    const understood = screen.getByRole('list', { name: 'Understood:' });
-    const swatch = within(understood).getByRole('img', { name: 'Colour' });
+    expect(chips(understood)).toEqual([
+      `${kinds.scale}piezas grandes`,
+      'terracota',
+      `${kinds.finish}pulido`,
+    ]);
+    const list = screen.getByRole('list', { name: understood });
+    const swatch = within(list).getByRole('img', { name: kinds.colour });
     expect(swatch.style.background).toBe(cssColour('terracotta'));
-    expect(screen.getByText('Other words (mossy, wall) need the AI engine (ComfyUI)')).toBeTruthy();
+    expect(screen.getByText(PROMPT_CHIP_TEXTS.otherWords('mossy, wall'))).toBeTruthy();
 
     // Emptied, the field shows no chips and no line.
     await user.clear(positive);
-    expect(screen.queryByRole('list', { name: 'Understood:' })).toBeNull();
-    expect(screen.queryByText(/^Other words/)).toBeNull();
+    expect(screen.queryByRole('list', { name: understood })).toBeNull();
+    expect(screen.queryByText(OTHER_WORDS)).toBeNull();
   });
 
   it("say the negative prompt's words are excluded", async () => {
     const { user } = renderGenerateScreen();
     await engineKnown('builtin');
     await user.type(screen.getByLabelText('Negative Prompt'), 'Blanco roto, glossy people');
-    expect(chips('Excluded:')).toEqual(['Blanco roto', 'Finishglossy']);
-    expect(screen.getByText('Other words (people) need the AI engine (ComfyUI)')).toBeTruthy();
-    expect(screen.queryByRole('list', { name: 'Understood:' })).toBeNull();
+    expect(chips(excluded)).toEqual(['Blanco roto', `${kinds.finish}glossy`]);
+    expect(screen.getByText(PROMPT_CHIP_TEXTS.otherWords('people'))).toBeTruthy();
+    expect(screen.queryByRole('list', { name: understood })).toBeNull();
   });
 
   it('are not shown with ComfyUI, which reads every word', async () => {
     const { user } = renderGenerateScreen({ engine: 'comfyui' });
     await engineKnown('comfyui');
     await user.type(screen.getByLabelText('Positive Prompt'), 'terracotta mossy wall');
-    expect(screen.queryByRole('list', { name: 'Understood:' })).toBeNull();
-    expect(screen.queryByText(/^Other words/)).toBeNull();
-    expect(description('Positive Prompt')).toBe(CONTROL_HELP.comfyui.positivePrompt.text);
+    expect(screen.queryByRole('list', { name: understood })).toBeNull();
+    expect(screen.queryByText(OTHER_WORDS)).toBeNull();
+    expect(description('Positive Prompt')).toBe(HELP.comfyui.positivePrompt);
   });
 });
 
@@ -92,31 +108,31 @@ describe("each control's help on the engine", () => {
   it('says what the sliders do on the builtin engine, and marks nothing inert', async () => {
     renderGenerateScreen();
     await engineKnown('builtin');
-    expect(description('Similarity')).toBe('How closely the layout follows the reference');
-    expect(description('Prompt Adherence')).toMatch(/^Patch size/);
-    expect(description('Imagination Weight')).toMatch(/^Variation/);
-    expect(description('Style Weight')).toMatch(/^Stylisation/);
-    expect(description('Positive Prompt')).toBe(CONTROL_HELP.builtin.positivePrompt.text);
-    expect(description('Negative Prompt')).toBe(CONTROL_HELP.builtin.negativePrompt.text);
+    expect(description('Similarity')).toBe(HELP.builtin.similarity);
+    expect(description('Prompt Adherence')).toMatch(/^Tamaño de parche/);
+    expect(description('Imagination Weight')).toMatch(/^Variación/);
+    expect(description('Style Weight')).toMatch(/^Estilización/);
+    expect(description('Positive Prompt')).toBe(HELP.builtin.positivePrompt);
+    expect(description('Negative Prompt')).toBe(HELP.builtin.negativePrompt);
     const mask = screen.getByRole('switch', { name: 'Mask' });
     const maskHelp = document.getElementById(mask.getAttribute('aria-describedby') ?? '');
-    expect(maskHelp?.textContent).toBe(CONTROL_HELP.builtin.mask.text);
-    expect(description('Synthesis')).toBe(CONTROL_HELP.builtin.synthesis.text);
-    expect(screen.queryByText('No effect on this engine.')).toBeNull();
+    expect(maskHelp?.textContent).toBe(HELP.builtin.mask);
+    expect(description(SYNTHESIS_TEXTS.label)).toBe(HELP.builtin.synthesis);
+    expect(screen.queryByText(ENGINE_HELP_TEXTS.inert)).toBeNull();
   });
 
   it('says the AI meaning with ComfyUI, and marks Synthesis as doing nothing there', async () => {
     renderGenerateScreen({ engine: 'comfyui' });
     await engineKnown('comfyui');
-    expect(description('Imagination Weight')).toBe(CONTROL_HELP.comfyui.imaginationWeight.text);
+    expect(description('Imagination Weight')).toBe(HELP.comfyui.imaginationWeight);
     expect(description('Prompt Adherence')).toMatch(/IP-Adapter/);
-    expect(description('Synthesis')).toBe(
-      `No effect on this engine. ${CONTROL_HELP.comfyui.synthesis.text}`,
+    expect(description(SYNTHESIS_TEXTS.label)).toBe(
+      `${ENGINE_HELP_TEXTS.inert} ${HELP.comfyui.synthesis}`,
     );
-    expect(screen.getAllByText('No effect on this engine.')).toHaveLength(1);
+    expect(screen.getAllByText(ENGINE_HELP_TEXTS.inert)).toHaveLength(1);
     const seamless = screen.getByRole('switch', { name: 'Seamless' });
     const help = document.getElementById(seamless.getAttribute('aria-describedby') ?? '');
-    expect(help?.textContent).toBe(CONTROL_HELP.comfyui.tiling.text);
+    expect(help?.textContent).toBe(HELP.comfyui.tiling);
   });
 
   it('says nothing while the engine is not known (its query failed)', async () => {
@@ -133,7 +149,7 @@ describe("each control's help on the engine", () => {
     ]);
     await waitFor(() => expect(fetched).toContain(API_ROUTES.engineInfo));
     await userEvent.setup().type(screen.getByLabelText('Positive Prompt'), 'terracotta');
-    expect(screen.queryByRole('list', { name: 'Understood:' })).toBeNull();
+    expect(screen.queryByRole('list', { name: understood })).toBeNull();
     expect(screen.getByLabelText('Similarity').getAttribute('aria-describedby')).toBeNull();
   });
 });
@@ -141,22 +157,22 @@ describe("each control's help on the engine", () => {
 describe('the Synthesis select', () => {
   it('offers Automatic (the default), Quilting and Blending, and sends a mode only when chosen', async () => {
     const { server, user } = renderGenerateScreen();
-    const select = screen.getByLabelText<HTMLSelectElement>('Synthesis');
+    const select = screen.getByLabelText<HTMLSelectElement>(SYNTHESIS_TEXTS.label);
     expect(select.value).toBe('auto');
     expect(
       within(select)
         .getAllByRole('option')
         .map((option) => option.textContent),
     ).toEqual([
-      'Automatic',
-      'Quilting (structured: bricks, planks, veins)',
-      'Blending (stochastic: granite, sand, terrazzo)',
+      'Automática',
+      'Por parches (estructurada: ladrillos, tablas, vetas)',
+      'Por mezcla (estocástica: granito, arena, terrazo)',
     ]);
 
     const input = document.querySelector<HTMLInputElement>('input[type="file"]');
     if (!input) throw new Error('No file input');
     await user.upload(input, new File([new Uint8Array(8)], 'granite.png', { type: 'image/png' }));
-    await screen.findByRole('button', { name: /Change reference image/ });
+    await screen.findByRole('button', { name: /Cambiar la imagen de referencia/ });
     await user.type(screen.getByLabelText('Positive Prompt'), 'granite');
     await user.type(screen.getByLabelText('Negative Prompt'), 'blurry');
     const generate = () => user.click(screen.getByRole('button', { name: /^Generat/ }));

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { TEXTS } from '@tessera/contract';
+import { GENERATE_TEXTS, TEXTS } from '@tessera/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -18,14 +18,14 @@ async function readyToGenerate(user: ReturnType<typeof userEvent.setup>) {
   const input = document.querySelector<HTMLInputElement>('input[type="file"]');
   if (!input) throw new Error('No file input');
   await user.upload(input, new File([new Uint8Array(8)], 'oak.png', { type: 'image/png' }));
-  await screen.findByRole('button', { name: /Change reference image/ });
+  await screen.findByRole('button', { name: /Cambiar la imagen de referencia/ });
   await user.type(screen.getByLabelText('Positive Prompt'), 'terrazzo');
   await user.type(screen.getByLabelText('Negative Prompt'), 'blurry');
 }
 
 async function setFaces(user: ReturnType<typeof userEvent.setup>, value: string) {
-  await user.clear(screen.getByLabelText('Faces'));
-  if (value !== '') await user.type(screen.getByLabelText('Faces'), value);
+  await user.clear(screen.getByLabelText(GENERATE_TEXTS.labels.faces));
+  if (value !== '') await user.type(screen.getByLabelText(GENERATE_TEXTS.labels.faces), value);
 }
 
 const generateButton = () => screen.getByRole('button', { name: /^Generat/ });
@@ -33,7 +33,7 @@ const generateButton = () => screen.getByRole('button', { name: /^Generat/ });
 describe('the Faces field (issue 25)', () => {
   it('sits beside Batch Size: 1 to 12, 1 by default, with its hint', () => {
     renderGenerateScreen();
-    const faces = screen.getByLabelText<HTMLInputElement>('Faces');
+    const faces = screen.getByLabelText<HTMLInputElement>(GENERATE_TEXTS.labels.faces);
     expect([faces.value, faces.min, faces.max, faces.step]).toEqual(['1', '1', '12', '1']);
     expect(faces.closest('.generate-grid')).toBe(
       screen.getByLabelText('Batch Size').closest('.generate-grid'),
@@ -48,7 +48,7 @@ describe('the Faces field (issue 25)', () => {
     await setFaces(user, value);
     await user.click(generateButton());
     const error = screen.getByText(TEXTS.facesInvalid(1, 12));
-    const faces = screen.getByLabelText('Faces');
+    const faces = screen.getByLabelText(GENERATE_TEXTS.labels.faces);
     expect(faces.getAttribute('aria-invalid')).toBe('true');
     expect(faces.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
     expect(server.posted).toHaveLength(0);
@@ -60,12 +60,12 @@ describe('the Faces field (issue 25)', () => {
     await user.click(generateButton());
     await waitFor(() => expect(generateButton().textContent).toBe('Generate'));
     expect(server.posted[0]?.has('faces')).toBe(false);
-    const results = screen.getByRole('list', { name: 'Results' });
+    const results = screen.getByRole('list', { name: GENERATE_TEXTS.results });
     expect(
       within(results)
         .getAllByRole('button')
         .map((b) => b.getAttribute('aria-label')),
-    ).toEqual(['Load oak-0.png']);
+    ).toEqual([GENERATE_TEXTS.load('oak-0.png')]);
     expect(within(results).queryByText(ANY_BADGE)).toBeNull();
   });
 
@@ -82,19 +82,19 @@ describe('the Faces field (issue 25)', () => {
     await user.click(generateButton());
     expect(
       screen
-        .getAllByRole('img', { name: /^Pending face/ })
+        .getAllByRole('img', { name: /^Cara \d de \d pendiente$/ })
         .map((p) => p.getAttribute('aria-label')),
-    ).toEqual(['Pending face 1 of 3', 'Pending face 2 of 3', 'Pending face 3 of 3']);
+    ).toEqual([1, 2, 3].map((face) => GENERATE_TEXTS.pendingFace(face, 3)));
     act(() => server.release());
 
     await waitFor(() => expect(generateButton().textContent).toBe('Generate'));
     expect(server.posted[0]?.get('faces')).toBe('3');
-    const results = screen.getByRole('list', { name: 'Results' });
+    const results = screen.getByRole('list', { name: GENERATE_TEXTS.results });
     expect(
       within(results)
         .getAllByRole('button')
         .map((b) => b.getAttribute('aria-label')),
-    ).toEqual(['Load oak-0.png', 'Load oak-0-f2.png', 'Load oak-0-f3.png']);
+    ).toEqual(['oak-0.png', 'oak-0-f2.png', 'oak-0-f3.png'].map(GENERATE_TEXTS.load));
     expect(
       within(results)
         .getAllByText(ANY_BADGE)
@@ -119,12 +119,12 @@ describe('the Faces field (issue 25)', () => {
     await setFaces(user, '1');
     await user.click(generateButton());
     await waitFor(() => expect(generateButton().textContent).toBe('Generate'));
-    const faces = () => screen.getByLabelText<HTMLInputElement>('Faces').value;
+    const faces = () => screen.getByLabelText<HTMLInputElement>(GENERATE_TEXTS.labels.faces).value;
     expect(faces()).toBe('1');
 
-    await user.click(screen.getByRole('button', { name: 'Load oak-0-f2.png' }));
+    await user.click(screen.getByRole('button', { name: GENERATE_TEXTS.load('oak-0-f2.png') }));
     await waitFor(() => expect(faces()).toBe('2'));
-    await user.click(screen.getByRole('button', { name: 'Load oak-1.png' }));
+    await user.click(screen.getByRole('button', { name: GENERATE_TEXTS.load('oak-1.png') }));
     await waitFor(() => expect(faces()).toBe('1'));
   });
 });

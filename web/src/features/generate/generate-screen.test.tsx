@@ -2,10 +2,11 @@
 import {
   API_ROUTES,
   errorText,
+  GENERATE_TEXTS,
+  SCREEN_PATHS,
   shownErrorText,
   TEXTS,
   UPLOAD_MAX_BYTES,
-  SCREEN_PATHS,
 } from '@tessera/contract';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -122,7 +123,7 @@ describe('Generate screen', () => {
       'Plank (2506x418)',
     ]);
     expect(screen.getByText('Tags').closest('details')).not.toBeNull();
-    expect(screen.getByText('Your generated image will appear here.')).toBeTruthy();
+    expect(screen.getByText(GENERATE_TEXTS.placeholder)).toBeTruthy();
   });
 
   it('[U1][U2][U3][U4][U5] a file breaking an upload rule is alerted and not accepted', async () => {
@@ -142,22 +143,22 @@ describe('Generate screen', () => {
       'La imagen (5000x4000, 20.00 MP) supera el máximo permitido: 17.00 MP (~4096×4096).',
       'No se han podido leer las dimensiones de la imagen.',
     ]);
-    expect(screen.getByRole('button', { name: 'Upload reference image' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: GENERATE_TEXTS.uploadReference })).toBeTruthy();
   });
 
   it('[G1] accepts a file by click or by drop on the upload area', async () => {
     const { user } = setUp();
     await upload(user, png('oak.png'));
     expect(
-      await screen.findByRole('button', { name: 'Change reference image (oak.png)' }),
+      await screen.findByRole('button', { name: GENERATE_TEXTS.changeReference('oak.png') }),
     ).toBeTruthy();
-    expect(screen.getByText('512×512 · click or drop to replace')).toBeTruthy();
+    expect(screen.getByText(`512×512 · ${GENERATE_TEXTS.dropToReplace}`)).toBeTruthy();
 
     fireEvent.drop(screen.getByTestId('upload-area'), {
       dataTransfer: { files: [png('slate.webp')] },
     });
     expect(
-      await screen.findByRole('button', { name: 'Change reference image (slate.webp)' }),
+      await screen.findByRole('button', { name: GENERATE_TEXTS.changeReference('slate.webp') }),
     ).toBeTruthy();
     expect(alerts).toEqual([]);
   });
@@ -165,7 +166,7 @@ describe('Generate screen', () => {
   it('[G9] both prompts are required; nothing is posted without them', async () => {
     const { server, user } = setUp();
     await upload(user, png('oak.png'));
-    await screen.findByRole('button', { name: /Change reference image/ });
+    await screen.findByRole('button', { name: /Cambiar la imagen de referencia/ });
     await user.click(generateButton());
     expect(screen.getByText(TEXTS.positivePromptRequired)).toBeTruthy();
     expect(screen.getByText(TEXTS.negativePromptRequired)).toBeTruthy();
@@ -190,7 +191,7 @@ describe('Generate screen', () => {
     const { server, user } = setUp();
     await fillPrompts(user);
     await user.click(generateButton());
-    expect(screen.getByRole('alert').textContent).toBe('Choose a reference image first.');
+    expect(screen.getByRole('alert').textContent).toBe(GENERATE_TEXTS.noReference);
     expect(server.posted).toHaveLength(0);
   });
 
@@ -209,18 +210,18 @@ describe('Generate screen', () => {
     expect(generateButton().textContent).toBe('Generating... (0%)');
     expect(generateButton()).toHaveProperty('disabled', true);
     expect(screen.getByLabelText('Positive Prompt').matches(':disabled')).toBe(true);
-    expect(screen.getAllByRole('img', { name: 'Pending image' })).toHaveLength(2);
-    expect(screen.getByText(/Generating image/)).toBeTruthy();
+    expect(screen.getAllByRole('img', { name: GENERATE_TEXTS.pendingImage })).toHaveLength(2);
+    expect(screen.getByText(/Generando imagen/)).toBeTruthy();
     act(() => server.release());
 
     await waitFor(() => expect(generateButton().textContent).toBe('Generate'));
-    const results = screen.getByRole('list', { name: 'Results' });
+    const results = screen.getByRole('list', { name: GENERATE_TEXTS.results });
     expect(
       within(results)
         .getAllByRole('button')
         .map((button) => button.getAttribute('aria-label')),
-    ).toEqual(['Load oak-0.png', 'Load oak-1.png']);
-    expect(screen.queryAllByRole('img', { name: 'Pending image' })).toHaveLength(0);
+    ).toEqual(['oak-0.png', 'oak-1.png'].map(GENERATE_TEXTS.load));
+    expect(screen.queryAllByRole('img', { name: GENERATE_TEXTS.pendingImage })).toHaveLength(0);
     expect(screen.getByRole('img', { name: 'oak-1.png' }).getAttribute('src')).toBe(
       '/api/images/ld/oak-1.png',
     );
@@ -231,7 +232,7 @@ describe('Generate screen', () => {
     expect(server.posted.map((body) => body.get('Kseed'))).toEqual(['10', '10']);
     expect(screen.getByLabelText('Positive Prompt').matches(':disabled')).toBe(false);
 
-    await user.click(screen.getByRole('button', { name: 'Open details of oak-1.png' }));
+    await user.click(screen.getByRole('button', { name: GENERATE_TEXTS.openDetails('oak-1.png') }));
     expect(screen.getByRole('dialog', { name: 'Details of oak-1.png' })).toBeTruthy();
   });
 
@@ -298,7 +299,7 @@ describe('Generate screen', () => {
     expect(generateButton().textContent).toBe('Generate');
     expect(generateButton()).toHaveProperty('disabled', false);
     expect(server.posted).toHaveLength(1);
-    expect(screen.queryByRole('list', { name: 'Results' })).toBeNull();
+    expect(screen.queryByRole('list', { name: GENERATE_TEXTS.results })).toBeNull();
   });
 
   it("[G17] a status call that fails shows 'Error obtaining generate image status.' under the generation error", async () => {
@@ -324,13 +325,13 @@ describe('Generate screen', () => {
     const { server, user } = setUp();
     await upload(user, png('oak.png'));
     await fillPrompts(user);
-    await screen.findByRole('button', { name: /Change reference image/ });
+    await screen.findByRole('button', { name: /Cambiar la imagen de referencia/ });
     // The file can no longer be read by the time Generate is pressed.
     sizes.set('oak.png', undefined);
     await user.click(generateButton());
     await waitFor(() => expect(alerts).toEqual([TEXTS.uploadUnreadable]));
     expect(server.posted).toHaveLength(0);
-    expect(screen.getByRole('button', { name: 'Upload reference image' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: GENERATE_TEXTS.uploadReference })).toBeTruthy();
   });
 
   it('[G6] a footer thumbnail reloads its image, its reference and its parameters', async () => {
@@ -347,7 +348,7 @@ describe('Generate screen', () => {
     await user.clear(screen.getByLabelText('Positive Prompt'));
     await user.type(screen.getByLabelText('Positive Prompt'), 'something else');
     await user.click(screen.getByRole('switch', { name: 'Use Fixed Seed' }));
-    await user.click(screen.getByRole('button', { name: 'Load oak-0.png' }));
+    await user.click(screen.getByRole('button', { name: GENERATE_TEXTS.load('oak-0.png') }));
 
     await waitFor(() =>
       expect(screen.getByLabelText<HTMLTextAreaElement>('Positive Prompt').value).toBe(
@@ -360,14 +361,14 @@ describe('Generate screen', () => {
     expect(screen.getByRole('img', { name: 'oak-0.png' })).toBeTruthy();
     expect(server.fetched).toContain('/api/images/input/oak-ref-1a2b.png');
     expect(
-      screen.getByRole('button', { name: 'Change reference image (oak-ref-1a2b.png)' }),
+      screen.getByRole('button', { name: GENERATE_TEXTS.changeReference('oak-ref-1a2b.png') }),
     ).toBeTruthy();
   });
 
   it('opens with the reference named in ?reference= (Use as reference on /input)', async () => {
     const { server } = setUp({}, '/generate?reference=slate-9f.png');
     expect(
-      await screen.findByRole('button', { name: 'Change reference image (slate-9f.png)' }),
+      await screen.findByRole('button', { name: GENERATE_TEXTS.changeReference('slate-9f.png') }),
     ).toBeTruthy();
     expect(server.fetched).toContain('/api/images/input/slate-9f.png');
     await waitFor(() =>

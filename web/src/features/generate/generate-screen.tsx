@@ -32,8 +32,6 @@ import { TagsSection } from './tags-section';
 import { useTexts } from '../../lib/i18n';
 import './generate-screen.css';
 
-const NO_REFERENCE = 'Choose a reference image first.';
-
 /** A checked File, or an alert with the rule's text (checklist U5) and nothing. */
 async function acceptedReference(file: File) {
   const check = await checkReference(file);
@@ -62,13 +60,15 @@ export interface GenerateScreenProps {
 /** Route `/generate` (SPEC §2 Generate, §4 Generate flow; checklist G1–G17, U1–U6, P1–P4). */
 export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateScreenProps) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const texts = useTexts(TEXT_BUNDLES.generate);
   const client = useMessaging();
   const queryClient = useQueryClient();
   const session = generateSessionFor(client?.user ?? '');
   const state = useGenerateState(session);
   const { tags, isLoading: tagsLoading } = useTags();
   const [errors, setErrors] = useState<GenerationFormErrors>({});
-  const [referenceError, setReferenceError] = useState<string | undefined>();
+  // Generate was pressed without a reference: the text is read in the language shown.
+  const [referenceMissing, setReferenceMissing] = useState(false);
   const [details, setDetails] = useState<LdImage | null>(null);
   // Issue 27: the help and the prompt chips say what the controls do on this engine.
   const engine = useQuery({
@@ -98,7 +98,7 @@ export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateSc
     const form = toGenerationForm(state.fields);
     const formErrors = validateGenerationForm(form);
     setErrors(formErrors);
-    setReferenceError(state.reference ? undefined : NO_REFERENCE);
+    setReferenceMissing(!state.reference);
     if (!state.reference || Object.keys(formErrors).length > 0) return;
 
     // Checked again at submit (U6): the file may have changed on disk since it was chosen.
@@ -128,12 +128,12 @@ export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateSc
   return (
     <div className="generate">
       <form className="generate-panel" onSubmit={(event) => void submit(event)} noValidate>
-        <h1 className="screen-title">Generate</h1>
+        <h1 className="screen-title">{texts.generate}</h1>
         <fieldset className="generate-fields" disabled={busy}>
           <ReferenceUpload
             reference={state.reference}
             disabled={busy}
-            error={state.reference ? undefined : referenceError}
+            error={!state.reference && referenceMissing ? texts.noReference : undefined}
             onFile={(file) => void chooseFile(file)}
           />
           <ParametersSection
@@ -155,7 +155,7 @@ export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateSc
             className="button button-primary generate-submit"
             disabled={busy || !client}
           >
-            {busy ? TEXTS.generatingButton(state.percent) : 'Generate'}
+            {busy ? TEXTS.generatingButton(state.percent) : texts.generate}
           </button>
           {busy && state.notice && (
             <p className="generate-notice" role="status">
@@ -170,7 +170,7 @@ export function GenerateScreen({ pollIntervalMs = POLL_INTERVAL_MS }: GenerateSc
           )}
         </div>
       </form>
-      <section className="generate-main" aria-label="Generated images">
+      <section className="generate-main" aria-label={texts.generatedImages}>
         <PreviewArea
           image={state.shown}
           busy={busy}

@@ -2,7 +2,6 @@ import {
   GENERATION_RANGES,
   OUTPUT_FORMATS,
   SYNTHESIS_MODES,
-  SYNTHESIS_TEXTS,
   TEXT_BUNDLES,
   synthesisOptionText,
 } from '@tessera/contract';
@@ -14,7 +13,7 @@ import type {
 } from '@tessera/contract';
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
-import { ControlHelpLine, controlHelp, isHelpedControl } from './control-help';
+import { ControlHelpLine, isHelpedControl, isInert } from './control-help';
 import type { FormFields, NumberFieldName } from './form-state';
 import { PromptChips } from './prompt-chips';
 import { useTexts } from '../../lib/i18n';
@@ -33,6 +32,9 @@ type FieldName = keyof GenerationFormErrors | 'synthesis';
 /** The collapsible Generation Parameters of SPEC §2 (checklist G2, G7–G11). */
 export function ParametersSection({ fields, errors, onChange, engine }: ParametersSectionProps) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const texts = useTexts(TEXT_BUNDLES.generate);
+  const synthesisTexts = useTexts(TEXT_BUNDLES.synthesis);
+  const labels = texts.labels;
   const id = useId();
   const section = useRef<HTMLDetailsElement>(null);
   const hasErrors = Object.keys(errors).length > 0;
@@ -44,8 +46,8 @@ export function ParametersSection({ fields, errors, onChange, engine }: Paramete
   const errorOf = (name: FieldName) => (name === 'synthesis' ? undefined : errors[name]);
   /** The id of the control's help line, when it has one on a known engine. */
   const helpId = (name: string) =>
-    isHelpedControl(name) && controlHelp(engine, name) ? `${id}-${name}-help` : undefined;
-  const inert = (name: string) => isHelpedControl(name) && controlHelp(engine, name)?.inert;
+    isHelpedControl(name) && engine !== undefined ? `${id}-${name}-help` : undefined;
+  const inert = (name: string) => isHelpedControl(name) && isInert(engine, name);
 
   const field = (
     name: FieldName,
@@ -158,13 +160,13 @@ export function ParametersSection({ fields, errors, onChange, engine }: Paramete
 
   return (
     <details ref={section} className="generate-section" open>
-      <summary className="generate-section-title">Generation Parameters</summary>
+      <summary className="generate-section-title">{texts.parameters}</summary>
       <div className="generate-section-body">
-        {prompt('positivePrompt', 'Positive Prompt')}
-        {prompt('negativePrompt', 'Negative Prompt')}
+        {prompt('positivePrompt', labels.positivePrompt)}
+        {prompt('negativePrompt', labels.negativePrompt)}
         {field(
           'outputFormat',
-          'Output Format',
+          labels.outputFormat,
           <select
             id={`${id}-outputFormat`}
             className="field-input"
@@ -180,19 +182,19 @@ export function ParametersSection({ fields, errors, onChange, engine }: Paramete
           </select>,
         )}
         <div className="generate-grid">
-          {number('imaginationWeight', 'Imagination Weight')}
-          {number('similarity', 'Similarity')}
-          {number('promptAdherence', 'Prompt Adherence')}
-          {number('styleWeight', 'Style Weight')}
+          {number('imaginationWeight', labels.imaginationWeight)}
+          {number('similarity', labels.similarity)}
+          {number('promptAdherence', labels.promptAdherence)}
+          {number('styleWeight', labels.styleWeight)}
         </div>
         <div className="generate-toggles">
-          {helpedToggle('tiling', 'Seamless')}
-          {helpedToggle('mask', 'Mask')}
+          {helpedToggle('tiling', labels.tiling)}
+          {helpedToggle('mask', labels.mask)}
         </div>
         {/* Beyond the spec (issue 27): how the builtin engine makes the previews. */}
         {field(
           'synthesis',
-          SYNTHESIS_TEXTS.label,
+          synthesisTexts.label,
           <select
             id={`${id}-synthesis`}
             className="field-input"
@@ -202,22 +204,20 @@ export function ParametersSection({ fields, errors, onChange, engine }: Paramete
           >
             {SYNTHESIS_MODES.map((mode) => (
               <option key={mode} value={mode}>
-                {synthesisOptionText(mode)}
+                {synthesisOptionText(mode, synthesisTexts)}
               </option>
             ))}
           </select>,
         )}
         <div className="generate-grid">
-          {number('batchSize', 'Batch Size')}
+          {number('batchSize', labels.batchSize)}
           {/* Beyond the spec (issue 25): each batch item is a series of this many faces. */}
-          {number('faces', 'Faces', TEXTS.facesHint)}
+          {number('faces', labels.faces, TEXTS.facesHint)}
         </div>
         <div className="generate-seed">
-          {toggle('useFixedSeed', 'Use Fixed Seed')}
+          {toggle('useFixedSeed', labels.useFixedSeed)}
           <p className="generate-hint">
-            {fields.useFixedSeed
-              ? `Seed ${fields.fixedSeed} for every image`
-              : 'A random seed for each image'}
+            {fields.useFixedSeed ? texts.fixedSeed(fields.fixedSeed) : texts.randomSeed}
           </p>
         </div>
       </div>

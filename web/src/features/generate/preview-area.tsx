@@ -18,23 +18,24 @@ export interface PreviewAreaProps {
  */
 export function PreviewArea({ image, busy, percent, onOpen }: PreviewAreaProps) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const texts = useTexts(TEXT_BUNDLES.generate);
   // The file whose <img> failed; another image clears the error by being another file.
   const [failed, setFailed] = useState<string | null>(null);
 
   const loading = busy && (
     <div className={image ? 'preview-loading is-over' : 'preview-loading'} role="status">
       <span className="spinner" aria-hidden="true" />
-      <span>Generating image… {percent}%</span>
+      <span>{texts.generatingImage(percent)}</span>
     </div>
   );
 
   if (!image) {
     return (
-      <div className="preview" aria-label="Preview">
+      <div className="preview" aria-label={texts.preview}>
         {loading || (
           <div className="preview-placeholder">
             <GenerateIcon />
-            <p>Your generated image will appear here.</p>
+            <p>{texts.placeholder}</p>
           </div>
         )}
       </div>
@@ -42,7 +43,7 @@ export function PreviewArea({ image, busy, percent, onOpen }: PreviewAreaProps) 
   }
 
   return (
-    <div className="preview" aria-label="Preview">
+    <div className="preview" aria-label={texts.preview}>
       {failed === image.filename ? (
         <p className="preview-error" role="alert">
           {TEXTS.generatedImageLoadError}
@@ -51,7 +52,7 @@ export function PreviewArea({ image, busy, percent, onOpen }: PreviewAreaProps) 
         <button
           type="button"
           className="preview-image-button"
-          aria-label={`Open details of ${image.filename}`}
+          aria-label={texts.openDetails(image.filename)}
           onClick={() => onOpen(image)}
         >
           <img

@@ -1,6 +1,7 @@
-import { PROMPT_CHIP_TEXTS, understandPrompt } from '@tessera/contract';
+import { TEXT_BUNDLES, understandPrompt } from '@tessera/contract';
 import { useId, useMemo } from 'react';
 import { TermChips } from '../../components/prompt-terms';
+import { useTexts } from '../../lib/i18n';
 
 export interface PromptChipsProps {
   prompt: string;
@@ -13,6 +14,7 @@ export interface PromptChipsProps {
  * types, and the words it leaves to the AI engine.
  */
 export function PromptChips({ prompt, side }: PromptChipsProps) {
+  const texts = useTexts(TEXT_BUNDLES.promptChips);
   const labelId = useId();
   const { terms, otherWords } = useMemo(() => understandPrompt(prompt), [prompt]);
   if (terms.length === 0 && otherWords.length === 0) return null;
@@ -21,14 +23,14 @@ export function PromptChips({ prompt, side }: PromptChipsProps) {
       {terms.length > 0 && (
         <div className="prompt-chips-row">
           <span id={labelId} className="prompt-chips-label">
-            {side === 'positive' ? PROMPT_CHIP_TEXTS.understood : PROMPT_CHIP_TEXTS.excluded}
+            {side === 'positive' ? texts.understood : texts.excluded}
           </span>
           <TermChips terms={terms} labelledBy={labelId} excluded={side === 'negative'} />
         </div>
       )}
       {otherWords.length > 0 && (
         <p className="generate-hint prompt-other-words">
-          {PROMPT_CHIP_TEXTS.otherWords(otherWords)}
+          {texts.otherWords(otherWords.join(', '))}
         </p>
       )}
     </div>

@@ -1,7 +1,8 @@
-import { UPLOAD_EXTENSIONS } from '@tessera/contract';
+import { TEXT_BUNDLES, UPLOAD_EXTENSIONS } from '@tessera/contract';
 import { useRef, useState } from 'react';
 import type { DragEvent } from 'react';
 import { InputIcon } from '../../components/icons';
+import { useTexts } from '../../lib/i18n';
 import { ReferenceAdvice } from '../reference-prep';
 import type { Reference } from './generate-session';
 
@@ -22,6 +23,7 @@ export interface ReferenceUploadProps {
  * prepared reference comes back through `onFile`, so the spec's checks run on it as on any file.
  */
 export function ReferenceUpload({ reference, disabled, error, onFile }: ReferenceUploadProps) {
+  const texts = useTexts(TEXT_BUNDLES.generate);
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 
@@ -55,7 +57,7 @@ export function ReferenceUpload({ reference, disabled, error, onFile }: Referenc
           className="upload-button"
           disabled={disabled}
           aria-label={
-            reference ? `Change reference image (${reference.file.name})` : 'Upload reference image'
+            reference ? texts.changeReference(reference.file.name) : texts.uploadReference
           }
           aria-describedby={error ? 'upload-error' : undefined}
           onClick={() => input.current?.click()}
@@ -66,7 +68,7 @@ export function ReferenceUpload({ reference, disabled, error, onFile }: Referenc
               <span className="upload-caption">
                 <span className="upload-name">{reference.file.name}</span>
                 <span className="upload-size">
-                  {reference.width}×{reference.height} · click or drop to replace
+                  {reference.width}×{reference.height} · {texts.dropToReplace}
                 </span>
               </span>
             </>
@@ -74,8 +76,8 @@ export function ReferenceUpload({ reference, disabled, error, onFile }: Referenc
             <>
               <InputIcon />
               <span className="upload-caption">
-                <span className="upload-name">Reference image</span>
-                <span className="upload-size">Click or drop an image here</span>
+                <span className="upload-name">{texts.referenceImage}</span>
+                <span className="upload-size">{texts.dropHere}</span>
               </span>
             </>
           )}

@@ -20,10 +20,11 @@ export interface ResultsStripProps {
  */
 export function ResultsStrip({ results, current, disabled, onSelect }: ResultsStripProps) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const texts = useTexts(TEXT_BUNDLES.generate);
   if (results.length === 0) return null;
   return (
     <footer className="results">
-      <ol className="results-list" aria-label="Results">
+      <ol className="results-list" aria-label={texts.results}>
         {results.map((item) => (
           <li key={item.key} className={item.face ? 'results-item is-face' : 'results-item'}>
             {item.image ? (
@@ -39,8 +40,8 @@ export function ResultsStrip({ results, current, disabled, onSelect }: ResultsSt
                 role="img"
                 aria-label={
                   item.face
-                    ? `Pending face ${item.face.face} of ${item.face.faces}`
-                    : 'Pending image'
+                    ? texts.pendingFace(item.face.face, item.face.faces)
+                    : texts.pendingImage
                 }
               >
                 <span className="spinner" aria-hidden="true" />
@@ -70,13 +71,14 @@ function ResultThumb({
   onSelect: (image: LdImage) => void;
 }) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const texts = useTexts(TEXT_BUNDLES.generate);
   const face = seriesFaceOf(image);
   return (
     <>
       <button
         type="button"
         className={current ? 'results-thumb is-current' : 'results-thumb'}
-        aria-label={`Load ${image.filename}`}
+        aria-label={texts.load(image.filename)}
         aria-current={current ? 'true' : undefined}
         disabled={disabled}
         onClick={() => onSelect(image)}

@@ -1,5 +1,12 @@
 // @vitest-environment jsdom
-import { DIALOG_TEXTS, SEAMLESS_TEXTS, TEXTS, promptColour } from '@tessera/contract';
+import {
+  DIALOG_TEXTS,
+  PROMPT_CHIP_TEXTS,
+  promptColour,
+  SEAMLESS_TEXTS,
+  SYNTHESIS_TEXTS,
+  TEXTS,
+} from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -339,12 +346,18 @@ describe("the builtin engine's record (issue 27)", () => {
         },
       }),
     );
-    expect(chips('Understood words')).toEqual(['Scalepiezas grandes', 'terracota', 'Finishpulido']);
-    const understood = screen.getByRole('list', { name: 'Understood words' });
-    const swatch = within(understood).getByRole('img', { name: 'Colour' });
+    expect(chips(PROMPT_CHIP_TEXTS.understoodWords)).toEqual([
+      `${PROMPT_CHIP_TEXTS.kinds.scale}piezas grandes`,
+      'terracota',
+      `${PROMPT_CHIP_TEXTS.kinds.finish}pulido`,
+    ]);
+    const understood = screen.getByRole('list', { name: PROMPT_CHIP_TEXTS.understoodWords });
+    const swatch = within(understood).getByRole('img', { name: PROMPT_CHIP_TEXTS.kinds.colour });
     expect(swatch.style.background).toBe(cssColour('terracotta'));
-    expect(chips('Excluded words')).toEqual(['blanco roto']);
-    expect(fieldValue('Synthesis')).toBe('Quilting (chosen automatically)');
+    expect(chips(PROMPT_CHIP_TEXTS.excludedWords)).toEqual(['blanco roto']);
+    expect(fieldValue(SYNTHESIS_TEXTS.label)).toBe(
+      `${SYNTHESIS_TEXTS.names.quilting} (${SYNTHESIS_TEXTS.chosenAutomatically})`,
+    );
   });
 
   it('says when no word was understood, and shows nothing for an image the engine kept no record of', () => {
@@ -353,11 +366,11 @@ describe("the builtin engine's record (issue 27)", () => {
         metadata: { ...METADATA, prompt_terms: { positive: [], negative: [] } },
       }),
     );
-    expect(fieldValue('Understood words')).toBe('-');
-    expect(fieldValue('Excluded words')).toBe('-');
+    expect(fieldValue(PROMPT_CHIP_TEXTS.understoodWords)).toBe('-');
+    expect(fieldValue(PROMPT_CHIP_TEXTS.excludedWords)).toBe('-');
     unmount();
     renderModal(ldImage({ metadata: { ...METADATA, synthesis: 'blending' } }));
-    expect(screen.queryByText('Understood words')).toBeNull();
-    expect(screen.queryByText('Synthesis')).toBeNull();
+    expect(screen.queryByText(PROMPT_CHIP_TEXTS.understoodWords)).toBeNull();
+    expect(screen.queryByText(SYNTHESIS_TEXTS.label)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { TEXTS, SCREEN_PATHS } from '@tessera/contract';
+import { INPUT_TEXTS, SCREEN_PATHS, TEXTS } from '@tessera/contract';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -33,16 +33,18 @@ describe('References (/input)', () => {
         { filename: 'oak-1a.jpg', created_at: '2025-03-01T10:00:00.000Z', images: [] },
       ],
     });
-    const list = await screen.findByRole('list', { name: 'References' });
+    const list = await screen.findByRole('list', { name: INPUT_TEXTS.title });
     const cards = within(list).getAllByRole('listitem', { name: /\.(png|jpg)$/ });
     const [slate, oak] = cards as [HTMLElement, HTMLElement];
     expect(cards.map((card) => card.querySelector('h2')?.textContent)).toEqual([
       'slate-9f.png',
       'oak-1a.jpg',
     ]);
-    expect(within(slate).getByText(/2 generated images/)).toBeTruthy();
-    expect(within(oak).getByText(/0 generated images/)).toBeTruthy();
-    const made = within(slate).getByRole('list', { name: 'Generated from slate-9f.png' });
+    expect(within(slate).getByText(new RegExp(INPUT_TEXTS.generatedCount(2)))).toBeTruthy();
+    expect(within(oak).getByText(new RegExp(INPUT_TEXTS.generatedCount(0)))).toBeTruthy();
+    const made = within(slate).getByRole('list', {
+      name: INPUT_TEXTS.generatedFrom('slate-9f.png'),
+    });
     expect(
       within(made)
         .getAllByRole('img')
@@ -56,7 +58,7 @@ describe('References (/input)', () => {
       inputs: [{ filename: 'slate 9f.png', created_at: '2025-03-02T10:00:00Z', images: [] }],
     });
     await userEvent.click(
-      await screen.findByRole('button', { name: 'Use slate 9f.png as reference' }),
+      await screen.findByRole('button', { name: INPUT_TEXTS.useFile('slate 9f.png') }),
     );
     expect(screen.getByRole('status', { name: 'Location' }).textContent).toBe(
       '/generate?reference=slate+9f.png',
@@ -65,7 +67,7 @@ describe('References (/input)', () => {
 
   it('says when there are no references yet, and when the list cannot be loaded', async () => {
     setUp({ inputs: [] });
-    expect(await screen.findByText('No references yet: upload one on Generate.')).toBeTruthy();
+    expect(await screen.findByText(INPUT_TEXTS.empty)).toBeTruthy();
     cleanup();
     setUp(new Response('{}', { status: 500 }));
     expect((await screen.findByRole('alert')).textContent).toBe(TEXTS.imageListError);

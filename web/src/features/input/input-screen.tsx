@@ -3,7 +3,7 @@ import type { InputImage } from '@tessera/contract';
 import { useNavigate } from 'react-router';
 import { generateWithReference } from '../generate';
 import { useInputs } from './use-inputs';
-import { useTexts } from '../../lib/i18n';
+import { useLocale, useTexts } from '../../lib/i18n';
 import './input-screen.css';
 
 /**
@@ -12,29 +12,28 @@ import './input-screen.css';
  */
 export function InputScreen() {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const texts = useTexts(TEXT_BUNDLES.inputs);
   const { inputs, isLoading, isError } = useInputs();
 
   return (
     <section className="screen inputs">
       <header className="inputs-header">
-        <h1 className="screen-title">References</h1>
-        <p className="screen-text">
-          The reference images you uploaded, with the images generated from each.
-        </p>
+        <h1 className="screen-title">{texts.title}</h1>
+        <p className="screen-text">{texts.lead}</p>
       </header>
       {isLoading ? (
         <div className="inputs-state" role="status">
           <span className="spinner" aria-hidden="true" />
-          <span>Loading references…</span>
+          <span>{texts.loading}</span>
         </div>
       ) : isError ? (
         <p className="inputs-state inputs-error" role="alert">
           {TEXTS.imageListError}
         </p>
       ) : inputs.length === 0 ? (
-        <p className="inputs-state">No references yet: upload one on Generate.</p>
+        <p className="inputs-state">{texts.empty}</p>
       ) : (
-        <ul className="inputs-list" aria-label="References">
+        <ul className="inputs-list" aria-label={texts.title}>
           {inputs.map((input) => (
             <ReferenceCard key={input.filename} input={input} />
           ))}
@@ -45,6 +44,8 @@ export function InputScreen() {
 }
 
 function ReferenceCard({ input }: { input: InputImage }) {
+  const texts = useTexts(TEXT_BUNDLES.inputs);
+  const locale = useLocale();
   const navigate = useNavigate();
   const count = input.images.length;
   const headingId = `reference-${input.filename}`;
@@ -57,12 +58,12 @@ function ReferenceCard({ input }: { input: InputImage }) {
             {input.filename}
           </h2>
           <p className="inputs-meta">
-            {formatImageDate({ created_at: input.created_at })} ·{' '}
-            {count === 1 ? '1 generated image' : `${count} generated images`}
+            {formatImageDate({ created_at: input.created_at }, undefined, locale)} ·{' '}
+            {texts.generatedCount(count)}
           </p>
         </div>
         {count > 0 && (
-          <ul className="inputs-results" aria-label={`Generated from ${input.filename}`}>
+          <ul className="inputs-results" aria-label={texts.generatedFrom(input.filename)}>
             {input.images.map((image) => (
               <li key={image}>
                 <img src={ldThumbnailUrl(image)} alt={image} title={image} loading="lazy" />
@@ -73,10 +74,10 @@ function ReferenceCard({ input }: { input: InputImage }) {
         <button
           type="button"
           className="button inputs-use"
-          aria-label={`Use ${input.filename} as reference`}
+          aria-label={texts.useFile(input.filename)}
           onClick={() => void navigate(generateWithReference(input.filename))}
         >
-          Use as reference
+          {texts.use}
         </button>
       </div>
     </li>

@@ -1,4 +1,6 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { HdStatusMessage } from '@tessera/contract';
+import { currentTexts, serverText } from '../../lib/i18n';
 
 /**
  * What the browser notification of an HD status says, as pure data: only a finished or failed
@@ -14,15 +16,17 @@ export interface HdNotification {
 /** How long a failure waits for a retry's 'queued' before it is told (the server retries). */
 export const FAILURE_SETTLE_MS = 1500;
 
+/** In the language shown when it is written. */
 export function hdNotificationFor(message: HdStatusMessage): HdNotification | null {
+  const texts = currentTexts(TEXT_BUNDLES.hdNotifications);
   const tag = `tessera-hd:${message.id}:${message.status}`;
   if (message.status === 'finished') {
-    const made = message.output_image ?? 'The HD image';
-    return { tag, title: 'HD image ready', body: `${made} (from ${message.image}) is ready.` };
+    const made = message.output_image ?? texts.theHdImage;
+    return { tag, title: texts.readyTitle, body: texts.readyBody(made, message.image) };
   }
   if (message.status === 'error') {
-    const why = message.error ?? 'the HD job failed';
-    return { tag, title: 'HD image failed', body: `${message.image}: ${why}` };
+    const why = message.error === undefined ? texts.failedReason : serverText(message.error);
+    return { tag, title: texts.failedTitle, body: texts.failedBody(message.image, why) };
   }
   return null;
 }

@@ -1,16 +1,12 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { useState } from 'react';
 import { BellIcon } from '../../components/icons';
+import { useTexts } from '../../lib/i18n';
 import { setNotifications, useNotificationSetting } from './notification-preference';
-
-const TITLES = {
-  on: 'Notifications on: you hear when an HD image finishes or fails while you are elsewhere',
-  off: 'Notify me when an HD image finishes or fails while I am elsewhere',
-  blocked: 'Notifications are blocked for this site in the browser settings',
-  unsupported: 'This browser cannot show notifications',
-} as const;
 
 /** The sidebar's opt-in to HD notifications. */
 export function NotifyToggle() {
+  const texts = useTexts(TEXT_BUNDLES.hdNotifications);
   const setting = useNotificationSetting();
   const [asking, setAsking] = useState(false);
   const unavailable = setting === 'blocked' || setting === 'unsupported';
@@ -28,9 +24,9 @@ export function NotifyToggle() {
     <button
       type="button"
       className="sidebar-notify"
-      aria-label="HD notifications"
+      aria-label={texts.label}
       aria-pressed={setting === 'on'}
-      title={TITLES[setting]}
+      title={texts.setting[setting]}
       disabled={unavailable || asking}
       onClick={() => void toggle()}
     >

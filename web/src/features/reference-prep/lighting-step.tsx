@@ -1,6 +1,7 @@
-import { REFERENCE_PREP_TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { useState } from 'react';
 import { removeReferenceLighting } from '../../lib/api/reference-prep';
+import { useTexts } from '../../lib/i18n';
 import { loadPixels, toPng } from './image-io';
 import type { Pixels } from './pixels';
 
@@ -31,6 +32,7 @@ export interface LightingStepProps {
  */
 export function LightingStep(props: LightingStepProps) {
   const { pixels, name, result, onResult, onKeep, busy, onBusy } = props;
+  const texts = useTexts(TEXT_BUNDLES.referencePrep);
   const [error, setError] = useState<string | null>(null);
 
   async function run() {
@@ -57,7 +59,7 @@ export function LightingStep(props: LightingStepProps) {
   return (
     <div className="prep-lighting">
       <button type="button" className="button" disabled={busy} onClick={() => void run()}>
-        {busy ? REFERENCE_PREP_TEXTS.removingLighting : REFERENCE_PREP_TEXTS.removeLighting}
+        {busy ? texts.removingLighting : texts.removeLighting}
       </button>
       {error && (
         <p className="prep-error" role="alert">
@@ -69,15 +71,15 @@ export function LightingStep(props: LightingStepProps) {
           <div className="prep-compare">
             {(['before', 'after'] as const).map((side) => (
               <figure key={side} className={`prep-figure${result.kept === side ? ' is-kept' : ''}`}>
-                <img src={result[side].url} alt={REFERENCE_PREP_TEXTS[side]} />
+                <img src={result[side].url} alt={texts[side]} />
                 <figcaption>
-                  {REFERENCE_PREP_TEXTS[side]}
-                  {result.kept === side && ` · ${REFERENCE_PREP_TEXTS.kept}`}
+                  {texts[side]}
+                  {result.kept === side && ` · ${texts.kept}`}
                 </figcaption>
               </figure>
             ))}
           </div>
-          <div className="prep-keep" role="group" aria-label={REFERENCE_PREP_TEXTS.lighting}>
+          <div className="prep-keep" role="group" aria-label={texts.lighting}>
             {(['before', 'after'] as const).map((side) => (
               <button
                 key={side}
@@ -86,9 +88,7 @@ export function LightingStep(props: LightingStepProps) {
                 aria-pressed={result.kept === side}
                 onClick={() => onKeep(side)}
               >
-                {side === 'before'
-                  ? REFERENCE_PREP_TEXTS.keepBefore
-                  : REFERENCE_PREP_TEXTS.keepAfter}
+                {side === 'before' ? texts.keepBefore : texts.keepAfter}
               </button>
             ))}
           </div>

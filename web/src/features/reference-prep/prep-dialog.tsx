@@ -1,6 +1,7 @@
-import { REFERENCE_PREP_MAX_SIDE, REFERENCE_PREP_TEXTS } from '@tessera/contract';
+import { REFERENCE_PREP_MAX_SIDE, TEXT_BUNDLES } from '@tessera/contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { useTexts } from '../../lib/i18n';
 import { isConvex, rectifiedSize, type Quad } from './homography';
 import { loadPixels, toPng } from './image-io';
 import { LightingStep, type LightingResult } from './lighting-step';
@@ -19,11 +20,12 @@ export interface PrepDialogProps {
 }
 
 const TOOLS: readonly PrepTool[] = ['crop', 'perspective', 'lighting'];
-const HELP: Record<PrepTool, string> = {
-  crop: REFERENCE_PREP_TEXTS.cropHelp,
-  perspective: REFERENCE_PREP_TEXTS.perspectiveHelp,
-  lighting: REFERENCE_PREP_TEXTS.lightingHelp,
-};
+/** The text that says how to use each tool. */
+const HELP = {
+  crop: 'cropHelp',
+  perspective: 'perspectiveHelp',
+  lighting: 'lightingHelp',
+} as const;
 
 /** The corners first offered: a quad a fifth in from each side. */
 function insetCorners({ width, height }: Pixels): Quad {
@@ -43,6 +45,7 @@ function insetCorners({ width, height }: Pixels): Quad {
  * stay out of it.
  */
 export default function PrepDialog({ file, firstTool, onClose, onUse }: PrepDialogProps) {
+  const texts = useTexts(TEXT_BUNDLES.referencePrep);
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [original, setOriginal] = useState<{ pixels: Pixels; reduced: boolean } | null>(null);
@@ -132,14 +135,14 @@ export default function PrepDialog({ file, firstTool, onClose, onUse }: PrepDial
       <div className="prep-content">
         <header className="prep-header">
           <h2 id={titleId} className="prep-title">
-            {REFERENCE_PREP_TEXTS.dialogTitle}
+            {texts.dialogTitle}
           </h2>
           <span className="prep-size">
-            {pixels && REFERENCE_PREP_TEXTS.size(pixels.width, pixels.height)}
-            {original?.reduced && ` · ${REFERENCE_PREP_TEXTS.reduced}`}
+            {pixels && texts.size(pixels.width, pixels.height)}
+            {original?.reduced && ` · ${texts.reduced}`}
           </span>
         </header>
-        <div className="prep-tools" role="group" aria-label={REFERENCE_PREP_TEXTS.tools}>
+        <div className="prep-tools" role="group" aria-label={texts.tools}>
           {TOOLS.map((name) => (
             <button
               key={name}
@@ -149,14 +152,14 @@ export default function PrepDialog({ file, firstTool, onClose, onUse }: PrepDial
               disabled={busy}
               onClick={() => setTool(name)}
             >
-              {REFERENCE_PREP_TEXTS[name]}
+              {texts[name]}
             </button>
           ))}
         </div>
-        <p className="prep-help">{HELP[tool]}</p>
+        <p className="prep-help">{texts[HELP[tool]]}</p>
         {failed && (
           <p className="prep-error" role="alert">
-            {REFERENCE_PREP_TEXTS.loadFailed}
+            {texts.loadFailed}
           </p>
         )}
         {pixels && corners && tool !== 'lighting' && (
@@ -175,7 +178,7 @@ export default function PrepDialog({ file, firstTool, onClose, onUse }: PrepDial
               disabled={!canApply}
               onClick={apply}
             >
-              {REFERENCE_PREP_TEXTS.apply}
+              {texts.apply}
             </button>
           </div>
         )}
@@ -204,7 +207,7 @@ export default function PrepDialog({ file, firstTool, onClose, onUse }: PrepDial
             disabled={!original || busy}
             onClick={() => original && show(original.pixels)}
           >
-            {REFERENCE_PREP_TEXTS.startAgain}
+            {texts.startAgain}
           </button>
           <span className="prep-spacer" />
           <button
@@ -213,7 +216,7 @@ export default function PrepDialog({ file, firstTool, onClose, onUse }: PrepDial
             disabled={busy}
             onClick={() => dialog.current?.close()}
           >
-            {REFERENCE_PREP_TEXTS.cancel}
+            {texts.cancel}
           </button>
           <button
             type="button"
@@ -221,7 +224,7 @@ export default function PrepDialog({ file, firstTool, onClose, onUse }: PrepDial
             disabled={!pixels || busy}
             onClick={() => void use()}
           >
-            {REFERENCE_PREP_TEXTS.use}
+            {texts.use}
           </button>
         </footer>
       </div>

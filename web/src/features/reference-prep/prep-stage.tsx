@@ -1,8 +1,9 @@
-import { REFERENCE_PREP_TEXTS } from '@tessera/contract';
+import { TEXT_BUNDLES } from '@tessera/contract';
 import { useEffect, useRef } from 'react';
 import type { KeyboardEvent, PointerEvent } from 'react';
 import type { Point, Quad } from './homography';
 import { drawPixels } from './image-io';
+import { useTexts } from '../../lib/i18n';
 import type { Pixels, Rect } from './pixels';
 
 export interface PrepStageProps {
@@ -22,6 +23,7 @@ export interface PrepStageProps {
  * with the arrow keys, Shift for ten pixels at a time).
  */
 export function PrepStage({ pixels, tool, rect, onRect, corners, onCorners }: PrepStageProps) {
+  const texts = useTexts(TEXT_BUNDLES.referencePrep);
   const canvas = useRef<HTMLCanvasElement>(null);
   const drag = useRef<{ kind: 'rect'; from: Point } | { kind: 'corner'; index: number } | null>(
     null,
@@ -88,7 +90,7 @@ export function PrepStage({ pixels, tool, rect, onRect, corners, onCorners }: Pr
         ref={canvas}
         className="prep-canvas"
         role="img"
-        aria-label={REFERENCE_PREP_TEXTS.working}
+        aria-label={texts.working}
         onPointerDown={(event) => {
           if (tool !== 'crop') return;
           event.currentTarget.setPointerCapture(event.pointerId);
@@ -106,7 +108,7 @@ export function PrepStage({ pixels, tool, rect, onRect, corners, onCorners }: Pr
             />
             <rect
               className="prep-outline"
-              aria-label={REFERENCE_PREP_TEXTS.cropArea}
+              aria-label={texts.cropArea}
               x={rect.x}
               y={rect.y}
               width={rect.width}
@@ -119,11 +121,11 @@ export function PrepStage({ pixels, tool, rect, onRect, corners, onCorners }: Pr
       {tool === 'perspective' &&
         corners.map((corner, index) => (
           <button
-            key={REFERENCE_PREP_TEXTS.cornerNames[index]}
+            key={texts.cornerNames[index]}
             type="button"
             className="prep-handle"
             style={percent(corner)}
-            aria-label={REFERENCE_PREP_TEXTS.corner(REFERENCE_PREP_TEXTS.cornerNames[index] ?? '')}
+            aria-label={texts.corner(texts.cornerNames[index] ?? '')}
             onPointerDown={(event) => {
               event.currentTarget.setPointerCapture(event.pointerId);
               drag.current = { kind: 'corner', index };

@@ -1,5 +1,6 @@
-import { REFERENCE_PREP_TEXTS, type ReferenceWarningCode } from '@tessera/contract';
+import { TEXT_BUNDLES, type ReferenceWarningCode } from '@tessera/contract';
 import { lazy, Suspense, useState } from 'react';
+import { useTexts } from '../../lib/i18n';
 import { useReferenceCheck } from './use-reference-check';
 import './reference-prep.css';
 
@@ -26,6 +27,8 @@ const FIRST_TOOL: Record<ReferenceWarningCode, 'crop' | 'perspective' | 'lightin
  * the "Prepare reference" button that opens the preparation step (crop, perspective, lighting).
  */
 export function ReferenceAdvice({ file, disabled, onUse }: ReferenceAdviceProps) {
+  const texts = useTexts(TEXT_BUNDLES.referencePrep);
+  const warningTexts = useTexts(TEXT_BUNDLES.referenceWarnings);
   const check = useReferenceCheck(file);
   const [open, setOpen] = useState(false);
   const warnings = check.state === 'checked' ? check.warnings : [];
@@ -33,19 +36,18 @@ export function ReferenceAdvice({ file, disabled, onUse }: ReferenceAdviceProps)
   return (
     <div className="reference-advice">
       <div aria-live="polite">
-        {check.state === 'checking' && (
-          <p className="reference-advice-note">{REFERENCE_PREP_TEXTS.checking}</p>
-        )}
+        {check.state === 'checking' && <p className="reference-advice-note">{texts.checking}</p>}
         {check.state === 'failed' && (
-          <p className="reference-advice-note">{REFERENCE_PREP_TEXTS.checkFailed(check.reason)}</p>
+          <p className="reference-advice-note">{texts.checkFailed(check.reason)}</p>
         )}
         {warnings.length > 0 && (
-          <section className="reference-warnings" aria-label={REFERENCE_PREP_TEXTS.warningsTitle}>
-            <p className="reference-warnings-title">{REFERENCE_PREP_TEXTS.warningsTitle}</p>
+          <section className="reference-warnings" aria-label={texts.warningsTitle}>
+            <p className="reference-warnings-title">{texts.warningsTitle}</p>
             <ul className="reference-warnings-list">
               {warnings.map((warning) => (
+                // By its code, in the language shown (the server writes the default one).
                 <li key={warning.code} data-code={warning.code}>
-                  {warning.message}
+                  {warningTexts[warning.code]}
                 </li>
               ))}
             </ul>
@@ -58,7 +60,7 @@ export function ReferenceAdvice({ file, disabled, onUse }: ReferenceAdviceProps)
         disabled={disabled}
         onClick={() => setOpen(true)}
       >
-        {REFERENCE_PREP_TEXTS.prepare}
+        {texts.prepare}
       </button>
       {open && (
         <Suspense fallback={null}>

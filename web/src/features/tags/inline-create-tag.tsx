@@ -1,5 +1,7 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { Tag } from '@tessera/contract';
 import { PlusIcon } from '../../components/icons';
+import { useTexts } from '../../lib/i18n';
 import { useInlineCreate } from './use-inline-create';
 
 /**
@@ -15,6 +17,7 @@ export function InlineCreateTag({
   search: string;
   onCreated: (tag: Tag) => void;
 }) {
+  const texts = useTexts(TEXT_BUNDLES.tags);
   const inline = useInlineCreate(tags, search);
   return (
     <>
@@ -25,7 +28,7 @@ export function InlineCreateTag({
           onClick={() => void inline.create().then((tag) => tag && onCreated(tag))}
         >
           <PlusIcon />
-          Create tag “{inline.name}”
+          {texts.createNamed(inline.name)}
         </button>
       )}
       {inline.error && (

@@ -1,4 +1,6 @@
+import { TEXT_BUNDLES } from '@tessera/contract';
 import type { LdImage } from '@tessera/contract';
+import { useTexts } from '../../lib/i18n';
 import { Dialog } from '../../components/gallery/dialog';
 import { TagPicker } from './tag-picker';
 import { usePendingLinks, useTagCommands } from './use-tag-commands';
@@ -8,12 +10,13 @@ import { usePendingLinks, useTagCommands } from './use-tag-commands';
  * unassigns, and the image's tag list changes locally once the server has agreed.
  */
 export function TagAssignDialog({ image, onClose }: { image: LdImage; onClose: () => void }) {
+  const texts = useTexts(TEXT_BUNDLES.tags);
   const commands = useTagCommands();
   const pending = usePendingLinks(image.filename);
   return (
-    <Dialog title={`Tags of ${image.filename}`} onClose={onClose} className="tag-assign-dialog">
+    <Dialog title={texts.tagsOf(image.filename)} onClose={onClose} className="tag-assign-dialog">
       <TagPicker
-        label={`Tags of ${image.filename}`}
+        label={texts.tagsOf(image.filename)}
         selectedIds={image.tags}
         pendingIds={pending}
         onToggle={(tagId, selected) =>
@@ -23,7 +26,7 @@ export function TagAssignDialog({ image, onClose }: { image: LdImage; onClose: (
       />
       <div className="dialog-actions">
         <button type="button" className="button button-primary" onClick={onClose}>
-          Done
+          {texts.done}
         </button>
       </div>
     </Dialog>

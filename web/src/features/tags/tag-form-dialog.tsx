@@ -1,7 +1,8 @@
-import { validateTagName } from '@tessera/contract';
+import { TEXT_BUNDLES, validateTagName } from '@tessera/contract';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
+import { currentTexts, useTexts } from '../../lib/i18n';
 import { tagSaveFailure } from './save-failure';
 import './tags.css';
 
@@ -23,8 +24,6 @@ export interface TagFormDialogProps {
   onClose: () => void;
 }
 
-const SAVE_FAILED = 'The tag could not be saved. Please try again.';
-
 /**
  * Create or edit a tag (checklist T1, T9–T12): name checked with the contract's rule on submit
  * and, after a first attempt, as it is typed; colour free (T11).
@@ -38,6 +37,7 @@ export function TagFormDialog({
   onSubmit,
   onClose,
 }: TagFormDialogProps) {
+  const texts = useTexts(TEXT_BUNDLES.tags);
   const id = useId();
   const [name, setName] = useState(initial.name);
   const [color, setColor] = useState(initial.color);
@@ -62,7 +62,7 @@ export function TagFormDialog({
       await onSubmit({ name: name.normalize('NFC'), color: colorChanged ? color : initial.color });
       onClose();
     } catch (error) {
-      setFailed(tagSaveFailure(error, SAVE_FAILED));
+      setFailed(tagSaveFailure(error, currentTexts(TEXT_BUNDLES.tags).saveFailed));
       setSaving(false);
     }
   }
@@ -71,7 +71,7 @@ export function TagFormDialog({
     <Dialog title={title} onClose={onClose} className="tag-dialog">
       <form className="tag-form" onSubmit={(event) => void submit(event)} noValidate>
         <label className="field" htmlFor={`${id}-name`}>
-          <span className="field-label">Name</span>
+          <span className="field-label">{texts.name}</span>
           <input
             id={`${id}-name`}
             className="field-input"
@@ -89,7 +89,7 @@ export function TagFormDialog({
           </p>
         )}
         <label className="field tag-form-color" htmlFor={`${id}-color`}>
-          <span className="field-label">Color</span>
+          <span className="field-label">{texts.colour}</span>
           <input
             id={`${id}-color`}
             className="tag-color-input"
@@ -108,7 +108,7 @@ export function TagFormDialog({
         )}
         <div className="dialog-actions">
           <button type="button" className="button" onClick={onClose}>
-            Cancel
+            {texts.cancel}
           </button>
           <button type="submit" className="button button-primary" disabled={saving}>
             {submitLabel}

@@ -1,5 +1,6 @@
-import { matchesTagSearch } from '@tessera/contract';
+import { matchesTagSearch, TEXT_BUNDLES } from '@tessera/contract';
 import { useMemo, useState } from 'react';
+import { useTexts } from '../../lib/i18n';
 import { InlineCreateTag } from './inline-create-tag';
 import { TagSearch } from './tag-search';
 import { TagSwatch } from './tag-swatch';
@@ -27,6 +28,7 @@ const NONE: ReadonlySet<string> = new Set();
  * search text with a random colour (T12), which is then ticked. Reusable wherever tags are chosen.
  */
 export function TagPicker({ selectedIds, onToggle, pendingIds = NONE, label }: TagPickerProps) {
+  const texts = useTexts(TEXT_BUNDLES.tags);
   const { tags, isLoading } = useTags();
   const [search, setSearch] = useState('');
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
@@ -83,9 +85,7 @@ export function TagPicker({ selectedIds, onToggle, pendingIds = NONE, label }: T
           );
         })}
       </ul>
-      {!isLoading && tags.length === 0 && (
-        <p className="tags-note">No tags yet: type a name above to create one.</p>
-      )}
+      {!isLoading && tags.length === 0 && <p className="tags-note">{texts.pickerEmpty}</p>}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { TAG_TEXTS } from '@tessera/contract';
 import type { Tag } from '@tessera/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
@@ -106,13 +107,13 @@ describe('the Tags panel', () => {
   it('[T1][T5][T6] a created tag gets a client-made id and shows loading until the server agrees', async () => {
     const { user, sent } = renderPanel([STONE]);
     await screen.findByRole('button', { name: 'Stone' });
-    await user.click(screen.getByRole('button', { name: 'New tag' }));
-    await user.type(screen.getByLabelText('Name'), 'Brick');
-    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await user.click(screen.getByRole('button', { name: TAG_TEXTS.newTag }));
+    await user.type(screen.getByLabelText(TAG_TEXTS.name), 'Brick');
+    await user.click(screen.getByRole('button', { name: TAG_TEXTS.create }));
 
     const row = rowOf(await screen.findByRole('button', { name: 'Brick' }));
     expect(row.getAttribute('aria-busy')).toBe('true');
-    expect(within(row).getByRole('status', { name: 'Saving tag Brick' })).toBeTruthy();
+    expect(within(row).getByRole('status', { name: TAG_TEXTS.saving('Brick') })).toBeTruthy();
     const create = sentCommand(sent, 'create-tag');
     expect(create.fields).toMatchObject({ name: 'Brick', color: '#000000' });
     expect(create.fields.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -124,9 +125,9 @@ describe('the Tags panel', () => {
   it('[T6] a tag whose creation failed leaves the list', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { user, sent } = renderPanel([]);
-    await user.click(screen.getByRole('button', { name: 'New tag' }));
-    await user.type(screen.getByLabelText('Name'), 'Brick');
-    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await user.click(screen.getByRole('button', { name: TAG_TEXTS.newTag }));
+    await user.type(screen.getByLabelText(TAG_TEXTS.name), 'Brick');
+    await user.click(screen.getByRole('button', { name: TAG_TEXTS.create }));
     await screen.findByRole('button', { name: 'Brick' });
     sentCommand(sent, 'create-tag').answer(false);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Brick' })).toBeNull());
@@ -135,8 +136,8 @@ describe('the Tags panel', () => {
   it('[T12] a tag created inline from the search text gets a random hex colour', async () => {
     const { user, sent } = renderPanel([STONE]);
     await screen.findByRole('button', { name: 'Stone' });
-    await user.type(screen.getByRole('searchbox', { name: 'Search tags' }), 'Moss');
-    await user.click(screen.getByRole('button', { name: 'Create tag “Moss”' }));
+    await user.type(screen.getByRole('searchbox', { name: TAG_TEXTS.search }), 'Moss');
+    await user.click(screen.getByRole('button', { name: TAG_TEXTS.createNamed('Moss') }));
     const create = sentCommand(sent, 'create-tag');
     expect(create.fields.name).toBe('Moss');
     expect(create.fields.color).toMatch(/^#[0-9a-f]{6}$/);
@@ -145,7 +146,7 @@ describe('the Tags panel', () => {
   it('[T2] search matches from the start, ignoring accents and case, capped at 15 characters', async () => {
     const { user } = renderPanel([STONE, SAND, { id: 'arbol', name: 'Árbol', color: '#0a0' }]);
     await screen.findByRole('button', { name: 'Stone' });
-    const search = screen.getByRole('searchbox', { name: 'Search tags' });
+    const search = screen.getByRole('searchbox', { name: TAG_TEXTS.search });
     await user.type(search, 'ar');
     expect(screen.getByRole('button', { name: 'Árbol' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Sand' })).toBeNull();
@@ -170,9 +171,9 @@ describe('the Tags panel', () => {
   it('[T1][T6] delete asks first, then the tag shows loading and goes once deleted', async () => {
     const { user, sent } = renderPanel([STONE, SAND]);
     await screen.findByRole('button', { name: 'Stone' });
-    await user.click(screen.getByRole('button', { name: 'Delete tag Stone' }));
+    await user.click(screen.getByRole('button', { name: TAG_TEXTS.deleteTag('Stone') }));
     expect(sent.some((s) => s.action === 'delete-tag')).toBe(false);
-    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(screen.getByRole('button', { name: TAG_TEXTS.delete }));
     const row = rowOf(screen.getByRole('button', { name: 'Stone' }));
     expect(row.getAttribute('aria-busy')).toBe('true');
     const command = sentCommand(sent, 'delete-tag');
@@ -184,11 +185,11 @@ describe('the Tags panel', () => {
   it('[T1][T6] edit saves the new name once the server agrees', async () => {
     const { user, sent } = renderPanel([STONE]);
     await screen.findByRole('button', { name: 'Stone' });
-    await user.click(screen.getByRole('button', { name: 'Edit tag Stone' }));
-    const name = screen.getByLabelText('Name');
+    await user.click(screen.getByRole('button', { name: TAG_TEXTS.editTag('Stone') }));
+    const name = screen.getByLabelText(TAG_TEXTS.name);
     await user.clear(name);
     await user.type(name, 'Granite');
-    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await user.click(screen.getByRole('button', { name: TAG_TEXTS.save }));
     const command = sentCommand(sent, 'update-tag');
     expect(command.fields).toEqual({ id: 'stone', name: 'Granite', color: '#777777' });
     expect(rowOf(screen.getByRole('button', { name: 'Stone' })).getAttribute('aria-busy')).toBe(

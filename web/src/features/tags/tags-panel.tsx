@@ -1,7 +1,8 @@
-import { DEFAULT_TAG_COLOR, matchesTagSearch } from '@tessera/contract';
+import { DEFAULT_TAG_COLOR, matchesTagSearch, TEXT_BUNDLES } from '@tessera/contract';
 import type { Tag } from '@tessera/contract';
 import { memo, useCallback, useId, useMemo, useState } from 'react';
 import { EditIcon, PlusIcon, TrashIcon } from '../../components/icons';
+import { useTexts } from '../../lib/i18n';
 import { ConfirmDialog } from './confirm-dialog';
 import type { TagFilter } from './tag-filter';
 import { InlineCreateTag } from './inline-create-tag';
@@ -19,6 +20,7 @@ type OpenDialog = { kind: 'create' } | { kind: 'edit'; tag: Tag } | { kind: 'del
  * search text), edit, delete with confirmation, search, and click a tag to filter by it.
  */
 export function TagsPanel({ filter }: { filter: TagFilter }) {
+  const texts = useTexts(TEXT_BUNDLES.tags);
   const headingId = useId();
   const { tags, isLoading, error } = useTags();
   const commands = useTagCommands();
@@ -38,13 +40,13 @@ export function TagsPanel({ filter }: { filter: TagFilter }) {
     <section className="tags-panel" aria-labelledby={headingId}>
       <div className="tags-panel-head">
         <h2 id={headingId} className="tags-panel-title">
-          Tags
+          {texts.tags}
         </h2>
         <button
           type="button"
           className="icon-button"
-          aria-label="New tag"
-          title="New tag"
+          aria-label={texts.newTag}
+          title={texts.newTag}
           onClick={() => setDialog({ kind: 'create' })}
         >
           <PlusIcon />
@@ -54,10 +56,10 @@ export function TagsPanel({ filter }: { filter: TagFilter }) {
       <InlineCreateTag tags={tags} search={search} onCreated={() => setSearch('')} />
       {filter.enabled.size > 0 && (
         <button type="button" className="tags-clear-filter" onClick={filter.clear}>
-          Show all images
+          {texts.showAll}
         </button>
       )}
-      <ul className="tags-list" aria-label="Tags" aria-busy={isLoading}>
+      <ul className="tags-list" aria-label={texts.tags} aria-busy={isLoading}>
         {shown.map((tag) => (
           <TagRow
             key={tag.id}
@@ -71,18 +73,18 @@ export function TagsPanel({ filter }: { filter: TagFilter }) {
         ))}
       </ul>
       {!isLoading && tags.length === 0 && error == null && (
-        <p className="tags-note">No tags yet.</p>
+        <p className="tags-note">{texts.none}</p>
       )}
       {error != null && (
         <p className="field-error" role="alert">
-          The tags could not be loaded.
+          {texts.loadFailed}
         </p>
       )}
 
       {dialog?.kind === 'create' && (
         <TagFormDialog
-          title="New tag"
-          submitLabel="Create"
+          title={texts.newTag}
+          submitLabel={texts.create}
           initial={{ name: '', color: DEFAULT_TAG_COLOR }}
           existingNames={names}
           onSubmit={async (values) => void (await commands.create(values))}
@@ -91,8 +93,8 @@ export function TagsPanel({ filter }: { filter: TagFilter }) {
       )}
       {dialog?.kind === 'edit' && (
         <TagFormDialog
-          title="Edit tag"
-          submitLabel="Save"
+          title={texts.editTitle}
+          submitLabel={texts.save}
           initial={{ name: dialog.tag.name, color: dialog.tag.color }}
           existingNames={names}
           currentName={dialog.tag.name}
@@ -102,12 +104,12 @@ export function TagsPanel({ filter }: { filter: TagFilter }) {
       )}
       {dialog?.kind === 'delete' && (
         <ConfirmDialog
-          title="Delete tag"
-          confirmLabel="Delete"
+          title={texts.deleteTitle}
+          confirmLabel={texts.delete}
           onConfirm={() => void commands.remove(dialog.tag).catch(() => undefined)}
           onClose={close}
         >
-          <p>Delete the tag “{dialog.tag.name}”? It is removed from every image that has it.</p>
+          <p>{texts.deleteQuestion(dialog.tag.name)}</p>
         </ConfirmDialog>
       )}
     </section>
@@ -131,6 +133,7 @@ const TagRow = memo(function TagRow({
   onEdit,
   onDelete,
 }: TagRowProps) {
+  const texts = useTexts(TEXT_BUNDLES.tags);
   return (
     <li className={loading ? 'tag-row is-loading' : 'tag-row'} aria-busy={loading}>
       <button
@@ -138,21 +141,21 @@ const TagRow = memo(function TagRow({
         className="tag-toggle"
         aria-pressed={enabled}
         disabled={loading}
-        title={enabled ? 'Filtering by this tag: click to stop' : 'Click to filter by this tag'}
+        title={enabled ? texts.filtering : texts.filterBy}
         onClick={() => onToggle(tag.id)}
       >
         <TagSwatch color={tag.color} />
         <span className="tag-name">{tag.name}</span>
       </button>
       {loading ? (
-        <span className="tag-spinner" role="status" aria-label={`Saving tag ${tag.name}`} />
+        <span className="tag-spinner" role="status" aria-label={texts.saving(tag.name)} />
       ) : (
         <>
           <button
             type="button"
             className="icon-button"
-            aria-label={`Edit tag ${tag.name}`}
-            title="Edit"
+            aria-label={texts.editTag(tag.name)}
+            title={texts.edit}
             onClick={() => onEdit(tag)}
           >
             <EditIcon />
@@ -160,8 +163,8 @@ const TagRow = memo(function TagRow({
           <button
             type="button"
             className="icon-button icon-button-danger"
-            aria-label={`Delete tag ${tag.name}`}
-            title="Delete"
+            aria-label={texts.deleteTag(tag.name)}
+            title={texts.delete}
             onClick={() => onDelete(tag)}
           >
             <TrashIcon />

@@ -1,6 +1,7 @@
-import { randomTagColor, validateTagName } from '@tessera/contract';
+import { randomTagColor, TEXT_BUNDLES, validateTagName } from '@tessera/contract';
 import type { Tag } from '@tessera/contract';
 import { useState } from 'react';
+import { currentTexts } from '../../lib/i18n';
 import { tagSaveFailure } from './save-failure';
 import { useTagCommands } from './use-tag-commands';
 
@@ -27,7 +28,7 @@ export function useInlineCreate(tags: readonly Tag[], search: string) {
     try {
       return await commands.create({ name, color: randomTagColor() });
     } catch (err) {
-      const text = tagSaveFailure(err, 'The tag could not be created. Please try again.');
+      const text = tagSaveFailure(err, currentTexts(TEXT_BUNDLES.tags).createFailed);
       setError({ for: name, text });
       return undefined;
     }

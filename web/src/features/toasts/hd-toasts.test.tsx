@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { HD_NOTIFICATION_TEXTS } from '@tessera/contract';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -16,7 +17,7 @@ function renderToasts() {
   );
 }
 
-const region = () => screen.getByRole('status', { name: 'HD notifications' });
+const region = () => screen.getByRole('status', { name: HD_NOTIFICATION_TEXTS.label });
 const toast = () => region().querySelector<HTMLElement>('.toast');
 
 beforeEach(() => {
@@ -131,7 +132,7 @@ describe('HdToasts', () => {
     const user = userEvent.setup();
     renderToasts();
     client.emit({ id: 'a', image: 'brick.png', status: 'queued', percent: 0 });
-    await user.click(screen.getByRole('button', { name: 'Close notification' }));
+    await user.click(screen.getByRole('button', { name: HD_NOTIFICATION_TEXTS.close }));
     expect(toast()).toBeNull();
   });
 });

@@ -1,10 +1,11 @@
-import { ldThumbnailUrl } from '@tessera/contract';
+import { ldThumbnailUrl, TEXT_BUNDLES } from '@tessera/contract';
 import type { HdJob } from '@tessera/contract';
 import { useEffect, useReducer } from 'react';
 import { CrossIcon } from '../../components/icons';
 import { useHdStatus, useMessaging } from '../../lib/messaging';
 import type { HdStatusEvent } from '../../lib/messaging';
 import { fetchHdJobs } from '../../lib/api/hd';
+import { useTexts } from '../../lib/i18n';
 import { useHdJobs } from '../hd';
 import { INITIAL_TOAST_STATE, toastReducer } from './toast-state';
 import { useClearTop } from './use-clear-top';
@@ -40,6 +41,7 @@ function queuedIds(jobs: readonly HdJob[]): string[] {
  * Mounted once by the app layout, so it follows the person across screens.
  */
 export function HdToasts() {
+  const texts = useTexts(TEXT_BUNDLES.hdNotifications);
   const [state, dispatch] = useReducer(toastReducer, INITIAL_TOAST_STATE);
   // Mounted on every screen, the toast keeps the page's record of HD jobs (and its 3 s poll,
   // H11) alive between two openings of the details modal.
@@ -74,7 +76,7 @@ export function HdToasts() {
       style={{ top }}
       role="status"
       aria-live="polite"
-      aria-label="HD notifications"
+      aria-label={texts.label}
     >
       {toast && (
         // One element while toasts follow each other: it fades in once, not at every percent.
@@ -82,7 +84,7 @@ export function HdToasts() {
           className={`toast toast-${toast.kind}`}
           data-kind={toast.kind}
           data-paused={paused}
-          title="Click to close"
+          title={texts.clickToClose}
           onClick={() => dispatch({ type: 'dismiss' })}
           onMouseEnter={() => dispatch({ type: 'hover', paused: true })}
           onMouseLeave={() => dispatch({ type: 'hover', paused: false })}
@@ -100,7 +102,7 @@ export function HdToasts() {
           <button
             type="button"
             className="toast-close"
-            aria-label="Close notification"
+            aria-label={texts.close}
             onClick={(event) => {
               event.stopPropagation();
               dispatch({ type: 'dismiss' });

@@ -7,16 +7,16 @@ import type { HdJob, HdStatusMessage } from '@tessera/contract';
 
 export type HdJobGroupName = 'running' | 'queued' | 'finished' | 'failed' | 'cancelled';
 
+/** The groups in screen order; each one's title is UPSCALE_TEXTS.groups[name]. */
 export const HD_JOB_GROUPS: readonly {
   name: HdJobGroupName;
-  title: string;
   status: HdJob['status'];
 }[] = [
-  { name: 'running', title: 'Running', status: 'in_progress' },
-  { name: 'queued', title: 'Queued', status: 'queued' },
-  { name: 'finished', title: 'Finished', status: 'finished' },
-  { name: 'failed', title: 'Failed', status: 'error' },
-  { name: 'cancelled', title: 'Cancelled', status: 'cancelled' },
+  { name: 'running', status: 'in_progress' },
+  { name: 'queued', status: 'queued' },
+  { name: 'finished', status: 'finished' },
+  { name: 'failed', status: 'error' },
+  { name: 'cancelled', status: 'cancelled' },
 ];
 
 /**

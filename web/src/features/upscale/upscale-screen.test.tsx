@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { errorText, shownErrorText } from '@tessera/contract';
+import { errorText, shownErrorText, UPSCALE_TEXTS } from '@tessera/contract';
 import type { HdJob } from '@tessera/contract';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -69,39 +69,45 @@ afterEach(resetAfterTest);
 describe('UpscaleScreen (the HD queue)', () => {
   it('lists the jobs by state: running with progress, queued, finished with download, failed', async () => {
     renderScreen();
-    await screen.findByRole('region', { name: 'Running' });
+    await screen.findByRole('region', { name: UPSCALE_TEXTS.groups.running });
     expect(
       screen
         .getAllByRole('heading', { level: 2 })
         .map((heading) => heading.firstChild?.textContent),
-    ).toEqual(['Running', 'Queued', 'Finished', 'Failed']);
+    ).toEqual(
+      (['running', 'queued', 'finished', 'failed'] as const).map(
+        (name) => UPSCALE_TEXTS.groups[name],
+      ),
+    );
 
-    const running = row('Running', 'stone.png');
+    const running = row(UPSCALE_TEXTS.groups.running, 'stone.png');
     expect(within(running).getByRole('progressbar').getAttribute('value')).toBe('40');
     expect(running.textContent).toContain('40%');
 
     expect(
-      within(group('Queued'))
+      within(group(UPSCALE_TEXTS.groups.queued))
         .getAllByRole('row')
         .slice(1)
         .map((r) => r.querySelector('th')?.textContent),
     ).toEqual(['wall.png', 'brick.png']);
-    const download = within(row('Finished', 'wood.png')).getByRole('link', {
+    const download = within(row(UPSCALE_TEXTS.groups.finished, 'wood.png')).getByRole('link', {
       name: 'Download HD Image',
     });
     expect(download.getAttribute('href')).toBe('/api/images/hd/wood_30x30.png');
-    expect(row('Failed', 'sand.png').textContent).toContain('engine failed');
-    expect(row('Queued', 'wall.png').textContent).toContain('60x60');
-    expect(row('Queued', 'wall.png').textContent).toContain('4/3/2025');
+    expect(row(UPSCALE_TEXTS.groups.failed, 'sand.png').textContent).toContain('engine failed');
+    expect(row(UPSCALE_TEXTS.groups.queued, 'wall.png').textContent).toContain('60x60');
+    expect(row(UPSCALE_TEXTS.groups.queued, 'wall.png').textContent).toContain('4/3/2025');
   });
 
   it('follows the status stream: progress, finish, and a new order', async () => {
     renderScreen();
-    await screen.findByRole('region', { name: 'Running' });
+    await screen.findByRole('region', { name: UPSCALE_TEXTS.groups.running });
     client.emit({ id: 'r1', image: 'stone.png', status: 'in_progress', percent: 75 });
-    expect(within(row('Running', 'stone.png')).getByRole('progressbar').getAttribute('value')).toBe(
-      '75',
-    );
+    expect(
+      within(row(UPSCALE_TEXTS.groups.running, 'stone.png'))
+        .getByRole('progressbar')
+        .getAttribute('value'),
+    ).toBe('75');
 
     client.emit({ id: 'q1', image: 'brick.png', status: 'in_progress', percent: 5 });
     client.emit({
@@ -111,9 +117,9 @@ describe('UpscaleScreen (the HD queue)', () => {
       percent: 100,
       output_image: 'stone_30x30.png',
     });
-    expect(row('Running', 'brick.png')).toBeTruthy();
+    expect(row(UPSCALE_TEXTS.groups.running, 'brick.png')).toBeTruthy();
     expect(
-      within(row('Finished', 'stone.png'))
+      within(row(UPSCALE_TEXTS.groups.finished, 'stone.png'))
         .getByRole('link', { name: 'Download HD Image' })
         .getAttribute('href'),
     ).toBe('/api/images/hd/stone_30x30.png');
@@ -121,7 +127,9 @@ describe('UpscaleScreen (the HD queue)', () => {
     const listed = calls.filter((call) => call.path === '/api/query/hd-jobs').length;
     jobs = [hdJob({ id: 'n1', image: 'new.png', status: 'queued' }), ...jobs];
     client.emit({ id: 'n1', image: 'new.png', status: 'queued', percent: 0 });
-    expect(await within(group('Queued')).findByRole('row', { name: /new\.png/ })).toBeTruthy();
+    expect(
+      await within(group(UPSCALE_TEXTS.groups.queued)).findByRole('row', { name: /new\.png/ }),
+    ).toBeTruthy();
     expect(calls.filter((call) => call.path === '/api/query/hd-jobs').length).toBeGreaterThan(
       listed,
     );
@@ -131,10 +139,12 @@ describe('UpscaleScreen (the HD queue)', () => {
     const user = userEvent.setup();
     renderScreen();
     await user.click(
-      await screen.findByRole('button', { name: 'Cancel HD job for brick.png (30x30)' }),
+      await screen.findByRole('button', { name: UPSCALE_TEXTS.cancelJob('brick.png', '30x30') }),
     );
-    expect(await screen.findByRole('region', { name: 'Cancelled' })).toBeTruthy();
-    expect(row('Cancelled', 'brick.png')).toBeTruthy();
+    expect(
+      await screen.findByRole('region', { name: UPSCALE_TEXTS.groups.cancelled }),
+    ).toBeTruthy();
+    expect(row(UPSCALE_TEXTS.groups.cancelled, 'brick.png')).toBeTruthy();
     expect(calls.find((call) => call.path === '/api/command/cancel-hd-job')).toEqual({
       path: '/api/command/cancel-hd-job',
       method: 'POST',
@@ -148,7 +158,7 @@ describe('UpscaleScreen (the HD queue)', () => {
     cancelAnswer = [409, { error: errorText('HD_JOB_NOT_QUEUED') }];
     renderScreen();
     await user.click(
-      await screen.findByRole('button', { name: 'Cancel HD job for wall.png (60x60)' }),
+      await screen.findByRole('button', { name: UPSCALE_TEXTS.cancelJob('wall.png', '60x60') }),
     );
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(shownErrorText('es', 'HD_JOB_NOT_QUEUED'));
@@ -169,20 +179,22 @@ describe('UpscaleScreen (the HD queue)', () => {
     };
     renderScreen();
     const queuedImages = () =>
-      within(group('Queued'))
+      within(group(UPSCALE_TEXTS.groups.queued))
         .getAllByRole('row')
         .slice(1)
         .map((r) => r.querySelector('th')?.textContent);
-    await screen.findByRole('region', { name: 'Queued' });
+    await screen.findByRole('region', { name: UPSCALE_TEXTS.groups.queued });
     expect(queuedImages()).toEqual(['brick.png', 'wall.png']);
     // The first is next already: nothing to move.
-    expect(row('Queued', 'brick.png').textContent).toContain('next');
+    expect(row(UPSCALE_TEXTS.groups.queued, 'brick.png').textContent).toContain(UPSCALE_TEXTS.next);
     expect(
-      within(row('Queued', 'brick.png')).queryByRole('button', { name: /to the top/ }),
+      within(row(UPSCALE_TEXTS.groups.queued, 'brick.png')).queryByRole('button', {
+        name: /to the top/,
+      }),
     ).toBeNull();
 
     await user.click(
-      screen.getByRole('button', { name: 'Move HD job for wall.png (60x60) to the top' }),
+      screen.getByRole('button', { name: UPSCALE_TEXTS.moveJob('wall.png', '60x60') }),
     );
     await waitFor(() => expect(queuedImages()).toEqual(['wall.png', 'brick.png']));
     expect(calls.find((call) => call.path === '/api/command/move-hd-job-to-top')).toEqual({
@@ -199,24 +211,23 @@ describe('UpscaleScreen (the HD queue)', () => {
     moveAnswer = () => [409, { error: errorText('HD_JOB_NOT_QUEUED_TO_MOVE') }];
     renderScreen();
     await user.click(
-      await screen.findByRole('button', { name: 'Move HD job for brick.png (30x30) to the top' }),
+      await screen.findByRole('button', { name: UPSCALE_TEXTS.moveJob('brick.png', '30x30') }),
     );
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe(
-      `Could not move the HD job for brick.png (30x30) to the top: ${shownErrorText('es', 'HD_JOB_NOT_QUEUED_TO_MOVE')}×`,
+      `${UPSCALE_TEXTS.moveFailed('brick.png', '30x30')}: ${shownErrorText('es', 'HD_JOB_NOT_QUEUED_TO_MOVE')}×`,
     );
   });
 
   it('pauses and resumes the queue, saying what pausing means', async () => {
     const user = userEvent.setup();
     renderScreen();
-    await user.click(await screen.findByRole('button', { name: 'Pause queue' }));
-    const notice = await screen.findByRole('status', { name: 'Queue state' });
-    expect(notice.textContent).toContain('Your queue is paused');
-    expect(notice.textContent).toContain('A job already running finishes.');
-    await user.click(screen.getByRole('button', { name: 'Resume queue' }));
-    await screen.findByRole('button', { name: 'Pause queue' });
-    expect(screen.queryByRole('status', { name: 'Queue state' })).toBeNull();
+    await user.click(await screen.findByRole('button', { name: UPSCALE_TEXTS.pause }));
+    const notice = await screen.findByRole('status', { name: UPSCALE_TEXTS.queueState });
+    expect(notice.textContent).toContain(UPSCALE_TEXTS.paused);
+    await user.click(screen.getByRole('button', { name: UPSCALE_TEXTS.resume }));
+    await screen.findByRole('button', { name: UPSCALE_TEXTS.pause });
+    expect(screen.queryByRole('status', { name: UPSCALE_TEXTS.queueState })).toBeNull();
     expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([
       '/api/command/pause-hd-queue',
       '/api/command/resume-hd-queue',
@@ -226,23 +237,23 @@ describe('UpscaleScreen (the HD queue)', () => {
   it('says so when there are no jobs, and when the list cannot be loaded', async () => {
     jobs = [];
     renderScreen();
-    expect(await screen.findByText('No HD jobs yet.')).toBeTruthy();
+    expect(await screen.findByText(UPSCALE_TEXTS.empty)).toBeTruthy();
     cleanup();
 
     stubFetch(() => [500, { error: 'boom' }]);
     renderScreen();
-    expect((await screen.findByRole('alert')).textContent).toContain('Could not load the HD jobs.');
+    expect((await screen.findByRole('alert')).textContent).toContain(UPSCALE_TEXTS.loadFailed);
   });
 
   it('every table is a real table with column headers', async () => {
     renderScreen();
-    await screen.findByRole('region', { name: 'Running' });
+    await screen.findByRole('region', { name: UPSCALE_TEXTS.groups.running });
     for (const table of screen.getAllByRole('table')) {
       expect(
         within(table)
           .getAllByRole('columnheader')
           .map((cell) => cell.textContent),
-      ).toEqual(['Preview', 'Image', 'Size', 'Ordered', 'Status']);
+      ).toEqual(Object.values(UPSCALE_TEXTS.columns));
     }
     await waitFor(() => expect(screen.getAllByRole('table')).toHaveLength(4));
   });

@@ -14,7 +14,7 @@ import { useHdStatus, useMessaging } from '../../lib/messaging';
 import { reportHdJobCancelled, useHdJobs } from '../hd';
 import { HD_JOB_GROUPS, groupJobs, markJobCancelled, patchJobs } from './hd-queue';
 import type { HdJobGroupName } from './hd-queue';
-import { useTexts } from '../../lib/i18n';
+import { serverText, useLocale, useTexts } from '../../lib/i18n';
 import './upscale-screen.css';
 
 /**
@@ -23,7 +23,9 @@ import './upscale-screen.css';
  * user's queue, and the whole queue paused and resumed (issue 13, feature 13).
  */
 export function UpscaleScreen() {
+  const texts = useTexts(TEXT_BUNDLES.upscale);
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const galleryTexts = useTexts(TEXT_BUNDLES.gallery);
   const client = useMessaging();
   const queryClient = useQueryClient();
   const queryKey = ['hd-jobs', client?.user ?? null];
@@ -65,8 +67,7 @@ export function UpscaleScreen() {
       reportHdJobCancelled(job.id);
     },
     // It has most likely started meanwhile.
-    onError: (error, job) =>
-      failed(`Could not cancel the HD job for ${job.image} (${job.size})`, error),
+    onError: (error, job) => failed(texts.cancelFailed(job.image, job.size), error),
   });
 
   // Both answer with the queue as the server now has it, in its new order.
@@ -74,15 +75,13 @@ export function UpscaleScreen() {
     mutationFn: (job: HdJob) => moveHdJobToTop(job.id),
     onMutate: () => setActionError(null),
     onSuccess: (queue) => queryClient.setQueryData(queryKey, queue),
-    onError: (error, job) =>
-      failed(`Could not move the HD job for ${job.image} (${job.size}) to the top`, error),
+    onError: (error, job) => failed(texts.moveFailed(job.image, job.size), error),
   });
   const pause = useMutation({
     mutationFn: setHdQueuePaused,
     onMutate: () => setActionError(null),
     onSuccess: (queue) => queryClient.setQueryData(queryKey, queue),
-    onError: (error, paused) =>
-      failed(paused ? 'Could not pause the queue' : 'Could not resume the queue', error),
+    onError: (error, paused) => failed(paused ? texts.pauseFailed : texts.resumeFailed, error),
   });
   const paused = jobsQuery.data?.paused ?? false;
 
@@ -91,9 +90,9 @@ export function UpscaleScreen() {
       <header className="upscale-header">
         <div className="upscale-heading">
           <h1 id="upscale-title" className="screen-title">
-            HD queue
+            {texts.title}
           </h1>
-          <p className="screen-text">Your HD orders, as they wait, run and finish.</p>
+          <p className="screen-text">{texts.lead}</p>
         </div>
         <div className="upscale-actions">
           <button
@@ -102,7 +101,7 @@ export function UpscaleScreen() {
             disabled={jobsQuery.isFetching}
             onClick={() => void jobsQuery.refetch()}
           >
-            {jobsQuery.isFetching ? TEXTS.refreshing : 'Refresh'}
+            {jobsQuery.isFetching ? TEXTS.refreshing : galleryTexts.refresh}
           </button>
           {jobsQuery.isSuccess && (
             <button
@@ -111,16 +110,15 @@ export function UpscaleScreen() {
               disabled={pause.isPending}
               onClick={() => pause.mutate(!paused)}
             >
-              {paused ? 'Resume queue' : 'Pause queue'}
+              {paused ? texts.resume : texts.pause}
             </button>
           )}
         </div>
       </header>
 
       {paused && (
-        <p className="upscale-paused" role="status" aria-label="Queue state">
-          Your queue is paused: queued jobs wait until you resume it. A job already running
-          finishes.
+        <p className="upscale-paused" role="status" aria-label={texts.queueState}>
+          {texts.paused}
         </p>
       )}
 
@@ -130,7 +128,7 @@ export function UpscaleScreen() {
           <button
             type="button"
             className="upscale-alert-close"
-            aria-label="Dismiss"
+            aria-label={texts.dismiss}
             onClick={() => setActionError(null)}
           >
             ×
@@ -141,21 +139,21 @@ export function UpscaleScreen() {
       {jobsQuery.isPending ? (
         <div className="upscale-state">
           <div className="spinner" aria-hidden="true" />
-          <p>Loading HD jobs…</p>
+          <p>{texts.loading}</p>
         </div>
       ) : jobsQuery.isError ? (
         <div className="upscale-state" role="alert">
-          <p>Could not load the HD jobs.</p>
+          <p>{texts.loadFailed}</p>
           <button type="button" className="button" onClick={() => void jobsQuery.refetch()}>
-            Try again
+            {texts.tryAgain}
           </button>
         </div>
       ) : jobsQuery.data.jobs.length === 0 ? (
         <div className="upscale-state">
-          <p>No HD jobs yet.</p>
+          <p>{texts.empty}</p>
           <p className="screen-text">
-            Open an image on the <Link to={SCREEN_PATHS.dashboard}>Dashboard</Link> and choose
-            Generate HD.
+            {texts.emptyHint.before} <Link to={SCREEN_PATHS.dashboard}>{texts.emptyHint.link}</Link>{' '}
+            {texts.emptyHint.after}
           </p>
         </div>
       ) : (
@@ -182,6 +180,7 @@ interface QueuedJobActions {
 }
 
 function JobGroups({ jobs, actions }: { jobs: readonly HdJob[]; actions: QueuedJobActions }) {
+  const texts = useTexts(TEXT_BUNDLES.upscale);
   const groups = groupJobs(jobs);
   return (
     <div className="upscale-groups">
@@ -189,7 +188,7 @@ function JobGroups({ jobs, actions }: { jobs: readonly HdJob[]; actions: QueuedJ
         <JobGroup
           key={group.name}
           name={group.name}
-          title={group.title}
+          title={texts.groups[group.name]}
           jobs={groups[group.name]}
           actions={actions}
         />
@@ -209,23 +208,25 @@ function JobGroup({
   jobs: readonly HdJob[];
   actions: QueuedJobActions;
 }) {
+  const texts = useTexts(TEXT_BUNDLES.upscale);
+  const locale = useLocale();
   const titleId = useId();
   return (
     <section className={`upscale-group upscale-group-${name}`} aria-labelledby={titleId}>
       <h2 className="upscale-group-title">
         <span id={titleId}>{title}</span>
-        <span className="upscale-count" aria-label={`${jobs.length} jobs`}>
+        <span className="upscale-count" aria-label={texts.jobCount(jobs.length)}>
           {jobs.length}
         </span>
       </h2>
       <table className="upscale-table">
         <thead>
           <tr>
-            <th scope="col">Preview</th>
-            <th scope="col">Image</th>
-            <th scope="col">Size</th>
-            <th scope="col">Ordered</th>
-            <th scope="col">Status</th>
+            <th scope="col">{texts.columns.preview}</th>
+            <th scope="col">{texts.columns.image}</th>
+            <th scope="col">{texts.columns.size}</th>
+            <th scope="col">{texts.columns.ordered}</th>
+            <th scope="col">{texts.columns.status}</th>
           </tr>
         </thead>
         <tbody>
@@ -245,7 +246,7 @@ function JobGroup({
                 {job.image}
               </th>
               <td>{job.size}</td>
-              <td>{formatImageDate({ created_at: job.created_at })}</td>
+              <td>{formatImageDate({ created_at: job.created_at }, undefined, locale)}</td>
               <td>
                 <JobStatus job={job} first={index === 0} actions={actions} />
               </td>
@@ -268,12 +269,13 @@ function JobStatus({
   actions: QueuedJobActions;
 }) {
   const TEXTS = useTexts(TEXT_BUNDLES.texts);
+  const texts = useTexts(TEXT_BUNDLES.upscale);
   switch (job.status) {
     case 'in_progress': {
       const percent = Math.round(job.percent);
       return (
         <div className="upscale-progress">
-          <progress max={100} value={percent} aria-label={`Progress of ${job.image}`} />
+          <progress max={100} value={percent} aria-label={texts.progressOf(job.image)} />
           <span>{percent}%</span>
         </div>
       );
@@ -284,43 +286,47 @@ function JobStatus({
       return (
         <div className="upscale-queued">
           <span>
-            {job.error === undefined ? 'Waiting' : 'Waiting to retry'}
-            {first && ' · next'}
+            {job.error === undefined ? texts.waiting : texts.waitingRetry}
+            {first && ` · ${texts.next}`}
           </span>
           {!first && (
             <button
               type="button"
               className="button upscale-action"
-              aria-label={`Move HD job for ${job.image} (${job.size}) to the top`}
+              aria-label={texts.moveJob(job.image, job.size)}
               disabled={moving || cancelling}
               onClick={() => actions.onMoveToTop(job)}
             >
-              {moving ? 'Moving…' : 'Move to top'}
+              {moving ? texts.moving : texts.moveToTop}
             </button>
           )}
           <button
             type="button"
             className="button upscale-action"
-            aria-label={`Cancel HD job for ${job.image} (${job.size})`}
+            aria-label={texts.cancelJob(job.image, job.size)}
             disabled={cancelling}
             onClick={() => actions.onCancel(job)}
           >
-            {cancelling ? 'Cancelling…' : 'Cancel'}
+            {cancelling ? texts.cancelling : texts.cancel}
           </button>
         </div>
       );
     }
     case 'finished':
       return job.output_image === undefined ? (
-        <span>Finished</span>
+        <span>{texts.finished}</span>
       ) : (
         <a className="upscale-download" href={hdImageUrl(job.output_image)} download>
           {TEXTS.downloadHdImage}
         </a>
       );
     case 'error':
-      return <span className="upscale-error">{job.error ?? 'Failed'}</span>;
+      return (
+        <span className="upscale-error">
+          {job.error === undefined ? texts.failed : serverText(job.error)}
+        </span>
+      );
     case 'cancelled':
-      return <span className="upscale-muted">Cancelled</span>;
+      return <span className="upscale-muted">{texts.cancelled}</span>;
   }
 }
