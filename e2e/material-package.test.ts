@@ -114,6 +114,10 @@ describe.skipIf(browserMissing)('the material package in three.js', () => {
       'bricks_ld_rough.png',
     ]);
 
+    // README.txt speaks the interface's language: Spanish here, as the browser is.
+    const readme = await fs.readFile(path.join(files, 'README.txt'), 'utf8');
+    expect(readme).toContain('60 x 60 cm (0,6 x 0,6 m, ancho x alto), tamaño 60x60');
+
     const { channels } = await sharp(path.join(files, 'bricks_ld_diff.png')).stats();
     const base = chroma(channels.slice(0, 3).map((c) => c.mean));
     viewer = await startViewerPage(files);

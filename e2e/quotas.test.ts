@@ -140,7 +140,7 @@ describe.skipIf(browserMissing)('quotas', () => {
       const refusal = page.locator('.generate-error[role="alert"]');
       await expect
         .poll(() => refusal.textContent(), { timeout: 20_000 })
-        .toContain(shownErrorText('es', 'STORAGE_QUOTA_EXCEEDED', quota));
+        .toContain(shownErrorText('es', 'STORAGE_QUOTA_EXCEEDED', formatQuotaBytes(quota, 'en')));
       // Nothing was stored: the use is what it was.
       expect((await listedUser(admin, member.username))?.storageBytes).toBe(used);
     } finally {

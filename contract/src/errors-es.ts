@@ -6,7 +6,6 @@ import { MAX_COMMAND_BYTES } from './constants.js';
 import { SERVER_ERROR_TEXTS } from './errors.js';
 import { textPair, type Translation } from './i18n.js';
 import { MATERIAL_HEIGHT_STRENGTH_RANGE } from './material-maps.js';
-import { formatQuotaBytes } from './quotas.js';
 import { REFERENCE_ERROR_TEXTS } from './reference-analysis.js';
 import { TEXTS } from './texts.js';
 
@@ -91,8 +90,9 @@ export const SERVER_ERROR_TEXTS_ES: Translation<typeof SERVER_ERROR_TEXTS> = {
   PREVIEW_QUEUE_FULL: (limit: number) =>
     `Ya tienes ${limit} vistas previas esperando. Espera a que terminen antes de pedir más.`,
 
-  STORAGE_QUOTA_EXCEEDED: (quotaBytes: number) =>
-    `Tu cuota de almacenamiento de ${formatQuotaBytes(quotaBytes)} está llena. Borra algunas imágenes o pide más espacio a un administrador.`,
+  // "1.5 GB" as the server writes it; a quota amount has no thousands, only a decimal point.
+  STORAGE_QUOTA_EXCEEDED: (quota: string) =>
+    `Tu cuota de almacenamiento de ${quota.replace('.', ',')} está llena. Borra algunas imágenes o pide más espacio a un administrador.`,
 
   ORDERED_IMAGE_NOT_FOUND: (image: string) => `No se ha encontrado la imagen '${image}'`,
   HD_SIZE_NOT_OFFERED: (size: string) =>

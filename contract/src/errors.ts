@@ -3,7 +3,6 @@
 // and the tests, so a text can be reworded without hunting for its copies.
 import { MAX_COMMAND_BYTES } from './constants.js';
 import { MATERIAL_HEIGHT_STRENGTH_RANGE } from './material-maps.js';
-import { formatQuotaBytes } from './quotas.js';
 import { REFERENCE_ERROR_TEXTS_EN } from './reference-analysis.js';
 import { TEXTS } from './texts.js';
 
@@ -113,8 +112,9 @@ export const SERVER_ERROR_TEXTS = {
     `You already have ${limit} previews waiting. Wait for them to finish before starting more.`,
 
   /** An upload, a preview or an HD order past the user's storage quota (issue 29, part 3). */
-  STORAGE_QUOTA_EXCEEDED: (quotaBytes: number) =>
-    `Your storage quota of ${formatQuotaBytes(quotaBytes)} is full. Delete some images or ask an administrator for more space.`,
+  // The quota comes written (formatQuotaBytes(bytes, 'en')): the web reads it back for its twin.
+  STORAGE_QUOTA_EXCEEDED: (quota: string) =>
+    `Your storage quota of ${quota} is full. Delete some images or ask an administrator for more space.`,
 
   // HD orders and the HD queue
   /** An HD or material-maps order names an image the user does not have. */

@@ -3,7 +3,7 @@
 // MaterialX document. Downloads from materialPackageUrl(); beyond SPEC §7.
 import { z } from 'zod';
 import { fileNameSchema } from './file-name.js';
-import type { Translation } from './i18n.js';
+import { DEFAULT_LOCALE, LOCALES, type Locale, type Translation } from './i18n.js';
 import { routeUrl, API_ROUTES } from './routes.js';
 
 /**
@@ -66,6 +66,8 @@ export const materialPackageQuerySchema = z.object({
    * is ignored; an LD image's tile takes this, or the first HD size its format offers.
    */
   size: z.string().optional(),
+  /** The language of the package's README.txt: the one the interface shows. */
+  lang: z.enum(LOCALES).default(DEFAULT_LOCALE),
 });
 export type MaterialPackageQuery = z.infer<typeof materialPackageQuerySchema>;
 
@@ -75,6 +77,7 @@ export function materialPackageUrl(query: {
   image: string;
   preset: MaterialPreset;
   size?: string;
+  lang?: Locale;
 }): string {
   const search = new URLSearchParams({
     kind: query.kind,
@@ -82,6 +85,7 @@ export function materialPackageUrl(query: {
     preset: query.preset,
   });
   if (query.size !== undefined) search.set('size', query.size);
+  if (query.lang !== undefined) search.set('lang', query.lang);
   return `${routeUrl(API_ROUTES.materialPackage, {})}?${search.toString()}`;
 }
 

@@ -29,6 +29,10 @@ export const SHELL_TEXTS = {
     connected: 'Conectado',
     connecting: 'Conectando…',
     disconnected: 'Desconectado',
+    /** A request still waiting when the client closed (sign out, a new login). */
+    closed: 'La conexión de mensajería se ha cerrado',
+    /** The server refused a request without a text of its own. */
+    requestFailed: (action: string) => `La petición ${action} no ha salido bien`,
   },
 
   /** A tab with the session cookie and no messaging password asks for it once. */
@@ -82,6 +86,8 @@ export const SHELL_TEXTS_EN: Translation<typeof SHELL_TEXTS> = {
     connected: 'Connected',
     connecting: 'Connecting…',
     disconnected: 'Disconnected',
+    closed: 'The messaging connection was closed',
+    requestFailed: (action: string) => `The ${action} request failed`,
   },
 
   reconnectTitle: 'Enter your password to reconnect',

@@ -1,10 +1,11 @@
 import {
   MATERIAL_PACKAGE_FILES,
   MATERIAL_PRESET_FILES,
-  MATERIAL_README_TEXTS as README,
-  MATERIAL_TEXTS,
   materialPackageFileName,
   presetHasScenes,
+  TEXT_BUNDLES,
+  textsIn,
+  type Locale,
   type MaterialPreset,
 } from '@tessera/contract';
 
@@ -21,13 +22,14 @@ export interface ReadmeFacts {
   heightCm: number;
   seamless: boolean;
   displacementM: number;
+  /** The language the reader chose in the interface. */
+  locale: Locale;
 }
 
-/**
- * README.txt of a material package: the size, the naming convention and each file, in the
- * default language (the server does not know the reader's; docs/architecture.md, "Two languages").
- */
+/** README.txt of a material package: the size, the naming convention and each file. */
 export function packageReadme(facts: ReadmeFacts): string {
+  const README = textsIn(TEXT_BUNDLES.materialReadme, facts.locale);
+  const MATERIAL_TEXTS = textsIn(TEXT_BUNDLES.material, facts.locale);
   const files = MATERIAL_PRESET_FILES[facts.preset].map(
     (file) => [materialPackageFileName(facts.name, file), README.files[file]] as const,
   );

@@ -78,7 +78,7 @@ function serviceWith(options: {
   return { service, files, scratch, made };
 }
 
-const query = { kind: 'ld', image: 'waves.png', preset: 'standard' } as const;
+const query = { kind: 'ld', image: 'waves.png', preset: 'standard', lang: 'es' } as const;
 
 describe('the tile a package is sized to', () => {
   it("is an LD image's first HD size, or the one asked for when its format offers it", () => {

@@ -139,6 +139,7 @@ export class MaterialPackageService {
       heightCm: tile.heightCm,
       seamless: status.seamless,
       displacementM,
+      locale: query.lang,
     });
     const zip = await this.zipOf(made, Buffer.from(readme), scratch, owner);
     this.log.info(

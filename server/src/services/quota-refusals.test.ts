@@ -3,6 +3,7 @@ import {
   API_ROUTES,
   buildHdCommand,
   errorText,
+  formatQuotaBytes,
   routeUrl,
   storageUsageSchema,
   type HdStatusMessage,
@@ -101,7 +102,9 @@ describe('the storage quota, refused before any work starts', () => {
     await setCarolsStorage(quota);
     const refused = await post();
     expect(refused.status).toBe(413);
-    expect(await refused.json()).toEqual({ error: errorText('STORAGE_QUOTA_EXCEEDED', quota) });
+    expect(await refused.json()).toEqual({
+      error: errorText('STORAGE_QUOTA_EXCEEDED', formatQuotaBytes(quota, 'en')),
+    });
     // Nothing started: no job, no second reference kept.
     expect(await jobs('preview')).toBe(1);
     expect(await t.files.list('carol', 'input')).toHaveLength(1);
@@ -134,7 +137,7 @@ describe('the storage quota, refused before any work starts', () => {
     const refused = await order();
     expect(refused).toMatchObject({
       status: 'error',
-      error: errorText('STORAGE_QUOTA_EXCEEDED', used),
+      error: errorText('STORAGE_QUOTA_EXCEEDED', formatQuotaBytes(used, 'en')),
     });
     expect(await jobs('hd')).toBe(1);
   });

@@ -1,5 +1,6 @@
 import {
   errorText,
+  formatQuotaBytes,
   overStorageQuota,
   type QuotaDefaults,
   type StorageUsage,
@@ -78,7 +79,7 @@ export class QuotaService implements StorageGate {
   async storageRefusal(owner: Owner, incomingBytes: number): Promise<string | undefined> {
     const { usedBytes, quotaBytes } = await this.usage(owner);
     return quotaBytes !== null && overStorageQuota(usedBytes, incomingBytes, quotaBytes)
-      ? errorText('STORAGE_QUOTA_EXCEEDED', quotaBytes)
+      ? errorText('STORAGE_QUOTA_EXCEEDED', formatQuotaBytes(quotaBytes, 'en'))
       : undefined;
   }
 }

@@ -79,7 +79,10 @@ async function download(query: Parameters<typeof materialPackageUrl>[0]) {
   expect(res.status).toBe(200);
   const body = Buffer.from(await res.arrayBuffer());
   expect(Number(res.headers.get('content-length'))).toBe(body.length);
-  const file = path.join(dir, `${query.kind}-${query.preset}-${query.size ?? ''}.zip`);
+  const file = path.join(
+    dir,
+    `${query.kind}-${query.preset}-${query.size ?? ''}-${query.lang ?? ''}.zip`,
+  );
   await fsp.writeFile(file, body);
   return { res, file };
 }
@@ -185,7 +188,7 @@ describe('GET a material package', () => {
     expect(mtlx).toContain('<input name="scale" type="float" value="0.003" />');
 
     const readme = zipEntry(file, 'README.txt').toString('utf8');
-    // In the default language, as the server writes every text (docs/architecture.md).
+    // In the default language, unless the interface asks for another (below).
     expect(readme).toContain('60 x 30 cm (0,6 x 0,3 m, ancho x alto), tamaño 30x60');
     expect(readme).toContain('la convención de Poly Haven');
     expect(readme).toMatch(/\r\n {2}waves_ld_arm\.png +ORM: R oclusión ambiental, G rugosidad/);
@@ -193,6 +196,20 @@ describe('GET a material package', () => {
     await expect
       .poll(async () => (await everything()).filter((f) => f.startsWith('tmp/')))
       .toEqual([]);
+  });
+
+  it('writes README.txt in the language the interface shows (issue 30, part 5)', async () => {
+    const { file } = await download({
+      kind: 'ld',
+      image: 'waves.png',
+      preset: 'unreal',
+      lang: 'en',
+    });
+    const readme = zipEntry(file, 'README.txt').toString('utf8');
+    expect(readme).toContain('60 x 30 cm (0.6 x 0.3 m, width x height), size 30x60');
+    expect(readme).toContain("Poly Haven's convention");
+    expect(readme).toMatch(/\r\n {2}waves_ld_arm\.png +ORM: R ambient occlusion, G roughness/);
+    expect(readme).not.toContain('tamaño');
   });
 
   it.each([

@@ -311,7 +311,7 @@ describe('the Generate flow (SPEC §4)', () => {
     });
 
     // A refusal written for the person (the storage quota, a full queue) is the error's detail.
-    const overQuota = errorText('STORAGE_QUOTA_EXCEEDED', 1_000_000);
+    const overQuota = errorText('STORAGE_QUOTA_EXCEEDED', '1 MB');
     expect(await fakeServer({ refusePost: overQuota }).run()).toMatchObject({
       ok: false,
       index: 0,

@@ -20,7 +20,13 @@ describe('Download material', () => {
     const user = userEvent.setup();
     render(<MaterialPackageDownload kind="ld" image="waves.png" tileSizes={['30x60', '45x90']} />);
     expect(link().getAttribute('href')).toBe(
-      materialPackageUrl({ kind: 'ld', image: 'waves.png', preset: 'standard', size: '30x60' }),
+      materialPackageUrl({
+        kind: 'ld',
+        image: 'waves.png',
+        preset: 'standard',
+        lang: 'es',
+        size: '30x60',
+      }),
     );
     // A plain download: the browser saves what the server streams.
     expect(link().hasAttribute('download')).toBe(true);
@@ -35,7 +41,13 @@ describe('Download material', () => {
     await user.selectOptions(screen.getByLabelText(MATERIAL_TEXTS.preset), 'unity-hdrp');
     await user.selectOptions(screen.getByLabelText(MATERIAL_TEXTS.tileSize), '45x90');
     expect(link().getAttribute('href')).toBe(
-      materialPackageUrl({ kind: 'ld', image: 'waves.png', preset: 'unity-hdrp', size: '45x90' }),
+      materialPackageUrl({
+        kind: 'ld',
+        image: 'waves.png',
+        preset: 'unity-hdrp',
+        lang: 'es',
+        size: '45x90',
+      }),
     );
   });
 
@@ -43,7 +55,7 @@ describe('Download material', () => {
     render(<MaterialPackageDownload kind="hd" image="waves-60x120.png" />);
     expect(screen.queryByLabelText(MATERIAL_TEXTS.tileSize)).toBeNull();
     expect(link().getAttribute('href')).toBe(
-      materialPackageUrl({ kind: 'hd', image: 'waves-60x120.png', preset: 'standard' }),
+      materialPackageUrl({ kind: 'hd', image: 'waves-60x120.png', preset: 'standard', lang: 'es' }),
     );
     expect(screen.getByText(MATERIAL_TEXTS.note('hd'))).toBeTruthy();
   });

@@ -7,7 +7,7 @@ import {
 } from '@tessera/contract';
 import { useId, useState } from 'react';
 import { DownloadIcon } from '../../components/icons';
-import { useTexts } from '../../lib/i18n';
+import { useLocale, useTexts } from '../../lib/i18n';
 
 export interface MaterialPackageDownloadProps {
   kind: 'ld' | 'hd';
@@ -25,13 +25,14 @@ export interface MaterialPackageDownloadProps {
  */
 export function MaterialPackageDownload({ kind, image, tileSizes }: MaterialPackageDownloadProps) {
   const MATERIAL_TEXTS = useTexts(TEXT_BUNDLES.material);
+  const lang = useLocale();
   const [preset, setPreset] = useState<MaterialPreset>('standard');
   const [chosenSize, setChosenSize] = useState<string>();
   if (tileSizes?.length === 0) {
     return <p className="material-package-note">{MATERIAL_TEXTS.noTileSize}</p>;
   }
   const size = tileSizes?.find((label) => label === chosenSize) ?? tileSizes?.[0];
-  const href = materialPackageUrl({ kind, image, preset, ...(size && { size }) });
+  const href = materialPackageUrl({ kind, image, preset, lang, ...(size && { size }) });
   return (
     <div className="material-package" role="group" aria-label={MATERIAL_TEXTS.package}>
       <div className="material-package-fields">

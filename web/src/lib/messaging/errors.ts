@@ -4,6 +4,7 @@ import { currentTexts, serverText } from '../i18n/locale';
 
 /** The texts in the language shown when one is written. */
 const texts = () => currentTexts(TEXT_BUNDLES.texts);
+const shellTexts = () => currentTexts(TEXT_BUNDLES.shell);
 
 /** The server answered `success: false`; the message is its error text. */
 export class CommandFailedError extends Error {
@@ -12,7 +13,11 @@ export class CommandFailedError extends Error {
   readonly response: BaseResponse;
 
   constructor(action: RequestAction, response: BaseResponse) {
-    super(response.error === undefined ? `${action} failed` : serverText(response.error));
+    super(
+      response.error === undefined
+        ? shellTexts().connection.requestFailed(action)
+        : serverText(response.error),
+    );
     this.action = action;
     this.response = response;
   }
@@ -24,7 +29,7 @@ export class InvalidResponseError extends Error {
   readonly action: RequestAction;
 
   constructor(action: RequestAction, cause: unknown) {
-    super(`Invalid ${action} response`, { cause });
+    super(shellTexts().unexpectedAnswer, { cause });
     this.action = action;
   }
 }
@@ -43,7 +48,7 @@ export class RequestCancelledError extends Error {
   override readonly name = 'RequestCancelledError';
 
   constructor() {
-    super('The messaging client was closed');
+    super(shellTexts().connection.closed);
   }
 }
 
