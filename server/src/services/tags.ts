@@ -11,7 +11,11 @@ export class TagService {
     private readonly images: ImageRepository,
   ) {}
 
-  list(owner: Owner, page: number, size: number): Promise<{ tags: TagRecord[]; total: number }> {
+  list(
+    owner: Owner,
+    page: number,
+    size: number,
+  ): Promise<{ tags: readonly TagRecord[]; total: number }> {
     return this.tags.page(owner.id, page, size);
   }
 

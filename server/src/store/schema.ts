@@ -33,6 +33,8 @@ export interface UsersTable {
   updated_at: string;
   /** Raised by triggers on every change to the user's images or their tags (migration 0022). */
   images_version: Generated<number>;
+  /** Raised by triggers on every change to the user's tags (migration 0030). */
+  tags_version: Generated<number>;
   /** 'admin' or 'member' (migration 0023). */
   role: Generated<string>;
   /** Set while an admin has disabled the user: no sign-in, no broker connection. */

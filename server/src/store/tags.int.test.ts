@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addOwner, freshDatabase, type TestDatabase } from '../testing/database.js';
 import { createImageRepository, type ImageRepository } from './images.js';
@@ -129,5 +130,60 @@ describe('tags', () => {
     await tags.insert(bob, stone);
     expect(await tags.remove(ann, stone.id)).toBe(false);
     expect(await tags.find(bob, stone.id)).toEqual(stone);
+  });
+});
+
+describe('list-tag pages kept while the tags stay (issue 28, part 1)', () => {
+  it('serves a page again until a change of any kind, from any process, makes it read anew', async () => {
+    // Two repositories on one database: two server processes.
+    const other = createTagRepository(store.db);
+    await tags.insert(ann, stone);
+    const first = await tags.page(ann, 1, 10);
+    expect(first).toEqual({ tags: [stone], total: 1 });
+    expect(await tags.page(ann, 1, 10)).toBe(first);
+
+    await other.insert(ann, wood);
+    expect(await tags.page(ann, 1, 10)).toEqual({ tags: [stone, wood], total: 2 });
+    await other.update(ann, { ...wood, name: 'Oak', color: '#aa7744' });
+    expect((await tags.page(ann, 1, 10)).tags[1]).toEqual({
+      ...wood,
+      name: 'Oak',
+      color: '#aa7744',
+    });
+    // Past the repositories: plain SQL, as another version of the server or an admin might.
+    await sql`update tags set color = '#000000' where id = ${stone.id}`.execute(store.db);
+    expect((await tags.page(ann, 1, 10)).tags[0]?.color).toBe('#000000');
+    await other.remove(ann, wood.id);
+    expect(await tags.page(ann, 1, 10)).toEqual({
+      tags: [{ ...stone, color: '#000000' }],
+      total: 1,
+    });
+  });
+
+  it("keeps each owner's pages apart, and pages of another size or number apart", async () => {
+    await tags.insert(ann, stone);
+    await tags.insert(ann, wood);
+    const annFirst = await tags.page(ann, 1, 1);
+    const annSecond = await tags.page(ann, 2, 1);
+    expect([annFirst.tags, annSecond.tags]).toEqual([[stone], [wood]]);
+    expect(await tags.page(ann, 1, 10)).toEqual({ tags: [stone, wood], total: 2 });
+    // Bob's change leaves Ann's pages as they were read.
+    await tags.insert(bob, stone);
+    expect(await tags.page(ann, 1, 1)).toBe(annFirst);
+    expect(await tags.page(bob, 1, 1)).toEqual({ tags: [stone], total: 1 });
+  });
+
+  it('gives pages no caller can change for the next one', async () => {
+    await tags.insert(ann, stone);
+    const page = await tags.page(ann, 1, 10);
+    expect(() => (page.tags as TagRecord[]).push(wood)).toThrow(TypeError);
+    expect(await tags.page(ann, 1, 10)).toEqual({ tags: [stone], total: 1 });
+  });
+
+  it("reads anew after the owner's deletion took the tags away", async () => {
+    await tags.insert(ann, stone);
+    await tags.page(ann, 1, 10);
+    await sql`delete from users where id = ${ann}`.execute(store.db);
+    expect(await tags.page(ann, 1, 10)).toEqual({ tags: [], total: 0 });
   });
 });

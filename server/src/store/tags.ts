@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './database.js';
 import { preparedQuery } from './prepared.js';
+import { TagPageCache, type TagPage } from './tag-pages.js';
 
 export interface TagRecord {
   id: string;
@@ -10,7 +11,8 @@ export interface TagRecord {
 
 /** The tags table: one method per query. */
 export interface TagRepository {
-  page(ownerId: number, page: number, size: number): Promise<{ tags: TagRecord[]; total: number }>;
+  /** A page in creation order and the count of all; the same object may answer many calls. */
+  page(ownerId: number, page: number, size: number): Promise<TagPage<TagRecord>>;
   find(ownerId: number, id: string): Promise<TagRecord | undefined>;
   findByName(ownerId: number, name: string): Promise<TagRecord | undefined>;
   /**
@@ -50,17 +52,29 @@ export function createTagRepository(db: Db): TagRepository {
       .limit(limit)
       .offset(offset),
   );
+  const versionOf = preparedQuery(db, 1, (ownerId: number) =>
+    db.selectFrom('users').where('id', '=', ownerId).select('tags_version'),
+  );
+  const kept = new TagPageCache<TagRecord>();
+  async function read(ownerId: number, page: number, size: number): Promise<TagPage<TagRecord>> {
+    const offset = (page - 1) * size;
+    const rows = await pagePlusOne(ownerId, size + 1, offset);
+    // More beyond this page, or a page past the end (no row tells where the tags end): count.
+    const ends = rows.length <= size && (rows.length > 0 || offset === 0);
+    const total = ends ? offset + rows.length : Number((await count(ownerId))[0]?.n ?? 0);
+    return {
+      tags: rows.slice(0, size).map(({ id, name, color }) => ({ id, name, color })),
+      total,
+    };
+  }
   return {
     async page(ownerId, page, size) {
-      const offset = (page - 1) * size;
-      const rows = await pagePlusOne(ownerId, size + 1, offset);
-      // More beyond this page, or a page past the end (no row tells where the tags end): count.
-      const ends = rows.length <= size && (rows.length > 0 || offset === 0);
-      const total = ends ? offset + rows.length : Number((await count(ownerId))[0]?.n ?? 0);
-      return {
-        tags: rows.slice(0, size).map(({ id, name, color }) => ({ id, name, color })),
-        total,
-      };
+      // The version first: see TagPageCache.
+      const version = (await versionOf(ownerId))[0]?.tags_version;
+      if (version === undefined) return read(ownerId, page, size);
+      const hit = kept.get(ownerId, page, size, version);
+      if (hit) return hit;
+      return kept.set(ownerId, page, size, version, await read(ownerId, page, size));
     },
     find(ownerId, id) {
       return db

@@ -173,13 +173,15 @@ export function comparableRows(rows: Record<string, unknown[]>): Record<string, 
   const kept: Record<string, unknown[]> = {};
   for (const [table, list] of Object.entries(rows)) {
     if (table.startsWith('kysely_')) continue;
-    // A user's images_version counts the changes made on one database (migration 0022: its
-    // triggers count a restore's inserts too); only that it moves matters, not its value.
+    // A user's images_version and tags_version count the changes made on one database
+    // (migrations 0022, 0030: their triggers count a restore's inserts too); only that they
+    // move matters, not their value.
     const rows =
       table === 'users'
         ? list.map((row) => {
             const user = { ...(row as Record<string, unknown>) };
             delete user.images_version;
+            delete user.tags_version;
             return user;
           })
         : list;
