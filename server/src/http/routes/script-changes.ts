@@ -8,6 +8,7 @@ import {
   type ServerErrorCode,
 } from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { ZodType } from 'zod';
 import type { CommandHandlers } from '../../messaging/handlers/index.js';
 import type { Owner } from '../../owner.js';
 import { ServiceError } from '../../services/errors.js';
@@ -62,11 +63,7 @@ export const scriptChangeRoutes: FastifyPluginAsync<{ commands: ScriptChangeComm
   { commands },
 ) => {
   /** Runs one command for the caller; a service's refusal answers its status and text. */
-  async function run(
-    reply: FastifyReply,
-    call: () => Promise<Record<string, unknown>>,
-    status = 200,
-  ) {
+  async function run(reply: FastifyReply, call: () => Promise<object>, status = 200) {
     try {
       return reply.status(status).send(await call());
     } catch (err) {
@@ -75,56 +72,53 @@ export const scriptChangeRoutes: FastifyPluginAsync<{ commands: ScriptChangeComm
     }
   }
 
-  app.post(API_ROUTES.starLd, { preHandler: app.requireUser }, async (request, reply) => {
-    const body = starRequestSchema.safeParse(request.body);
-    if (!body.success) return reply.status(400).send({ error: errorText('STAR_REQUEST_INVALID') });
-    const owner = ownerOf(request);
-    return run(reply, () =>
-      commands['star-low-definition'](owner, { ...envelope(owner), ...body.data }),
-    );
-  });
-
-  for (const [path, action] of [
-    [API_ROUTES.deleteLd, 'delete-low-definition'],
-    [API_ROUTES.deleteHd, 'delete-high-definition'],
-  ] as const) {
+  /** One route: the body read by `schema`, refused with `invalid`'s text, then `call`. */
+  function command<T>(
+    path: string,
+    schema: ZodType<T>,
+    invalid: (error: ParseFailure) => string,
+    call: (owner: Owner, fields: T & ReturnType<typeof envelope>) => Promise<object>,
+    status = 200,
+  ) {
     app.post(path, { preHandler: app.requireUser }, async (request, reply) => {
-      const body = imageDeletionSchema.safeParse(request.body);
-      if (!body.success)
-        return reply.status(400).send({ error: errorText('IMAGE_REQUEST_INVALID') });
+      const body = schema.safeParse(request.body);
+      if (!body.success) return reply.status(400).send({ error: invalid(body.error) });
       const owner = ownerOf(request);
-      return run(reply, () => commands[action](owner, { ...envelope(owner), ...body.data }));
+      return run(reply, () => call(owner, { ...envelope(owner), ...body.data }), status);
     });
   }
+  const refused = (text: string) => () => text;
+  const tagRules = (error: ParseFailure) => refusalText(error, errorText('TAG_FIELDS_INVALID'));
 
-  app.post(API_ROUTES.createTag, { preHandler: app.requireUser }, async (request, reply) => {
-    const body = tagFieldsSchema.safeParse(request.body);
-    if (!body.success)
-      return reply
-        .status(400)
-        .send({ error: refusalText(body.error, errorText('TAG_FIELDS_INVALID')) });
-    const owner = ownerOf(request);
-    return run(
-      reply,
-      () => commands['create-tag'](owner, { ...envelope(owner), ...body.data }),
-      201,
-    );
-  });
-
-  app.post(API_ROUTES.updateTag, { preHandler: app.requireUser }, async (request, reply) => {
-    const body = tagFieldsSchema.safeParse(request.body);
-    if (!body.success)
-      return reply
-        .status(400)
-        .send({ error: refusalText(body.error, errorText('TAG_FIELDS_INVALID')) });
-    const owner = ownerOf(request);
-    return run(reply, () => commands['update-tag'](owner, { ...envelope(owner), ...body.data }));
-  });
-
-  app.post(API_ROUTES.deleteTag, { preHandler: app.requireUser }, async (request, reply) => {
-    const body = tagIdRequestSchema.safeParse(request.body);
-    if (!body.success) return reply.status(400).send({ error: errorText('TAG_ID_INVALID') });
-    const owner = ownerOf(request);
-    return run(reply, () => commands['delete-tag'](owner, { ...envelope(owner), ...body.data }));
-  });
+  command(
+    API_ROUTES.starLd,
+    starRequestSchema,
+    refused(errorText('STAR_REQUEST_INVALID')),
+    (owner, fields) => commands['star-low-definition'](owner, fields),
+  );
+  command(
+    API_ROUTES.deleteLd,
+    imageDeletionSchema,
+    refused(errorText('IMAGE_REQUEST_INVALID')),
+    (owner, fields) => commands['delete-low-definition'](owner, fields),
+  );
+  command(
+    API_ROUTES.deleteHd,
+    imageDeletionSchema,
+    refused(errorText('IMAGE_REQUEST_INVALID')),
+    (owner, fields) => commands['delete-high-definition'](owner, fields),
+  );
+  command(
+    API_ROUTES.createTag,
+    tagFieldsSchema,
+    tagRules,
+    (owner, fields) => commands['create-tag'](owner, fields),
+    201,
+  );
+  command(API_ROUTES.updateTag, tagFieldsSchema, tagRules, (owner, fields) =>
+    commands['update-tag'](owner, fields),
+  );
+  command(API_ROUTES.deleteTag, tagIdRequestSchema, refused(errorText('TAG_ID_INVALID')), (o, f) =>
+    commands['delete-tag'](o, f),
+  );
 };
