@@ -2,7 +2,8 @@
 // and of the Dashboard (SPEC §2; issue 30, part 5). The spec's labels (Gallery, List, Refresh,
 // Delete, Delete Selection, the table's columns) are verbatim in the default language and the
 // same in English; ours are Spanish with English twins. Counts are grouped as each locale does.
-import { formatCount, type Translation } from './i18n.js';
+import type { Translation } from './i18n.js';
+import { formatCount } from './number-format.js';
 import type { LdSort } from './search.js';
 
 const es = (n: number) => formatCount(n, 'es');

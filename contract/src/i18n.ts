@@ -15,19 +15,6 @@ export const DEFAULT_LOCALE: Locale = 'es';
  */
 export const INTL_LOCALES = { es: 'es-ES', en: 'en-GB' } as const satisfies Record<Locale, string>;
 
-const COUNTS = {
-  es: new Intl.NumberFormat(INTL_LOCALES.es),
-  en: new Intl.NumberFormat(INTL_LOCALES.en),
-} satisfies Record<Locale, Intl.NumberFormat>;
-
-/**
- * A count as the locale writes it: es-ES groups from five digits (1000, 12.345), en-GB from four
- * (1,000, 12,345).
- */
-export function formatCount(count: number, locale: Locale = DEFAULT_LOCALE): string {
-  return COUNTS[locale].format(count);
-}
-
 /** What each language is called in the switch: in its own language, so anyone can find theirs. */
 export const LOCALE_NAMES = { es: 'Español', en: 'English' } as const satisfies Record<
   Locale,

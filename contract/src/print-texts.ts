@@ -1,7 +1,7 @@
 // The print dialog's texts (issue 26, part 1), in Spanish with their English twin (issue 30,
 // part 5); the web shows these and no others. Numbers are written in each language's locale.
 import type { Translation } from './i18n.js';
-import { fixedNumber, formatFileSize, groupDigits, plainNumber } from './number-format.js';
+import { fixedNumber, formatFileSize, formatCount, plainNumber } from './number-format.js';
 import {
   PRINT_BLEED_MM_RANGE,
   PRINT_BLEED_STEP_MM,
@@ -58,7 +58,7 @@ export const PRINT_TEXTS = {
   // What the file will be, before it is ordered.
   pixels: 'Píxeles',
   pixelSize: (width: number, height: number) =>
-    `${groupDigits(width, 'es')} × ${groupDigits(height, 'es')} px (${fixedNumber((width * height) / 1e6, 1, 'es')} MP)`,
+    `${formatCount(width, 'es')} × ${formatCount(height, 'es')} px (${fixedNumber((width * height) / 1e6, 1, 'es')} MP)`,
   physicalSize: 'Tamaño de impresión con sangrado',
   physicalSizeValue: (print: PrintSize, bleedMm: number) => {
     const whole = withBleed(print, bleedMm);
@@ -68,7 +68,7 @@ export const PRINT_TEXTS = {
       : `${size} (corte de ${cmEs(print.widthCm)} × ${cmEs(print.heightCm)} cm, ${plainNumber(bleedMm, 1, 'es')} mm de sangrado)`;
   },
   uncompressed: 'Sin comprimir',
-  bytes: (bytes: number) => `${groupDigits(bytes, 'es')} bytes (${formatFileSize(bytes, 'es')})`,
+  bytes: (bytes: number) => `${formatCount(bytes, 'es')} bytes (${formatFileSize(bytes, 'es')})`,
   estimated: 'Tamaño estimado del archivo',
   estimating: 'Calculando…',
   estimateValue: (bytes: number) => `unos ${formatFileSize(bytes, 'es')}`,
@@ -117,7 +117,7 @@ export const PRINT_TEXTS_EN: Translation<typeof PRINT_TEXTS> = {
 
   pixels: 'Pixels',
   pixelSize: (width: number, height: number) =>
-    `${groupDigits(width, 'en')} × ${groupDigits(height, 'en')} px (${fixedNumber((width * height) / 1e6, 1, 'en')} MP)`,
+    `${formatCount(width, 'en')} × ${formatCount(height, 'en')} px (${fixedNumber((width * height) / 1e6, 1, 'en')} MP)`,
   physicalSize: 'Print size with bleed',
   physicalSizeValue: (print: PrintSize, bleedMm: number) => {
     const whole = withBleed(print, bleedMm);
@@ -127,7 +127,7 @@ export const PRINT_TEXTS_EN: Translation<typeof PRINT_TEXTS> = {
       : `${size} (cut ${cmEn(print.widthCm)} × ${cmEn(print.heightCm)} cm, ${plainNumber(bleedMm, 1, 'en')} mm bleed)`;
   },
   uncompressed: 'Uncompressed',
-  bytes: (bytes: number) => `${groupDigits(bytes, 'en')} bytes (${formatFileSize(bytes, 'en')})`,
+  bytes: (bytes: number) => `${formatCount(bytes, 'en')} bytes (${formatFileSize(bytes, 'en')})`,
   estimated: 'Estimated file size',
   estimating: 'Estimating…',
   estimateValue: (bytes: number) => `about ${formatFileSize(bytes, 'en')}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFileSize, groupDigits } from './number-format.js';
+import { formatFileSize, formatCount } from './number-format.js';
 import { PRINT_TEXTS, PRINT_TEXTS_EN } from './print-texts.js';
 import {
   PRINT_DEFAULT_SETTINGS,
@@ -95,9 +95,9 @@ describe('print settings', () => {
 
 describe('the texts', () => {
   it('states sizes exactly and at a glance, in each language’s locale', () => {
-    expect(groupDigits(1_735_632_384, 'es')).toBe('1.735.632.384');
-    expect(groupDigits(1_735_632_384, 'en')).toBe('1,735,632,384');
-    expect(groupDigits(999, 'es')).toBe('999');
+    expect(formatCount(1_735_632_384, 'es')).toBe('1.735.632.384');
+    expect(formatCount(1_735_632_384, 'en')).toBe('1,735,632,384');
+    expect(formatCount(999, 'es')).toBe('999');
     expect(formatFileSize(1_735_632_384, 'es')).toBe('1,62 GB');
     expect(formatFileSize(1_735_632_384, 'en')).toBe('1.62 GB');
     expect(formatFileSize(38_685_843, 'en')).toBe('36.9 MB');
