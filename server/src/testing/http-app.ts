@@ -1,8 +1,11 @@
 import path from 'node:path';
+import { API_ROUTES } from '@tessera/contract';
+import type { FastifyInstance } from 'fastify';
 import type { HttpDependencies } from '../http/app.js';
+import { SESSION_COOKIE } from '../http/session.js';
 import { LocalFileStore } from '../files/local-file-store.js';
 import { THEMES_DIR } from '../runtime/paths.js';
-import { silentLogger, type TestStore } from './fixtures.js';
+import { passwordOf, silentLogger, type TestStore } from './fixtures.js';
 import { strictFake } from './strict-fake.js';
 
 /**
@@ -47,4 +50,23 @@ export function httpTestDependencies(
     },
     ...overrides,
   };
+}
+
+/**
+ * Signs `username` in through the app's own login (their fixture password) and gives the Cookie
+ * header value of the session: `tessera_session=…`.
+ */
+export async function sessionCookie(
+  app: FastifyInstance,
+  username: string,
+  password = passwordOf(username),
+): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: API_ROUTES.login,
+    payload: { username, password },
+  });
+  const cookie = res.cookies.find((c) => c.name === SESSION_COOKIE);
+  if (!cookie) throw new Error(`signing ${username} in failed: ${res.statusCode} ${res.body}`);
+  return `${SESSION_COOKIE}=${cookie.value}`;
 }

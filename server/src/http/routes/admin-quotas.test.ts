@@ -22,9 +22,8 @@ import { createUserUsageReader } from '../../store/user-usage.js';
 import { createUserRepository } from '../../store/users.js';
 import { createTestStore, passwordOf, type TestStore } from '../../testing/fixtures.js';
 import { silentLogger } from '../../testing/fixtures.js';
-import { httpTestDependencies } from '../../testing/http-app.js';
+import { httpTestDependencies, sessionCookie } from '../../testing/http-app.js';
 import { buildHttpApp } from '../app.js';
-import { SESSION_COOKIE } from '../session.js';
 
 // The quotas of the admin API (issue 29, part 3) and a member's own usage, on a real SQLite
 // database with the real services. The guard of every admin route: admin-users.test.ts.
@@ -70,14 +69,7 @@ afterAll(async () => {
   await store.close();
 });
 
-async function cookieOf(username: string): Promise<string> {
-  const res = await app.inject({
-    method: 'POST',
-    url: API_ROUTES.login,
-    payload: { username, password: passwordOf(username) },
-  });
-  return `${SESSION_COOKIE}=${res.cookies.find((c) => c.name === SESSION_COOKIE)?.value ?? ''}`;
-}
+const cookieOf = (username: string) => sessionCookie(app, username);
 
 async function as(username: string, method: 'GET' | 'PUT', url: string, payload?: object) {
   return app.inject({

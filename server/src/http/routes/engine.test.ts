@@ -1,10 +1,9 @@
 import { API_ROUTES, engineInfoResponseSchema } from '@tessera/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestStore, passwordOf, type TestStore } from '../../testing/fixtures.js';
-import { httpTestDependencies } from '../../testing/http-app.js';
+import { createTestStore, type TestStore } from '../../testing/fixtures.js';
+import { httpTestDependencies, sessionCookie } from '../../testing/http-app.js';
 import { buildHttpApp } from '../app.js';
-import { SESSION_COOKIE } from '../session.js';
 
 // GET /api/query/engine (issue 27): the engine previews are made with, to signed-in users only.
 
@@ -26,15 +25,6 @@ async function appWith(previewEngine: 'builtin' | 'comfyui') {
   return app;
 }
 
-async function signedIn(app: FastifyInstance): Promise<string> {
-  const res = await app.inject({
-    method: 'POST',
-    url: API_ROUTES.login,
-    payload: { username: 'alice', password: passwordOf('alice') },
-  });
-  return `${SESSION_COOKIE}=${res.cookies.find((c) => c.name === SESSION_COOKIE)?.value ?? ''}`;
-}
-
 describe('the preview engine route', () => {
   it('refuses a visitor who is not signed in', async () => {
     const app = await appWith('comfyui');
@@ -48,7 +38,7 @@ describe('the preview engine route', () => {
       const app = await appWith(engine);
       const res = await app.inject({
         url: API_ROUTES.engineInfo,
-        headers: { cookie: await signedIn(app) },
+        headers: { cookie: await sessionCookie(app, 'alice') },
       });
       expect(res.statusCode).toBe(200);
       expect(engineInfoResponseSchema.parse(res.json())).toEqual({ preview: engine });

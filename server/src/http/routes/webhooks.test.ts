@@ -13,15 +13,9 @@ import { AuditLog } from '../../services/audit.js';
 import { WebhookService } from '../../services/webhooks.js';
 import { createAuditRepository } from '../../store/audit.js';
 import { createWebhookRepository } from '../../store/webhooks.js';
-import {
-  createTestStore,
-  passwordOf,
-  silentLogger,
-  type TestStore,
-} from '../../testing/fixtures.js';
-import { httpTestDependencies } from '../../testing/http-app.js';
+import { createTestStore, silentLogger, type TestStore } from '../../testing/fixtures.js';
+import { httpTestDependencies, sessionCookie } from '../../testing/http-app.js';
 import { buildHttpApp } from '../app.js';
-import { SESSION_COOKIE } from '../session.js';
 
 // The webhook routes (issue 30, part 3) on a real store: who may manage which endpoint, the
 // secret shown once (at creation and rotation), refusals with the contract's texts, the audit trail.
@@ -43,15 +37,8 @@ beforeAll(async () => {
     audit,
   });
   app = await buildHttpApp(httpTestDependencies(store, { webhooks }));
-  for (const username of ['boss', 'ann', 'bob']) {
-    const res = await app.inject({
-      method: 'POST',
-      url: API_ROUTES.login,
-      payload: { username, password: passwordOf(username) },
-    });
-    const cookie = res.cookies.find((c) => c.name === SESSION_COOKIE);
-    cookies[username] = `${SESSION_COOKIE}=${cookie?.value ?? ''}`;
-  }
+  for (const username of ['boss', 'ann', 'bob'])
+    cookies[username] = await sessionCookie(app, username);
 });
 afterAll(async () => {
   await app.close();
