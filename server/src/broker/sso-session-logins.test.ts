@@ -96,6 +96,18 @@ describe.skipIf(!mosquittoAvailable)('single sign-on sessions as Mosquitto login
       client.mqtt.once('close', () => resolve());
     });
 
+  /** `run` with the clock moved on past a single sign-on session's 12 hours. */
+  async function thirteenHoursLater<T>(run: () => Promise<T>): Promise<T> {
+    const later = Date.now() + TWELVE_HOURS_AND_MORE;
+    const realNow = Date.now;
+    Date.now = () => later;
+    try {
+      return await run();
+    } finally {
+      Date.now = realNow;
+    }
+  }
+
   const listTags = (client: TestClient) => client.call('list-tag', { page: 1, size: 10 });
 
   it('gives two sessions of one user two logins that are answered side by side', async () => {
@@ -178,15 +190,7 @@ describe.skipIf(!mosquittoAvailable)('single sign-on sessions as Mosquitto login
     expect(await listTags(await tab(live))).toMatchObject({ user: 'ines', success: true });
 
     // Reconciled as a start does, after the sessions' end (the clock moved on 13 hours).
-    const later = Date.now() + TWELVE_HOURS_AND_MORE;
-    const realNow = Date.now;
-    Date.now = () => later;
-    let result;
-    try {
-      result = await users.reconcileBroker();
-    } finally {
-      Date.now = realNow;
-    }
+    const result = await thirteenHoursLater(() => users.reconcileBroker());
     expect(result.sessionsEnded.sort()).toEqual(
       [live.messagingUsername, stale.messagingUsername].sort(),
     );
