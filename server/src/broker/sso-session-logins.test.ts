@@ -11,11 +11,7 @@ import { passwordOf } from '../testing/fixtures.js';
 import { mosquittoAvailable } from '../testing/mosquitto.js';
 import { mqttClients } from '../testing/mqtt-clients.js';
 import { TestClient } from '../testing/test-client.js';
-import {
-  startTestServer,
-  UNLIMITED_PUBLISHING,
-  type TestServer,
-} from '../testing/test-server.js';
+import { startTestServer, UNLIMITED_PUBLISHING, type TestServer } from '../testing/test-server.js';
 
 /**
  * A single sign-on user has no password: on Mosquitto each of their sessions is a login of its
@@ -73,7 +69,11 @@ describe.skipIf(!mosquittoAvailable)('single sign-on sessions as Mosquitto login
   }
 
   /** A browser tab of that session: the session's login, the user's topics. */
-  async function tab(login: { username: string; messagingUsername: string; messagingSecret: string }) {
+  async function tab(login: {
+    username: string;
+    messagingUsername: string;
+    messagingSecret: string;
+  }) {
     const client = await TestClient.connect(
       t.brokerUrl,
       login.username,
@@ -86,9 +86,9 @@ describe.skipIf(!mosquittoAvailable)('single sign-on sessions as Mosquitto login
   }
 
   const refused = (login: { messagingUsername: string; messagingSecret: string }) =>
-    expect(raw.connect(t.brokerUrl, login.messagingUsername, login.messagingSecret)).rejects.toThrow(
-      /Not authorized/,
-    );
+    expect(
+      raw.connect(t.brokerUrl, login.messagingUsername, login.messagingSecret),
+    ).rejects.toThrow(/Not authorized/);
 
   const closed = (client: TestClient) =>
     new Promise<void>((resolve) => {
@@ -122,9 +122,7 @@ describe.skipIf(!mosquittoAvailable)('single sign-on sessions as Mosquitto login
     const answers = await Promise.all([listTags(one), listTags(two)]);
     for (const answer of answers) expect(answer).toMatchObject({ user: 'sofia', success: true });
     // The user's role and nothing more: another user's topics stay closed.
-    await expect(one.mqtt.subscribeAsync('query/list-tag/user/alice')).rejects.toThrow(
-      /Subscribe/,
-    );
+    await expect(one.mqtt.subscribeAsync('query/list-tag/user/alice')).rejects.toThrow(/Subscribe/);
     // A password user of the same broker is untouched, and so is the sessions' user's role.
     const alice = await TestClient.connect(t.brokerUrl, 'alice', passwordOf('alice'));
     tabs.push(alice);

@@ -229,9 +229,7 @@ export class AuthService {
    */
   async ssoMessagingSecret(
     token: string | undefined,
-  ): Promise<
-    { username: string; messagingUsername: string; messagingSecret: string } | undefined
-  > {
+  ): Promise<{ username: string; messagingUsername: string; messagingSecret: string } | undefined> {
     if (!token) return undefined;
     const secret = ssoSecretOf(token);
     const session = await this.sessions.findLiveByMessagingSecret(hashToken(secret), this.now());

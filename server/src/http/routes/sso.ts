@@ -137,7 +137,10 @@ export function providerLogout(sso: SsoApi, publicOrigin?: string): ProviderLogo
     try {
       return await sso.flow.endSessionUrl(idToken, loginPage);
     } catch (err) {
-      request.log.warn({ err }, "the provider's logout could not be prepared; signed out here only");
+      request.log.warn(
+        { err },
+        "the provider's logout could not be prepared; signed out here only",
+      );
       return undefined;
     }
   };

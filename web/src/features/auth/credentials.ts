@@ -64,7 +64,8 @@ export function storeCredentials(credentials: Credentials): void {
   sessionStorage.setItem(PASSWORD_KEY, credentials.password);
   if (credentials.messagingSecret === undefined) sessionStorage.removeItem(SECRET_KEY);
   else sessionStorage.setItem(SECRET_KEY, credentials.messagingSecret);
-  if (credentials.messagingUsername === undefined) sessionStorage.removeItem(MESSAGING_USERNAME_KEY);
+  if (credentials.messagingUsername === undefined)
+    sessionStorage.removeItem(MESSAGING_USERNAME_KEY);
   else sessionStorage.setItem(MESSAGING_USERNAME_KEY, credentials.messagingUsername);
   notify();
 }
