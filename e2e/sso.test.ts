@@ -1,6 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { API_ROUTES, SCREEN_PATHS, SSO_TEXTS, TEXTS, SHELL_TEXTS } from '@tessera/contract';
+import {
+  API_ROUTES,
+  SCREEN_PATHS,
+  SESSION_COOKIE,
+  SHELL_TEXTS,
+  SSO_TEXTS,
+  TEXTS,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminLink } from './support/admin-screen.js';
@@ -25,14 +32,17 @@ const ACCOUNTS = [
  */
 describe.skipIf(browserMissing)('single sign-on with OpenID Connect', () => {
   let provider: IdentityProvider;
+  let origin: string;
   let server: RunningServer;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
     const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
     provider = await startIdentityProvider(
-      `http://127.0.0.1:${port}${API_ROUTES.ssoCallback}`,
+      `${origin}${API_ROUTES.ssoCallback}`,
+      `${origin}${SCREEN_PATHS.login}`,
       ACCOUNTS,
     );
     server = await startServer({
@@ -81,6 +91,31 @@ describe.skipIf(browserMissing)('single sign-on with OpenID Connect', () => {
     await second.goto(SCREEN_PATHS.dashboard);
     await second.getByText(TEXTS.noImagesFound).waitFor();
     await second.close();
+  });
+
+  it("signs out of the provider too and comes back to Tessera's login page", async () => {
+    await signInWithAcme('sofia');
+    await page.waitForURL((url) => url.pathname === SCREEN_PATHS.dashboard);
+    await page.getByText(TEXTS.noImagesFound).waitFor();
+    // While the provider's session lives, the button signs in again without its form.
+    await page.context().clearCookies({ name: SESSION_COOKIE });
+    await page.goto(SCREEN_PATHS.login);
+    await page.getByRole('link', { name: SSO_TEXTS.signInWith('Acme') }).click();
+    await page.waitForURL((url) => url.pathname === SCREEN_PATHS.dashboard);
+    await page.getByText(TEXTS.noImagesFound).waitFor();
+
+    await page.getByRole('button', { name: SHELL_TEXTS.signOut }).click();
+    // The provider's end-session page (oidc-provider asks to confirm), then back to Tessera.
+    await page.waitForURL((url) => url.origin === provider.issuer);
+    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    await page.waitForURL((url) => url.origin === origin && url.pathname === SCREEN_PATHS.login);
+    const button = page.getByRole('link', { name: SSO_TEXTS.signInWith('Acme') });
+    await button.waitFor();
+
+    // The provider's session is over: its sign-in form asks again.
+    await button.click();
+    await page.locator('input[name="login"]').waitFor();
+    expect(new URL(page.url()).origin).toBe(provider.issuer);
   });
 
   it('gives the admin role from the role claim', async () => {

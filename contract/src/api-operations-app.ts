@@ -24,6 +24,7 @@ import {
   titleResponseSchema,
 } from './http.js';
 import { storageUsageSchema } from './quotas.js';
+import { logoutResponseSchema } from './sso.js';
 import { API_ROUTES, METRICS_PATH } from './routes.js';
 
 const NO_STORE = { 'cache-control': 'no-store: the answer changes as jobs run.' };
@@ -150,10 +151,16 @@ export const APP_OPERATIONS: readonly ApiOperation[] = [
     path: API_ROUTES.logout,
     tag: 'Session',
     summary: 'Sign out',
-    description: 'Ends the session of the cookie sent, if any, and clears the cookie.',
+    description:
+      'Ends the session of the cookie sent, if any, and clears the cookie. A single sign-on ' +
+      "session whose provider has an end-session endpoint answers 200 with the provider's " +
+      'logout address, where the browser goes next (RP-initiated logout).',
     auth: 'none',
     scope: 'cookie-only',
-    responses: { 204: { description: 'Signed out.' } },
+    responses: {
+      200: json(logoutResponseSchema, "Signed out here; the provider's logout comes next."),
+      204: { description: 'Signed out.' },
+    },
   },
   {
     method: 'GET',

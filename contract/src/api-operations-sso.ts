@@ -54,10 +54,14 @@ export const SSO_OPERATIONS: readonly ApiOperation[] = [
     summary: "A single sign-on session's messaging login",
     description:
       'The secret a tab of a single sign-on session connects to the broker with (such a user has ' +
-      'no password). 404 for a session signed in with a password.',
+      'no password), and the MQTT username to connect as (on Mosquitto, a login of the ' +
+      "session's own). 404 for a session signed in with a password.",
     auth: 'session',
     responses: {
-      200: json(ssoMessagingSecretResponseSchema, "The username and the session's secret."),
+      200: json(
+        ssoMessagingSecretResponseSchema,
+        "The user, the MQTT username to connect as and the session's secret.",
+      ),
       404: refusal('Not a single sign-on session: the tab uses the password.'),
     },
   },

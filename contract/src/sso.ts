@@ -10,13 +10,28 @@ export const ssoConfigResponseSchema = z.object({
 
 /**
  * GET /api/sso/messaging-secret: the messaging login of a session made by single sign-on. The
- * user has no password, so the tab connects to the broker with this secret (it lives and ends
- * with the session). A password session answers 404: its tab asks for the password instead.
+ * user has no password, so the tab connects to the broker as `messagingUsername` with this
+ * secret (it lives and ends with the session). A password session answers 404: its tab asks
+ * for the password instead.
  */
 export const ssoMessagingSecretResponseSchema = z.object({
+  /** The Tessera user: their topics are `command/{action}/user/{username}`. */
   username: z.string(),
+  /**
+   * The MQTT username to connect with: the user's on the embedded broker; on Mosquitto the
+   * session's own login (`<username>~sso~<id>`), so that each session's secret works beside
+   * the others' and ends alone.
+   */
+  messagingUsername: z.string(),
   messagingSecret: z.string(),
 });
+
+/**
+ * POST /api/logout's answer (200) when the session ended was a single sign-on one and the
+ * provider has an end-session endpoint: the browser goes there next (RP-initiated logout), and
+ * the provider sends it back to the login page. Any other sign-out answers 204, as ever.
+ */
+export const logoutResponseSchema = z.object({ providerLogoutUrl: z.string() });
 
 /**
  * Why a single sign-on did not end signed in. The callback sends the browser back to the login
@@ -47,3 +62,4 @@ export function isSsoErrorCode(value: unknown): value is SsoErrorCode {
 
 export type SsoConfigResponse = z.infer<typeof ssoConfigResponseSchema>;
 export type SsoMessagingSecretResponse = z.infer<typeof ssoMessagingSecretResponseSchema>;
+export type LogoutResponse = z.infer<typeof logoutResponseSchema>;

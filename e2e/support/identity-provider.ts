@@ -17,11 +17,14 @@ export interface IdentityProvider {
 
 /**
  * An OpenID Connect provider on loopback (oidc-provider with its development sign-in form:
- * any password), with one confidential client whose redirect URI is Tessera's callback. Consent
- * is taken as given, as a company's provider does for its own applications.
+ * any password), with one confidential client whose redirect URI is Tessera's callback and
+ * whose post-logout redirect URI is Tessera's login page (RP-initiated logout, on by default
+ * in oidc-provider: its end-session page asks the person to confirm). Consent is taken as
+ * given, as a company's provider does for its own applications.
  */
 export async function startIdentityProvider(
   redirectUri: string,
+  postLogoutRedirectUri: string,
   accounts: readonly ProviderAccount[],
 ): Promise<IdentityProvider> {
   const server = http.createServer();
@@ -36,6 +39,7 @@ export async function startIdentityProvider(
         client_id: clientId,
         client_secret: clientSecret,
         redirect_uris: [redirectUri],
+        post_logout_redirect_uris: [postLogoutRedirectUri],
         grant_types: ['authorization_code'],
         response_types: ['code'],
       },

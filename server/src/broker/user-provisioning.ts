@@ -1,27 +1,24 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Reconciled, UserProvisioning } from '../services/user-provisioning.js';
-import type { DynamicSecurity, DynsecCommand, DynsecResponse } from './dynamic-security.js';
-import { ssoSecretMarkPrefix, ssoSessionExpiry, ssoSessionMark } from './sso-session-marks.js';
+import type { DynamicSecurity, DynsecCommand } from './dynamic-security.js';
+import {
+  brokerClient,
+  brokerClientsIn,
+  brokerRole,
+  ensureUserRole,
+  MANAGED_TEXT_NAME,
+  notFound,
+  roleSync,
+  userAcls,
+  userRole,
+  type Acl,
+  type BrokerRole,
+} from './dynsec-logins.js';
+import { SsoSessionLogins } from './sso-session-logins.js';
+import { ssoSessionExpiry, ssoSessionLoginName } from './sso-session-marks.js';
 
-/** Marks the broker's logins that Tessera manages; other applications' logins are left alone. */
-export const MANAGED_TEXT_NAME = 'Tessera user';
 export const SERVICE_ROLE = 'tessera-service';
-export const userRole = (username: string) => `tessera-user-${username}`;
-
-interface Acl {
-  acltype: string;
-  topic: string;
-  allow: boolean;
-}
-
-/** Exactly what access.ts allows a user on the embedded broker. */
-export function userAcls(username: string): Acl[] {
-  return [
-    { acltype: 'publishClientSend', topic: `command/+/user/${username}`, allow: true },
-    { acltype: 'subscribePattern', topic: `query/+/user/${username}`, allow: true },
-  ];
-}
 
 /**
  * The service reads every user's commands and answers on every user's query topics. Several
@@ -43,49 +40,36 @@ export function passwordMark(passwordHash: string): string {
   return `password ${createHash('sha256').update(passwordHash).digest('hex').slice(0, 32)}`;
 }
 
-interface BrokerClient {
-  username: string;
-  textname?: string;
-  textdescription?: string;
-  disabled?: boolean;
-  roles?: { rolename: string }[];
-}
-
-interface BrokerRole {
-  rolename: string;
-  acls?: (Acl & { priority?: number })[];
-}
-
-const notFound = (r: DynsecResponse) => /not found/i.test(r.error ?? '');
-
 /** Mosquitto's dynamic-security plugin, driven as its admin (the service principal). */
 export class MosquittoUserProvisioning implements UserProvisioning {
   /** Users whose password this process has seen the broker hold: no round trip per sign-in. */
   private readonly known = new Map<string, string>();
-  /** When each single sign-on secret this process gave the broker stops working. */
-  private readonly expiries = new Map<string, NodeJS.Timeout>();
+  private readonly sessions: SsoSessionLogins;
 
   constructor(
     private readonly dynsec: DynamicSecurity,
     private readonly serviceUsername: string,
     private readonly log?: Logger,
-  ) {}
+  ) {
+    this.sessions = new SsoSessionLogins(dynsec, log);
+  }
 
+  /** A new password ends the user's sessions, single sign-on ones too: their logins go. */
   async passwordSet(username: string, password: string, passwordHash: string): Promise<void> {
     await this.setLogin(username, password, passwordMark(passwordHash));
+    await this.dynsec.runChecked(await this.sessions.deletionsFor(username), notFound);
   }
 
   /** The login takes this password; its description records which one (the mark). */
   private async setLogin(username: string, password: string, mark: string): Promise<void> {
-    const client = await this.client(username);
+    const client = await brokerClient(this.dynsec, username);
     if (client && client.textname !== MANAGED_TEXT_NAME) {
       throw new Error(
         `The broker already has a login '${username}' that Tessera does not manage; ` +
           'rename one of them',
       );
     }
-    const role = userRole(username);
-    await this.dynsec.runChecked(roleSync(role, await this.role(role), userAcls(username)));
+    const role = await ensureUserRole(this.dynsec, username);
     const login = {
       username,
       password,
@@ -105,58 +89,47 @@ export class MosquittoUserProvisioning implements UserProvisioning {
     this.known.set(username, mark);
   }
 
-  async sessionSecretIssued(username: string, secret: string, expiresAt: Date): Promise<void> {
-    try {
-      await this.setLogin(username, secret, ssoSessionMark(secret, expiresAt));
-      clearTimeout(this.expiries.get(username));
-      // This process ends it at its expiry; a start's reconciliation ends it if none lived on.
-      const timer = setTimeout(
-        () => void this.sessionSecretEnded(username, secret),
-        Math.max(0, expiresAt.getTime() - Date.now()),
-      );
-      timer.unref();
-      this.expiries.set(username, timer);
-    } catch (err) {
-      this.log?.error({ err, username }, 'could not give the broker the session secret');
-    }
+  /** A login of the session's own, beside the user's: see sso-session-logins.ts. */
+  sessionLoginName(username: string, secret: string): string {
+    return ssoSessionLoginName(username, secret);
   }
 
-  async sessionSecretEnded(username: string, secret: string): Promise<void> {
-    try {
-      const client = await this.client(username);
-      if (!client?.textdescription?.startsWith(ssoSecretMarkPrefix(secret))) return;
-      this.known.delete(username);
-      clearTimeout(this.expiries.get(username));
-      this.expiries.delete(username);
-      // Disabling closes the login's live connections; the next sign-in enables it again.
-      if (!client.disabled) await this.dynsec.runChecked([{ command: 'disableClient', username }]);
-    } catch (err) {
-      this.log?.error({ err, username }, 'could not end the session secret on the broker');
-    }
+  sessionSecretIssued(username: string, secret: string, expiresAt: Date): Promise<void> {
+    return this.sessions.issued(username, secret, expiresAt);
+  }
+
+  sessionSecretEnded(username: string, secret: string): Promise<void> {
+    return this.sessions.ended(username, secret);
   }
 
   async signedIn(username: string, password: string, passwordHash: string): Promise<void> {
     const mark = passwordMark(passwordHash);
     if (this.known.get(username) === mark) return;
     try {
-      const client = await this.client(username);
+      const client = await brokerClient(this.dynsec, username);
       if (client?.textdescription === mark && !client.disabled) {
         this.known.set(username, mark);
         return;
       }
-      await this.passwordSet(username, password, passwordHash);
+      await this.setLogin(username, password, mark);
       this.log?.info({ username }, 'broker login provisioned at sign-in');
     } catch (err) {
       this.log?.error({ err, username }, 'could not provision the broker login at sign-in');
     }
   }
 
+  /** The user's login, their sessions' logins, then the role they held. */
   async removed(username: string): Promise<void> {
     this.known.delete(username);
-    const client = await this.client(username);
-    if (client && client.textname !== MANAGED_TEXT_NAME) return;
+    const client = await brokerClient(this.dynsec, username);
+    const sessions = await this.sessions.deletionsFor(username);
+    if (client && client.textname !== MANAGED_TEXT_NAME) {
+      await this.dynsec.runChecked(sessions, notFound);
+      return;
+    }
     await this.dynsec.runChecked(
       [
+        ...sessions,
         { command: 'deleteClient', username },
         { command: 'deleteRole', rolename: userRole(username) },
       ],
@@ -167,31 +140,42 @@ export class MosquittoUserProvisioning implements UserProvisioning {
   async reconcile(
     users: readonly { username: string; passwordHash: string }[],
   ): Promise<Reconciled> {
-    const result: Reconciled = { created: [], removed: [], disabled: [], repaired: [] };
+    const result: Reconciled = {
+      created: [],
+      removed: [],
+      disabled: [],
+      repaired: [],
+      sessionsEnded: [],
+    };
     await this.ensureServiceRole();
     const [clientsAnswer, rolesAnswer] = await this.dynsec.runChecked([
       { command: 'listClients', verbose: true, count: -1, offset: 0 },
       { command: 'listRoles', verbose: true, count: -1, offset: 0 },
     ]);
-    const clients = new Map(
-      ((clientsAnswer?.data as { clients?: BrokerClient[] })?.clients ?? []).map((c) => [
-        c.username,
-        c,
-      ]),
-    );
+    const clients = new Map(brokerClientsIn(clientsAnswer?.data).map((c) => [c.username, c]));
     const roles = new Map(
       ((rolesAnswer?.data as { roles?: BrokerRole[] })?.roles ?? []).map((r) => [r.rolename, r]),
     );
     const wanted = new Set(users.map((u) => u.username));
 
     const commands: DynsecCommand[] = [];
+    // Every login of a gone user goes before their role: a role goes once no login holds it.
+    const gone = new Set<string>();
+    for (const { loginName, owner } of this.sessions.stale(clients.values(), wanted, Date.now())) {
+      commands.push({ command: 'deleteClient', username: loginName });
+      result.sessionsEnded.push(loginName);
+      if (owner !== undefined && !wanted.has(owner)) gone.add(owner);
+    }
     for (const client of clients.values()) {
       if (client.textname === MANAGED_TEXT_NAME && !wanted.has(client.username)) {
         commands.push({ command: 'deleteClient', username: client.username });
-        if (roles.has(userRole(client.username))) {
-          commands.push({ command: 'deleteRole', rolename: userRole(client.username) });
-        }
         result.removed.push(client.username);
+        gone.add(client.username);
+      }
+    }
+    for (const username of gone) {
+      if (roles.has(userRole(username))) {
+        commands.push({ command: 'deleteRole', rolename: userRole(username) });
       }
     }
     for (const { username, passwordHash } of users) {
@@ -224,48 +208,32 @@ export class MosquittoUserProvisioning implements UserProvisioning {
         commands.push({ command: 'addClientRole', username, rolename: role });
         if (!result.repaired.includes(username)) result.repaired.push(username);
       }
+      const current = client.textdescription === passwordMark(passwordHash);
+      // An earlier build gave a single sign-on secret to the user's own login: it works until
+      // its session's end (ssoSessionExpiry), like the other password that is not Tessera's.
       const ssoUntil = ssoSessionExpiry(client.textdescription);
-      if (ssoUntil !== undefined) {
-        // A single sign-on session's secret (issue 30): it lasts until its session expires.
-        if (ssoUntil <= Date.now() && !client.disabled) {
-          commands.push({ command: 'disableClient', username });
-          result.disabled.push(username);
-        }
-        continue;
-      }
-      if (client.textdescription !== passwordMark(passwordHash) && !client.disabled) {
+      const stillValid = current || (ssoUntil !== undefined && ssoUntil > Date.now());
+      if (!stillValid && !client.disabled) {
         // The password changed while the broker could not be told: the old one must stop working.
         commands.push({ command: 'disableClient', username });
         result.disabled.push(username);
       }
-      if (client.textdescription === passwordMark(passwordHash) && !client.disabled) {
-        this.known.set(username, passwordMark(passwordHash));
-      }
+      if (current && !client.disabled) this.known.set(username, passwordMark(passwordHash));
     }
     await this.dynsec.runChecked(commands);
     return result;
   }
 
   async close(): Promise<void> {
-    for (const timer of this.expiries.values()) clearTimeout(timer);
-    this.expiries.clear();
+    this.sessions.close();
     await this.dynsec.close();
-  }
-
-  private async client(username: string): Promise<BrokerClient | undefined> {
-    const [answer] = await this.dynsec.runChecked([{ command: 'getClient', username }], notFound);
-    return (answer?.data as { client?: BrokerClient } | undefined)?.client;
-  }
-
-  private async role(rolename: string): Promise<BrokerRole | undefined> {
-    const [answer] = await this.dynsec.runChecked([{ command: 'getRole', rolename }], notFound);
-    return (answer?.data as { role?: BrokerRole } | undefined)?.role;
   }
 
   /** The service's own role, given to its login beside the plugin's admin role it holds. */
   private async ensureServiceRole(): Promise<void> {
-    const commands = roleSync(SERVICE_ROLE, await this.role(SERVICE_ROLE), SERVICE_ACLS);
-    const service = await this.client(this.serviceUsername);
+    const actual = await brokerRole(this.dynsec, SERVICE_ROLE);
+    const commands = roleSync(SERVICE_ROLE, actual, SERVICE_ACLS);
+    const service = await brokerClient(this.dynsec, this.serviceUsername);
     if (!service) {
       throw new Error(
         `The broker has no login '${this.serviceUsername}' (MQTT_USERNAME): create it with ` +
@@ -280,45 +248,10 @@ export class MosquittoUserProvisioning implements UserProvisioning {
       await this.dynsec.runOnOwnLogin([
         { command: 'addClientRole', username: this.serviceUsername, rolename: SERVICE_ROLE },
       ]);
-      const now = await this.client(this.serviceUsername);
+      const now = await brokerClient(this.dynsec, this.serviceUsername);
       if (!now?.roles?.some((r) => r.rolename === SERVICE_ROLE)) {
         throw new Error(`could not give ${this.serviceUsername} the role ${SERVICE_ROLE}`);
       }
     }
   }
-}
-
-const aclKey = (a: Acl) => `${a.acltype} ${a.topic} ${a.allow}`;
-
-/**
- * The commands that make a role hold exactly these rules, editing it in place: deleting a role
- * its logins hold leaves them a broken role entry in Mosquitto 2.0.11.
- */
-function roleSync(
-  rolename: string,
-  actual: BrokerRole | undefined,
-  expected: Acl[],
-): DynsecCommand[] {
-  if (!actual) {
-    return [
-      { command: 'createRole', rolename, textname: 'Tessera' },
-      ...expected.map((acl) => ({ command: 'addRoleACL', rolename, ...acl })),
-    ];
-  }
-  const have = actual.acls ?? [];
-  const wanted = new Set(expected.map(aclKey));
-  const present = new Set(have.map(aclKey));
-  return [
-    ...have
-      .filter((acl) => !wanted.has(aclKey(acl)))
-      .map((acl) => ({
-        command: 'removeRoleACL',
-        rolename,
-        acltype: acl.acltype,
-        topic: acl.topic,
-      })),
-    ...expected
-      .filter((acl) => !present.has(aclKey(acl)))
-      .map((acl) => ({ command: 'addRoleACL', rolename, ...acl })),
-  ];
 }

@@ -139,7 +139,7 @@ describe.skipIf(missing)('npm run backup and restore on PostgreSQL and an object
         database: { kind: 'postgresql', method: expect.stringMatching(/REPEATABLE READ/) },
         files: { kind: 's3', method: expect.stringMatching(/studio/) },
       },
-      schema: { migration: '0030-tag-list-version', migrations: 26 },
+      schema: { migration: '0030-tag-list-version', migrations: 27 },
       rows: { users: 2, images: 7, tags: 4, image_tags: 6, jobs: 1 },
       leftOut: [],
     });

@@ -71,7 +71,7 @@ describe('npm run backup and npm run restore', () => {
     expect(manifest).toMatchObject({
       format: 'tessera-backup',
       tesseraVersion: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      schema: { migration: '0030-tag-list-version', migrations: 26 },
+      schema: { migration: '0030-tag-list-version', migrations: 27 },
       rows: { users: 2, images: 7, tags: 4, image_tags: 6, jobs: 1 },
       leftOut: [],
     });

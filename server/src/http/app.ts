@@ -31,7 +31,7 @@ import {
   type Readiness,
 } from './operations.js';
 import { sessionRoutes } from './routes/session.js';
-import { ssoRoutes, type SsoApi } from './routes/sso.js';
+import { providerLogout, ssoRoutes, type SsoApi } from './routes/sso.js';
 import { adminRoutes, type AdminApi } from './routes/admin-users.js';
 import { apiTokenRoutes, type ApiTokensApi } from './routes/api-tokens.js';
 import { scriptApiRoutes, type HdOrdersApi, type ScriptCommands } from './routes/script-api.js';
@@ -180,6 +180,7 @@ export async function buildHttpApp(deps: HttpDependencies): Promise<FastifyInsta
   await app.register(sessionRoutes, {
     auth: deps.auth,
     ...(deps.httpsOnly !== undefined && { httpsOnly: deps.httpsOnly }),
+    ...(deps.sso && { providerLogout: providerLogout(deps.sso, deps.publicOrigin) }),
   });
   await app.register(ssoRoutes, {
     auth: deps.auth,

@@ -10,8 +10,8 @@ import { UNUSABLE_HASH, verifyPassword } from './passwords.js';
 
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /**
- * A single sign-on session (issue 30, part 4) is short: its messaging secret is the user's
- * only broker login (on Mosquitto too), and the provider's own session makes a new one cheap.
+ * A single sign-on session (issue 30, part 4) is short: its messaging secret is its only broker
+ * login (a login of its own on Mosquitto), and the provider's own session makes a new one cheap.
  */
 export const SSO_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 /** A user's "last seen" is written at most this often (it is read by the admin's users list). */
@@ -198,35 +198,62 @@ export class AuthService {
   /**
    * A session for a user the identity provider vouched for (services/sso.ts): no password, so
    * its messaging secret is always issued, on an external broker too (there the provisioning
-   * gives it to the user's login). The secret is derived from the session token, so every tab
-   * holding the cookie can ask for it (ssoMessagingSecret) while only its hash is stored.
+   * makes the session a login of its own). The secret is derived from the session token, so
+   * every tab holding the cookie can ask for it (ssoMessagingSecret) while only its hash is
+   * stored. The provider's ID token is kept with it for the provider's logout (id_token_hint).
    */
-  async startSsoSession(user: { userId: number; username: string }): Promise<{ token: string }> {
+  async startSsoSession(user: {
+    userId: number;
+    username: string;
+    idToken?: string;
+  }): Promise<{ token: string }> {
     const token = randomBytes(32).toString('base64url');
     const secret = ssoSecretOf(token);
     const expiresAt = new Date(this.now().getTime() + SSO_SESSION_TTL_MS);
-    await this.sessions.create(hashToken(token), user.userId, expiresAt, hashToken(secret));
+    await this.sessions.create(
+      hashToken(token),
+      user.userId,
+      expiresAt,
+      hashToken(secret),
+      user.idToken,
+    );
     await this.sawUser(user.userId);
     await this.provisioning.sessionSecretIssued(user.username, secret, expiresAt);
     return { token };
   }
 
-  /** The messaging login of a live single sign-on session; undefined for any other session. */
+  /**
+   * The messaging login of a live single sign-on session: its user, the MQTT username its tabs
+   * connect with (the session's own login on Mosquitto) and its secret; undefined for any other
+   * session.
+   */
   async ssoMessagingSecret(
     token: string | undefined,
-  ): Promise<{ username: string; messagingSecret: string } | undefined> {
+  ): Promise<{ username: string; messagingUsername: string; messagingSecret: string } | undefined> {
     if (!token) return undefined;
     const secret = ssoSecretOf(token);
     const session = await this.sessions.findLiveByMessagingSecret(hashToken(secret), this.now());
-    return session && { username: session.username, messagingSecret: secret };
+    return (
+      session && {
+        username: session.username,
+        messagingUsername: this.provisioning.sessionLoginName(session.username, secret),
+        messagingSecret: secret,
+      }
+    );
   }
 
-  async logout(token: string | undefined): Promise<void> {
-    if (!token) return;
+  /**
+   * Ends the session of this token. A single sign-on session answers the ID token its provider
+   * gave, for the provider's own logout (id_token_hint); a password session answers nothing.
+   */
+  async logout(token: string | undefined): Promise<{ idToken?: string }> {
+    if (!token) return {};
     const sso = await this.ssoMessagingSecret(token);
+    const idToken = await this.sessions.idTokenOf(hashToken(token));
     await this.sessions.remove(hashToken(token));
-    // On Mosquitto the secret is the user's login: it stops working with the session.
+    // On Mosquitto the session's login stops working with the session, closing its connections.
     if (sso) await this.provisioning.sessionSecretEnded(sso.username, sso.messagingSecret);
+    return idToken === undefined ? {} : { idToken };
   }
 }
 

@@ -69,6 +69,26 @@ describe('a single sign-on', () => {
     expect((await users().findByUsername('root'))?.role).toBe('admin');
   });
 
+  it("keeps the provider's ID token with the session for its logout, and nothing for a password one", async () => {
+    const result = await sso.signIn(
+      { sub: 's6', preferred_username: 'ines' },
+      '10.0.0.7',
+      'header.payload.signature',
+    );
+    if (!result.ok) throw new Error('the sign-in was refused');
+    // The embedded broker: the tab connects as the user, with the session's secret.
+    expect(await store.auth.ssoMessagingSecret(result.token)).toMatchObject({
+      username: 'ines',
+      messagingUsername: 'ines',
+    });
+    expect(await store.auth.logout(result.token)).toEqual({ idToken: 'header.payload.signature' });
+    expect(await store.auth.sessionUser(result.token)).toBeUndefined();
+
+    const password = await store.auth.login('ana', passwordOf('ana'), '10.0.0.7');
+    if (!password.ok) throw new Error('the password sign-in was refused');
+    expect(await store.auth.logout(password.token)).toEqual({});
+  });
+
   it('refuses a disabled account and opens no session', async () => {
     await store.users.disable('ana', { name: 'cli' });
     const result = await sso.signIn({ sub: 's5', preferred_username: 'ana' }, '10.0.0.7');

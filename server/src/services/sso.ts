@@ -33,7 +33,8 @@ export class SsoSignIn {
     private readonly rules: SsoRules,
   ) {}
 
-  async signIn(claims: Claims, address: string): Promise<SsoSignInResult> {
+  /** `idToken`: the provider's, kept with the session for its logout (id_token_hint). */
+  async signIn(claims: Claims, address: string, idToken?: string): Promise<SsoSignInResult> {
     const username = ssoUsername(claims, this.rules.usernameClaim, this.rules.issuer);
     const role = ssoRole(claims, this.rules);
     let user = await this.users.findByUsername(username);
@@ -49,7 +50,11 @@ export class SsoSignIn {
       return { ok: false, code: 'account-disabled' };
     }
     if (role !== undefined && role !== user.role) await this.changeRole(user, role, address);
-    const { token } = await this.auth.startSsoSession({ userId: user.id, username });
+    const { token } = await this.auth.startSsoSession({
+      userId: user.id,
+      username,
+      ...(idToken !== undefined && { idToken }),
+    });
     await this.audit.note({
       actor: { name: username, address },
       action: 'sign-in',

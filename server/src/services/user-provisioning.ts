@@ -12,13 +12,19 @@ export interface UserProvisioning {
    */
   signedIn(username: string, password: string, passwordHash: string): Promise<void>;
   /**
-   * A single sign-on session began (issue 30, part 4): the user has no password, so the broker
-   * takes the session's messaging secret as the login's password until `expiresAt`. Never throws.
+   * The MQTT username a single sign-on session's tabs connect with (issue 30, part 4): the
+   * user's own name where the broker asks Tessera (embedded), a login of the session's own on
+   * Mosquitto, so that each session's secret works beside the others'.
+   */
+  sessionLoginName(username: string, secret: string): string;
+  /**
+   * A single sign-on session began: the user has no password, so the broker takes the
+   * session's messaging secret for its login until `expiresAt`. Never throws.
    */
   sessionSecretIssued(username: string, secret: string, expiresAt: Date): Promise<void>;
-  /** That session ended (sign-out): its secret stops working, unless a newer one replaced it. */
+  /** That session ended (sign-out): its login stops working, and its connections close. */
   sessionSecretEnded(username: string, secret: string): Promise<void>;
-  /** A user was removed: their login goes, and with it their live connections. */
+  /** A user was removed or disabled: their logins go (sessions' too), and their connections. */
   removed(username: string): Promise<void>;
   /** The whole list, at start: adds, repairs and removes until the broker matches it. */
   reconcile(users: readonly { username: string; passwordHash: string }[]): Promise<Reconciled>;
@@ -34,6 +40,8 @@ export interface Reconciled {
   disabled: string[];
   /** Users whose role was missing or had other rules. */
   repaired: string[];
+  /** Single sign-on sessions' logins whose session expired, or whose user is gone or disabled. */
+  sessionsEnded: string[];
 }
 
 const nothingToDo = () => Promise.resolve();
@@ -41,9 +49,11 @@ const nothingToDo = () => Promise.resolve();
 export const noUserProvisioning: UserProvisioning = {
   passwordSet: nothingToDo,
   signedIn: nothingToDo,
+  sessionLoginName: (username) => username,
   sessionSecretIssued: nothingToDo,
   sessionSecretEnded: nothingToDo,
   removed: nothingToDo,
-  reconcile: () => Promise.resolve({ created: [], removed: [], disabled: [], repaired: [] }),
+  reconcile: () =>
+    Promise.resolve({ created: [], removed: [], disabled: [], repaired: [], sessionsEnded: [] }),
   close: nothingToDo,
 };

@@ -57,6 +57,11 @@ export interface SessionsTable {
   expires_at: string;
   /** SHA-256 of the session's messaging secret (broker logins without scrypt); null: none. */
   messaging_secret_hash: Generated<string | null>;
+  /**
+   * A single sign-on session's ID token from its provider (0029), sent back as `id_token_hint`
+   * when the session signs out (RP-initiated logout); null for a password session.
+   */
+  id_token: Generated<string | null>;
 }
 
 export interface ImagesTable {

@@ -15,11 +15,15 @@ export interface SessionRepository {
     userId: number,
     expiresAt: Date,
     messagingSecretHash?: string,
+    /** A single sign-on session's ID token, for the provider's logout (id_token_hint). */
+    idToken?: string,
   ): Promise<void>;
   /** The live session for a token hash, with its user; expired ones are not returned. */
   findLive(tokenHash: string, now: Date): Promise<SessionRecord | undefined>;
   /** The live session whose messaging secret has this hash, with its user. */
   findLiveByMessagingSecret(secretHash: string, now: Date): Promise<SessionRecord | undefined>;
+  /** The ID token kept with this session (single sign-on), expired or not. */
+  idTokenOf(tokenHash: string): Promise<string | undefined>;
   remove(tokenHash: string): Promise<void>;
   removeForUser(userId: number): Promise<void>;
   removeExpired(now: Date): Promise<number>;
@@ -51,7 +55,7 @@ export function createSessionRepository(db: Db): SessionRepository {
   }
 
   return {
-    async create(tokenHash, userId, expiresAt, messagingSecretHash) {
+    async create(tokenHash, userId, expiresAt, messagingSecretHash, idToken) {
       await db
         .insertInto('sessions')
         .values({
@@ -60,6 +64,7 @@ export function createSessionRepository(db: Db): SessionRepository {
           created_at: new Date().toISOString(),
           expires_at: expiresAt.toISOString(),
           messaging_secret_hash: messagingSecretHash ?? null,
+          id_token: idToken ?? null,
         })
         .execute();
     },
@@ -68,6 +73,14 @@ export function createSessionRepository(db: Db): SessionRepository {
     },
     async findLiveByMessagingSecret(secretHash, now) {
       return liveSession('messaging_secret_hash', secretHash, now);
+    },
+    async idTokenOf(tokenHash) {
+      const row = await db
+        .selectFrom('sessions')
+        .select('id_token')
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      return row?.id_token ?? undefined;
     },
     async remove(tokenHash) {
       await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();

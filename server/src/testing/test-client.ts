@@ -31,14 +31,19 @@ export class TestClient {
     });
   }
 
+  /**
+   * `loginName`: the MQTT username when it is not the user's, as a single sign-on session's own
+   * login on Mosquitto; the topics stay `username`'s.
+   */
   static async connect(
     url: string,
     username: string,
     password: string,
     extraTopics: string[] = [],
+    loginName = username,
   ): Promise<TestClient> {
     const client = await mqtt.connectAsync(url, {
-      username,
+      username: loginName,
       password,
       reconnectPeriod: 0,
       connectTimeout: 4000,

@@ -76,7 +76,8 @@ export function connectMessaging(credentials: MessagingLogin): MqttClient | null
     client !== null &&
     login?.username === credentials.username &&
     login.password === credentials.password &&
-    login.messagingSecret === credentials.messagingSecret
+    login.messagingSecret === credentials.messagingSecret &&
+    login.messagingUsername === credentials.messagingUsername
   ) {
     return client;
   }

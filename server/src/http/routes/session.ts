@@ -1,13 +1,22 @@
-import { API_ROUTES, errorText, loginRequestSchema, type LoginResponse } from '@tessera/contract';
+import {
+  API_ROUTES,
+  errorText,
+  loginRequestSchema,
+  type LoginResponse,
+  type LogoutResponse,
+} from '@tessera/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthService } from '../../services/auth.js';
 import { ownerOf, SESSION_COOKIE } from '../session.js';
+import type { ProviderLogout } from './sso.js';
 
 /** Sign in, sign out, and who is signed in. */
-export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService; httpsOnly?: boolean }> = async (
-  app,
-  { auth, httpsOnly = false },
-) => {
+export const sessionRoutes: FastifyPluginAsync<{
+  auth: AuthService;
+  httpsOnly?: boolean;
+  /** With single sign-on: the provider's logout, after a single sign-on session's. */
+  providerLogout?: ProviderLogout;
+}> = async (app, { auth, httpsOnly = false, providerLogout }) => {
   app.post(API_ROUTES.login, async (request, reply) => {
     const body = loginRequestSchema.safeParse(request.body);
     if (!body.success) return reply.status(400).send({ error: errorText('LOGIN_FIELDS_MISSING') });
@@ -28,9 +37,15 @@ export const sessionRoutes: FastifyPluginAsync<{ auth: AuthService; httpsOnly?: 
   });
 
   app.post(API_ROUTES.logout, async (request, reply) => {
-    await auth.logout(request.cookies[SESSION_COOKIE]);
+    const { idToken } = await auth.logout(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    return reply.status(204).send();
+    // Only a single sign-on session kept an ID token: a password session ends as ever.
+    const providerLogoutUrl =
+      idToken !== undefined && providerLogout ? await providerLogout(request, idToken) : undefined;
+    if (providerLogoutUrl === undefined) return reply.status(204).send();
+    const answer: LogoutResponse = { providerLogoutUrl };
+    // It carries the ID token: no cache may keep it.
+    return reply.header('cache-control', 'no-store').send(answer);
   });
 
   // The role tells the web whether to show the admin screens (issue 29); the API guards them.

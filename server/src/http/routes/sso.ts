@@ -11,7 +11,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthService } from '../../services/auth.js';
 import type { SsoSignIn } from '../../services/sso.js';
 import { SESSION_COOKIE } from '../session.js';
-import { SsoFlowError, type OidcFlow, type PendingSignIn } from '../sso/oidc-flow.js';
+import {
+  SsoFlowError,
+  type OidcFlow,
+  type PendingSignIn,
+  type SignedInPerson,
+} from '../sso/oidc-flow.js';
 import { setSessionCookie } from './session.js';
 
 /** Single sign-on as configured (OIDC_*); absent: the routes say it is off. */
@@ -41,7 +46,7 @@ export const ssoRoutes: FastifyPluginAsync<{
   const secure = (request: FastifyRequest) => httpsOnly || request.protocol === 'https';
   // The provider sends the browser back here; it must be the address registered there.
   const redirectUri = (request: FastifyRequest) =>
-    `${publicOrigin ?? `${request.protocol}://${request.host}`}${API_ROUTES.ssoCallback}`;
+    `${appOrigin(request, publicOrigin)}${API_ROUTES.ssoCallback}`;
   const backToLogin = (reply: FastifyReply, code: SsoErrorCode) =>
     reply.redirect(`${SCREEN_PATHS.login}?${SSO_ERROR_PARAMETER}=${code}`, 302);
 
@@ -77,9 +82,9 @@ export const ssoRoutes: FastifyPluginAsync<{
     const pending = readPending(request.cookies[FLOW_COOKIE]);
     // Used once, whatever comes of it.
     reply.clearCookie(FLOW_COOKIE, { path: FLOW_COOKIE_PATH });
-    let claims: Record<string, unknown>;
+    let person: SignedInPerson;
     try {
-      claims = await sso.flow.finish(
+      person = await sso.flow.finish(
         new URL(request.url, 'http://callback.invalid'),
         redirectUri(request),
         pending,
@@ -89,7 +94,7 @@ export const ssoRoutes: FastifyPluginAsync<{
       request.log.warn({ err, code }, 'single sign-on refused');
       return backToLogin(reply, code);
     }
-    const result = await sso.signIn.signIn(claims, request.ip);
+    const result = await sso.signIn.signIn(person.claims, request.ip, person.idToken);
     if (!result.ok) return backToLogin(reply, result.code);
     setSessionCookie(request, reply, result.token, httpsOnly);
     // The app's session guard fetches this tab's messaging login (ssoMessagingSecret) there.
@@ -108,6 +113,38 @@ export const ssoRoutes: FastifyPluginAsync<{
     },
   );
 };
+
+/** PUBLIC_URL's origin, or the one the browser used. */
+function appOrigin(request: FastifyRequest, publicOrigin: string | undefined): string {
+  return publicOrigin ?? `${request.protocol}://${request.host}`;
+}
+
+/** Where a browser goes after its single sign-on session ended here (POST /api/logout). */
+export type ProviderLogout = (
+  request: FastifyRequest,
+  idToken: string,
+) => Promise<string | undefined>;
+
+/**
+ * RP-initiated logout: the provider's end-session endpoint with the session's ID token as
+ * `id_token_hint`, the client id, and the login page as `post_logout_redirect_uri` (registered
+ * at the provider, docs/sso.md). Undefined when the provider has no such endpoint, or cannot be
+ * asked now: the session has ended here all the same.
+ */
+export function providerLogout(sso: SsoApi, publicOrigin?: string): ProviderLogout {
+  return async (request, idToken) => {
+    const loginPage = `${appOrigin(request, publicOrigin)}${SCREEN_PATHS.login}`;
+    try {
+      return await sso.flow.endSessionUrl(idToken, loginPage);
+    } catch (err) {
+      request.log.warn(
+        { err },
+        "the provider's logout could not be prepared; signed out here only",
+      );
+      return undefined;
+    }
+  };
+}
 
 function readPending(cookie: string | undefined): PendingSignIn | undefined {
   if (!cookie) return undefined;

@@ -8,6 +8,12 @@ export interface PendingSignIn {
   codeVerifier: string;
 }
 
+/** The person the provider signed in: their checked claims, and the ID token that carried them. */
+export interface SignedInPerson {
+  claims: Record<string, unknown>;
+  idToken: string;
+}
+
 /** Why the provider's redirect back did not give checked claims. */
 export class SsoFlowError extends Error {
   override name = 'SsoFlowError';
@@ -51,13 +57,14 @@ export class OidcFlow {
 
   /**
    * The claims of the person the provider signed in (the ID token's, with the userinfo's), once
-   * the state, the code (PKCE), the ID token's signature, audience and nonce are checked.
+   * the state, the code (PKCE), the ID token's signature, audience and nonce are checked; and the
+   * ID token itself, kept with the session for the provider's logout.
    */
   async finish(
     callbackUrl: URL,
     redirectUri: string,
     pending: PendingSignIn | undefined,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SignedInPerson> {
     const params = callbackUrl.searchParams;
     // Checked here first, so that a mismatch is told apart from the provider's own refusals.
     if (!pending || params.get('state') !== pending.state) {
@@ -83,15 +90,34 @@ export class OidcFlow {
       throw new SsoFlowError('provider-failed', 'the code exchange failed', { cause: err });
     }
     const idClaims = tokens.claims();
-    if (!idClaims) throw new SsoFlowError('provider-failed', 'the provider gave no ID token');
-    if (!config.serverMetadata().userinfo_endpoint) return { ...idClaims };
+    const idToken = tokens.id_token;
+    if (!idClaims || !idToken) {
+      throw new SsoFlowError('provider-failed', 'the provider gave no ID token');
+    }
+    if (!config.serverMetadata().userinfo_endpoint) return { claims: { ...idClaims }, idToken };
     try {
       const info = await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub);
       // The ID token's claims win: they are signed, the userinfo's add what it lacks.
-      return { ...info, ...idClaims };
+      return { claims: { ...info, ...idClaims }, idToken };
     } catch (err) {
       throw new SsoFlowError('provider-failed', 'the userinfo request failed', { cause: err });
     }
+  }
+
+  /**
+   * Where to send a browser whose single sign-on session just ended, so that the provider ends
+   * its own session too (RP-initiated logout) and sends it back to `postLogoutRedirectUri`
+   * (which must be registered at the provider); undefined when the provider offers no
+   * end-session endpoint.
+   */
+  async endSessionUrl(idToken: string, postLogoutRedirectUri: string): Promise<string | undefined> {
+    const config = await this.configuration();
+    if (!config.serverMetadata().end_session_endpoint) return undefined;
+    // openid-client adds client_id.
+    return oidc.buildEndSessionUrl(config, {
+      id_token_hint: idToken,
+      post_logout_redirect_uri: postLogoutRedirectUri,
+    }).href;
   }
 
   private configuration(): Promise<oidc.Configuration> {

@@ -24,6 +24,7 @@ import * as userQuotas from './0025-user-quotas.js';
 import * as apiTokens from './0026-api-tokens.js';
 import * as webhooks from './0027-webhooks.js';
 import * as webhookSecretsAndPruning from './0028-webhook-secrets-and-pruning.js';
+import * as ssoIdTokens from './0029-sso-id-tokens.js';
 import * as tagListVersion from './0030-tag-list-version.js';
 
 // Listed in code rather than read from a folder, so the build needs no file copying and the
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0026-api-tokens': apiTokens,
   '0027-webhooks': webhooks,
   '0028-webhook-secrets-and-pruning': webhookSecretsAndPruning,
+  '0029-sso-id-tokens': ssoIdTokens,
   '0030-tag-list-version': tagListVersion,
 };
 

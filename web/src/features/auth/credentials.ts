@@ -11,11 +11,14 @@ export interface Credentials {
   username: string;
   password: string;
   messagingSecret?: string;
+  /** The MQTT username of a single sign-on session when not `username` (its own, on Mosquitto). */
+  messagingUsername?: string;
 }
 
 const USERNAME_KEY = 'tessera.username';
 const PASSWORD_KEY = 'tessera.password';
 const SECRET_KEY = 'tessera.messaging-secret';
+const MESSAGING_USERNAME_KEY = 'tessera.messaging-username';
 
 const listeners = new Set<() => void>();
 let cached: Credentials | null = null;
@@ -29,10 +32,12 @@ export function readCredentials(): Credentials | null {
   let username: string | null = null;
   let password: string | null = null;
   let secret: string | null = null;
+  let messagingUsername: string | null = null;
   try {
     username = sessionStorage.getItem(USERNAME_KEY);
     password = sessionStorage.getItem(PASSWORD_KEY);
     secret = sessionStorage.getItem(SECRET_KEY);
+    messagingUsername = sessionStorage.getItem(MESSAGING_USERNAME_KEY);
   } catch {
     return null;
   }
@@ -41,9 +46,15 @@ export function readCredentials(): Credentials | null {
   if (
     cached?.username !== username ||
     cached.password !== password ||
-    cached.messagingSecret !== (secret ?? undefined)
+    cached.messagingSecret !== (secret ?? undefined) ||
+    cached.messagingUsername !== (messagingUsername ?? undefined)
   ) {
-    cached = { username, password, ...(secret !== null && { messagingSecret: secret }) };
+    cached = {
+      username,
+      password,
+      ...(secret !== null && { messagingSecret: secret }),
+      ...(messagingUsername !== null && { messagingUsername }),
+    };
   }
   return cached;
 }
@@ -53,6 +64,9 @@ export function storeCredentials(credentials: Credentials): void {
   sessionStorage.setItem(PASSWORD_KEY, credentials.password);
   if (credentials.messagingSecret === undefined) sessionStorage.removeItem(SECRET_KEY);
   else sessionStorage.setItem(SECRET_KEY, credentials.messagingSecret);
+  if (credentials.messagingUsername === undefined)
+    sessionStorage.removeItem(MESSAGING_USERNAME_KEY);
+  else sessionStorage.setItem(MESSAGING_USERNAME_KEY, credentials.messagingUsername);
   notify();
 }
 
@@ -60,6 +74,7 @@ export function clearCredentials(): void {
   sessionStorage.removeItem(USERNAME_KEY);
   sessionStorage.removeItem(PASSWORD_KEY);
   sessionStorage.removeItem(SECRET_KEY);
+  sessionStorage.removeItem(MESSAGING_USERNAME_KEY);
   notify();
 }
 

@@ -32,6 +32,10 @@ export function SessionReconnect({ username, loading }: { username: string; load
       username: login.username,
       password: '',
       messagingSecret: login.messagingSecret,
+      // On Mosquitto the session's own login; the topics stay the user's.
+      ...(login.messagingUsername !== login.username && {
+        messagingUsername: login.messagingUsername,
+      }),
     };
     // The screen behind shows as soon as the credentials are stored.
     connectMessaging(credentials);

@@ -2,6 +2,7 @@ import {
   API_ROUTES,
   errorResponseSchema,
   loginResponseSchema,
+  logoutResponseSchema,
   sessionResponseSchema,
   TEXT_BUNDLES,
 } from '@tessera/contract';
@@ -58,12 +59,20 @@ export async function login(credentials: SignInCredentials): Promise<LoginResult
   };
 }
 
-/** POST /api/logout; the session ends on this side whatever the answer. */
-export async function logout(): Promise<void> {
+/**
+ * POST /api/logout; the session ends on this side whatever the answer. A single sign-on session
+ * whose provider logs out too answers where the browser goes next (its end-session page);
+ * otherwise null.
+ */
+export async function logout(): Promise<string | null> {
   try {
-    await postJson(API_ROUTES.logout);
+    const answer = await postJson(API_ROUTES.logout);
+    if (answer.status !== 200) return null;
+    const body = logoutResponseSchema.safeParse(answer.body);
+    return body.success ? body.data.providerLogoutUrl : null;
   } catch {
     // Unreachable server: the credentials are cleared all the same.
+    return null;
   }
 }
 

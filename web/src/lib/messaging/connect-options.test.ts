@@ -15,4 +15,17 @@ describe('messagingConnectOptions', () => {
       password: 'tessera-secret:abc',
     });
   });
+
+  it("connects as a single sign-on session's own login when it has one (issue 30, part 4)", () => {
+    const login = {
+      username: 'ann',
+      password: '',
+      messagingSecret: 'tessera-secret:abc',
+      messagingUsername: 'ann~sso~0123456789abcdef',
+    };
+    expect(messagingConnectOptions(login, 5)).toMatchObject({
+      username: 'ann~sso~0123456789abcdef',
+      password: 'tessera-secret:abc',
+    });
+  });
 });

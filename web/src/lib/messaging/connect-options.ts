@@ -13,6 +13,11 @@ export interface MessagingLogin {
   password: string;
   /** The session's messaging secret (issue 22, part 3): sent instead of the password. */
   messagingSecret?: string;
+  /**
+   * The MQTT username when it is not `username`: a single sign-on session's own login on
+   * Mosquitto (issue 30, part 4). The topics stay `username`'s.
+   */
+  messagingUsername?: string;
 }
 
 function randomClientId(): string {
@@ -34,7 +39,7 @@ export function messagingConnectOptions(
   return {
     clientId: randomClientId(),
     clean: true,
-    username: login.username,
+    username: login.messagingUsername ?? login.username,
     // The secret is checked without scrypt, so a reconnect wave does not queue behind hashing.
     password: login.messagingSecret ?? login.password,
     connectTimeout: MQTT_CONNECT_TIMEOUT_MS,
