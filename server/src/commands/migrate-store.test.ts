@@ -165,10 +165,13 @@ async function dumpRows(dir: string): Promise<Record<string, unknown[]>> {
       let query = db.selectFrom(table).selectAll();
       for (const column of primaryKey) query = query.orderBy(column as never);
       const rows = await query.execute();
-      // A user's images_version counts the changes made on this database (migration 0022: its
-      // triggers count the copy's inserts too); only that it moves matters, not its value.
+      // A user's images_version and tags_version count the changes made on this database
+      // (migrations 0022, 0030: their triggers count the copy's inserts too); only that they
+      // move matters, not their value.
       dump[table] =
-        table === 'users' ? rows.map(({ images_version: _counter, ...user }) => user) : rows;
+        table === 'users'
+          ? rows.map(({ images_version: _images, tags_version: _tags, ...user }) => user)
+          : rows;
     }
     return dump;
   } finally {
