@@ -14,6 +14,7 @@ import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { noMetrics, type CommandOutcome, type Metrics } from '../runtime/metrics.js';
+import { stringifyPassingThrough } from '../runtime/json-text.js';
 import { ServiceError } from '../services/errors.js';
 import type { Owner } from '../owner.js';
 import type { UserService } from '../services/users.js';
@@ -306,7 +307,7 @@ export class MessagingService {
   }
 
   private publish(topic: string, reply: Reply): void {
-    this.send(topic, JSON.stringify(reply));
+    this.send(topic, stringifyPassingThrough(reply));
   }
 
   private send(topic: string, payload: string): void {

@@ -9,17 +9,17 @@ import {
 import type { Logger } from 'pino';
 import type { FileArea, FileStore, PendingRemoval } from '../files/file-store.js';
 import { faultPoint } from '../runtime/faults.js';
+import type { JsonText } from '../runtime/json-text.js';
 import { makeThumbnail, probeImage } from '../imaging/probe.js';
 import type { Owner } from '../owner.js';
 import type { ImageKind, ImageRecord, ImageRepository, ImageSearch } from '../store/images.js';
 import { ServiceError } from './errors.js';
 
-/** Re-exported for the modules that still import it from here; its home is `owner.ts`. */
-
 export interface ImageListItem {
   filename: string;
   thumbnail: string;
-  metadata: Record<string, unknown>;
+  /** As stored: `stringifyPassingThrough` writes it into a message unparsed. */
+  metadata: JsonText;
   tags: string[];
   starred: boolean;
   /** HD: when the retention policy removed the file; null while it is there. */
@@ -86,17 +86,13 @@ export class ImageService {
       anyOfTags,
       ...(search && { search: storeSearch(search) }),
     });
-    const tags =
-      kind === 'ld'
-        ? await this.images.tagsOf(result.images.map((i) => i.id))
-        : new Map<number, string[]>();
     return {
       total: result.total,
       images: result.images.map((image) => ({
         filename: image.filename,
         thumbnail: thumbnailUrl(kind, image.filename),
         metadata: image.metadata,
-        tags: tags.get(image.id) ?? [],
+        tags: image.tags,
         starred: image.starred,
         hdRemovedAt: image.hdRemovedAt,
       })),

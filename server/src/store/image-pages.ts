@@ -3,7 +3,12 @@ import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder }
 import { databaseDialect, type Db } from './database.js';
 import { ImageListings, listingKey, type Listing, type PageEnd } from './image-listings.js';
 import { preparedShapes } from './prepared.js';
-import { IMAGE_COLUMNS, toImageRecord, type ImageKind, type ImageRecord } from './image-rows.js';
+import {
+  LISTED_IMAGE_COLUMNS,
+  toListedImage,
+  type ImageKind,
+  type ListedImage,
+} from './image-rows.js';
 import type { Database } from './schema.js';
 
 /** A search in the terms of the columns of migration 0009: keys already folded as stored. */
@@ -31,7 +36,7 @@ export interface ImagePageQuery {
 }
 
 export interface ImagePage {
-  images: ImageRecord[];
+  images: ListedImage[];
   total: number;
 }
 
@@ -97,6 +102,14 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
     : sql<string>`images.filename collate nocase`;
   // Where the prompt key holds the text: a plain substring test, with no wildcards to escape.
   const position = postgres ? 'strpos' : 'instr';
+  // The image's tag ids as a JSON array, oldest tag first, read with its row.
+  const tagList = postgres
+    ? sql<string>`(select coalesce(json_agg(image_tags.tag_id order by tags.created_at, tags.id), '[]')::text
+        from image_tags join tags on tags.owner_id = image_tags.owner_id and tags.id = image_tags.tag_id
+        where image_tags.image_id = images.id)`
+    : sql<string>`(select json_group_array(image_tags.tag_id order by tags.created_at, tags.id)
+        from image_tags join tags on tags.owner_id = image_tags.owner_id and tags.id = image_tags.tag_id
+        where image_tags.image_id = images.id)`;
   const listings = new ImageListings();
   const run = preparedShapes(db);
 
@@ -149,8 +162,8 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
   const rowsOf = (query: ImagePageQuery, from: Filtered, size: unknown) => {
     const { key, way } = orderOf(query.search?.sort);
     return from
-      .select(IMAGE_COLUMNS)
-      .select(key.as('sort_key'))
+      .select(LISTED_IMAGE_COLUMNS)
+      .select([tagList.as('tag_list'), key.as('sort_key')])
       .orderBy(key, way)
       .orderBy('images.id', way)
       .limit(size as number);
@@ -227,7 +240,7 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
       // Fewer rows than the total promised: the version moved; read the page as below.
       if (rows.length === expected) {
         remember(known, page, rows);
-        return { images: rows.map(toImageRecord), total: known.total };
+        return { images: rows.map(toListedImage), total: known.total };
       }
     }
 
@@ -243,7 +256,7 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
     const version = count.list_version;
     if (version !== null && rows.every((row) => row.list_version === version))
       remember(listings.remember(id, Number(version), total), page, rows);
-    return { images: rows.map(toImageRecord), total };
+    return { images: rows.map(toListedImage), total };
   };
 }
 

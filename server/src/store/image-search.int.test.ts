@@ -175,7 +175,12 @@ describe('the search queries', () => {
           expect(step, JSON.stringify(search)).toMatch(
             /^SEARCH images USING (COVERING )?INDEX (images_owner_kind_|sqlite_autoindex_images_1 \(owner_id=\? AND kind=\?)/,
           );
-        expect(plan.join('\n'), JSON.stringify(search)).not.toMatch(/TEMP B-TREE/);
+        // The rows in the listing's order as the index holds them; only the few tags of each
+        // image are put in order (their creation) for its tag list.
+        const sorts = plan.filter((step) => /TEMP B-TREE/.test(step));
+        expect(sorts, JSON.stringify(search)).toEqual(
+          sorts.filter((step) => step.includes('FOR json_group_array(ORDER BY)')),
+        );
       }
     };
 

@@ -18,8 +18,6 @@ export type NewImage = Omit<ImageRecord, 'id' | 'starred' | 'hdRemovedAt'>;
 export interface ImageRepository {
   /** Exactly LIMIT/OFFSET's rows; read by keyset when it can (image-pages.ts). */
   page(query: ImagePageQuery): Promise<ImagePage>;
-  /** Tag ids per image id, for the images of one page. */
-  tagsOf(imageIds: readonly number[]): Promise<Map<number, string[]>>;
   find(ownerId: number, kind: ImageKind, filename: string): Promise<ImageRecord | undefined>;
   /**
    * The images whose files the store holds, by name: not an HD the retention policy removed (or
@@ -47,27 +45,6 @@ export function createImageRepository(db: Db): ImageRepository {
   const page = createImagePager(db);
   return {
     page,
-    async tagsOf(imageIds) {
-      const result = new Map<number, string[]>();
-      if (imageIds.length === 0) return result;
-      const rows = await db
-        .selectFrom('image_tags')
-        .innerJoin('tags', (join) =>
-          join
-            .onRef('tags.owner_id', '=', 'image_tags.owner_id')
-            .onRef('tags.id', '=', 'image_tags.tag_id'),
-        )
-        .select(['image_tags.image_id', 'image_tags.tag_id'])
-        .where('image_tags.image_id', 'in', [...imageIds])
-        .orderBy('tags.created_at')
-        .execute();
-      for (const row of rows) {
-        const list = result.get(row.image_id) ?? [];
-        list.push(row.tag_id);
-        result.set(row.image_id, list);
-      }
-      return result;
-    },
     async find(ownerId, kind, filename) {
       const row = await db
         .selectFrom('images')

@@ -122,7 +122,8 @@ describe('tags', () => {
     await images.assignTag(ann, tile, wood.id);
     expect(await tags.remove(ann, stone.id)).toBe(true);
     expect(await tags.find(ann, stone.id)).toBeUndefined();
-    expect(await images.tagsOf([tile])).toEqual(new Map([[tile, [wood.id]]]));
+    const page = await images.page({ ownerId: ann, kind: 'ld', page: 1, size: 10 });
+    expect(page.images.map(({ id, tags }) => [id, tags])).toEqual([[tile, [wood.id]]]);
     expect(await images.find(ann, 'ld', 'tile.png')).toBeDefined();
   });
 

@@ -12,6 +12,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { CommandHandlers } from '../../messaging/handlers/index.js';
 import type { Owner } from '../../owner.js';
 import type { HdOrderOutcome, HdService } from '../../services/hd.js';
+import { stringifyPassingThrough } from '../../runtime/json-text.js';
 import { ServiceError } from '../../services/errors.js';
 import { ownerOf } from '../session.js';
 
@@ -38,6 +39,14 @@ function envelope(owner: Owner) {
   return { transactionid: 'http', user: owner.username };
 }
 
+/** A gallery page, written as the messaging service writes it: the metadata as stored. */
+function sendList(reply: FastifyReply, answer: object): FastifyReply {
+  return reply
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send(stringifyPassingThrough(answer));
+}
+
 /**
  * What scripts need that only MQTT offered (issue 30, part 1): the galleries, tags on images, an
  * HD order and its status. Each runs the messaging command's own handler or service method.
@@ -54,21 +63,25 @@ export const scriptApiRoutes: FastifyPluginAsync<{
     if (!query.success) return listRefused(reply);
     const owner = ownerOf(request);
     const { page, size, tags } = query.data;
-    reply.header('cache-control', 'no-store');
-    return commands['list-low-definition'](owner, {
-      ...envelope(owner),
-      page,
-      size,
-      ...(tags && { filters: { tags } }),
-    });
+    return sendList(
+      reply,
+      await commands['list-low-definition'](owner, {
+        ...envelope(owner),
+        page,
+        size,
+        ...(tags && { filters: { tags } }),
+      }),
+    );
   });
 
   app.get(API_ROUTES.hdList, { preHandler: app.requireUser }, async (request, reply) => {
     const query = hdListQuerySchema.safeParse(request.query);
     if (!query.success) return listRefused(reply);
     const owner = ownerOf(request);
-    reply.header('cache-control', 'no-store');
-    return commands['list-high-definition'](owner, { ...envelope(owner), ...query.data });
+    return sendList(
+      reply,
+      await commands['list-high-definition'](owner, { ...envelope(owner), ...query.data }),
+    );
   });
 
   app.get(API_ROUTES.tagList, { preHandler: app.requireUser }, async (request, reply) => {
