@@ -3,7 +3,7 @@
 // size, which must not grow with the number of images. Needs the built web app (npm run build).
 // Run: node --import tsx dashboard-browser.ts
 import { performance } from 'node:perf_hooks';
-import { IMAGE_PAGE_SIZE } from '@tessera/contract';
+import { GALLERY_TEXTS, IMAGE_PAGE_SIZE } from '@tessera/contract';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { BROKER_PATH } from '../server/src/broker/embedded.js';
@@ -152,9 +152,12 @@ interface Run {
 // Code that runs in the page is kept as text (this package is typed for Node, not the DOM):
 // each is an expression that calls its function, as page.evaluate and waitForFunction expect.
 
-/** performance.now() once the count reads "<n> images" (the whole list is in), else false. */
+/**
+ * performance.now() once the count reads the whole list's ("50.000 imágenes": the app's default
+ * language, the contract's text), else false.
+ */
 const LIST_COMPLETE = (text: string) => `(() => {
-  const status = document.querySelector('[aria-label="Image count"]');
+  const status = document.querySelector(${JSON.stringify(`[aria-label="${GALLERY_TEXTS.countLabel}"]`)});
   return status && status.textContent === ${JSON.stringify(text)} ? performance.now() : false;
 })()`;
 
@@ -201,14 +204,10 @@ interface Painted {
 /** One cold navigation to /dashboard (browser cache off), measured in the page's own clock. */
 async function measure(page: Page, count: number): Promise<Run> {
   await page.goto('/dashboard');
-  const full = await page.waitForFunction(
-    LIST_COMPLETE(`${count.toLocaleString('en-US')} images`),
-    undefined,
-    {
-      polling: 'raf',
-      timeout: 60_000,
-    },
-  );
+  const full = await page.waitForFunction(LIST_COMPLETE(GALLERY_TEXTS.count(count)), undefined, {
+    polling: 'raf',
+    timeout: 60_000,
+  });
   const fullList = (await full.jsonValue()) as number;
   const paints = await page.waitForFunction(FIRST_SCREEN_PAINTED, undefined, {
     polling: 100,
