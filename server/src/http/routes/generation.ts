@@ -10,7 +10,12 @@ import type { FileStore, ScratchFile } from '../../files/file-store.js';
 import type { EnqueueOutcome, GenerationStatus } from '../../services/generation.js';
 import type { Owner } from '../../owner.js';
 import { ownerOf } from '../session.js';
-import { checkUploadedImage, receiveUpload, UPLOAD_FORM_LIMITS } from '../multipart-upload.js';
+import {
+  checkUploadedImage,
+  receiveUpload,
+  UPLOAD_FORM_LIMITS,
+  type Upload,
+} from '../multipart-upload.js';
 
 /** What the HTTP side needs of generation (GenerationService). */
 export interface GenerationApi {
@@ -45,36 +50,14 @@ export const generationRoutes: FastifyPluginAsync<{
         return reply.status(received.refusal.status).send({ error: received.refusal.error });
       }
       const { upload } = received;
+      // The scratch file is removed before the answer goes, so nothing is left once it has.
+      let answer: Answer;
       try {
-        const fields = previewRequestSchema.safeParse(upload.fields);
-        if (!fields.success) {
-          return reply
-            .status(400)
-            .send({ error: fields.error.issues.map((i) => i.message).join('; ') });
-        }
-        if (fields.data.user !== owner.username)
-          return reply.status(403).send({ error: errorText('FORM_USER_MISMATCH') });
-        const checked = await checkUploadedImage(upload.file);
-        if (!checked.ok) {
-          return reply.status(checked.refusal.status).send({ error: checked.refusal.error });
-        }
-
-        const outcome = await generation.enqueuePreview(owner, fields.data, {
-          file: checked.file.scratchFile,
-          format: checked.header.format,
-          sha256: checked.file.sha256,
-          bytes: checked.file.bytes,
-        });
-        if (outcome.status === 'duplicate')
-          return reply.status(409).send({ error: errorText('JOB_ID_TAKEN') });
-        if (outcome.status === 'over-quota')
-          return reply.status(413).send({ error: outcome.error });
-        if (outcome.status === 'queue-full')
-          return reply.status(429).send({ error: errorText('PREVIEW_QUEUE_FULL', outcome.limit) });
-        return reply.status(202).send({ id: fields.data.id, status: 'queued' });
+        answer = await acceptPreview(generation, owner, upload);
       } finally {
         await upload.scratch.dispose();
       }
+      return reply.status(answer.status).send(answer.body);
     },
   );
 
@@ -90,3 +73,34 @@ export const generationRoutes: FastifyPluginAsync<{
     });
   }
 };
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** SPEC §7's checks of a posted preview job, in order, then the job queued: the answer to send. */
+async function acceptPreview(
+  generation: GenerationApi,
+  owner: Owner,
+  upload: Upload,
+): Promise<Answer> {
+  const refuse = (status: number, error: string) => ({ status, body: { error } });
+  const fields = previewRequestSchema.safeParse(upload.fields);
+  if (!fields.success) return refuse(400, fields.error.issues.map((i) => i.message).join('; '));
+  if (fields.data.user !== owner.username) return refuse(403, errorText('FORM_USER_MISMATCH'));
+  const checked = await checkUploadedImage(upload.file);
+  if (!checked.ok) return refuse(checked.refusal.status, checked.refusal.error);
+  const outcome = await generation.enqueuePreview(owner, fields.data, {
+    file: checked.file.scratchFile,
+    format: checked.header.format,
+    sha256: checked.file.sha256,
+    bytes: checked.file.bytes,
+  });
+  if (outcome.status === 'duplicate') return refuse(409, errorText('JOB_ID_TAKEN'));
+  if (outcome.status === 'over-quota') return refuse(413, outcome.error);
+  if (outcome.status === 'queue-full') {
+    return refuse(429, errorText('PREVIEW_QUEUE_FULL', outcome.limit));
+  }
+  return { status: 202, body: { id: fields.data.id, status: 'queued' } };
+}

@@ -6,7 +6,12 @@ import {
   ReferenceChecksBusyError,
   type ReferenceAnalysisService,
 } from '../../services/reference-analysis.js';
-import { checkUploadedImage, receiveUpload, UPLOAD_FORM_LIMITS } from '../multipart-upload.js';
+import {
+  checkUploadedImage,
+  receiveUpload,
+  UPLOAD_FORM_LIMITS,
+  type UploadRefusal,
+} from '../multipart-upload.js';
 import { ownerOf } from '../session.js';
 
 /** What the routes need of the reference checks. */
@@ -53,8 +58,8 @@ export const referenceAnalysisRoutes: FastifyPluginAsync<{
 
 /**
  * Receives and checks the uploaded reference and runs `use` on its scratch file (aborted if the
- * browser goes away first); the file is removed before the answer goes. A refusal (or a browser
- * gone) is answered here: `reply` is then what the route returns.
+ * browser goes away first); the file is removed before the answer goes, a refusal's too. A
+ * refusal (or a browser gone) is answered here: `reply` is then what the route returns.
  */
 async function withReference<T>(
   request: FastifyRequest,
@@ -62,32 +67,34 @@ async function withReference<T>(
   files: FileStore,
   use: (path: string, signal: AbortSignal) => Promise<T>,
 ): Promise<{ ok: true; value: T } | { ok: false; reply: FastifyReply }> {
-  const refuse = (status: number, error: string) => ({
-    ok: false as const,
-    reply: reply.status(status).send({ error }),
-  });
   const received = await receiveUpload(request, files);
-  if (!received.ok) return refuse(received.refusal.status, received.refusal.error);
+  if (!received.ok) return refused(reply, received.refusal);
   const { upload } = received;
   // The browser may leave while the worker runs (a new reference chosen): stop it then.
   const left = new AbortController();
   reply.raw.once('close', () => left.abort());
+  let outcome: { ok: true; value: T } | { ok: false; refusal?: UploadRefusal };
   try {
     const checked = await checkUploadedImage(upload.file);
-    if (!checked.ok) return refuse(checked.refusal.status, checked.refusal.error);
-    return { ok: true, value: await use(checked.file.scratchFile.path, left.signal) };
+    outcome = checked.ok
+      ? { ok: true, value: await use(checked.file.scratchFile.path, left.signal) }
+      : checked;
   } catch (err) {
-    if (left.signal.aborted) {
-      // Nobody is there to answer: the response is dropped as the connection was.
-      reply.hijack();
-      reply.raw.destroy();
-      return { ok: false, reply };
-    }
-    if (err instanceof ReferenceChecksBusyError) {
-      return refuse(429, errorText('REFERENCE_CHECKS_BUSY'));
-    }
-    throw err;
+    if (left.signal.aborted) outcome = { ok: false };
+    else if (err instanceof ReferenceChecksBusyError) {
+      outcome = { ok: false, refusal: { status: 429, error: errorText('REFERENCE_CHECKS_BUSY') } };
+    } else throw err;
   } finally {
     await upload.scratch.dispose();
   }
+  if (outcome.ok) return outcome;
+  if (outcome.refusal) return refused(reply, outcome.refusal);
+  // Nobody is there to answer: the response is dropped as the connection was.
+  reply.hijack();
+  reply.raw.destroy();
+  return { ok: false, reply };
+}
+
+function refused(reply: FastifyReply, refusal: UploadRefusal) {
+  return { ok: false as const, reply: reply.status(refusal.status).send({ error: refusal.error }) };
 }
