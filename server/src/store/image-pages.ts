@@ -103,13 +103,12 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
   // Where the prompt key holds the text: a plain substring test, with no wildcards to escape.
   const position = postgres ? 'strpos' : 'instr';
   // The image's tag ids as a JSON array, oldest tag first, read with its row.
-  const tagList = postgres
-    ? sql<string>`(select coalesce(json_agg(image_tags.tag_id order by tags.created_at, tags.id), '[]')::text
-        from image_tags join tags on tags.owner_id = image_tags.owner_id and tags.id = image_tags.tag_id
-        where image_tags.image_id = images.id)`
-    : sql<string>`(select json_group_array(image_tags.tag_id order by tags.created_at, tags.id)
-        from image_tags join tags on tags.owner_id = image_tags.owner_id and tags.id = image_tags.tag_id
-        where image_tags.image_id = images.id)`;
+  const tagIds = postgres
+    ? sql`coalesce(json_agg(image_tags.tag_id order by tags.created_at, tags.id), '[]')::text`
+    : sql`json_group_array(image_tags.tag_id order by tags.created_at, tags.id)`;
+  const tagList = sql<string>`(select ${tagIds}
+      from image_tags join tags on tags.owner_id = image_tags.owner_id and tags.id = image_tags.tag_id
+      where image_tags.image_id = images.id)`;
   const listings = new ImageListings();
   const run = preparedShapes(db);
 
