@@ -23,6 +23,8 @@ import { printHeadline } from './headline.js';
 import { machineLine } from './machine.js';
 import { ms, percentile, ratio, verdict, type Budget } from './stats.js';
 
+const mean = (samples: number[]) => samples.reduce((a, b) => a + b, 0) / samples.length;
+
 const USERS = Array.from({ length: 50 }, (_, i) => `bench-${i}`);
 /** Clients at once, and the goal for each: the list-tag round trip within this many raw echoes. */
 const GOALS = new Map([
@@ -154,10 +156,19 @@ async function listTag(client: BenchClient): Promise<void> {
     throw new Error(`list-tag failed: ${JSON.stringify(body)}`);
 }
 
+/** Where a round of `load` went: the samples, and this process's CPU and wall time for them. */
+interface Round {
+  samples: number[];
+  cpuUs: number;
+  wallUs: number;
+}
+
 /** Each client sends its requests one after another; all clients in parallel. */
-async function load(clients: BenchClient[], budget: Budget): Promise<number[]> {
+async function load(clients: BenchClient[], budget: Budget): Promise<Round> {
   const samples: number[] = [];
   const deadline = performance.now() + budget.timeLimitMs;
+  const cpuBefore = process.cpuUsage();
+  const wallBefore = performance.now();
   await Promise.all(
     clients.map(async (client) => {
       while (samples.length < budget.samples && performance.now() < deadline) {
@@ -167,7 +178,19 @@ async function load(clients: BenchClient[], budget: Budget): Promise<number[]> {
       }
     }),
   );
-  return samples;
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    samples,
+    cpuUs: cpu.user + cpu.system,
+    wallUs: (performance.now() - wallBefore) * 1000,
+  };
+}
+
+/** Totals of rounds: samples, and this process's CPU and wall time per round trip. */
+function perRoundTrip(rounds: Round[]): { samples: number[]; cpuUs: number; wallUs: number } {
+  const samples = rounds.flatMap((round) => round.samples);
+  const sum = (key: 'cpuUs' | 'wallUs') => rounds.reduce((total, round) => total + round[key], 0);
+  return { samples, cpuUs: sum('cpuUs') / samples.length, wallUs: sum('wallUs') / samples.length };
 }
 
 function describe(samples: number[]): { p50: number; p99: number; text: string } {
@@ -217,12 +240,16 @@ async function measure(broker: BrokerKind): Promise<void> {
       const realClients = real.slice(0, n);
       await load(echoClients, WARM_UP);
       await load(realClients, WARM_UP);
-      const echoSamples: number[] = [];
-      const realSamples: number[] = [];
+      const echoRounds: Round[] = [];
+      const realRounds: Round[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        echoSamples.push(...(await load(echoClients, PER_ROUND)));
-        realSamples.push(...(await load(realClients, PER_ROUND)));
+        echoRounds.push(await load(echoClients, PER_ROUND));
+        realRounds.push(await load(realClients, PER_ROUND));
       }
+      const echoTotals = perRoundTrip(echoRounds);
+      const realTotals = perRoundTrip(realRounds);
+      const echoSamples = echoTotals.samples;
+      const realSamples = realTotals.samples;
       const e = describe(echoSamples);
       const r = describe(realSamples);
       const x = r.p50 / e.p50;
@@ -232,6 +259,14 @@ async function measure(broker: BrokerKind): Promise<void> {
         `list-tag round trip, ${label}: ${r.text} | raw echo ${e.text} | ` +
           `ratio ${ratio(x)} (goal ≤ ${goal}×: ${verdict(x <= goal)}) | ` +
           `samples: list-tag ${realSamples.length}, echo ${echoSamples.length}${few ? ' (time limit hit: fewer than wanted)' : ''}`,
+      );
+      // Where the difference goes: this process's CPU (clients, echo client or service) per
+      // round trip, and the wall time per round trip (with n clients at once, n / throughput).
+      const us = (value: number) => `${value.toFixed(1)} µs`;
+      console.log(
+        `  per round trip, ${label}: this process's CPU ${us(realTotals.cpuUs)} | echo ${us(echoTotals.cpuUs)} ` +
+          `(${ratio(realTotals.cpuUs / echoTotals.cpuUs)}); wall ${us(realTotals.wallUs)} | echo ${us(echoTotals.wallUs)} ` +
+          `(${ratio(realTotals.wallUs / echoTotals.wallUs)}); mean latency ${ms(mean(realSamples))} | echo ${ms(mean(echoSamples))}`,
       );
       printHeadline({
         figure: `list-tag round trip / raw echo, ${label.trim()}, ${broker}`,
