@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { API_ROUTES, API_TOKEN_PREFIX, API_TOKEN_TEXTS, errorText } from '@tessera/contract';
+import {
+  API_ROUTES,
+  API_TOKEN_PREFIX,
+  API_TOKEN_TEXTS,
+  DIALOG_TEXTS,
+  errorText,
+} from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callWithToken, makeApiToken, statusWithToken } from './support/api-tokens.js';
@@ -60,10 +66,10 @@ describe.skipIf(browserMissing)('the API tokens screen', () => {
     const shown = page.getByRole('dialog', { name: T.secretTitle });
     const secret = (await shown.getByLabel(T.secretLabel).textContent()) ?? '';
     expect(secret.startsWith(API_TOKEN_PREFIX)).toBe(true);
-    await shown.getByRole('button', { name: T.copy }).click();
-    await shown.getByRole('button', { name: T.copied }).waitFor();
+    await shown.getByRole('button', { name: DIALOG_TEXTS.copy }).click();
+    await shown.getByRole('button', { name: DIALOG_TEXTS.copied }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-    await shown.getByRole('button', { name: T.close, exact: true }).click();
+    await shown.getByRole('button', { name: DIALOG_TEXTS.done, exact: true }).click();
 
     // Listed with its scopes and dates, never with its secret again.
     const row = page.getByRole('row', { name: /Pipeline HD/ });
@@ -106,7 +112,7 @@ describe.skipIf(browserMissing)('the API tokens screen', () => {
     await create.getByLabel(T.scopes.read).uncheck();
     await create.getByRole('button', { name: T.create }).click();
     expect(await create.getByRole('alert').textContent()).toBe(T.scopesMissing);
-    await create.getByRole('button', { name: T.cancel }).click();
+    await create.getByRole('button', { name: DIALOG_TEXTS.cancel }).click();
     await page.getByText(T.empty).waitFor();
   });
 });

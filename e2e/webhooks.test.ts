@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { GENERATE_TEXTS, WEBHOOK_TEXTS } from '@tessera/contract';
+import { DIALOG_TEXTS, GENERATE_TEXTS, WEBHOOK_TEXTS } from '@tessera/contract';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,7 +78,7 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
     const secret = (await page.getByRole('status', { name: T.secretTitle }).textContent()) ?? '';
     expect(secret).toMatch(/^whsec_/);
     firstSecret = secret;
-    await page.getByRole('button', { name: T.close, exact: true }).click();
+    await page.getByRole('button', { name: DIALOG_TEXTS.done, exact: true }).click();
     const card = page.getByRole('article', { name: url });
     await card.getByText(T.active, { exact: true }).waitFor();
 
@@ -135,7 +135,7 @@ describe.skipIf(browserMissing)('webhooks on their screen', () => {
     const secret = (await shown.textContent()) ?? '';
     expect(secret).toMatch(/^whsec_/);
     expect(secret).not.toBe(firstSecret);
-    await page.getByRole('button', { name: T.close, exact: true }).click();
+    await page.getByRole('button', { name: DIALOG_TEXTS.done, exact: true }).click();
     await shown.waitFor({ state: 'detached' });
 
     // The card tells until when the old secret signs too; the new one is nowhere on the page,

@@ -37,9 +37,6 @@ export const ADMIN_TEXTS_EN: Translation<typeof ADMIN_TEXTS> = {
   typePassword: 'Type a password',
   passwordLabel: 'New password',
   create: 'Create',
-  cancel: 'Cancel',
-  close: 'Close',
-  working: 'One moment…',
 
   actionsFor: (username: string) => `Actions for ${username}`,
   resetPassword: 'Reset password',
@@ -57,8 +54,6 @@ export const ADMIN_TEXTS_EN: Translation<typeof ADMIN_TEXTS> = {
   passwordShownNote: 'Copy it now: it will not be shown again.',
   passwordTyped: (username: string) => `The password of ${username} has been saved.`,
   generatedPasswordLabel: 'Generated password',
-  copy: 'Copy',
-  copied: 'Copied',
 
   removeTitle: (username: string) => `Remove ${username}`,
   removeCounts: (ld: number, hd: number, bytes: number) =>

@@ -78,9 +78,6 @@ export const ADMIN_TEXTS = {
   typePassword: 'Escribir una contraseña',
   passwordLabel: 'Contraseña nueva',
   create: 'Crear',
-  cancel: 'Cancelar',
-  close: 'Cerrar',
-  working: 'Un momento…',
 
   actionsFor: (username: string) => `Acciones de ${username}`,
   resetPassword: 'Restablecer contraseña',
@@ -98,8 +95,6 @@ export const ADMIN_TEXTS = {
   passwordShownNote: 'Cópiala ahora: no se volverá a mostrar.',
   passwordTyped: (username: string) => `La contraseña de ${username} se ha guardado.`,
   generatedPasswordLabel: 'Contraseña generada',
-  copy: 'Copiar',
-  copied: 'Copiada',
 
   removeTitle: (username: string) => `Eliminar a ${username}`,
   removeCounts: (ld: number, hd: number, bytes: number) =>

@@ -42,10 +42,6 @@ export const API_TOKEN_TEXTS = {
   secretNote:
     'Este es el único momento en que se muestra. Guárdalo en un lugar seguro: Tessera solo conserva una huella y no puede volver a enseñarlo.',
   secretLabel: 'Token nuevo',
-  copy: 'Copiar',
-  copied: 'Copiado',
-  close: 'Cerrar',
-  cancel: 'Cancelar',
   columnName: 'Nombre',
   columnScopes: 'Permisos',
   columnCreated: 'Creado',
@@ -59,7 +55,6 @@ export const API_TOKEN_TEXTS = {
   revokeTitle: (name: string) => `¿Revocar el token ${name}?`,
   revokeNote: 'Los scripts que lo usen dejarán de funcionar en el acto.',
   revoked: (name: string) => `Token ${name} revocado.`,
-  working: 'Un momento…',
 };
 
 export const API_TOKEN_TEXTS_EN: typeof API_TOKEN_TEXTS = {
@@ -89,10 +84,6 @@ export const API_TOKEN_TEXTS_EN: typeof API_TOKEN_TEXTS = {
   secretNote:
     'This is the only time it is shown. Keep it somewhere safe: Tessera keeps only a fingerprint and cannot show it again.',
   secretLabel: 'New token',
-  copy: 'Copy',
-  copied: 'Copied',
-  close: 'Close',
-  cancel: 'Cancel',
   columnName: 'Name',
   columnScopes: 'Permissions',
   columnCreated: 'Created',
@@ -106,5 +97,4 @@ export const API_TOKEN_TEXTS_EN: typeof API_TOKEN_TEXTS = {
   revokeTitle: (name: string) => `Revoke the token ${name}?`,
   revokeNote: 'Scripts that use it stop working at once.',
   revoked: (name: string) => `Token ${name} revoked.`,
-  working: 'One moment…',
 };

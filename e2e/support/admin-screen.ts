@@ -1,4 +1,10 @@
-import { ADMIN_TEXTS, adminUsersResponseSchema, API_ROUTES, SHELL_TEXTS } from '@tessera/contract';
+import {
+  ADMIN_TEXTS,
+  adminUsersResponseSchema,
+  API_ROUTES,
+  DIALOG_TEXTS,
+  SHELL_TEXTS,
+} from '@tessera/contract';
 import type { AdminUser } from '@tessera/contract';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -51,13 +57,13 @@ export async function readShownPassword(
   if (typed === undefined) {
     password = (await shown.getByLabel(T.generatedPasswordLabel).textContent()) ?? '';
     expect(password.length).toBeGreaterThanOrEqual(12);
-    await shown.getByRole('button', { name: T.copy }).click();
-    await shown.getByRole('button', { name: T.copied }).waitFor();
+    await shown.getByRole('button', { name: DIALOG_TEXTS.copy }).click();
+    await shown.getByRole('button', { name: DIALOG_TEXTS.copied }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(password);
   } else {
     expect(await shown.textContent()).toContain(T.passwordTyped(username));
   }
-  await shown.getByRole('button', { name: T.close, exact: true }).click();
+  await shown.getByRole('button', { name: DIALOG_TEXTS.done, exact: true }).click();
   await shown.waitFor({ state: 'detached' });
   if (typed === undefined) expect(await page.getByText(password).count()).toBe(0);
   return password;

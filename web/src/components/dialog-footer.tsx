@@ -1,23 +1,35 @@
 import { TEXT_BUNDLES } from '@tessera/contract';
-import { useTexts } from '../../lib/i18n';
+import { useTexts } from '../lib/i18n';
 
-/** The admin dialogs' foot: the refusal's contract text, if any, then Cancel and the action. */
+/**
+ * A dialog's foot: the refusal's contract text, if any, then Cancel and the action, which says
+ * it is at work while its request runs. The action submits the dialog's form, or, with
+ * `onAction`, is a button of its own (a confirmation with no form).
+ */
 export function DialogFooter({
   error,
   pending,
   action,
   onCancel,
+  onAction,
+  disabled = false,
+  pendingLabel,
 }: {
   error: string | null;
   pending: boolean;
   action: string;
   onCancel: () => void;
+  onAction?: () => void;
+  /** The action cannot be taken yet (a choice is missing). */
+  disabled?: boolean;
+  /** What the action says while it runs; "One moment…" by default. */
+  pendingLabel?: string;
 }) {
-  const T = useTexts(TEXT_BUNDLES.admin);
+  const T = useTexts(TEXT_BUNDLES.dialog);
   return (
     <>
       {error !== null && (
-        <p className="admin-alert" role="alert">
+        <p className="alert" role="alert">
           {error}
         </p>
       )}
@@ -25,8 +37,13 @@ export function DialogFooter({
         <button type="button" className="button" onClick={onCancel}>
           {T.cancel}
         </button>
-        <button type="submit" className="button button-primary" disabled={pending}>
-          {pending ? T.working : action}
+        <button
+          type={onAction ? 'button' : 'submit'}
+          className="button button-primary"
+          disabled={pending || disabled}
+          onClick={onAction}
+        >
+          {pending ? (pendingLabel ?? T.working) : action}
         </button>
       </div>
     </>

@@ -64,7 +64,7 @@ export function AdminAuditScreen() {
       <AuditFilterForm draft={draft} onDraft={setDraft} onApply={apply} onClear={clear} />
 
       {audit.isError && (
-        <p className="admin-alert" role="alert">
+        <p className="alert" role="alert">
           {T.auditLoadError} {audit.error.message}
         </p>
       )}

@@ -5,7 +5,8 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { createUser, resetUserPassword } from '../../lib/api/admin';
-import { DialogFooter } from './dialog-footer';
+import { DialogFooter } from '../../components/dialog-footer';
+import { DoneFooter, ShownOnce } from '../../components/shown-once';
 import { readUsersAgain } from './users-query';
 import type { Report } from './users-query';
 import { useTexts } from '../../lib/i18n';
@@ -202,13 +203,6 @@ export function PasswordShownDialog({
   onClose: () => void;
 }) {
   const T = useTexts(TEXT_BUNDLES.admin);
-  const [copied, setCopied] = useState(false);
-  const labelId = useId();
-  const copy = async () => {
-    if (password === undefined) return;
-    await navigator.clipboard.writeText(password);
-    setCopied(true);
-  };
   return (
     <Dialog title={T.passwordShownTitle(username)} onClose={onClose} className="admin-dialog">
       {password === undefined ? (
@@ -216,21 +210,10 @@ export function PasswordShownDialog({
       ) : (
         <>
           <p>{T.passwordShownNote}</p>
-          <div className="admin-secret">
-            <code id={labelId} aria-label={T.generatedPasswordLabel}>
-              {password}
-            </code>
-            <button type="button" className="button" onClick={() => void copy()}>
-              {copied ? T.copied : T.copy}
-            </button>
-          </div>
+          <ShownOnce value={password} label={T.generatedPasswordLabel} />
         </>
       )}
-      <div className="dialog-actions">
-        <button type="button" className="button button-primary" onClick={onClose}>
-          {T.close}
-        </button>
-      </div>
+      <DoneFooter onClose={onClose} />
     </Dialog>
   );
 }

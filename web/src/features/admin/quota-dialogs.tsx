@@ -5,7 +5,7 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { saveQuotaDefaults, saveUserQuotas } from '../../lib/api/quotas';
-import { DialogFooter } from './dialog-footer';
+import { DialogFooter } from '../../components/dialog-footer';
 import { parseQuotaDefaults, parseUserQuotas, quotaFields } from './quota-form';
 import type { QuotaFields } from './quota-form';
 import { QUOTA_DEFAULTS_QUERY_KEY, showChangedUser } from './users-query';

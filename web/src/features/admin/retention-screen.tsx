@@ -7,7 +7,7 @@ import { Dialog } from '../../components/gallery/dialog';
 import { fetchRetention, runRetention } from '../../lib/api/admin';
 import { useLocale, useTexts } from '../../lib/i18n';
 import { AdminTabs } from './admin-tabs';
-import { DialogFooter } from './dialog-footer';
+import { DialogFooter } from '../../components/dialog-footer';
 import { readUsersAgain } from './users-query';
 
 const RETENTION_QUERY = ['admin', 'retention'] as const;
@@ -40,7 +40,7 @@ export function AdminRetentionScreen() {
         </p>
       )}
       {retention.isError && (
-        <p className="admin-alert" role="alert">
+        <p className="alert" role="alert">
           {T.loadError} {retention.error.message}
         </p>
       )}

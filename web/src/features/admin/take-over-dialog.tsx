@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { takeOverImages } from '../../lib/api/admin';
-import { DialogFooter } from './dialog-footer';
+import { DialogFooter } from '../../components/dialog-footer';
 import { readUsersAgain } from './users-query';
 import type { Report } from './users-query';
 import { useTexts } from '../../lib/i18n';

@@ -30,7 +30,7 @@ export function UsageGlance() {
       </h2>
       <p className="screen-text">{T.intro}</p>
       {usage.isError && (
-        <p className="admin-alert" role="alert">
+        <p className="alert" role="alert">
           {T.loadError} {usage.error.message}
         </p>
       )}

@@ -71,7 +71,7 @@ export function AdminUsersScreen() {
       </header>
 
       {error !== null && (
-        <p className="admin-alert" role="alert">
+        <p className="alert" role="alert">
           {error}
         </p>
       )}
@@ -81,7 +81,7 @@ export function AdminUsersScreen() {
         </p>
       )}
       {users.isError && (
-        <p className="admin-alert" role="alert">
+        <p className="alert" role="alert">
           {T.usersLoadError} {users.error.message}
         </p>
       )}

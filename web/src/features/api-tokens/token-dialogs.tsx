@@ -14,7 +14,9 @@ import type {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
+import { DialogFooter } from '../../components/dialog-footer';
 import { Dialog } from '../../components/gallery/dialog';
+import { DoneFooter, ShownOnce } from '../../components/shown-once';
 import { createApiToken } from '../../lib/api/api-tokens';
 import { API_TOKENS_QUERY_KEY } from './query-key';
 
@@ -115,19 +117,13 @@ export function CreateTokenDialog({
             <option value={NEVER}>{T.expiryNever}</option>
           </select>
         </div>
-        {error !== null && (
-          <p className="tokens-alert" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            {T.cancel}
-          </button>
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            {create.isPending ? T.creating : T.create}
-          </button>
-        </div>
+        <DialogFooter
+          error={error}
+          pending={create.isPending}
+          action={T.create}
+          pendingLabel={T.creating}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );
@@ -142,25 +138,11 @@ export function SecretShownDialog({
   onClose: () => void;
 }) {
   const T = useTexts(TEXT_BUNDLES.apiTokens);
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    await navigator.clipboard.writeText(made.secret);
-    setCopied(true);
-  };
   return (
     <Dialog title={T.secretTitle} onClose={onClose} className="tokens-dialog">
       <p>{T.secretNote}</p>
-      <div className="tokens-secret">
-        <code aria-label={T.secretLabel}>{made.secret}</code>
-        <button type="button" className="button" onClick={() => void copy()}>
-          {copied ? T.copied : T.copy}
-        </button>
-      </div>
-      <div className="dialog-actions">
-        <button type="button" className="button button-primary" onClick={onClose}>
-          {T.close}
-        </button>
-      </div>
+      <ShownOnce value={made.secret} label={T.secretLabel} />
+      <DoneFooter onClose={onClose} />
     </Dialog>
   );
 }

@@ -3,6 +3,7 @@ import { useLocale, useTexts } from '../../lib/i18n';
 import type { ApiToken, CreateApiTokenResponse } from '@tessera/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DialogFooter } from '../../components/dialog-footer';
 import { Dialog } from '../../components/gallery/dialog';
 import { fetchApiTokens, revokeApiToken } from '../../lib/api/api-tokens';
 import { API_TOKENS_QUERY_KEY } from './query-key';
@@ -51,7 +52,7 @@ export function ApiTokensScreen() {
         </p>
       )}
       {tokens.isError && (
-        <p className="tokens-alert" role="alert">
+        <p className="alert" role="alert">
           {T.loadError} {tokens.error.message}
         </p>
       )}
@@ -171,24 +172,13 @@ function RevokeDialog({
   return (
     <Dialog title={T.revokeTitle(token.name)} onClose={onClose} className="tokens-dialog">
       <p>{T.revokeNote}</p>
-      {revoke.isError && (
-        <p className="tokens-alert" role="alert">
-          {revoke.error.message}
-        </p>
-      )}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
-          {T.cancel}
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={revoke.isPending}
-          onClick={() => revoke.mutate()}
-        >
-          {revoke.isPending ? T.working : T.revoke}
-        </button>
-      </div>
+      <DialogFooter
+        error={revoke.isError ? revoke.error.message : null}
+        pending={revoke.isPending}
+        action={T.revoke}
+        onCancel={onClose}
+        onAction={() => revoke.mutate()}
+      />
     </Dialog>
   );
 }

@@ -123,7 +123,7 @@ export function UpscaleScreen() {
       )}
 
       {actionError !== null && (
-        <div className="upscale-alert" role="alert">
+        <div className="alert upscale-alert" role="alert">
           <p>{actionError}</p>
           <button
             type="button"

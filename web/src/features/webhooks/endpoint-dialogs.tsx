@@ -4,7 +4,9 @@ import type { WebhookCreated, WebhookEventType, WebhookScope } from '@tessera/co
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
+import { DialogFooter } from '../../components/dialog-footer';
 import { Dialog } from '../../components/gallery/dialog';
+import { DoneFooter, ShownOnce } from '../../components/shown-once';
 import { createWebhook } from '../../lib/api/webhooks';
 import { webhooksKey } from './webhooks-query';
 
@@ -71,23 +73,13 @@ export function CreateEndpointDialog({
           />
           {T.activeLabel}
         </label>
-        {create.isError && (
-          <p className="webhooks-alert" role="alert">
-            {create.error.message}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            {T.cancel}
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={create.isPending || events.length === 0}
-          >
-            {create.isPending ? T.working : T.create}
-          </button>
-        </div>
+        <DialogFooter
+          error={create.isError ? create.error.message : null}
+          pending={create.isPending}
+          action={T.create}
+          disabled={events.length === 0}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );
@@ -106,27 +98,11 @@ export function SecretDialog({
   note?: string;
 }) {
   const T = useTexts(TEXT_BUNDLES.webhooks);
-  const [copied, setCopied] = useState(false);
   return (
     <Dialog title={title ?? T.secretTitle} onClose={onClose}>
       <p className="screen-text">{note ?? T.secretNote}</p>
-      <output className="webhooks-secret" aria-label={title ?? T.secretTitle}>
-        {secret}
-      </output>
-      <div className="dialog-actions">
-        <button
-          type="button"
-          className="button"
-          onClick={() => {
-            void navigator.clipboard?.writeText(secret).then(() => setCopied(true));
-          }}
-        >
-          {copied ? T.copied : T.copy}
-        </button>
-        <button type="button" className="button button-primary" onClick={onClose}>
-          {T.close}
-        </button>
-      </div>
+      <ShownOnce value={secret} label={title ?? T.secretTitle} />
+      <DoneFooter onClose={onClose} />
     </Dialog>
   );
 }

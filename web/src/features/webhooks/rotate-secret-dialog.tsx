@@ -2,6 +2,7 @@ import { formatAdminDate, TEXT_BUNDLES, WEBHOOK_SECRET_GRACE_HOURS } from '@tess
 import type { WebhookEndpoint, WebhookRotated, WebhookScope } from '@tessera/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DialogFooter } from '../../components/dialog-footer';
 import { Dialog } from '../../components/gallery/dialog';
 import { rotateWebhookSecret } from '../../lib/api/webhooks';
 import { useLocale, useTexts } from '../../lib/i18n';
@@ -50,24 +51,13 @@ export function RotateSecretDialog({
         <code className="webhooks-url">{endpoint.url}</code>
       </p>
       <p className="screen-text">{T.rotateNote(WEBHOOK_SECRET_GRACE_HOURS)}</p>
-      {rotate.isError && (
-        <p className="webhooks-alert" role="alert">
-          {rotate.error.message}
-        </p>
-      )}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
-          {T.cancel}
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={rotate.isPending}
-          onClick={() => rotate.mutate()}
-        >
-          {rotate.isPending ? T.working : T.rotate}
-        </button>
-      </div>
+      <DialogFooter
+        error={rotate.isError ? rotate.error.message : null}
+        pending={rotate.isPending}
+        action={T.rotate}
+        onCancel={onClose}
+        onAction={() => rotate.mutate()}
+      />
     </Dialog>
   );
 }
