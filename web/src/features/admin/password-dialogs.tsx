@@ -1,11 +1,11 @@
 import { TEXT_BUNDLES, USER_ROLES } from '@tessera/contract';
 import type { UserRole } from '@tessera/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { createUser, resetUserPassword } from '../../lib/api/admin';
 import { DialogFooter } from '../../components/dialog-footer';
+import { useDialogAction } from '../../components/use-dialog-action';
 import { DoneFooter, ShownOnce } from '../../components/shown-once';
 import { readUsersAgain } from './users-query';
 import type { Report } from './users-query';
@@ -65,22 +65,15 @@ function usePasswordChange<A>(
   run: (args: A) => Promise<{ username: string; generatedPassword?: string | undefined }>,
 ) {
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const mutation = useMutation({
-    mutationFn: run,
-    onMutate: () => setError(null),
-    onSuccess: (answer) => {
-      readUsersAgain(queryClient);
-      report.setError(null);
-      report.setDialog({
-        kind: 'password',
-        username: answer.username,
-        ...(answer.generatedPassword !== undefined && { password: answer.generatedPassword }),
-      });
-    },
-    onError: (failure) => setError(failure.message),
+  return useDialogAction(run, (answer) => {
+    readUsersAgain(queryClient);
+    report.setError(null);
+    report.setDialog({
+      kind: 'password',
+      username: answer.username,
+      ...(answer.generatedPassword !== undefined && { password: answer.generatedPassword }),
+    });
   });
-  return { mutation, error };
 }
 
 export function CreateUserDialog({ onClose, report }: { onClose: () => void; report: Report }) {
@@ -89,19 +82,17 @@ export function CreateUserDialog({ onClose, report }: { onClose: () => void; rep
   const [role, setRole] = useState<UserRole>('member');
   const [typed, setTyped] = useState(false);
   const [password, setPassword] = useState('');
-  const { mutation, error } = usePasswordChange(report, createUser);
+  const { mutation, error, submit } = usePasswordChange(report, createUser);
   const nameId = useId();
   const roleId = useId();
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    mutation.mutate({ username: username.trim(), role, ...(typed && { password }) });
-  }
+  const request = () => ({
+    ok: true as const,
+    value: { username: username.trim(), role, ...(typed && { password }) },
+  });
 
   return (
     <Dialog title={T.createTitle} onClose={onClose} className="admin-dialog">
-      <form className="admin-form" onSubmit={submit}>
+      <form className="admin-form" onSubmit={submit(request)}>
         <div className="field">
           <label className="field-label" htmlFor={nameId}>
             {T.usernameLabel}
@@ -161,19 +152,17 @@ export function ResetPasswordDialog({
   const T = useTexts(TEXT_BUNDLES.admin);
   const [typed, setTyped] = useState(false);
   const [password, setPassword] = useState('');
-  const { mutation, error } = usePasswordChange(report, (typedPassword: string | undefined) =>
-    resetUserPassword(username, typedPassword),
+  const { mutation, error, submit } = usePasswordChange(
+    report,
+    (typedPassword: string | undefined) => resetUserPassword(username, typedPassword),
   );
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    mutation.mutate(typed ? password : undefined);
-  }
 
   return (
     <Dialog title={T.resetTitle(username)} onClose={onClose} className="admin-dialog">
-      <form className="admin-form" onSubmit={submit}>
+      <form
+        className="admin-form"
+        onSubmit={submit(() => ({ ok: true, value: typed ? password : undefined }))}
+      >
         <p>{T.resetNote}</p>
         <PasswordChoice
           typed={typed}

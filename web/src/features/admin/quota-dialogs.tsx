@@ -1,11 +1,11 @@
 import { TEXT_BUNDLES, formatQuotaBytes } from '@tessera/contract';
 import type { AdminUser, QuotaDefaults } from '@tessera/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { saveQuotaDefaults, saveUserQuotas } from '../../lib/api/quotas';
 import { DialogFooter } from '../../components/dialog-footer';
+import { useDialogAction } from '../../components/use-dialog-action';
 import { parseQuotaDefaults, parseUserQuotas, quotaFields } from './quota-form';
 import type { QuotaFields } from './quota-form';
 import { QUOTA_DEFAULTS_QUERY_KEY, showChangedUser } from './users-query';
@@ -54,18 +54,6 @@ function QuotaInputs({
   );
 }
 
-/** A save that shows a local check's text or the server's refusal in the dialog. */
-function useQuotaSave<V, A>(save: (value: V) => Promise<A>, done: (answer: A) => void) {
-  const [error, setError] = useState<string | null>(null);
-  const mutation = useMutation({
-    mutationFn: save,
-    onMutate: () => setError(null),
-    onSuccess: done,
-    onError: (failure) => setError(failure.message),
-  });
-  return { mutation, error, setError };
-}
-
 export function DefaultQuotasDialog({
   defaults,
   onClose,
@@ -78,24 +66,16 @@ export function DefaultQuotasDialog({
   const T = useTexts(TEXT_BUNDLES.admin);
   const queryClient = useQueryClient();
   const [fields, setFields] = useState(() => quotaFields(defaults));
-  const { mutation, error, setError } = useQuotaSave(saveQuotaDefaults, () => {
+  const { mutation, error, submit } = useDialogAction(saveQuotaDefaults, () => {
     void queryClient.invalidateQueries({ queryKey: QUOTA_DEFAULTS_QUERY_KEY });
     report.setError(null);
     report.setNotice(T.defaultsSaved);
     report.setDialog(null);
   });
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    const parsed = parseQuotaDefaults(fields);
-    if (parsed.ok) mutation.mutate(parsed.value);
-    else setError(parsed.error);
-  }
-
   return (
     <Dialog title={T.defaultQuotas} onClose={onClose} className="admin-dialog">
-      <form className="admin-form" onSubmit={submit} noValidate>
+      <form className="admin-form" onSubmit={submit(() => parseQuotaDefaults(fields))} noValidate>
         <p>{T.defaultQuotasNote}</p>
         <QuotaInputs
           fields={fields}
@@ -127,7 +107,7 @@ export function UserQuotasDialog({
   const T = useTexts(TEXT_BUNDLES.admin);
   const queryClient = useQueryClient();
   const [fields, setFields] = useState(() => quotaFields(user.quotas));
-  const { mutation, error, setError } = useQuotaSave(
+  const { mutation, error, submit } = useDialogAction(
     (quotas: AdminUser['quotas']) => saveUserQuotas(user.username, quotas),
     (changed) => {
       showChangedUser(queryClient, changed);
@@ -137,21 +117,13 @@ export function UserQuotasDialog({
     },
   );
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    const parsed = parseUserQuotas(fields);
-    if (parsed.ok) mutation.mutate(parsed.value);
-    else setError(parsed.error);
-  }
-
   const storage =
     defaults.storageBytes === null
       ? T.noLimit
       : formatQuotaBytes(defaults.storageBytes, currentLocale());
   return (
     <Dialog title={T.userQuotasTitle(user.username)} onClose={onClose} className="admin-dialog">
-      <form className="admin-form" onSubmit={submit} noValidate>
+      <form className="admin-form" onSubmit={submit(() => parseUserQuotas(fields))} noValidate>
         <p>{T.userQuotasNote}</p>
         <QuotaInputs
           fields={fields}

@@ -1,11 +1,11 @@
 import { TEXT_BUNDLES, REMOVED_IMAGES_CHOICES } from '@tessera/contract';
 import type { AdminRemoveRequest, AdminUser } from '@tessera/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { removeUser } from '../../lib/api/admin';
 import { DialogFooter } from '../../components/dialog-footer';
+import { useDialogAction } from '../../components/use-dialog-action';
 import { readUsersAgain } from './users-query';
 import type { Report } from './users-query';
 import { useTexts } from '../../lib/i18n';
@@ -28,12 +28,10 @@ export function RemoveUserDialog({
   // A user removed before with their images kept can only have those deleted now.
   const choices = user.retiredAt === null ? REMOVED_IMAGES_CHOICES : (['delete'] as const);
   const [choice, setChoice] = useState<ImagesChoice>(choices[0]);
-  const [error, setError] = useState<string | null>(null);
   const name = useId();
-  const remove = useMutation({
-    mutationFn: () => removeUser(user.username, choice),
-    onMutate: () => setError(null),
-    onSuccess: (answer) => {
+  const { mutation, error, submit } = useDialogAction(
+    () => removeUser(user.username, choice),
+    (answer) => {
       readUsersAgain(queryClient);
       report.setError(null);
       report.setNotice(
@@ -43,17 +41,11 @@ export function RemoveUserDialog({
       );
       report.setDialog(null);
     },
-    onError: (failure) => setError(failure.message),
-  });
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!remove.isPending) remove.mutate();
-  }
+  );
 
   return (
     <Dialog title={T.removeTitle(user.username)} onClose={onClose} className="admin-dialog">
-      <form className="admin-form" onSubmit={submit}>
+      <form className="admin-form" onSubmit={submit()}>
         <p className="admin-notice">
           {T.removeCounts(user.ldImages, user.hdImages, user.storageBytes)}
         </p>
@@ -73,7 +65,7 @@ export function RemoveUserDialog({
         </fieldset>
         <DialogFooter
           error={error}
-          pending={remove.isPending}
+          pending={mutation.isPending}
           action={T.removeConfirm}
           onCancel={onClose}
         />

@@ -1,13 +1,13 @@
 import { formatAdminDate, formatStorage, TEXT_BUNDLES } from '@tessera/contract';
 import type { AdminRetention } from '@tessera/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { Dialog } from '../../components/gallery/dialog';
 import { fetchRetention, runRetention } from '../../lib/api/admin';
 import { useLocale, useTexts } from '../../lib/i18n';
 import { AdminTabs } from './admin-tabs';
 import { DialogFooter } from '../../components/dialog-footer';
+import { useDialogAction } from '../../components/use-dialog-action';
 import { readUsersAgain } from './users-query';
 
 const RETENTION_QUERY = ['admin', 'retention'] as const;
@@ -167,30 +167,19 @@ function RunNowDialog({
 }) {
   const T = useTexts(TEXT_BUNDLES.retention);
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const run = useMutation({
-    mutationFn: runRetention,
-    onMutate: () => setError(null),
-    onSuccess: (done) => {
-      void queryClient.invalidateQueries({ queryKey: RETENTION_QUERY });
-      readUsersAgain(queryClient);
-      onDone(T.ran(done.items.length, done.bytes));
-    },
-    onError: (failure) => setError(failure.message),
+  const { mutation, error, submit } = useDialogAction(runRetention, (done) => {
+    void queryClient.invalidateQueries({ queryKey: RETENTION_QUERY });
+    readUsersAgain(queryClient);
+    onDone(T.ran(done.items.length, done.bytes));
   });
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!run.isPending) run.mutate();
-  }
 
   return (
     <Dialog title={T.runTitle} onClose={onClose} className="admin-dialog">
-      <form className="admin-form" onSubmit={submit}>
+      <form className="admin-form" onSubmit={submit()}>
         <p className="admin-notice">{T.runQuestion(retention.items.length, retention.bytes)}</p>
         <DialogFooter
           error={error}
-          pending={run.isPending}
+          pending={mutation.isPending}
           action={T.runConfirm}
           onCancel={onClose}
         />

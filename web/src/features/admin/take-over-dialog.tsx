@@ -1,11 +1,10 @@
 import { TEXT_BUNDLES } from '@tessera/contract';
 import type { AdminUser } from '@tessera/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import type { FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from '../../components/gallery/dialog';
 import { takeOverImages } from '../../lib/api/admin';
 import { DialogFooter } from '../../components/dialog-footer';
+import { useDialogAction } from '../../components/use-dialog-action';
 import { readUsersAgain } from './users-query';
 import type { Report } from './users-query';
 import { useTexts } from '../../lib/i18n';
@@ -22,11 +21,9 @@ export function TakeOverDialog({
 }) {
   const T = useTexts(TEXT_BUNDLES.admin);
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const takeOver = useMutation({
-    mutationFn: () => takeOverImages(user.username),
-    onMutate: () => setError(null),
-    onSuccess: (answer) => {
+  const { mutation, error, submit } = useDialogAction(
+    () => takeOverImages(user.username),
+    (answer) => {
       readUsersAgain(queryClient);
       // The admin's own galleries have new images: every cached list of theirs is stale.
       void queryClient.invalidateQueries();
@@ -34,24 +31,18 @@ export function TakeOverDialog({
       report.setNotice(T.takenOver(answer.username, answer.ldImages, answer.hdImages));
       report.setDialog(null);
     },
-    onError: (failure) => setError(failure.message),
-  });
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!takeOver.isPending) takeOver.mutate();
-  }
+  );
 
   return (
     <Dialog title={T.takeOverTitle(user.username)} onClose={onClose} className="admin-dialog">
-      <form className="admin-form" onSubmit={submit}>
+      <form className="admin-form" onSubmit={submit()}>
         <p className="admin-notice">
           {T.removeCounts(user.ldImages, user.hdImages, user.storageBytes)}
         </p>
         <p>{T.takeOverNote}</p>
         <DialogFooter
           error={error}
-          pending={takeOver.isPending}
+          pending={mutation.isPending}
           action={T.takeOverConfirm}
           onCancel={onClose}
         />

@@ -11,12 +11,12 @@ import type {
   CreateApiTokenRequest,
   CreateApiTokenResponse,
 } from '@tessera/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { FormEvent } from 'react';
 import { DialogFooter } from '../../components/dialog-footer';
 import { Dialog } from '../../components/gallery/dialog';
 import { DoneFooter, ShownOnce } from '../../components/shown-once';
+import { useDialogAction, type Checked } from '../../components/use-dialog-action';
 import { createApiToken } from '../../lib/api/api-tokens';
 import { API_TOKENS_QUERY_KEY } from './query-key';
 
@@ -36,17 +36,15 @@ export function CreateTokenDialog({
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ApiTokenScope[]>(['read']);
   const [expiry, setExpiry] = useState<Expiry>(DEFAULT_API_TOKEN_EXPIRY_DAYS);
-  const [error, setError] = useState<string | null>(null);
   const nameId = useId();
   const expiryId = useId();
-  const create = useMutation({
-    mutationFn: createApiToken,
-    onMutate: () => setError(null),
-    onSuccess: (made) => {
-      void queryClient.invalidateQueries({ queryKey: API_TOKENS_QUERY_KEY });
-      onMade(made);
-    },
-    onError: (failure) => setError(failure.message),
+  const {
+    mutation: create,
+    error,
+    submit,
+  } = useDialogAction(createApiToken, (made) => {
+    void queryClient.invalidateQueries({ queryKey: API_TOKENS_QUERY_KEY });
+    onMade(made);
   });
 
   function toggle(scope: ApiTokenScope, on: boolean) {
@@ -54,19 +52,14 @@ export function CreateTokenDialog({
     setScopes((now) => API_TOKEN_SCOPES.filter((s) => (s === scope ? on : now.includes(s))));
   }
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (create.isPending) return;
-    if (scopes.length === 0) {
-      setError(T.scopesMissing);
-      return;
-    }
-    create.mutate({ name: name.trim(), scopes, expires_in_days: expiry });
-  }
+  const request = (): Checked<CreateApiTokenRequest> =>
+    scopes.length === 0
+      ? { ok: false, error: T.scopesMissing }
+      : { ok: true, value: { name: name.trim(), scopes, expires_in_days: expiry } };
 
   return (
     <Dialog title={T.createTitle} onClose={onClose} className="tokens-dialog">
-      <form className="tokens-form" onSubmit={submit}>
+      <form className="tokens-form" onSubmit={submit(request)}>
         <div className="field">
           <label className="field-label" htmlFor={nameId}>
             {T.nameLabel}
