@@ -42,26 +42,25 @@ export interface ImagePage {
 
 type Filtered = SelectQueryBuilder<Database, 'images', object>;
 
+/** The search's filters by a text value, in the order their values take in a query. */
+const TEXT_FILTERS = ['promptKey', 'seedKey', 'from', 'to'] as const;
+type TextFilter = (typeof TEXT_FILTERS)[number];
+
+/** A text filter's value, when the search filters by it (an empty prompt key matches all). */
+function textOf(search: ImageSearch | undefined, name: TextFilter): string | undefined {
+  return name === 'promptKey' ? search?.promptKey || undefined : search?.[name];
+}
+
 /** A query's values in a fixed order, and the choices that shape its SQL (`shapeOf`). */
 function valuesOf({ ownerId, kind, anyOfTags, search }: ImagePageQuery): unknown[] {
-  return [
-    ownerId,
-    kind,
-    ...(anyOfTags ?? []),
-    ...[search?.promptKey || undefined, search?.seedKey, search?.from, search?.to].filter(
-      (value) => value !== undefined,
-    ),
-  ];
+  const texts = TEXT_FILTERS.map((name) => textOf(search, name));
+  return [ownerId, kind, ...(anyOfTags ?? []), ...texts.filter((value) => value !== undefined)];
 }
 
 function shapeOf({ anyOfTags, search }: ImagePageQuery): string {
-  const has = (value: unknown) => (value === undefined ? '-' : '+');
   return [
     anyOfTags?.length ?? 0,
-    has(search?.promptKey || undefined),
-    has(search?.seedKey),
-    has(search?.from),
-    has(search?.to),
+    ...TEXT_FILTERS.map((name) => (textOf(search, name) === undefined ? '-' : '+')),
     search?.starredOnly ? 'starred' : 'all',
     search?.sort ?? 'added',
   ].join(' ');
@@ -74,13 +73,10 @@ function withValues(query: ImagePageQuery, values: readonly unknown[]): ImagePag
   const ownerId = take() as number;
   const kind = take() as ImageKind;
   const anyOfTags = (query.anyOfTags ?? []).map(() => take() as string);
-  const search = query.search && {
-    ...query.search,
-    ...(query.search.promptKey && { promptKey: take() as string }),
-    ...(query.search.seedKey !== undefined && { seedKey: take() as string }),
-    ...(query.search.from !== undefined && { from: take() as string }),
-    ...(query.search.to !== undefined && { to: take() as string }),
-  };
+  const search = query.search && { ...query.search };
+  for (const name of TEXT_FILTERS) {
+    if (search && textOf(query.search, name) !== undefined) search[name] = take() as string;
+  }
   return { ...query, ownerId, kind, anyOfTags, ...(search && { search }) };
 }
 
@@ -109,6 +105,14 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
   const tagList = sql<string>`(select ${tagIds}
       from image_tags join tags on tags.owner_id = image_tags.owner_id and tags.id = image_tags.tag_id
       where image_tags.image_id = images.id)`;
+  // Each text filter's condition on the images.
+  const textConditions: Record<TextFilter, (base: Filtered, value: string) => Filtered> = {
+    promptKey: (base, key) =>
+      base.where((eb) => eb(eb.fn(position, ['images.prompt_key', eb.val(key)]), '>', 0)),
+    seedKey: (base, key) => base.where('images.seed_key', '=', key),
+    from: (base, at) => base.where('images.dated_at', '>=', at),
+    to: (base, at) => base.where('images.dated_at', '<', at),
+  };
   const listings = new ImageListings();
   const run = preparedShapes(db);
 
@@ -130,13 +134,10 @@ export function createImagePager(db: Db): (query: ImagePageQuery) => Promise<Ima
         ),
       );
     }
-    if (search?.promptKey) {
-      const key = search.promptKey;
-      base = base.where((eb) => eb(eb.fn(position, ['images.prompt_key', eb.val(key)]), '>', 0));
+    for (const name of TEXT_FILTERS) {
+      const value = textOf(search, name);
+      if (value !== undefined) base = textConditions[name](base, value);
     }
-    if (search?.seedKey !== undefined) base = base.where('images.seed_key', '=', search.seedKey);
-    if (search?.from !== undefined) base = base.where('images.dated_at', '>=', search.from);
-    if (search?.to !== undefined) base = base.where('images.dated_at', '<', search.to);
     if (search?.starredOnly) base = base.where('images.starred', '=', 1);
     return base;
   }
