@@ -9,7 +9,7 @@ describe('stringifyPassingThrough', () => {
       success: true,
       images: [
         { filename: 'a.png', metadata: JsonText.ofObject(stored), tags: ['stone'] },
-        { filename: 'b.png', metadata: JsonText.of({ seed: 8 }), tags: [] },
+        { filename: 'b.png', metadata: JsonText.ofObject(JSON.stringify({ seed: 8 })), tags: [] },
       ],
     };
     const written = stringifyPassingThrough(answer);
@@ -36,8 +36,12 @@ describe('stringifyPassingThrough', () => {
   });
 
   it('stops marking after a message that could not be written', () => {
-    expect(() => stringifyPassingThrough({ n: 1n, metadata: JsonText.of({ a: 1 }) })).toThrow();
-    expect(JSON.stringify({ metadata: JsonText.of({ a: 1 }) })).toBe('{"metadata":{"a":1}}');
+    expect(() =>
+      stringifyPassingThrough({ n: 1n, metadata: JsonText.ofObject(JSON.stringify({ a: 1 })) }),
+    ).toThrow();
+    expect(JSON.stringify({ metadata: JsonText.ofObject(JSON.stringify({ a: 1 })) })).toBe(
+      '{"metadata":{"a":1}}',
+    );
   });
 });
 

@@ -20,11 +20,6 @@ export class JsonText {
     return new JsonText(trimmed.startsWith('{') && trimmed.endsWith('}') ? trimmed : '{}');
   }
 
-  /** The text of a value this process made itself. */
-  static of(value: unknown): JsonText {
-    return new JsonText(JSON.stringify(value) ?? 'null');
-  }
-
   /** The parsed value: called by JSON.stringify, and by `stringifyPassingThrough` (a mark). */
   toJSON(): unknown {
     if (collecting) {

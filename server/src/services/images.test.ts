@@ -45,7 +45,7 @@ const noJobs = strictFake<ImageJobs>('hdJobs');
 
 describe('ImageService.list', () => {
   const listed = (fields: Partial<ListedImage> & Pick<ListedImage, 'id' | 'filename'>) => ({
-    metadata: JsonText.of({}),
+    metadata: JsonText.ofObject(JSON.stringify({})),
     tags: [],
     starred: false,
     hdRemovedAt: null,
@@ -56,7 +56,7 @@ describe('ImageService.list', () => {
     const tile = listed({
       id: 7,
       filename: 'tile.png',
-      metadata: JsonText.of({ seed: 3 }),
+      metadata: JsonText.ofObject(JSON.stringify({ seed: 3 })),
       tags: ['tag-stone'],
       starred: true,
     });
