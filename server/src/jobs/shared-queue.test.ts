@@ -15,6 +15,7 @@ import type { JobRecord } from './job.js';
 import { newLeaseHolder } from './lease.js';
 import type { JobQueue } from './queue.js';
 import { JobRunner, type JobHandler, type JobPolicy, type RunnerOptions } from './runner.js';
+import { untilAborted } from '../testing/until-aborted.js';
 
 // Several processes on one PostgreSQL job queue (issue 16, part 2): each with its own pool, its
 // own lease holder and its own LISTEN connection, as separate server processes have. Skipped with
@@ -90,10 +91,7 @@ describe.skipIf(missing)('[#16] the job queue shared by several processes on Pos
   }
 
   /** Rejects when the run is stopped: a failing test's runners stop rather than hang. */
-  const aborted = (signal: AbortSignal) =>
-    new Promise<never>((_resolve, reject) =>
-      signal.addEventListener('abort', () => reject(signal.reason as Error)),
-    );
+  const aborted = (signal: AbortSignal) => untilAborted(signal);
 
   const rows = () =>
     db

@@ -8,6 +8,7 @@ import { BuiltinEngine } from '../engines/builtin/builtin-engine.js';
 import type { Engine } from '../engines/engine.js';
 import type { TestClient } from '../testing/test-client.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { untilAborted } from '../testing/until-aborted.js';
 
 // Issue 12, defect 6: deleting an LD image while its HD job runs.
 
@@ -100,9 +101,7 @@ describe('deleting an LD image while its HD job runs', () => {
       gatedEngine((signal) => {
         started();
         // Runs until the job is cancelled.
-        return new Promise((_resolve, reject) =>
-          signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
-        );
+        return untilAborted(signal, new Error('aborted'));
       }),
     );
     await order(alice);
@@ -127,9 +126,7 @@ describe('deleting an LD image while its HD job runs', () => {
     const alice = await setUp(
       gatedEngine((signal) => {
         started();
-        return new Promise((_resolve, reject) =>
-          signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
-        );
+        return untilAborted(signal, new Error('aborted'));
       }),
     );
     await order(alice);

@@ -15,16 +15,14 @@ import type { Engine } from '../engines/engine.js';
 import { bricksPng, postPreview, previewFields, signIn } from '../testing/http.js';
 import type { TestClient } from '../testing/test-client.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { untilAborted } from '../testing/until-aborted.js';
 
 // The storage quota at its edge (issue 29, part 3), on the whole server: an upload with its
 // preview, and an HD order, each exactly at the quota and one byte over.
 
 /** An engine whose jobs never end until the server stops: no job adds bytes while we count. */
 function stuckEngine(): Engine {
-  const wait = (signal: AbortSignal) =>
-    new Promise<never>((_resolve, reject) =>
-      signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }),
-    );
+  const wait = (signal: AbortSignal) => untilAborted(signal, new Error('stopped'));
   return {
     name: 'stuck',
     generate: (_params, _progress, signal) => wait(signal),

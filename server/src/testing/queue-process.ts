@@ -4,6 +4,7 @@ import { openDatabase } from '../store/database.js';
 import { createJobQueue } from '../store/jobs.js';
 import { silentLogger } from './fixtures.js';
 import { HD_PARAMS } from './job-params.js';
+import { untilAborted } from './until-aborted.js';
 
 /**
  * Another process on the shared job queue, for jobs/shared-queue.test.ts (run with tsx):
@@ -44,11 +45,10 @@ if (mode === 'enqueue') {
     preview: never,
     maps: never,
     print: never,
-    hd: (job, { signal }) =>
-      new Promise<string>((_resolve, reject) => {
-        console.log(`running ${job.publicId}`);
-        signal.addEventListener('abort', () => reject(signal.reason as Error));
-      }),
+    hd: (job, { signal }) => {
+      console.log(`running ${job.publicId}`);
+      return untilAborted(signal);
+    },
   });
 } else {
   throw new Error(`Unknown mode '${mode ?? ''}': run or enqueue`);
