@@ -24,6 +24,8 @@ export function runWorkerJob<Done extends { type: 'done' }>(
   task: unknown,
   { onProgress, signal, names }: WorkerJobOptions,
 ): Promise<Done> {
+  // An abort listener never hears a signal aborted already: the worker would run to its end.
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
   return new Promise((resolve, reject) => {
     const worker = startWorker(callerUrl, entry, { workerData: task });
     let settled = false;

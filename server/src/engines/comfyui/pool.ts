@@ -367,6 +367,10 @@ export class ServerPool {
 
 /** `promise`, or the abort reason as soon as `signal` aborts. */
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason as Error);
     signal.addEventListener('abort', onAbort, { once: true });
