@@ -9,7 +9,7 @@ import {
   type Observability,
 } from './lifecycle/operations.js';
 import { prepareInstance } from './lifecycle/prepare.js';
-import { startWebTier } from './lifecycle/web-tier.js';
+import { startWebTier, type WebTierOverrides } from './lifecycle/web-tier.js';
 import { createLogger } from './runtime/logger.js';
 import { connectServiceClient, type BrokerLogin } from './messaging/connection.js';
 import { brokerHdStatusSink } from './messaging/hd-status-relay.js';
@@ -33,7 +33,7 @@ export interface RunningServer {
 }
 
 /** Parts a test may replace: an engine that fails on purpose, quicker retries. */
-export type ServerOverrides = ContainerOverrides;
+export type ServerOverrides = ContainerOverrides & WebTierOverrides;
 
 /**
  * Starts the parts the container built, in order, and returns how to stop them. ROLE decides
@@ -59,7 +59,8 @@ export async function startServer(
   );
   observeContainer(observed, c);
 
-  const web = config.role === 'worker' ? undefined : await startWebTier(config, c, log, observed);
+  const web =
+    config.role === 'worker' ? undefined : await startWebTier(config, c, log, observed, overrides);
   const statusClient =
     !web && external ? await connectWorkerStatus(external, c, log, observed) : undefined;
   const operations = await startOperationsListeners(config, c, observed, log);

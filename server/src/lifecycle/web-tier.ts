@@ -43,6 +43,12 @@ export interface WebTier {
   close(): Promise<void>;
 }
 
+/** Parts of the web tier a test may listen to. */
+export interface WebTierOverrides {
+  /** Hears each account change another process made, once this one has acted on it. */
+  onAccountChanged?: (username: string) => void;
+}
+
 /**
  * Starts the HTTP app (with the embedded broker on its WebSocket path, unless the broker is
  * external), then the messaging service as the broker's service client, whose HD status
@@ -53,6 +59,7 @@ export async function startWebTier(
   c: Container,
   log: Logger,
   { metrics, readiness }: Observability,
+  overrides: WebTierOverrides = {},
 ): Promise<WebTier> {
   const service = generateServiceCredentials();
   const external = config.externalBroker;
@@ -168,23 +175,26 @@ export async function startWebTier(
   );
   c.hdStatus.connect(messaging);
   await messaging.start();
-  // On an external broker the messaging service refuses a removed user's commands (it looks the
-  // user up for each), and deleting their broker login closes their connections (docs/mosquitto.md).
-  const credentialsWatcher =
-    broker &&
-    new CredentialsWatcher(
-      c.credentialChanges,
-      (username, changedAt) => broker.disconnectUser(username, changedAt),
-      log,
-    );
-  await credentialsWatcher?.start();
+  // Another process's change to an account (the users CLI, another server) reaches this one here:
+  // the messaging service looks the owner up again, and the embedded broker closes the user's
+  // connections (an external broker closes them itself when their login goes, docs/mosquitto.md).
+  const credentialsWatcher = new CredentialsWatcher(
+    c.credentialChanges,
+    (username, changedAt) => {
+      c.userAdmin.forgetOwner(username);
+      broker?.disconnectUser(username, changedAt);
+      overrides.onAccountChanged?.(username);
+    },
+    log,
+  );
+  await credentialsWatcher.start();
 
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   return {
     url: `http://${shownHost}:${port}`,
     port,
     stopCommands: async () => {
-      credentialsWatcher?.stop();
+      credentialsWatcher.stop();
       await messaging.stop();
     },
     close: async () => {

@@ -39,7 +39,7 @@ export interface HdOrders {
   order(owner: Owner, command: CommandPayload<'generate-image'>): Promise<unknown>;
 }
 
-/** Who a command's topic names, looked up for each command (a removed user's are refused). */
+/** Who a command's topic names (a removed or disabled user's commands are refused). */
 export type OwnerDirectory = Pick<UserService, 'owner'>;
 
 /** A command topic (`command/<action>/user/<user>`), read once when the command arrives. */

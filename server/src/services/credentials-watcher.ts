@@ -5,13 +5,17 @@ export const CREDENTIALS_POLL_MS = 1000;
 /** Changes older than this are forgotten at start: every running server has seen them. */
 const KEEP_CHANGES_MS = 24 * 60 * 60 * 1000;
 
-/** Ends a user's connections whose password was checked before `changedAt`. */
-export type EndConnections = (username: string, changedAt: Date) => void;
+/**
+ * What this process does when a user's password changed or they were disabled or removed: ends
+ * their connections whose password was checked before `changedAt`, forgets their owner entry.
+ */
+export type AccountChanged = (username: string, changedAt: Date) => void;
 
 /**
- * Ends the connections of a user whose password changed or who was removed, whichever process
- * made the change (`npm run users` runs beside the server on the same database): it reads the
- * new rows of credential_changes every second, an indexed query that costs next to nothing.
+ * Tells this process of a user whose password changed or who was disabled or removed, whichever
+ * process made the change (`npm run users` runs beside the server on the same database): it
+ * reads the new rows of credential_changes every second, an indexed query that costs next to
+ * nothing.
  */
 export class CredentialsWatcher {
   private seen = 0;
@@ -21,7 +25,7 @@ export class CredentialsWatcher {
 
   constructor(
     private readonly changes: CredentialChangeRepository,
-    private readonly endConnections: EndConnections,
+    private readonly accountChanged: AccountChanged,
     private readonly log: Logger,
     private readonly intervalMs = CREDENTIALS_POLL_MS,
   ) {}
@@ -46,7 +50,7 @@ export class CredentialsWatcher {
       // The previous round's changes once more: a login that read the old password just before
       // the change may have registered its connection only after that round.
       for (const change of [...this.previous, ...changed]) {
-        this.endConnections(change.username, change.changedAt);
+        this.accountChanged(change.username, change.changedAt);
       }
       if (changed.length > 0) {
         this.log.info({ usernames: changed.map((c) => c.username) }, 'credentials changed');

@@ -8,10 +8,16 @@ import {
   type AdminUser,
   type UserRole,
 } from '@tessera/contract';
+import { OwnerCache } from './owner-cache.js';
 import { ProvisioningError, UserError } from './user-errors.js';
 import { noUserProvisioning, type UserProvisioning } from './user-provisioning.js';
 import type { Owner } from '../owner.js';
-import type { AccountChange, UserRecord, UserRepository } from '../store/users.js';
+import type {
+  AccountChange,
+  AccountChangeResult,
+  UserRecord,
+  UserRepository,
+} from '../store/users.js';
 import { NO_USAGE, type UserUsageReader } from '../store/user-usage.js';
 import { faultPoint } from '../runtime/faults.js';
 import { noAuditTrail, type Actor, type AuditTrail } from './audit.js';
@@ -39,6 +45,12 @@ const CLI: Actor = { name: CLI_ACTOR };
  * first start. Every change is told to the broker and recorded in the audit trail.
  */
 export class UserService {
+  /** Every MQTT command names its owner: kept, and forgotten by each change below. */
+  private readonly owners = new OwnerCache(async (username) => {
+    const user = await this.users.findByUsername(username);
+    return user && user.disabledAt === null ? { id: user.id, username: user.username } : undefined;
+  });
+
   constructor(
     private readonly users: UserRepository,
     /** An external broker's logins, kept in step after each change (embedded: nothing to do). */
@@ -138,7 +150,7 @@ export class UserService {
         passwordHash: UNUSABLE_HASH,
       });
     } else {
-      this.refusal(await this.users.remove(username), username);
+      this.refusal(await this.removeAccount(username), username);
       filesRemoved = await this.files.removeAll(username);
     }
     if (username === FIRST_ADMIN) await this.initialPassword.remove();
@@ -191,9 +203,13 @@ export class UserService {
   }
 
   /** The user of this name as the owner of work, when there is one (a removed or disabled user is not). */
-  async owner(username: string): Promise<Owner | undefined> {
-    const user = await this.users.findByUsername(username);
-    return user && user.disabledAt === null ? { id: user.id, username: user.username } : undefined;
+  owner(username: string): Promise<Owner | undefined> {
+    return this.owners.owner(username);
+  }
+
+  /** Another process changed this account (credential_changes): look the owner up again. */
+  forgetOwner(username: string): void {
+    this.owners.forget(username);
   }
 
   async list(): Promise<{ username: string; createdAt: string; role: UserRole }[]> {
@@ -258,7 +274,19 @@ export class UserService {
   }
 
   private async change(username: string, change: AccountChange): Promise<void> {
-    this.refusal(await this.users.change(username, change), username);
+    try {
+      this.refusal(await this.users.change(username, change), username);
+    } finally {
+      this.owners.forget(username);
+    }
+  }
+
+  private async removeAccount(username: string): Promise<AccountChangeResult> {
+    try {
+      return await this.users.remove(username);
+    } finally {
+      this.owners.forget(username);
+    }
   }
 
   private refusal(result: 'done' | 'unknown' | 'last-admin', username: string): void {

@@ -92,7 +92,8 @@ function endsAnAdmin(row: UserRow, change: AccountChange | 'remove'): boolean {
 }
 
 export function createUserRepository(db: Db): UserRepository {
-  // Every command looks its user up (services/users.ts, owner): built and compiled once.
+  // Each sign-in and each command's first lookup of its owner (services/owner-cache.ts) read
+  // this: built and compiled once.
   const byUsername = preparedQuery(db, 1, (username: string) =>
     db.selectFrom('users').select(COLUMNS).where('username', '=', username),
   );

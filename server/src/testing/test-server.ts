@@ -61,6 +61,11 @@ export interface TestServer {
    */
   nextJobChange(username: string): Promise<void>;
   /**
+   * Resolves when the server has read and acted on the next change to this user's account that
+   * another process made (the users CLI): its credentials watcher's turn, heard, not waited out.
+   */
+  nextAccountChange(username: string): Promise<void>;
+  /**
    * The first value `read` gives: at once, or after a later change of one of the user's jobs
    * (each change is the event to look again on). Rejects after `timeoutMs`, naming `what`.
    */
@@ -158,18 +163,26 @@ export async function startTestServer(
   };
   // Who waits for a job change of which user; the runner's listener wakes them (each once).
   const jobWaiters = new Set<{ username: string; wake: () => void }>();
-  const withJobListener: ServerOverrides = {
+  const accountWaiters = new Set<{ username: string; wake: () => void }>();
+  const wakeWaiters = (waiters: typeof jobWaiters, username: string) => {
+    for (const waiter of waiters) {
+      if (waiter.username !== username) continue;
+      waiters.delete(waiter);
+      waiter.wake();
+    }
+  };
+  const withListeners: ServerOverrides = {
     ...overrides,
     onJobChange: (job) => {
       overrides.onJobChange?.(job);
-      for (const waiter of jobWaiters) {
-        if (waiter.username !== job.params.owner.username) continue;
-        jobWaiters.delete(waiter);
-        waiter.wake();
-      }
+      wakeWaiters(jobWaiters, job.params.owner.username);
+    },
+    onAccountChanged: (username) => {
+      overrides.onAccountChanged?.(username);
+      wakeWaiters(accountWaiters, username);
     },
   };
-  const server = await startServer(config, withJobListener);
+  const server = await startServer(config, withListeners);
   const clientUrl = mosquitto?.wsUrl ?? `ws://127.0.0.1:${server.port}/mqtt`;
   const db = await openDatabase(location);
   const files = await createFileStore(config);
@@ -205,6 +218,9 @@ export async function startTestServer(
     nextJobChange(username) {
       return new Promise((resolve) => jobWaiters.add({ username, wake: resolve }));
     },
+    nextAccountChange(username) {
+      return new Promise((resolve) => accountWaiters.add({ username, wake: resolve }));
+    },
     async waitForJobs(username, what, read, timeoutMs = 60_000) {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<'timed out'>((resolve) => {
@@ -226,7 +242,7 @@ export async function startTestServer(
     async restart() {
       const port = handle.server.port;
       await handle.server.stop();
-      handle.server = await startServer({ ...config, port }, withJobListener);
+      handle.server = await startServer({ ...config, port }, withListeners);
     },
     async stop() {
       await Promise.all(clients.map((c) => c.close()));
