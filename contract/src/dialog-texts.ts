@@ -18,7 +18,7 @@ export const DIALOG_TEXTS = {
 
 /** DIALOG_TEXTS in English. */
 export const DIALOG_TEXTS_EN: Translation<typeof DIALOG_TEXTS> = {
-  close: 'Close',
+  close: 'Close window',
   cancel: 'Cancel',
   working: 'One moment…',
   done: 'Close',

@@ -69,8 +69,8 @@ export function repairDefects(
   let replaced = 0;
   // The cells on either side of the cut at (x, y), a quarter patch each way, tried in turn until
   // one is replaced; each cell once per round (`tried`).
+  const quarter = Math.ceil(reference.patch / 4);
   const retryBeside = (x: number, y: number, vertical: boolean, tried: Set<number>): boolean => {
-    const quarter = Math.ceil(reference.patch / 4);
     for (const side of [-quarter, quarter]) {
       const cell = placer.cellNear(
         mod(x + (vertical ? side : 0), canvas.W),
