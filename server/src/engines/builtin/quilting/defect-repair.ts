@@ -1,8 +1,9 @@
 /**
  * Repair of cut defects (defects.ts) after the first pass and the re-synthesis of the worst
  * cuts, before Poisson blending: the patches whose windows hold a defect above the bound are
- * searched again, held on all four sides, and a new patch is kept only if its window's worst
- * defect falls; in rounds, until none is above the bound or the rounds are spent.
+ * searched again (beside the cut; where none of those is replaced, in a window centred on it),
+ * held on all four sides, and a new patch is kept only if its window's worst defect falls; in
+ * rounds, until none is above the bound or the rounds are spent.
  */
 import type { PatchWindow } from './canvas.js';
 import { defectScales, findDefects, wholeView, type DefectInput } from './defects.js';
@@ -94,10 +95,14 @@ export function repairDefects(
       const vertical = d.direction === 'vertical';
       // Along the cut: its middle first, then its two ends (a short defect at a corner of the
       // grid lies between cells whose windows the middle's do not reach).
-      for (const along of [Math.floor(d.length / 2), 0, d.length - 1]) {
-        const [x, y] = vertical ? [d.x, d.y + along] : [d.x + along, d.y];
-        if (retryBeside(x, y, vertical, tried)) break;
-      }
+      const at = (along: number): [number, number] =>
+        vertical ? [d.x, d.y + along] : [d.x + along, d.y];
+      const middle = at(Math.floor(d.length / 2));
+      if ([middle, at(0), at(d.length - 1)].some(([x, y]) => retryBeside(x, y, vertical, tried)))
+        continue;
+      // A cut where grid windows overlap is in the held frame of every cell beside it: then a
+      // window centred on it, off the grid.
+      if (placer.retryAt(middle[0], middle[1], windowScore)) replaced++;
     }
   }
   return replaced;

@@ -11,7 +11,7 @@ import { paste } from './assembly.js';
 import { cutMask } from './boundary-cut.js';
 import { createCanvas, PatchWindow, type Canvas } from './canvas.js';
 import { Overlap, overlapError } from './overlap.js';
-import { PatchSearch, type SearchSpace } from './patch-search.js';
+import { PatchSearch, type Candidate, type PatchQuery, type SearchSpace } from './patch-search.js';
 import {
   clearCore,
   restoreWindow,
@@ -20,7 +20,7 @@ import {
   type WindowState,
 } from './resynthesis.js';
 import { reuseTerm } from './reuse-term.js';
-import { torusDelta } from './torus.js';
+import { torusDelta, wrapOrClip } from './torus.js';
 
 /** Share of the patches searched again after the first pass, the worst first. */
 const REDO_SHARE = 0.15;
@@ -163,6 +163,52 @@ export class PatchPlacer {
     return false;
   }
 
+  /**
+   * Searches a patch again in the window centred on output pixel (x, y), off the grid: a cut in
+   * the band where two grid windows overlap lies in the held frame of both, so no retry of a
+   * grid cell can move it. Held on all four sides, kept only if `score` of the window falls;
+   * not on a canvas with a fixed frame (a series' shared edges must stay as they are).
+   */
+  retryAt(x: number, y: number, score: (window: PatchWindow) => number): boolean {
+    const { canvas, window } = this;
+    const { W, H, seamless, P, O, frame } = this.plan;
+    if (frame > 0 || P > W || P > H) return false;
+    const origin = (t: number, size: number) =>
+      seamless
+        ? wrapOrClip(t - Math.floor(P / 2), size, true)
+        : Math.min(Math.max(t - Math.floor(P / 2), 0), size - P);
+    window.moveTo(canvas, origin(x, W), origin(y, H));
+    const before = score(window);
+    this.saved = saveWindow(canvas, window, this.saved);
+    clearCore(canvas, window, O);
+    this.overlap.gather(canvas, window);
+    // The copies the frame holds, continued inwards, are the likeliest fits; the core's own
+    // source is left out (else the search may well find it again).
+    const coherent: number[] = [];
+    const avoid = this.earlierCopies(window.x0, window.y0);
+    const { Wr } = this.space;
+    const at = (u: number, v: number) => canvas.source[window.rowMap[v]! * W + window.colMap[u]!]!;
+    for (const [u, v] of [
+      [0, 0],
+      [P - 1, 0],
+      [0, P - 1],
+      [P - 1, P - 1],
+    ] as const) {
+      const s = at(u, v);
+      if (s >= 0) coherent.push((s % Wr) - u, Math.floor(s / Wr) - v);
+    }
+    const own = this.saved.source[Math.floor(P / 2) * P + Math.floor(P / 2)]!;
+    if (own >= 0)
+      avoid.push((own % Wr) - Math.floor(P / 2), Math.floor(own / Wr) - Math.floor(P / 2));
+    this.pasteBest(
+      { closing: true, coherent, avoid, pull: this.plan.pull * 0.1, reuse: undefined },
+      { left: O, top: O, right: O, bottom: O },
+    );
+    if (score(window) < before) return true;
+    restoreWindow(canvas, window, this.saved);
+    return false;
+  }
+
   /** The grid cell whose window is centred nearest to output pixel (x, y). */
   cellNear(x: number, y: number): number {
     const { W, H, seamless, P, xs, ys } = this.plan;
@@ -188,7 +234,6 @@ export class PatchPlacer {
   private place(i: number, j: number, again: boolean, avoidOwn = false): void {
     const { canvas, window, overlap, srcX, srcY, nx, ny } = this;
     const { W, H, seamless, P, O, xs, ys } = this.plan;
-    const { ref, grad: refGrad, structureWeight, Wr, nvx, nvy } = this.space;
     const x0 = xs[i]!;
     const y0 = ys[j]!;
     window.moveTo(canvas, x0, y0);
@@ -230,34 +275,15 @@ export class PatchPlacer {
     // repeated (every W − P + 1 pixels, so that every patch position is a valid one), laid
     // under the output.
     const { pull } = this.plan;
-    const chosen = this.search.choose({
-      overlap,
-      tx: (x0 + this.plan.offX) % nvx,
-      ty: (y0 + this.plan.offY) % nvy,
-      slack: this.plan.slack,
-      pull: closing ? pull * 0.1 : pull,
-      // Not eased for closing patches: a phase slip across the grain shows as broken lines.
-      grain: this.plan.grain,
-      nearLayout: this.plan.nearLayout,
-      coherent,
-      closing,
-      temperature: this.plan.temperature,
-      breakAwayChance: this.plan.breakAwayChance,
-      avoid,
-      avoidRadius: Math.ceil(P / 2),
-      // Not for patches closing the torus: held on three or four sides, they need every source.
-      reuse: closing ? undefined : reuseTerm(this.plan, srcX, srcY, i, j),
-    });
-    const sx = chosen.x;
-    const sy = chosen.y;
-    srcX[j * nx + i] = sx;
-    srcY[j * nx + i] = sy;
-
-    // Minimum-error boundary cuts on each overlapping side, combined, then the paste.
-    overlapError(this.err, ref, refGrad, structureWeight, Wr, sx, sy, canvas, window);
-    cutMask(
-      this.take,
-      this.err,
+    const { x: sx, y: sy } = this.pasteBest(
+      {
+        closing,
+        coherent,
+        avoid,
+        pull: closing ? pull * 0.1 : pull,
+        // Not for patches closing the torus: held on three or four sides, they need every source.
+        reuse: closing ? undefined : reuseTerm(this.plan, srcX, srcY, i, j),
+      },
       again
         ? { left: O, top: O, right: O, bottom: O }
         : {
@@ -268,10 +294,39 @@ export class PatchPlacer {
             bottom:
               seamless && j === ny - 1 && ny > 1 ? y0 + P - H : Math.max(0, y0 + P - H + frame),
           },
-      canvas,
-      window,
     );
-    paste(canvas, window, this.take, ref, refGrad, Wr, sx, sy);
+    srcX[j * nx + i] = sx;
+    srcY[j * nx + i] = sy;
+  }
+
+  /**
+   * Searches the source for the window where it stands (its overlap gathered), then the
+   * minimum-error boundary cuts on each overlapping side, combined, and the paste.
+   */
+  private pasteBest(
+    query: Pick<PatchQuery, 'closing' | 'coherent' | 'avoid' | 'pull' | 'reuse'>,
+    sides: { left: number; top: number; right: number; bottom: number },
+  ): Candidate {
+    const { canvas, window, overlap } = this;
+    const { P } = this.plan;
+    const { ref, grad: refGrad, structureWeight, Wr, nvx, nvy } = this.space;
+    const chosen = this.search.choose({
+      ...query,
+      overlap,
+      tx: (window.x0 + this.plan.offX) % nvx,
+      ty: (window.y0 + this.plan.offY) % nvy,
+      slack: this.plan.slack,
+      // Not eased for closing patches: a phase slip across the grain shows as broken lines.
+      grain: this.plan.grain,
+      nearLayout: this.plan.nearLayout,
+      temperature: this.plan.temperature,
+      breakAwayChance: this.plan.breakAwayChance,
+      avoidRadius: Math.ceil(P / 2),
+    });
+    overlapError(this.err, ref, refGrad, structureWeight, Wr, chosen.x, chosen.y, canvas, window);
+    cutMask(this.take, this.err, sides, canvas, window);
+    paste(canvas, window, this.take, ref, refGrad, Wr, chosen.x, chosen.y);
+    return chosen;
   }
 
   /** Source positions of the patch that would repeat an earlier face's copies at (x0, y0). */
